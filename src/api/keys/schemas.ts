@@ -1,0 +1,34 @@
+import { Type } from 'typebox';
+import { Nullable, NullableStringEnum } from '../../http/schema-helpers.js';
+
+export const LIMIT_RESETS = ['daily', 'weekly', 'monthly'] as const;
+
+export const Money = Type.Number({ minimum: 0 });
+
+export const CreateKeyBody = Type.Object({
+  name: Type.String({ minLength: 1 }),
+  creator_user_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+  expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
+  include_byok_in_limit: Type.Optional(Type.Boolean()),
+  limit: Type.Optional(Nullable(Money)),
+  limit_reset: Type.Optional(NullableStringEnum(LIMIT_RESETS)),
+  workspace_id: Type.Optional(Type.String({ format: 'uuid' })),
+});
+
+export const UpdateKeyBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1 })),
+  disabled: Type.Optional(Type.Boolean()),
+  include_byok_in_limit: Type.Optional(Type.Boolean()),
+  limit: Type.Optional(Nullable(Money)),
+  limit_reset: Type.Optional(NullableStringEnum(LIMIT_RESETS)),
+});
+
+export const KeyHashParams = Type.Object({
+  hash: Type.String({ minLength: 1 }),
+});
+
+export const ListKeysQuery = Type.Object({
+  include_disabled: Type.Optional(Type.Boolean()),
+  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  workspace_id: Type.Optional(Type.String({ format: 'uuid' })),
+});

@@ -1,0 +1,70 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { KeyCache } from './accounts/key-cache.js';
+import { authRoutes } from './api/auth/routes.js';
+import { keysRoutes } from './api/keys/routes.js';
+import { organizationRoutes } from './api/organization/routes.js';
+import { authenticator } from './http/authenticate.js';
+import { installErrorEnvelope } from './http/error-envelope.js';
+import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
+import type { ChangeFeed } from './store/change-feed.js';
+import type { Store } from './store/database.js';
+import { findApiKeyByHash } from './store/repositories/api-keys.js';
+import { API_KEY_TOPIC, type Services } from './services.js';
+import { systemClock, type Clock } from './util/clock.js';
+import { newRequestId } from './util/ids.js';
+
+export interface AppOptions {
+  store: Store;
+  changes: ChangeFeed;
+  clock?: Clock;
+  logger?: FastifyBaseLogger | false;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit?: number;
+}
+
+export const API_PREFIX = '/api/v1';
+const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the HTTP server from its services; nothing here listens or reads the environment. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const clock = options.clock ?? systemClock;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    bodyLimit,
+    // One log line per request costs more than the rest of a proxied request; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
+    },
+    schemaErrorFormatter,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  installErrorEnvelope(app, bodyLimit);
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  app.decorateRequest('apiKey', null);
+
+  const keys = new KeyCache((hash) => findApiKeyByHash(options.store.db, hash));
+  options.changes.subscribe(API_KEY_TOPIC, (hash) => keys.invalidate(hash));
+  const services: Services = {
+    db: options.store.db,
+    clock,
+    auth: authenticator(keys, clock),
+    keys,
+    changes: options.changes,
+  };
+
+  await app.register(
+    async (api) => {
+      await api.register(keysRoutes(services));
+      await api.register(authRoutes(services));
+      await api.register(organizationRoutes(services));
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}

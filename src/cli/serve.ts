@@ -1,0 +1,43 @@
+import pino from 'pino';
+import { API_PREFIX, buildApp } from '../app.js';
+import { loadGatewayConfig } from '../config/load-gateway-config.js';
+import type { Settings } from '../config/settings.js';
+import { PROVIDER_KINDS } from '../providers/registry.js';
+import { localChangeFeed, postgresChangeFeed, type ChangeFeed } from '../store/change-feed.js';
+import { openDatabase } from './open-database.js';
+
+/** `model-gateway serve`: the API until SIGTERM or SIGINT, then a drain and exit 0. */
+export async function serve(settings: Settings): Promise<void> {
+  const logger = pino({ level: settings.logLevel });
+  // Configuration is checked before anything else starts: never half-configured.
+  if (settings.configPath) loadGatewayConfig(settings.configPath, { knownKinds: PROVIDER_KINDS });
+
+  const { store } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, logger);
+  const changes: ChangeFeed =
+    store.engine === 'postgres'
+      ? await postgresChangeFeed(store.url, (error) => logger.warn({ err: error }, 'change feed connection lost'))
+      : localChangeFeed();
+  const app = await buildApp({ store, changes, logger });
+  const address = await app.listen({ host: settings.host, port: settings.port });
+  logger.info(`Model Gateway listening on ${address}${API_PREFIX} (${store.engine})`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'draining in-flight requests');
+    try {
+      await app.close();
+      await changes.close();
+      await store.close();
+      logger.info('stopped');
+      logger.flush();
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'unclean shutdown');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', (s) => void stop(s));
+  process.once('SIGINT', (s) => void stop(s));
+}

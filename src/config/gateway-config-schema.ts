@@ -1,0 +1,74 @@
+import { Type, type Static } from 'typebox';
+
+const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9._-]*$', maxLength: 64 });
+const Usd = Type.Number({ minimum: 0 });
+
+/** USD per unit, keyed as the reference document's pricing object. */
+export const PricingSchema = Type.Object(
+  {
+    prompt: Type.Optional(Usd),
+    completion: Type.Optional(Usd),
+    request: Type.Optional(Usd),
+    image: Type.Optional(Usd),
+    image_token: Type.Optional(Usd),
+    image_output: Type.Optional(Usd),
+    audio: Type.Optional(Usd),
+    audio_output: Type.Optional(Usd),
+    input_audio_cache: Type.Optional(Usd),
+    web_search: Type.Optional(Usd),
+    internal_reasoning: Type.Optional(Usd),
+    input_cache_read: Type.Optional(Usd),
+    input_cache_write: Type.Optional(Usd),
+    discount: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const ProviderConfigSchema = Type.Object(
+  {
+    id: Slug,
+    kind: Type.String({ minLength: 1 }),
+    base_url: Type.String({ format: 'uri', pattern: '^https?://' }),
+    api_key: Type.Optional(Type.String()),
+    headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+    timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+export const EndpointConfigSchema = Type.Object(
+  {
+    provider: Slug,
+    upstream_model: Type.String({ minLength: 1 }),
+    pricing: PricingSchema,
+    context_length: Type.Optional(Type.Integer({ minimum: 1 })),
+    max_completion_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
+    supported_parameters: Type.Optional(Type.Array(Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+export const ModelConfigSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._:-]*$' }),
+    name: Type.Optional(Type.String({ minLength: 1 })),
+    description: Type.Optional(Type.String()),
+    context_length: Type.Optional(Type.Integer({ minimum: 1 })),
+    endpoints: Type.Array(EndpointConfigSchema, { minItems: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+export const GatewayConfigSchema = Type.Object(
+  {
+    providers: Type.Optional(Type.Array(ProviderConfigSchema)),
+    models: Type.Optional(Type.Array(ModelConfigSchema)),
+  },
+  { additionalProperties: false },
+);
+
+export type Pricing = Static<typeof PricingSchema>;
+export type ProviderConfig = Static<typeof ProviderConfigSchema>;
+export type EndpointConfig = Static<typeof EndpointConfigSchema>;
+export type ModelConfig = Static<typeof ModelConfigSchema>;
+export type GatewayConfig = Static<typeof GatewayConfigSchema>;

@@ -1,0 +1,51 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { Errors, GatewayError, isGatewayError } from './errors.js';
+
+/** The spec's 7.1 error body. */
+export function envelope(error: GatewayError): { error: { code: number; message: string; metadata?: Record<string, unknown> } } {
+  return {
+    error: {
+      code: error.statusCode,
+      message: error.message,
+      ...(error.metadata ? { metadata: error.metadata } : {}),
+    },
+  };
+}
+
+/** What a thrown value means for the client; anything unexpected is a 500 with no detail. */
+export function toGatewayError(error: unknown, bodyLimit: number): GatewayError {
+  if (isGatewayError(error)) return error;
+  const fe = error as Partial<FastifyError> & { status?: number };
+  const status = fe.statusCode ?? fe.status;
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return Errors.payloadTooLarge(bodyLimit);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return Errors.invalidRequest(fe.message ?? 'Invalid request body');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return Errors.malformedJson('the body is not valid JSON');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return Errors.malformedJson('the body is empty');
+  }
+  if (error instanceof SyntaxError && status === 400) return Errors.malformedJson(error.message);
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new GatewayError(status, fe.message ?? 'Bad request');
+  }
+  return Errors.internal();
+}
+
+/** Every error and every unknown route leaves as the envelope. */
+export function installErrorEnvelope(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler((error, request, reply) => {
+    const gatewayError = toGatewayError(error, bodyLimit);
+    if (gatewayError.statusCode >= 500) {
+      request.log.error({ err: error, reqId: request.id }, 'request failed');
+    }
+    void reply.code(gatewayError.statusCode).send(envelope(gatewayError));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const error = Errors.routeNotFound(request.method, request.url.split('?')[0] ?? request.url);
+    void reply.code(404).send(envelope(error));
+  });
+}

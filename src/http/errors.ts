@@ -1,0 +1,71 @@
+/**
+ * Every error the gateway can return, named once with its status and message
+ * (as Fastify's lib/errors.js does). A GatewayError becomes the spec's envelope
+ * `{"error":{"code","message","metadata"}}` in http/error-envelope.ts.
+ */
+export type ErrorMetadata = Record<string, unknown>;
+
+export class GatewayError extends Error {
+  override readonly name = 'GatewayError';
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly metadata?: ErrorMetadata,
+  ) {
+    super(message);
+  }
+}
+
+const define =
+  <A extends unknown[]>(statusCode: number, message: (...args: A) => string) =>
+  (...args: A) =>
+    new GatewayError(statusCode, message(...args));
+
+const withMetadata =
+  <A extends unknown[]>(statusCode: number, message: (...args: A) => string) =>
+  (metadata: ErrorMetadata, ...args: A) =>
+    new GatewayError(statusCode, message(...args), metadata);
+
+export const Errors = {
+  // 400
+  invalidRequest: define(400, (detail: string) => detail),
+  malformedJson: define(400, (detail: string) => `Malformed JSON body: ${detail}`),
+  
+
+  // 401
+  missingAuthentication: define(401, () => 'Missing Authentication header'),
+  invalidApiKey: define(401, () => 'Invalid API key'),
+  disabledApiKey: define(401, () => 'API key is disabled'),
+  expiredApiKey: define(401, () => 'API key has expired'),
+
+  // 403
+  managementKeyRequired: define(403, () => 'Only management keys can perform this operation'),
+  invalidAuthorizationCode: define(403, () => 'Authorization code is invalid, expired or already used'),
+  codeVerifierMismatch: define(403, (detail: string) => `PKCE verification failed: ${detail}`),
+
+  // 404
+  routeNotFound: define(404, (method: string, url: string) => `Route ${method} ${url} not found`),
+  notFound: define(404, (what: string) => `${what} not found`),
+
+  // 409
+  authorizationCodeConflict: define(
+    409,
+    () => 'An unused authorization code already exists for this code_challenge; use a fresh challenge',
+  ),
+
+  // 413
+  payloadTooLarge: define(413, (limit: number) => `Request body exceeds the ${limit}-byte limit`),
+
+  // 429
+  rateLimited: withMetadata(429, (detail: string) => detail),
+
+  // 500
+  internal: define(500, () => 'Internal Server Error'),
+
+  // 503
+  shuttingDown: define(503, () => 'Server is shutting down'),
+} as const;
+
+export function isGatewayError(value: unknown): value is GatewayError {
+  return value instanceof GatewayError;
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from 'commander';
+import pino from 'pino';
+import { createApiKey } from './accounts/create-api-key.js';
+import { ConfigError } from './config/load-gateway-config.js';
+import { readSettings, SettingsError } from './config/settings.js';
+import { DatabaseUrlError } from './store/database.js';
+import { addMember } from './store/repositories/members.js';
+import { findDefaultWorkspace } from './store/repositories/organizations.js';
+import { newUserId } from './util/ids.js';
+import { openDatabase } from './cli/open-database.js';
+import { serve } from './cli/serve.js';
+
+const usd = (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a non-negative number of USD');
+  return n;
+};
+
+const cliLog = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
+
+const program = new Command('model-gateway').description('Self-hosted model gateway').showHelpAfterError();
+
+program
+  .command('serve')
+  .description('serve the API (HOST, PORT, DATABASE_URL, GATEWAY_CONFIG)')
+  .action(async () => serve(readSettings()));
+
+program
+  .command('migrate')
+  .description('bring the database schema up to date and exit')
+  .action(async () => {
+    const settings = readSettings();
+    const { store } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog);
+    await store.close();
+  });
+
+const keys = program.command('keys').description('manage API keys');
+keys
+  .command('create')
+  .description('create an API key in the default organization and print it once')
+  .requiredOption('--name <name>', 'name of the key')
+  .option('--management', 'a management key (can manage keys and members)', false)
+  .option('--limit <usd>', 'spending limit in USD', usd)
+  .action(async (opts: { name: string; management: boolean; limit?: number }) => {
+    const settings = readSettings();
+    const { store, organizationId } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog);
+    try {
+      const workspace = await findDefaultWorkspace(store.db, organizationId);
+      if (!workspace) throw new Error('the default organization has no default workspace');
+      const { key, row } = await createApiKey(
+        store.db,
+        {
+          organizationId,
+          workspaceId: workspace.id,
+          name: opts.name,
+          isManagement: opts.management,
+          limit: opts.limit ?? null,
+        },
+        new Date().toISOString(),
+      );
+      process.stderr.write(`created ${opts.management ? 'management ' : ''}key "${row.name}" (hash ${row.hash})\n`);
+      process.stdout.write(`${key}\n`);
+    } finally {
+      await store.close();
+    }
+  });
+
+const members = program.command('members').description('manage organization members');
+members
+  .command('add')
+  .description('add a member to the default organization')
+  .requiredOption('--email <email>', 'e-mail address')
+  .addOption(new Option('--role <role>', 'role in the organization').choices(['admin', 'member']).default('member'))
+  .option('--first-name <name>', 'first name')
+  .option('--last-name <name>', 'last name')
+  .action(async (opts: { email: string; role: 'admin' | 'member'; firstName?: string; lastName?: string }) => {
+    if (!/^[^@\s]+@[^@\s]+$/.test(opts.email)) throw new InvalidArgumentError(`--email "${opts.email}" is not an e-mail address`);
+    const settings = readSettings();
+    const { store, organizationId } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog);
+    try {
+      const member = await addMember(
+        store.db,
+        organizationId,
+        {
+          email: opts.email,
+          role: opts.role,
+          ...(opts.firstName !== undefined ? { first_name: opts.firstName } : {}),
+          ...(opts.lastName !== undefined ? { last_name: opts.lastName } : {}),
+        },
+        newUserId,
+        new Date().toISOString(),
+      );
+      process.stdout.write(`${JSON.stringify(member)}\n`);
+    } finally {
+      await store.close();
+    }
+  });
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  const known =
+    error instanceof ConfigError ||
+    error instanceof SettingsError ||
+    error instanceof DatabaseUrlError ||
+    error instanceof InvalidArgumentError;
+  process.stderr.write(`model-gateway: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

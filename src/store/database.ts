@@ -1,0 +1,51 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly engine: Engine;
+  /** The connection string the store was opened with (credentials included). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export class DatabaseUrlError extends Error {}
+
+/** `sqlite:./path`, `sqlite:/abs/path`, `sqlite::memory:`, or `postgres://…`/`postgresql://…`. */
+export function parseDatabaseUrl(url: string): { engine: 'sqlite'; file: string } | { engine: 'postgres' } {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return { engine: 'postgres' };
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (file.length === 0) throw new DatabaseUrlError(`DATABASE_URL "${url}" names no SQLite file`);
+    return { engine: 'sqlite', file };
+  }
+  throw new DatabaseUrlError(
+    `DATABASE_URL must start with sqlite: or postgres:// (got "${url.replace(/\/\/[^@/]*@/, '//***@')}")`,
+  );
+}
+
+export function openStore(url: string): Store {
+  const parsed = parseDatabaseUrl(url);
+  if (parsed.engine === 'postgres') {
+    // int8 (COUNT, SUM of integers) arrives as a string by default; our counts fit in a double.
+    pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: 'postgres', url, close: () => db.destroy() };
+  }
+  const file = parsed.file === ':memory:' ? ':memory:' : resolve(parsed.file);
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, engine: 'sqlite', url, close: () => db.destroy() };
+}

@@ -1,0 +1,22 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Engine } from '../database.js';
+import * as foundation from './0001-foundation.js';
+
+interface EngineMigration {
+  up(db: Kysely<unknown>, engine: Engine): Promise<void>;
+}
+
+// Listed here, not read from disk, so the same list works from src/ under vitest and from dist/.
+const migrations: Record<string, EngineMigration> = {
+  '0001-foundation': foundation,
+};
+
+export function migrationProvider(engine: Engine): MigrationProvider {
+  return {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, m] of Object.entries(migrations)) out[name] = { up: (db) => m.up(db, engine) };
+      return out;
+    },
+  };
+}

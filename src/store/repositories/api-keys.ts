@@ -1,0 +1,72 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { ApiKeysTable, Database } from '../schema.js';
+
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type NewApiKeyRow = Insertable<ApiKeysTable>;
+export type ApiKeyPatch = Pick<
+  Updateable<ApiKeysTable>,
+  'name' | 'disabled' | 'limit_usd' | 'limit_reset' | 'include_byok_in_limit' | 'updated_at'
+>;
+
+export async function insertApiKey(db: Kysely<Database>, row: NewApiKeyRow): Promise<ApiKeyRow> {
+  await db.insertInto('api_keys').values(row).execute();
+  return db.selectFrom('api_keys').selectAll().where('hash', '=', row.hash).executeTakeFirstOrThrow();
+}
+
+/** Any key by hash: the authentication lookup, before an organization is known. */
+export function findApiKeyByHash(db: Kysely<Database>, hash: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
+}
+
+/** A key of this organization; another organization's key is as absent as a missing one. */
+export function findApiKey(db: Kysely<Database>, organizationId: string, hash: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('hash', '=', hash)
+    .executeTakeFirst();
+}
+
+export interface ApiKeyListQuery {
+  organizationId: string;
+  workspaceId: string;
+  includeDisabled: boolean;
+  offset: number;
+  limit: number;
+}
+
+export function listApiKeys(db: Kysely<Database>, q: ApiKeyListQuery): Promise<ApiKeyRow[]> {
+  let query = db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('organization_id', '=', q.organizationId)
+    .where('workspace_id', '=', q.workspaceId);
+  if (!q.includeDisabled) query = query.where('disabled', '=', 0);
+  return query.orderBy('created_at').orderBy('hash').offset(q.offset).limit(q.limit).execute();
+}
+
+export async function updateApiKey(
+  db: Kysely<Database>,
+  organizationId: string,
+  hash: string,
+  patch: ApiKeyPatch,
+): Promise<ApiKeyRow | undefined> {
+  const result = await db
+    .updateTable('api_keys')
+    .set(patch)
+    .where('organization_id', '=', organizationId)
+    .where('hash', '=', hash)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) return undefined;
+  return findApiKey(db, organizationId, hash);
+}
+
+export async function deleteApiKey(db: Kysely<Database>, organizationId: string, hash: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('api_keys')
+    .where('organization_id', '=', organizationId)
+    .where('hash', '=', hash)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

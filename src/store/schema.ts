@@ -1,0 +1,109 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table shapes shared by SQLite and PostgreSQL. Timestamps are ISO 8601 UTC
+ * strings, booleans are 0/1 integers, money is USD as double precision: the
+ * same values on both engines, so one set of queries serves both.
+ */
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  slug: string;
+  is_default: number;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  created_at: string;
+}
+
+export type MemberRole = 'owner' | 'admin' | 'member';
+
+export interface MembershipsTable {
+  organization_id: string;
+  user_id: string;
+  role: MemberRole;
+  created_at: string;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  slug: string;
+  is_default: number;
+  created_at: string;
+}
+
+export type LimitReset = 'daily' | 'weekly' | 'monthly';
+
+export interface ApiKeysTable {
+  /** SHA-256 of the key, hex; the key itself is never stored. */
+  hash: string;
+  organization_id: string;
+  workspace_id: string;
+  name: string;
+  label: string;
+  is_management: number;
+  disabled: number;
+  limit_usd: number | null;
+  limit_reset: LimitReset | null;
+  include_byok_in_limit: number;
+  creator_user_id: string | null;
+  app_id: number | null;
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string | null;
+  /** Spend counters; each *_period column names the UTC period its counter belongs to. */
+  usage: Generated<number>;
+  usage_daily: Generated<number>;
+  usage_daily_period: Generated<string>;
+  usage_weekly: Generated<number>;
+  usage_weekly_period: Generated<string>;
+  usage_monthly: Generated<number>;
+  usage_monthly_period: Generated<string>;
+  byok_usage: Generated<number>;
+  byok_usage_daily: Generated<number>;
+  byok_usage_weekly: Generated<number>;
+  byok_usage_monthly: Generated<number>;
+}
+
+export interface AppsTable {
+  id: Generated<number>;
+  organization_id: string;
+  origin: string;
+  name: string;
+  created_at: string;
+}
+
+export interface AuthorizationCodesTable {
+  id: string;
+  organization_id: string;
+  user_id: string | null;
+  app_id: number;
+  workspace_id: string;
+  callback_url: string;
+  code_challenge: string | null;
+  code_challenge_method: 'S256' | 'plain' | null;
+  key_label: string;
+  limit_usd: number | null;
+  limit_reset: LimitReset | null;
+  key_expires_at: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  workspaces: WorkspacesTable;
+  api_keys: ApiKeysTable;
+  apps: AppsTable;
+  authorization_codes: AuthorizationCodesTable;
+}

@@ -1,0 +1,6 @@
+/** The time source, passed in so that tests can move it. */
+export type Clock = () => Date;
+
+export const systemClock: Clock = () => new Date();
+
+export const isoNow = (clock: Clock): string => clock().toISOString();
