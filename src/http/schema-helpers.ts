@@ -1,4 +1,4 @@
-import { Type, type TSchema, type TUnsafe } from 'typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
 
 /** A string enum as JSON Schema `enum`, so validation messages list the allowed values. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
@@ -10,7 +10,16 @@ export const NullableStringEnum = <const T extends readonly string[]>(
   options: Record<string, unknown> = {},
 ): TUnsafe<T[number] | null> => Type.Unsafe<T[number] | null>({ type: ['string', 'null'], enum: [...values, null], ...options });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * A schema that also accepts JSON null. Written as a type array rather than
+ * anyOf, so that a non-null value that breaks a rule (a minimum, a format) is
+ * reported by that rule instead of as "matches no branch".
+ */
+export const Nullable = <T extends TSchema>(schema: T): TUnsafe<Static<T> | null> => {
+  const plain = schema as unknown as Record<string, unknown>;
+  if (typeof plain.type !== 'string') throw new Error('Nullable() needs a schema with a single type');
+  return Type.Unsafe<Static<T> | null>({ ...plain, type: [plain.type, 'null'] });
+};
 
 /** The envelope of the spec's 7.1, for response documentation. */
 export const ErrorEnvelope = Type.Object({

@@ -21,7 +21,7 @@ import { CreateAuthCodeBody, ExchangeAuthCodeBody } from './schemas.js';
 export const AUTHORIZATION_CODE_TTL_MS = 5 * 60 * 1000;
 
 /** The app asking, as the reference's app headers name it; the callback's origin otherwise. */
-function appIdentity(request: FastifyRequest, callback: URL): { origin: string; name: string } {
+function appIdentity(request: FastifyRequest, callback: URL): { origin: string; name: { value: string; stated: boolean } } {
   const referer = request.headers['http-referer'] ?? request.headers.referer;
   let origin = callback.origin;
   if (typeof referer === 'string') {
@@ -32,8 +32,8 @@ function appIdentity(request: FastifyRequest, callback: URL): { origin: string; 
     }
   }
   const title = request.headers['x-openrouter-title'] ?? request.headers['x-title'];
-  const name = typeof title === 'string' && title.trim() ? title.trim().slice(0, 100) : new URL(origin).hostname;
-  return { origin, name };
+  const stated = typeof title === 'string' && title.trim().length > 0;
+  return { origin, name: { value: stated ? title.trim().slice(0, 100) : new URL(origin).hostname, stated } };
 }
 
 export function authRoutes(services: Services): FastifyPluginAsyncTypebox {

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../support/databases.js';
+import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+
+describe('error envelope', () => {
+  let gw: RunningGateway;
+
+  beforeAll(async () => {
+    gw = await startGateway(testEngines[0]!, {
+      configure: (app) =>
+        app.get('/api/v1/__boom', async () => {
+          throw new Error('secret internals at /srv/app.ts:12');
+        }),
+    });
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  it('answers unknown routes with 404 in the envelope', async () => {
+    const res = await call(gw, 'GET', '/nowhere');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 404, message: 'Route GET /api/v1/nowhere not found' } });
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const res = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: '{"name":' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({ code: 400, message: 'Malformed JSON body: the body is not valid JSON' });
+  });
+
+  it('answers a body over the size limit with 413', async () => {
+    const res = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: JSON.stringify({ name: 'x'.repeat(11 * 1024 * 1024) }) });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe(413);
+    expect(res.body.error.message).toMatch(/exceeds the \d+-byte limit/);
+  });
+
+  it('answers a non-JSON content type with 400', async () => {
+    const res = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: 'name=x', headers: { 'content-type': 'text/plain' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(400);
+  });
+
+  it('answers an unexpected fault with 500, a request id and no internals', async () => {
+    const res = await call(gw, 'GET', '/__boom', { headers: { 'x-request-id': 'trace-123' } });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: { code: 500, message: 'Internal Server Error' } });
+    expect(res.headers.get('x-request-id')).toBe('trace-123');
+  });
+
+  it('gives every response a request id', async () => {
+    const res = await call(gw, 'GET', '/key', { key: gw.managementKey });
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+});

@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import { bootstrap } from '../../src/accounts/bootstrap.js';
+import { buildApp } from '../../src/app.js';
+import { localChangeFeed, postgresChangeFeed, type ChangeFeed } from '../../src/store/change-feed.js';
+import { openStore, type Store } from '../../src/store/database.js';
+import { migrateToLatest } from '../../src/store/migrate.js';
+import type { Clock } from '../../src/util/clock.js';
+import type { TestEngine } from './databases.js';
+
+export interface RunningGateway {
+  app: FastifyInstance;
+  store: Store;
+  /** e.g. http://127.0.0.1:PORT/api/v1 */
+  baseUrl: string;
+  managementKey: string;
+  organizationId: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  clock?: Clock;
+  /** Reuse an existing database (another instance of the same deployment). */
+  databaseUrl?: string;
+  /** Adds test-only routes before the server listens. */
+  configure?: (app: FastifyInstance) => void;
+}
+
+/** A movable clock for tests of expiry and resets. */
+export function testClock(start = '2026-11-21T12:00:00.000Z') {
+  let now = Date.parse(start);
+  const clock: Clock = () => new Date(now);
+  return {
+    clock,
+    set: (iso: string) => {
+      now = Date.parse(iso);
+    },
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+const BOOTSTRAP_KEY = 'sk-mg-v1-test-bootstrap-management-key-0000000000000000';
+
+/** The real server, on a random port, over a real database of the given engine. */
+export async function startGateway(engine: TestEngine, options: StartOptions = {}): Promise<RunningGateway> {
+  const database = options.databaseUrl ? undefined : await engine.create();
+  const url = options.databaseUrl ?? database!.url;
+  const store = openStore(url);
+  await migrateToLatest(store);
+  const { organizationId } = await bootstrap(store.db, options.clock ?? (() => new Date()), BOOTSTRAP_KEY);
+  const changes: ChangeFeed =
+    store.engine === 'postgres' ? await postgresChangeFeed(store.url, () => undefined) : localChangeFeed();
+  const app = await buildApp({ store, changes, ...(options.clock ? { clock: options.clock } : {}) });
+  options.configure?.(app);
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    app,
+    store,
+    baseUrl: `${address}/api/v1`,
+    managementKey: BOOTSTRAP_KEY,
+    organizationId,
+    async close() {
+      await app.close();
+      await changes.close();
+      await store.close();
+      await database?.drop();
+    },
+  };
+}
+
+/** fetch against the gateway with JSON in and out. */
+export async function call(
+  gateway: Pick<RunningGateway, 'baseUrl'>,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${gateway.baseUrl}${path}`, {
+    method,
+    headers,
+    ...(options.body !== undefined ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) } : {}),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: the test sees the text.
+  }
+  return { status: response.status, body, headers: response.headers };
+}
