@@ -14,6 +14,7 @@ export interface NewApiKey {
   includeByokInLimit?: boolean;
   creatorUserId?: string | null;
   appId?: number | null;
+  externalUser?: string | null;
   expiresAt?: string | null;
   /** The secret to use instead of a generated one (the bootstrap management key). */
   key?: string;
@@ -39,6 +40,7 @@ export async function createApiKey(
     include_byok_in_limit: input.includeByokInLimit ? 1 : 0,
     creator_user_id: input.creatorUserId ?? null,
     app_id: input.appId ?? null,
+    external_user: input.externalUser ?? null,
     expires_at: input.expiresAt ?? null,
     created_at: now,
     updated_at: now,

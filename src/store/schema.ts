@@ -55,6 +55,8 @@ export interface ApiKeysTable {
   include_byok_in_limit: number;
   creator_user_id: string | null;
   app_id: number | null;
+  /** A partner's end-user identifier, set when the key was created for one. */
+  external_user: string | null;
   expires_at: string | null;
   created_at: string;
   updated_at: string | null;

@@ -25,6 +25,7 @@ export function toKeyRecord(row: ApiKeyRow, now: Date) {
     updated_at: row.updated_at,
     expires_at: row.expires_at,
     creator_user_id: row.creator_user_id,
+    external_user: row.external_user,
     workspace_id: row.workspace_id,
   };
 }
@@ -39,6 +40,12 @@ export function toCurrentKeyRecord(row: ApiKeyRow, now: Date) {
     is_provisioning_key: row.is_management === 1,
     creator_user_id: row.creator_user_id,
     expires_at: row.expires_at,
+    organization_id: row.organization_id,
+    workspace_id: row.workspace_id,
+    // A self-hosted gateway serves from wherever it runs.
+    allowed_data_regions: ['global'],
+    // No free-model quota applies here; -1 is the reference's "no limit" convention.
+    free_model_daily_requests: { limit: -1, remaining: -1, used: 0 },
     // Deprecated in the reference ("will always return -1"); kept so clients that read it still parse.
     rate_limit: { requests: -1, interval: '10s', note: 'This field is deprecated and safe to ignore.' },
   };

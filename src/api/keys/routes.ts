@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { hashApiKey } from '../../accounts/api-key-material.js';
 import { createApiKey } from '../../accounts/create-api-key.js';
+import { partnerKeyProblem } from '../../accounts/partner-key.js';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { parseUtcTimestamp } from '../../http/utc-timestamp.js';
-import { deleteApiKey, findApiKey, listApiKeys, updateApiKey } from '../../store/repositories/api-keys.js';
+import { deleteApiKey, findApiKey, findApiKeyByHash, listApiKeys, updateApiKey } from '../../store/repositories/api-keys.js';
 import { isMember } from '../../store/repositories/members.js';
 import { findDefaultWorkspace, findWorkspace } from '../../store/repositories/organizations.js';
 import { announceKeyChange, type Services } from '../../services.js';
@@ -60,9 +62,17 @@ export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
       if (body.creator_user_id && !(await isMember(db, caller.organization_id, body.creator_user_id))) {
         throw Errors.invalidRequest(`creator_user_id ${body.creator_user_id} is not a member of this organization`);
       }
+      const partnerKey = body.external?.api_key;
+      if (partnerKey !== undefined) {
+        const problem = partnerKeyProblem(partnerKey);
+        if (problem) throw Errors.invalidRequest(`external.api_key ${problem}`);
+        if (await findApiKeyByHash(db, hashApiKey(partnerKey))) throw Errors.invalidRequest('external.api_key is already in use');
+      }
       const { key, row } = await createApiKey(
         db,
         {
+          ...(partnerKey !== undefined ? { key: partnerKey } : {}),
+          externalUser: body.external?.user ?? null,
           organizationId: caller.organization_id,
           workspaceId: workspace.id,
           name: body.name,

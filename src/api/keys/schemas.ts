@@ -13,6 +13,13 @@ export const CreateKeyBody = Type.Object({
   limit: Type.Optional(Nullable(Money)),
   limit_reset: Type.Optional(NullableStringEnum(LIMIT_RESETS)),
   workspace_id: Type.Optional(Type.String({ format: 'uuid' })),
+  external: Type.Optional(
+    Type.Object({
+      // A partner-supplied key: stored as its SHA-256 like any other, never returned by reads.
+      api_key: Type.Optional(Type.String({ minLength: 32, maxLength: 256 })),
+      user: Type.String({ minLength: 1, maxLength: 256 }),
+    }),
+  ),
 });
 
 export const UpdateKeyBody = Type.Object({

@@ -72,6 +72,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('include_byok_in_limit', INT, (c) => c.notNull().defaultTo(0))
     .addColumn('creator_user_id', TEXT, (c) => c.references('users.id').onDelete('set null'))
     .addColumn('app_id', INT, (c) => c.references('apps.id').onDelete('set null'))
+    .addColumn('external_user', TEXT)
     .addColumn('expires_at', TEXT)
     .addColumn('created_at', TEXT, (c) => c.notNull())
     .addColumn('updated_at', TEXT)
