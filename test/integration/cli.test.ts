@@ -1,0 +1,96 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines, type TestDatabase } from '../support/databases.js';
+import { runCli, startServe } from '../support/cli.js';
+
+const getKey = (baseUrl: string, key: string) => fetch(`${baseUrl}/key`, { headers: { authorization: `Bearer ${key}` } });
+
+describe.each(testEngines)('model-gateway command line on $name', (engine) => {
+  let database: TestDatabase;
+  // An explicit empty config, so that no gateway.yaml of the working directory is picked up.
+  const emptyConfig = join(mkdtempSync(join(tmpdir(), 'mg-cfg-')), 'gateway.yaml');
+  const env = () => ({ DATABASE_URL: database.url, GATEWAY_CONFIG: emptyConfig });
+
+  beforeAll(async () => {
+    database = await engine.create();
+    writeFileSync(emptyConfig, '# nothing configured yet\n');
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('creates the default organization on first start, prints a working management key once, and exits 0 on SIGTERM', async () => {
+    const first = await startServe(env());
+    const key = /(sk-mg-v1-[0-9a-f]{64})/.exec(first.stderr())?.[1];
+    expect(key).toBeDefined();
+    const self = await (await getKey(first.baseUrl, key!)).json();
+    expect(self.data.is_management_key).toBe(true);
+    expect(await first.stop()).toBe(0);
+
+    const second = await startServe(env());
+    expect(second.stderr()).not.toMatch(/sk-mg-v1-/);
+    expect((await getKey(second.baseUrl, key!)).status).toBe(200);
+    expect(await second.stop('SIGINT')).toBe(0);
+  });
+
+  it('uses GATEWAY_BOOTSTRAP_MANAGEMENT_KEY as given, idempotently across restarts', async () => {
+    const bootstrapKey = 'my-own-management-key-for-automation-0123456789';
+    for (let i = 0; i < 2; i++) {
+      const serving = await startServe({ ...env(), GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: bootstrapKey });
+      expect(serving.stderr()).not.toContain(bootstrapKey);
+      const res = await getKey(serving.baseUrl, bootstrapKey);
+      expect(res.status).toBe(200);
+      expect((await res.json()).data.is_management_key).toBe(true);
+      const keys = await (await fetch(`${serving.baseUrl}/keys`, { headers: { authorization: `Bearer ${bootstrapKey}` } })).json();
+      expect(keys.data.filter((k: { label: string }) => k.label === 'my-...6789')).toHaveLength(1);
+      expect(await serving.stop()).toBe(0);
+    }
+  });
+
+  it('creates keys and adds members from the command line', async () => {
+    const created = await runCli(['keys', 'create', '--name', 'ci', '--management', '--limit', '7.5'], env());
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim();
+    expect(key).toMatch(/^sk-mg-v1-[0-9a-f]{64}$/);
+
+    const added = await runCli(['members', 'add', '--email', 'Ada@Example.com', '--role', 'admin', '--first-name', 'Ada', '--last-name', 'Lovelace'], env());
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ email: 'ada@example.com', role: 'admin', first_name: 'Ada' });
+
+    const serving = await startServe(env());
+    const self = await (await getKey(serving.baseUrl, key)).json();
+    expect(self.data).toMatchObject({ is_management_key: true, limit: 7.5 });
+    const members = await (await fetch(`${serving.baseUrl}/organization/members`, { headers: { authorization: `Bearer ${key}` } })).json();
+    expect(members.data).toContainEqual(expect.objectContaining({ email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', role: 'org:admin' }));
+    await serving.stop();
+  });
+
+  it('refuses bad arguments with a clear message', async () => {
+    const badRole = await runCli(['members', 'add', '--email', 'x@example.com', '--role', 'owner'], env());
+    expect(badRole.code).not.toBe(0);
+    expect(badRole.stderr).toContain("Allowed choices are admin, member");
+    const badLimit = await runCli(['keys', 'create', '--name', 'x', '--limit', '-3'], env());
+    expect(badLimit.code).not.toBe(0);
+    expect(badLimit.stderr).toContain('must be a non-negative number of USD');
+  });
+});
+
+describe('model-gateway serve with an invalid config', () => {
+  it('stops at start naming the file, line and key, and never listens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mg-cfg-'));
+    const config = join(dir, 'gateway.yaml');
+    writeFileSync(config, 'providers:\n  - id: acme\n    kind: telepathy\n    base_url: http://127.0.0.1:9/v1\n');
+    const result = await runCli(['serve'], { GATEWAY_CONFIG: config, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, PORT: '0' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${config}:3:11: providers[0].kind "telepathy" is not a provider kind this gateway speaks`);
+    expect(result.stdout).not.toContain('listening');
+  });
+
+  it('stops at start on a DATABASE_URL it cannot use', async () => {
+    const result = await runCli(['serve'], { DATABASE_URL: 'mysql://nope', PORT: '0' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('DATABASE_URL must start with sqlite: or postgres://');
+  });
+});
