@@ -100,6 +100,48 @@ export interface AuthorizationCodesTable {
   used_at: string | null;
 }
 
+export type GenerationStatus = 'success' | 'error' | 'cancelled';
+
+export interface GenerationsTable {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  api_key_hash: string;
+  request_id: string | null;
+  upstream_id: string | null;
+  model: string;
+  provider_name: string | null;
+  upstream_model: string | null;
+  app_id: number | null;
+  external_user: string | null;
+  user_hash: string | null;
+  session_id: string | null;
+  api_type: string;
+  status: GenerationStatus;
+  streamed: number;
+  cancelled: number;
+  finish_reason: string | null;
+  native_finish_reason: string | null;
+  service_tier: string | null;
+  tokens_prompt: number;
+  tokens_completion: number;
+  tokens_cached: number;
+  tokens_cache_write: number;
+  tokens_reasoning: number;
+  total_cost: number;
+  cache_discount: number | null;
+  latency_ms: number | null;
+  ttft_ms: number | null;
+  generation_time_ms: number | null;
+  error_code: number | null;
+  error_message: string | null;
+  /** JSON: the attempts made and why each endpoint was chosen. */
+  routing: string | null;
+  origin: string | null;
+  user_agent: string | null;
+  created_at: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -108,4 +150,5 @@ export interface Database {
   api_keys: ApiKeysTable;
   apps: AppsTable;
   authorization_codes: AuthorizationCodesTable;
+  generations: GenerationsTable;
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { Engine } from '../database.js';
 import * as foundation from './0001-foundation.js';
+import * as generations from './0002-generations.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -9,6 +10,7 @@ interface EngineMigration {
 // Listed here, not read from disk, so the same list works from src/ under vitest and from dist/.
 const migrations: Record<string, EngineMigration> = {
   '0001-foundation': foundation,
+  '0002-generations': generations,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

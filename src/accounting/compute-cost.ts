@@ -1,0 +1,42 @@
+import type { Usage } from '../chat/types.js';
+import type { Pricing } from '../config/gateway-config-schema.js';
+
+export interface CostBreakdown {
+  total: number;
+  /** What cache reads saved (positive) or cache writes added (negative) against the plain prompt price. */
+  cacheDiscount: number;
+}
+
+/**
+ * USD for one generation from the endpoint's pricing (USD per unit). Cached
+ * prompt tokens are priced at input_cache_read and cache writes at
+ * input_cache_write, each falling back to the prompt price; reasoning tokens
+ * (part of the completion count) at internal_reasoning when the endpoint
+ * prices them apart.
+ */
+export function computeCost(pricing: Pricing, usage: Usage | undefined, requests = 1): CostBreakdown {
+  const prompt = pricing.prompt ?? 0;
+  const completion = pricing.completion ?? 0;
+  const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+  const cacheWrite = usage?.prompt_tokens_details?.cache_write_tokens ?? 0;
+  const promptTokens = usage?.prompt_tokens ?? 0;
+  const plainPrompt = Math.max(0, promptTokens - cached - cacheWrite);
+  const reasoning = pricing.internal_reasoning !== undefined ? (usage?.completion_tokens_details?.reasoning_tokens ?? 0) : 0;
+  const plainCompletion = Math.max(0, (usage?.completion_tokens ?? 0) - reasoning);
+
+  const cacheRead = cached * (pricing.input_cache_read ?? prompt);
+  const cacheWriteCost = cacheWrite * (pricing.input_cache_write ?? prompt);
+  const gross =
+    plainPrompt * prompt +
+    cacheRead +
+    cacheWriteCost +
+    plainCompletion * completion +
+    reasoning * (pricing.internal_reasoning ?? completion) +
+    requests * (pricing.request ?? 0);
+  const total = gross * (1 - (pricing.discount ?? 0));
+  const cacheDiscount = cached * prompt - cacheRead + (cacheWrite * prompt - cacheWriteCost);
+  return { total: roundUsd(total), cacheDiscount: roundUsd(cacheDiscount) };
+}
+
+/** Twelve decimals: below any price unit, above floating-point noise. */
+const roundUsd = (usd: number) => Math.round(usd * 1e12) / 1e12;
