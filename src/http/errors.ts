@@ -38,6 +38,13 @@ export const Errors = {
   disabledApiKey: define(401, () => 'API key is disabled'),
   expiredApiKey: define(401, () => 'API key has expired'),
 
+  // 402
+  spendLimitReached: define(
+    402,
+    (limit: number, reset: string | null) =>
+      `API key spending limit reached: $${limit} ${reset ? `per ${reset.replace(/ly$/, '').replace('dai', 'day')}` : 'in total'} is spent`,
+  ),
+
   // 403
   managementKeyRequired: define(403, () => 'Only management keys can perform this operation'),
   invalidAuthorizationCode: define(403, () => 'Authorization code is invalid, expired or already used'),
@@ -46,6 +53,7 @@ export const Errors = {
   // 404
   routeNotFound: define(404, (method: string, url: string) => `Route ${method} ${url} not found`),
   notFound: define(404, (what: string) => `${what} not found`),
+  modelNotFound: define(404, (model: string) => `Model ${model} does not exist or is not enabled on this gateway`),
 
   // 409
   authorizationCodeConflict: define(
@@ -58,6 +66,14 @@ export const Errors = {
 
   // 429
   rateLimited: withMetadata(429, (detail: string) => detail),
+
+  // Upstream failures after every attempt (spec 7.2), each with the attempts in metadata.
+  upstreamFailed: withMetadata(502, (provider: string, detail: string) => `Provider ${provider} failed: ${detail}`),
+  upstreamTimeout: withMetadata(408, (detail: string) => `Upstream request timed out: ${detail}`),
+  upstreamEdgeTimeout: withMetadata(524, (provider: string) => `Provider ${provider} did not answer in time`),
+  upstreamOverloaded: withMetadata(529, (provider: string) => `Provider ${provider} is temporarily overloaded`),
+  upstreamRateLimited: withMetadata(429, (provider: string) => `Provider ${provider} is rate limiting requests; retry later`),
+  noEndpointAvailable: withMetadata(503, (model: string) => `No provider endpoint is available for ${model}`),
 
   // 500
   internal: define(500, () => 'Internal Server Error'),

@@ -1,0 +1,59 @@
+import { Errors, GatewayError } from '../http/errors.js';
+import { UpstreamError } from '../providers/types.js';
+
+/** One attempt of a plan, as reported in error metadata, service_metadata and the ledger. */
+export interface AttemptOutcome {
+  model: string;
+  provider: string;
+  status: 'success' | 'failed' | 'skipped';
+  /** HTTP status of the upstream, or the failure kind when there was none. */
+  error?: { status?: number; failure: string; message: string; provider_code?: string };
+  latency_ms: number;
+}
+
+export function describeFailure(error: unknown): NonNullable<AttemptOutcome['error']> {
+  if (error instanceof UpstreamError) {
+    return {
+      failure: error.failure,
+      message: error.message,
+      ...(error.details.status !== undefined ? { status: error.details.status } : {}),
+      ...(error.details.providerCode !== undefined ? { provider_code: error.details.providerCode } : {}),
+    };
+  }
+  return { failure: 'internal', message: 'unexpected error' };
+}
+
+/**
+ * The error the client gets when every attempt failed, from the last failure
+ * (spec 7.2): a request error passes through with the upstream's status; a
+ * provider that never answered in time is 524, one that answered 408/504 is
+ * 408; 429 and 529 keep their meaning; anything else from the provider is 502.
+ */
+export function finalError(model: string, attempts: AttemptOutcome[], last: unknown): GatewayError {
+  const metadata = {
+    attempts,
+    ...(last instanceof UpstreamError
+      ? { provider_name: attempts.at(-1)?.provider, raw: last.details.body ?? last.message }
+      : {}),
+  };
+  if (attempts.length === 0) return Errors.noEndpointAvailable(metadata, model);
+  const provider = attempts.at(-1)?.provider ?? 'unknown';
+  if (!(last instanceof UpstreamError)) return Errors.upstreamFailed(metadata, provider, 'unexpected error');
+  switch (last.failure) {
+    case 'timeout':
+      return Errors.upstreamEdgeTimeout(metadata, provider);
+    case 'connection':
+    case 'malformed':
+    case 'aborted':
+      return Errors.upstreamFailed(metadata, provider, last.message);
+    case 'status': {
+      const status = last.details.status ?? 502;
+      if (status === 429) return Errors.upstreamRateLimited(metadata, provider);
+      if (status === 529) return Errors.upstreamOverloaded(metadata, provider);
+      if (status === 408 || status === 504) return Errors.upstreamTimeout(metadata, last.message);
+      if (status === 503 && attempts.every((a) => a.error?.status === 503)) return Errors.noEndpointAvailable(metadata, model);
+      if (status >= 400 && status < 500) return new GatewayError(status, `Provider ${provider} refused the request: ${last.message}`, metadata);
+      return Errors.upstreamFailed(metadata, provider, last.message);
+    }
+  }
+}

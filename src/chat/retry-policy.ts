@@ -1,0 +1,45 @@
+import { UpstreamError } from '../providers/types.js';
+
+export type NextStep =
+  /** Try the same endpoint again after waiting. */
+  | { action: 'retry-same'; afterMs: number }
+  /** Move on to the next attempt of the plan. */
+  | { action: 'next' }
+  /** The request itself is at fault: return this error, retry nothing. */
+  | { action: 'stop' };
+
+export interface RetryBudget {
+  /** The longest Retry-After the gateway waits out in one go. */
+  maxWaitMs: number;
+  /** Time still available for waiting in this request. */
+  remainingMs: number;
+}
+
+const RETRYABLE_STATUS = (status: number) => status === 408 || status === 429 || status >= 500;
+
+/**
+ * What to do after an attempt failed before any byte reached the client:
+ * connection failures, timeouts, 408, 429 and 5xx move on (or wait out a
+ * short Retry-After on the same endpoint); other 4xx come from the request
+ * itself and are returned as they are; malformed answers move on.
+ */
+export function nextStep(error: unknown, budget: RetryBudget, triedSameBefore: boolean): NextStep {
+  if (!(error instanceof UpstreamError)) return { action: 'next' };
+  switch (error.failure) {
+    case 'aborted':
+      return { action: 'stop' };
+    case 'connection':
+    case 'timeout':
+    case 'malformed':
+      return { action: 'next' };
+    case 'status': {
+      const status = error.details.status ?? 502;
+      if (!RETRYABLE_STATUS(status)) return { action: 'stop' };
+      const wait = error.details.retryAfterMs;
+      if (!triedSameBefore && wait !== undefined && wait <= budget.maxWaitMs && wait <= budget.remainingMs) {
+        return { action: 'retry-same', afterMs: wait };
+      }
+      return { action: 'next' };
+    }
+  }
+}
