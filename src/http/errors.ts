@@ -26,6 +26,8 @@ const withMetadata =
   (metadata: ErrorMetadata, ...args: A) =>
     new GatewayError(statusCode, message(...args), metadata);
 
+const LIMIT_WINDOWS = { daily: 'per day', weekly: 'per week', monthly: 'per month' } as const;
+
 export const Errors = {
   // 400
   invalidRequest: define(400, (detail: string) => detail),
@@ -41,8 +43,8 @@ export const Errors = {
   // 402
   spendLimitReached: define(
     402,
-    (limit: number, reset: string | null) =>
-      `API key spending limit reached: $${limit} ${reset ? `per ${reset.replace(/ly$/, '').replace('dai', 'day')}` : 'in total'} is spent`,
+    (limit: number, reset: 'daily' | 'weekly' | 'monthly' | null) =>
+      `API key spending limit of $${limit} ${reset ? LIMIT_WINDOWS[reset] : 'in total'} is reached`,
   ),
 
   // 403
