@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { EndpointHealth, UNHEALTHY_FOR_MS } from './endpoint-health.js';
+import { SessionPins } from './session-pins.js';
+
+describe('EndpointHealth', () => {
+  it('marks a provider unhealthy for 30 seconds after a failure', () => {
+    let now = 1_000_000;
+    const health = new EndpointHealth(() => now);
+    health.recordFailure('a');
+    expect(health.unhealthy()).toEqual(new Set(['a']));
+    expect(health.isHealthy('a')).toBe(false);
+    now += UNHEALTHY_FOR_MS;
+    expect(health.unhealthy()).toEqual(new Set());
+    expect(health.isHealthy('a')).toBe(true);
+  });
+
+  it('is healthy again after a success', () => {
+    const health = new EndpointHealth(() => 0);
+    health.recordFailure('a');
+    health.recordSuccess('a');
+    expect(health.isHealthy('a')).toBe(true);
+  });
+});
+
+describe('SessionPins', () => {
+  it('pins a session to its first provider, per organization', () => {
+    const pins = new SessionPins();
+    pins.pinIfAbsent('org1', 's', 'a');
+    pins.pinIfAbsent('org1', 's', 'b');
+    expect(pins.get('org1', 's')).toBe('a');
+    expect(pins.get('org2', 's')).toBeUndefined();
+  });
+});
