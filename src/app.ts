@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { KeyCache } from './accounts/key-cache.js';
 import { authRoutes } from './api/auth/routes.js';
+import { generationRoutes } from './api/generation/routes.js';
 import { keysRoutes } from './api/keys/routes.js';
 import { organizationRoutes } from './api/organization/routes.js';
 import { authenticator } from './http/authenticate.js';
@@ -63,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(keysRoutes(services));
       await api.register(authRoutes(services));
       await api.register(organizationRoutes(services));
+      await api.register(generationRoutes(services));
     },
     { prefix: API_PREFIX },
   );

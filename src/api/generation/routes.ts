@@ -1,0 +1,19 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { callerKey } from '../../http/authenticate.js';
+import { Errors } from '../../http/errors.js';
+import { findGeneration } from '../../store/repositories/generations.js';
+import type { Services } from '../../services.js';
+import { toGenerationRecord } from './generation-record.js';
+
+const GenerationQuery = Type.Object({ id: Type.String({ minLength: 1 }) });
+
+export function generationRoutes({ db, auth }: Services): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get('/generation', { onRequest: auth.requireKey, schema: { querystring: GenerationQuery } }, async (request) => {
+      const row = await findGeneration(db, callerKey(request).organization_id, request.query.id);
+      if (!row) throw Errors.notFound('Generation');
+      return { data: toGenerationRecord(row) };
+    });
+  };
+}
