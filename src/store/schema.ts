@@ -142,6 +142,11 @@ export interface GenerationsTable {
   created_at: string;
 }
 
+export interface GatewaySettingsTable {
+  name: string;
+  value: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -151,4 +156,5 @@ export interface Database {
   apps: AppsTable;
   authorization_codes: AuthorizationCodesTable;
   generations: GenerationsTable;
+  gateway_settings: GatewaySettingsTable;
 }

@@ -2,6 +2,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { Engine } from '../database.js';
 import * as foundation from './0001-foundation.js';
 import * as generations from './0002-generations.js';
+import * as gatewaySettings from './0003-gateway-settings.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -11,6 +12,7 @@ interface EngineMigration {
 const migrations: Record<string, EngineMigration> = {
   '0001-foundation': foundation,
   '0002-generations': generations,
+  '0003-gateway-settings': gatewaySettings,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
