@@ -1,6 +1,8 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { KeyCache } from './accounts/key-cache.js';
 import { authRoutes } from './api/auth/routes.js';
+import { modelsRoutes } from './api/models/routes.js';
+import type { Catalog } from './catalog/types.js';
 import { generationRoutes } from './api/generation/routes.js';
 import { keysRoutes } from './api/keys/routes.js';
 import { organizationRoutes } from './api/organization/routes.js';
@@ -17,6 +19,7 @@ import { newRequestId } from './util/ids.js';
 export interface AppOptions {
   store: Store;
   changes: ChangeFeed;
+  catalog: Catalog;
   clock?: Clock;
   logger?: FastifyBaseLogger | false;
   /** Largest accepted request body, in bytes. */
@@ -57,6 +60,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     auth: authenticator(keys, clock),
     keys,
     changes: options.changes,
+    catalog: options.catalog,
   };
 
   await app.register(
@@ -65,6 +69,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(authRoutes(services));
       await api.register(organizationRoutes(services));
       await api.register(generationRoutes(services));
+      await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey }));
     },
     { prefix: API_PREFIX },
   );

@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import pino from 'pino';
 import { createApiKey } from './accounts/create-api-key.js';
+import { CatalogError } from './catalog/catalog-error.js';
 import { ConfigError } from './config/load-gateway-config.js';
 import { readSettings, SettingsError } from './config/settings.js';
 import { DatabaseUrlError } from './store/database.js';
@@ -100,6 +101,7 @@ members
 program.parseAsync(process.argv).catch((error: unknown) => {
   const known =
     error instanceof ConfigError ||
+    error instanceof CatalogError ||
     error instanceof SettingsError ||
     error instanceof DatabaseUrlError ||
     error instanceof InvalidArgumentError;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { KeyCache } from './accounts/key-cache.js';
+import type { Catalog } from './catalog/types.js';
 import type { Authenticator } from './http/authenticate.js';
 import type { ChangeFeed } from './store/change-feed.js';
 import type { Database } from './store/schema.js';
@@ -12,6 +13,7 @@ export interface Services {
   auth: Authenticator;
   keys: KeyCache;
   changes: ChangeFeed;
+  catalog: Catalog;
 }
 
 export const API_KEY_TOPIC = 'api_key';

@@ -31,6 +31,6 @@ describe('computeCost', () => {
   });
 
   it('costs nothing without usage or prices', () => {
-    expect(computeCost({ prompt: 0 }, undefined).total).toBe(0);
+    expect(computeCost({ prompt: 0, completion: 0 }, undefined).total).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import type { Usage } from '../chat/types.js';
-import type { Pricing } from '../config/gateway-config-schema.js';
+import type { Pricing } from '../catalog/types.js';
 
 export interface CostBreakdown {
   total: number;

@@ -1,5 +1,7 @@
 import pino from 'pino';
 import { API_PREFIX, buildApp } from '../app.js';
+import { buildCatalog } from '../catalog/build-catalog.js';
+import { discoverLocalServers } from '../catalog/discover-local-models.js';
 import { loadGatewayConfig } from '../config/load-gateway-config.js';
 import type { Settings } from '../config/settings.js';
 import { PROVIDER_KINDS } from '../providers/registry.js';
@@ -10,16 +12,18 @@ import { openDatabase } from './open-database.js';
 export async function serve(settings: Settings): Promise<void> {
   const logger = pino({ level: settings.logLevel });
   // Configuration is checked before anything else starts: never half-configured.
-  if (settings.configPath) loadGatewayConfig(settings.configPath, { knownKinds: PROVIDER_KINDS });
+  const config = settings.configPath ? loadGatewayConfig(settings.configPath, { knownKinds: PROVIDER_KINDS }) : undefined;
+  const catalogInputs = { ...(config ? { config } : {}), env: process.env, knownKinds: PROVIDER_KINDS };
+  const catalog = buildCatalog({ ...catalogInputs, localModels: await discoverLocalServers(catalogInputs, fetch) });
 
   const { store } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, logger);
   const changes: ChangeFeed =
     store.engine === 'postgres'
       ? await postgresChangeFeed(store.url, (error) => logger.warn({ err: error }, 'change feed connection lost'))
       : localChangeFeed();
-  const app = await buildApp({ store, changes, logger });
+  const app = await buildApp({ store, changes, catalog, logger });
   const address = await app.listen({ host: settings.host, port: settings.port });
-  logger.info(`Model Gateway listening on ${address}${API_PREFIX} (${store.engine})`);
+  logger.info(`Model Gateway listening on ${address}${API_PREFIX} (${store.engine}, ${catalog.listModels().length} models)`);
 
   let stopping = false;
   const stop = async (signal: string) => {

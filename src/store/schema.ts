@@ -123,12 +123,12 @@ export interface GenerationsTable {
   finish_reason: string | null;
   native_finish_reason: string | null;
   service_tier: string | null;
-  tokens_prompt: number;
-  tokens_completion: number;
-  tokens_cached: number;
-  tokens_cache_write: number;
-  tokens_reasoning: number;
-  total_cost: number;
+  tokens_prompt: Generated<number>;
+  tokens_completion: Generated<number>;
+  tokens_cached: Generated<number>;
+  tokens_cache_write: Generated<number>;
+  tokens_reasoning: Generated<number>;
+  total_cost: Generated<number>;
   cache_discount: number | null;
   latency_ms: number | null;
   ttft_ms: number | null;

@@ -25,7 +25,7 @@ describe.each(testEngines)('model-gateway command line on $name', (engine) => {
     const first = await startServe(env());
     const key = /(sk-mg-v1-[0-9a-f]{64})/.exec(first.stderr())?.[1];
     expect(key).toBeDefined();
-    const self = await (await getKey(first.baseUrl, key!)).json();
+    const self = (await (await getKey(first.baseUrl, key!)).json()) as any;
     expect(self.data.is_management_key).toBe(true);
     expect(await first.stop()).toBe(0);
 
@@ -42,8 +42,8 @@ describe.each(testEngines)('model-gateway command line on $name', (engine) => {
       expect(serving.stderr()).not.toContain(bootstrapKey);
       const res = await getKey(serving.baseUrl, bootstrapKey);
       expect(res.status).toBe(200);
-      expect((await res.json()).data.is_management_key).toBe(true);
-      const keys = await (await fetch(`${serving.baseUrl}/keys`, { headers: { authorization: `Bearer ${bootstrapKey}` } })).json();
+      expect(((await res.json()) as any).data.is_management_key).toBe(true);
+      const keys = (await (await fetch(`${serving.baseUrl}/keys`, { headers: { authorization: `Bearer ${bootstrapKey}` } })).json()) as any;
       expect(keys.data.filter((k: { label: string }) => k.label === 'my-...6789')).toHaveLength(1);
       expect(await serving.stop()).toBe(0);
     }
@@ -60,9 +60,9 @@ describe.each(testEngines)('model-gateway command line on $name', (engine) => {
     expect(JSON.parse(added.stdout)).toMatchObject({ email: 'ada@example.com', role: 'admin', first_name: 'Ada' });
 
     const serving = await startServe(env());
-    const self = await (await getKey(serving.baseUrl, key)).json();
+    const self = (await (await getKey(serving.baseUrl, key)).json()) as any;
     expect(self.data).toMatchObject({ is_management_key: true, limit: 7.5 });
-    const members = await (await fetch(`${serving.baseUrl}/organization/members`, { headers: { authorization: `Bearer ${key}` } })).json();
+    const members = (await (await fetch(`${serving.baseUrl}/organization/members`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
     expect(members.data).toContainEqual(expect.objectContaining({ email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', role: 'org:admin' }));
     await serving.stop();
   });

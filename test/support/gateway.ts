@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { bootstrap } from '../../src/accounts/bootstrap.js';
 import { buildApp } from '../../src/app.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import type { Catalog } from '../../src/catalog/types.js';
+import { PROVIDER_KINDS } from '../../src/providers/registry.js';
 import { localChangeFeed, postgresChangeFeed, type ChangeFeed } from '../../src/store/change-feed.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
@@ -21,6 +24,8 @@ export interface StartOptions {
   clock?: Clock;
   /** Reuse an existing database (another instance of the same deployment). */
   databaseUrl?: string;
+  /** The models served; none by default. */
+  catalog?: Catalog;
   /** Adds test-only routes before the server listens. */
   configure?: (app: FastifyInstance) => void;
 }
@@ -51,7 +56,8 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
   const { organizationId } = await bootstrap(store.db, options.clock ?? (() => new Date()), BOOTSTRAP_KEY);
   const changes: ChangeFeed =
     store.engine === 'postgres' ? await postgresChangeFeed(store.url, () => undefined) : localChangeFeed();
-  const app = await buildApp({ store, changes, ...(options.clock ? { clock: options.clock } : {}) });
+  const catalog = options.catalog ?? buildCatalog({ env: {}, knownKinds: PROVIDER_KINDS });
+  const app = await buildApp({ store, changes, catalog, ...(options.clock ? { clock: options.clock } : {}) });
   options.configure?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {

@@ -1,0 +1,48 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Catalog } from '../../catalog/types.js';
+import { Errors } from '../../http/errors.js';
+import { toEndpointsRecord } from './endpoints-record.js';
+import { toModelRecord } from './model-record.js';
+import { ListModelsQuery, ModelEndpointsParams } from './schemas.js';
+
+const DEFAULT_PAGE_SIZE = 500;
+
+export interface ModelsRoutesOptions {
+  catalog: Catalog;
+  /**
+   * Authentication hook (Services.auth.requireKey). The reference document's
+   * global bearer security covers these operations; without a hook they are public.
+   */
+  requireKey?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
+export function modelsRoutes({ catalog, requireKey }: ModelsRoutesOptions): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const modelsPath = `${app.prefix}/models`;
+    // The catalog is fixed for the life of the process: build the listing once.
+    const listing = catalog.listModels().map((model) => toModelRecord(model, modelsPath));
+    const auth = requireKey ? { onRequest: requireKey } : {};
+
+    // Without offset and limit the whole list is returned, as the reference says.
+    app.get('/models', { ...auth, schema: { querystring: ListModelsQuery } }, async (request) => {
+      const { offset, limit } = request.query;
+      const paged = offset != null || limit !== undefined;
+      const start = offset ?? 0;
+      const size = limit ?? DEFAULT_PAGE_SIZE;
+      const end = paged ? start + size : listing.length;
+      return {
+        object: 'list' as const,
+        data: listing.slice(start, end),
+        total_count: listing.length,
+        links: { next: end < listing.length ? `${modelsPath}?offset=${end}&limit=${size}` : null },
+      };
+    });
+
+    app.get('/models/:author/:slug/endpoints', { ...auth, schema: { params: ModelEndpointsParams } }, async (request) => {
+      const model = catalog.getModel(`${request.params.author}/${request.params.slug}`);
+      if (!model) throw Errors.notFound('Model');
+      return { data: toEndpointsRecord(model, catalog.providers) };
+    });
+  };
+}

@@ -1,0 +1,40 @@
+import { Parameter } from '@openrouter/sdk/models';
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_MODELS, BUILTIN_PROVIDERS } from './index.js';
+
+// Guards against data-entry slips in the provider files.
+const offerings = BUILTIN_PROVIDERS.flatMap((p) => p.offerings.map((o) => ({ provider: p.id, ...o })));
+const REFERENCE_PARAMETERS = new Set<string>(Object.values(Parameter));
+
+describe('the built-in table', () => {
+  it('names each provider and each of its models once', () => {
+    expect(new Set(BUILTIN_PROVIDERS.map((p) => p.id)).size).toBe(BUILTIN_PROVIDERS.length);
+    for (const p of BUILTIN_PROVIDERS) expect(new Set(p.offerings.map((o) => o.model.id)).size, p.id).toBe(p.offerings.length);
+  });
+
+  it('describes a model hosted by several providers with one shared description', () => {
+    for (const o of offerings) expect(BUILTIN_MODELS.get(o.model.id), o.model.id).toBe(o.model);
+  });
+
+  it('has model ids of the form vendor/name, https base URLs and plausible per-token prices', () => {
+    for (const p of BUILTIN_PROVIDERS) expect(p.baseUrl).toMatch(/^https:\/\/[^/]+\/.*[^/]$/);
+    for (const o of offerings) {
+      expect(o.model.id).toMatch(/^[a-z0-9-]+\/[a-z0-9.-]+$/);
+      // Per token, not per million: no public price is above $0.0002 a token.
+      for (const price of [o.pricing.prompt, o.pricing.completion]) {
+        expect(price, o.model.id).toBeGreaterThan(0);
+        expect(price, o.model.id).toBeLessThan(0.0002);
+      }
+      expect(o.pricing.completion, o.model.id).toBeGreaterThanOrEqual(o.pricing.prompt);
+    }
+  });
+
+  it('stays within each model context and lists only parameters the reference knows', () => {
+    for (const o of offerings) {
+      expect(o.model.contextLength, o.model.id).toBeGreaterThan(0);
+      expect(o.contextLength ?? o.model.contextLength!).toBeLessThanOrEqual(o.model.contextLength!);
+      expect(o.maxCompletionTokens ?? 0).toBeLessThanOrEqual(o.model.contextLength!);
+      expect(o.supportedParameters?.filter((name) => !REFERENCE_PARAMETERS.has(name)), o.model.id).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,83 @@
+import type { BuiltinProvider } from './types.js';
+import { perMillion, released } from './units.js';
+
+// Prices as published on ai.google.dev/gemini-api/docs/pricing in 2025 (paid
+// tier, text/image/video input; audio input is priced apart).
+
+const PARAMETERS = [
+  'max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'response_format', 'structured_outputs',
+  'tools', 'tool_choice', 'reasoning', 'include_reasoning',
+];
+
+const GEMINI = { input_modalities: ['text', 'image', 'file', 'audio', 'video'], output_modalities: ['text'], tokenizer: 'Gemini' };
+
+export const google: BuiltinProvider = {
+  id: 'google',
+  name: 'Google AI Studio',
+  kind: 'gemini',
+  baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+  apiKeyEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  baseUrlEnv: 'GEMINI_BASE_URL',
+  offerings: [
+    {
+      model: {
+        id: 'google/gemini-2.5-pro',
+        name: 'Google: Gemini 2.5 Pro',
+        description: "Google's most capable thinking model, for coding, math and long-document reasoning.",
+        created: released('2025-06-17'),
+        contextLength: 1_048_576,
+        architecture: GEMINI,
+      },
+      upstreamModel: 'gemini-2.5-pro',
+      pricing: {
+        prompt: perMillion(1.25),
+        completion: perMillion(10),
+        overrides: [{ min_prompt_tokens: 200_000, prompt: perMillion(2.5), completion: perMillion(15) }],
+      },
+      maxCompletionTokens: 65_536,
+      supportedParameters: PARAMETERS,
+    },
+    {
+      model: {
+        id: 'google/gemini-2.5-flash',
+        name: 'Google: Gemini 2.5 Flash',
+        description: 'Fast thinking model with a one-million-token context, for high-volume work.',
+        created: released('2025-06-17'),
+        contextLength: 1_048_576,
+        architecture: GEMINI,
+      },
+      upstreamModel: 'gemini-2.5-flash',
+      pricing: { prompt: perMillion(0.3), completion: perMillion(2.5), audio: perMillion(1) },
+      maxCompletionTokens: 65_536,
+      supportedParameters: PARAMETERS,
+    },
+    {
+      model: {
+        id: 'google/gemini-2.5-flash-lite',
+        name: 'Google: Gemini 2.5 Flash-Lite',
+        description: 'The cheapest, lowest-latency Gemini 2.5 model.',
+        created: released('2025-07-22'),
+        contextLength: 1_048_576,
+        architecture: GEMINI,
+      },
+      upstreamModel: 'gemini-2.5-flash-lite',
+      pricing: { prompt: perMillion(0.1), completion: perMillion(0.4), audio: perMillion(0.3) },
+      maxCompletionTokens: 65_536,
+      supportedParameters: PARAMETERS,
+    },
+    {
+      model: {
+        id: 'google/gemini-2.0-flash',
+        name: 'Google: Gemini 2.0 Flash',
+        description: 'Fast multimodal Gemini 2.0 model without thinking.',
+        created: released('2025-02-05'),
+        contextLength: 1_048_576,
+        architecture: GEMINI,
+      },
+      upstreamModel: 'gemini-2.0-flash',
+      pricing: { prompt: perMillion(0.1), completion: perMillion(0.4), audio: perMillion(0.7) },
+      maxCompletionTokens: 8_192,
+      supportedParameters: PARAMETERS.filter((p) => p !== 'reasoning' && p !== 'include_reasoning'),
+    },
+  ],
+};

@@ -1,0 +1,169 @@
+import type { BuiltinProvider } from './types.js';
+import { perMillion, released } from './units.js';
+
+// Prices as published on openai.com/api/pricing in 2025 (standard tier).
+
+const CHAT_PARAMETERS = [
+  'temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'max_tokens', 'max_completion_tokens',
+  'logit_bias', 'logprobs', 'top_logprobs', 'seed', 'response_format', 'structured_outputs', 'stop',
+  'tools', 'tool_choice', 'parallel_tool_calls',
+];
+// Reasoning models refuse sampling parameters and stop sequences.
+const REASONING_PARAMETERS = [
+  'max_tokens', 'max_completion_tokens', 'seed', 'response_format', 'structured_outputs',
+  'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning', 'reasoning_effort',
+];
+const GPT_5_PARAMETERS = [...REASONING_PARAMETERS, 'verbosity'];
+
+const MULTIMODAL = { input_modalities: ['text', 'image', 'file'], output_modalities: ['text'], tokenizer: 'GPT' };
+
+export const openai: BuiltinProvider = {
+  id: 'openai',
+  name: 'OpenAI',
+  kind: 'openai',
+  baseUrl: 'https://api.openai.com/v1',
+  apiKeyEnv: ['OPENAI_API_KEY'],
+  baseUrlEnv: 'OPENAI_BASE_URL',
+  offerings: [
+    {
+      model: {
+        id: 'openai/gpt-5',
+        name: 'OpenAI: GPT-5',
+        description: "OpenAI's flagship reasoning model for coding, agents and hard multi-step problems.",
+        created: released('2025-08-07'),
+        contextLength: 400_000,
+        architecture: MULTIMODAL,
+      },
+      upstreamModel: 'gpt-5',
+      pricing: { prompt: perMillion(1.25), completion: perMillion(10), input_cache_read: perMillion(0.125) },
+      maxCompletionTokens: 128_000,
+      supportedParameters: GPT_5_PARAMETERS,
+    },
+    {
+      model: {
+        id: 'openai/gpt-5-mini',
+        name: 'OpenAI: GPT-5 Mini',
+        description: 'A faster, cheaper GPT-5 for well-defined tasks.',
+        created: released('2025-08-07'),
+        contextLength: 400_000,
+        architecture: MULTIMODAL,
+      },
+      upstreamModel: 'gpt-5-mini',
+      pricing: { prompt: perMillion(0.25), completion: perMillion(2), input_cache_read: perMillion(0.025) },
+      maxCompletionTokens: 128_000,
+      supportedParameters: GPT_5_PARAMETERS,
+    },
+    {
+      model: {
+        id: 'openai/gpt-5-nano',
+        name: 'OpenAI: GPT-5 Nano',
+        description: 'The smallest, fastest GPT-5, for classification and summarization.',
+        created: released('2025-08-07'),
+        contextLength: 400_000,
+        architecture: MULTIMODAL,
+      },
+      upstreamModel: 'gpt-5-nano',
+      pricing: { prompt: perMillion(0.05), completion: perMillion(0.4), input_cache_read: perMillion(0.005) },
+      maxCompletionTokens: 128_000,
+      supportedParameters: GPT_5_PARAMETERS,
+    },
+    {
+      model: {
+        id: 'openai/gpt-4.1',
+        name: 'OpenAI: GPT-4.1',
+        description: 'Non-reasoning flagship with a one-million-token context, strong at coding and instruction following.',
+        created: released('2025-04-14'),
+        contextLength: 1_047_576,
+        architecture: MULTIMODAL,
+      },
+      upstreamModel: 'gpt-4.1',
+      pricing: { prompt: perMillion(2), completion: perMillion(8), input_cache_read: perMillion(0.5) },
+      maxCompletionTokens: 32_768,
+      supportedParameters: CHAT_PARAMETERS,
+    },
+    {
+      model: {
+        id: 'openai/gpt-4.1-mini',
+        name: 'OpenAI: GPT-4.1 Mini',
+        description: 'A smaller GPT-4.1 with the same one-million-token context.',
+        created: released('2025-04-14'),
+        contextLength: 1_047_576,
+        architecture: MULTIMODAL,
+      },
+      upstreamModel: 'gpt-4.1-mini',
+      pricing: { prompt: perMillion(0.4), completion: perMillion(1.6), input_cache_read: perMillion(0.1) },
+      maxCompletionTokens: 32_768,
+      supportedParameters: CHAT_PARAMETERS,
+    },
+    {
+      model: {
+        id: 'openai/gpt-4.1-nano',
+        name: 'OpenAI: GPT-4.1 Nano',
+        description: 'The fastest and cheapest GPT-4.1.',
+        created: released('2025-04-14'),
+        contextLength: 1_047_576,
+        architecture: MULTIMODAL,
+      },
+      upstreamModel: 'gpt-4.1-nano',
+      pricing: { prompt: perMillion(0.1), completion: perMillion(0.4), input_cache_read: perMillion(0.025) },
+      maxCompletionTokens: 32_768,
+      supportedParameters: CHAT_PARAMETERS,
+    },
+    {
+      model: {
+        id: 'openai/gpt-4o',
+        name: 'OpenAI: GPT-4o',
+        description: "OpenAI's multimodal GPT-4-class model, fast and general purpose.",
+        created: released('2024-05-13'),
+        contextLength: 128_000,
+        architecture: MULTIMODAL,
+      },
+      upstreamModel: 'gpt-4o',
+      pricing: { prompt: perMillion(2.5), completion: perMillion(10), input_cache_read: perMillion(1.25) },
+      maxCompletionTokens: 16_384,
+      supportedParameters: CHAT_PARAMETERS,
+    },
+    {
+      model: {
+        id: 'openai/gpt-4o-mini',
+        name: 'OpenAI: GPT-4o-mini',
+        description: 'A small, cheap GPT-4o for high-volume tasks.',
+        created: released('2024-07-18'),
+        contextLength: 128_000,
+        architecture: MULTIMODAL,
+      },
+      upstreamModel: 'gpt-4o-mini',
+      pricing: { prompt: perMillion(0.15), completion: perMillion(0.6), input_cache_read: perMillion(0.075) },
+      maxCompletionTokens: 16_384,
+      supportedParameters: CHAT_PARAMETERS,
+    },
+    {
+      model: {
+        id: 'openai/o3',
+        name: 'OpenAI: o3',
+        description: 'A reasoning model for math, science, coding and visual reasoning.',
+        created: released('2025-04-16'),
+        contextLength: 200_000,
+        architecture: MULTIMODAL,
+      },
+      upstreamModel: 'o3',
+      pricing: { prompt: perMillion(2), completion: perMillion(8), input_cache_read: perMillion(0.5) },
+      maxCompletionTokens: 100_000,
+      supportedParameters: REASONING_PARAMETERS,
+    },
+    {
+      model: {
+        id: 'openai/o4-mini',
+        name: 'OpenAI: o4 Mini',
+        description: 'A small, fast reasoning model, strong at math and coding.',
+        created: released('2025-04-16'),
+        contextLength: 200_000,
+        architecture: MULTIMODAL,
+      },
+      upstreamModel: 'o4-mini',
+      pricing: { prompt: perMillion(1.1), completion: perMillion(4.4), input_cache_read: perMillion(0.275) },
+      maxCompletionTokens: 100_000,
+      supportedParameters: REASONING_PARAMETERS,
+    },
+  ],
+};

@@ -1,0 +1,7 @@
+import type { Architecture } from './types.js';
+
+/** Long enough for a non-streamed reasoning answer; a stream's first byte comes far sooner. */
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
+/** What a model is assumed to be when nothing says otherwise. */
+export const TEXT_ONLY: Architecture = { input_modalities: ['text'], output_modalities: ['text'], tokenizer: 'Other' };

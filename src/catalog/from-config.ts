@@ -1,0 +1,67 @@
+import type { EndpointConfig, GatewayConfig, ModelConfig, ProviderConfig } from '../config/gateway-config-schema.js';
+import { normalizeBaseUrl } from './base-url.js';
+import { BUILTIN_MODELS } from './builtin/index.js';
+import { CatalogError } from './catalog-error.js';
+import { DEFAULT_TIMEOUT_MS, TEXT_ONLY } from './defaults.js';
+import type { CatalogContents, Endpoint, Model, Pricing, Provider } from './types.js';
+
+/** Whether the config file describes the catalog; one that does replaces the built-in table entirely. */
+export const declaresCatalog = (config: GatewayConfig | undefined): config is GatewayConfig =>
+  (config?.providers?.length ?? 0) > 0 || (config?.models?.length ?? 0) > 0;
+
+const toProvider = (p: ProviderConfig): Provider => ({
+  id: p.id,
+  name: p.id,
+  kind: p.kind,
+  baseUrl: normalizeBaseUrl(p.base_url),
+  ...(p.api_key !== undefined ? { apiKey: p.api_key } : {}),
+  ...(p.headers !== undefined ? { headers: p.headers } : {}),
+  timeoutMs: p.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+});
+
+/** An endpoint that states no price would be served for $0 by accident; 0 must be written to mean free. */
+function toPricing(model: ModelConfig, index: number, endpoint: EndpointConfig): Pricing {
+  const { prompt, completion, request } = endpoint.pricing;
+  if (prompt === undefined && completion === undefined && request === undefined) {
+    throw new CatalogError(
+      `model "${model.id}" endpoint ${index} (provider "${endpoint.provider}", upstream model "${endpoint.upstream_model}") ` +
+        'has no prompt, completion or request price; write 0 explicitly if it is free',
+    );
+  }
+  return { ...endpoint.pricing, prompt: prompt ?? 0, completion: completion ?? 0 };
+}
+
+function toModel(m: ModelConfig): Model {
+  // The config format has no created date or modalities: a model the built-in table knows keeps them.
+  const known = BUILTIN_MODELS.get(m.id);
+  const endpoints = m.endpoints.map((e, i): Endpoint => {
+    const contextLength = e.context_length ?? m.context_length;
+    return {
+      provider: e.provider,
+      upstreamModel: e.upstream_model,
+      pricing: toPricing(m, i, e),
+      ...(contextLength !== undefined ? { contextLength } : {}),
+      ...(e.max_completion_tokens !== undefined ? { maxCompletionTokens: e.max_completion_tokens } : {}),
+      ...(e.supported_parameters !== undefined ? { supportedParameters: e.supported_parameters } : {}),
+    };
+  });
+  const endpointContexts = endpoints.flatMap((e) => (e.contextLength !== undefined ? [e.contextLength] : []));
+  const contextLength = m.context_length ?? (endpointContexts.length ? Math.max(...endpointContexts) : known?.contextLength);
+  return {
+    id: m.id,
+    name: m.name ?? known?.name ?? m.id,
+    description: m.description ?? known?.description ?? '',
+    created: known?.created ?? 0,
+    ...(contextLength !== undefined ? { contextLength } : {}),
+    architecture: known?.architecture ?? TEXT_ONLY,
+    endpoints,
+  };
+}
+
+/** The providers and models a validated config file declares, and nothing else. */
+export function catalogFromConfig(config: GatewayConfig): CatalogContents {
+  return {
+    providers: (config.providers ?? []).map(toProvider),
+    models: (config.models ?? []).map(toModel),
+  };
+}
