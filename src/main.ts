@@ -11,6 +11,7 @@ import { findDefaultWorkspace } from './store/repositories/organizations.js';
 import { newUserId } from './util/ids.js';
 import { openDatabase } from './cli/open-database.js';
 import { serve } from './cli/serve.js';
+import { DEFAULT_SIM_PORT, runSimulator } from './sim/cli.js';
 
 const usd = (value: string) => {
   const n = Number(value);
@@ -26,6 +27,17 @@ program
   .command('serve')
   .description('serve the API (HOST, PORT, DATABASE_URL, GATEWAY_CONFIG)')
   .action(async () => serve(readSettings()));
+
+program
+  .command('sim')
+  .description('serve the simulated upstream providers (OpenAI-compatible) for demos, tests and benchmarks')
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--port <port>', 'port to listen on', (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number');
+    return n;
+  }, DEFAULT_SIM_PORT)
+  .action(async (opts: { host: string; port: number }) => runSimulator({ host: opts.host, port: opts.port }));
 
 program
   .command('migrate')

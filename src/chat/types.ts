@@ -124,7 +124,7 @@ export interface ChatRequest {
   debug?: { echo_upstream_body?: boolean };
   trace?: Record<string, unknown>;
   route?: 'fallback' | 'sort' | null;
-  stop_server_tools_when?: Record<string, unknown>;
+  stop_server_tools_when?: Record<string, unknown>[];
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error' | null;

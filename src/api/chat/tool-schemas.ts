@@ -1,0 +1,30 @@
+import { Type } from 'typebox';
+import { Nullable, StringEnum } from '../../http/schema-helpers.js';
+import { CacheControl } from './content-schemas.js';
+import { DiscriminatedUnion, TypeUnion } from './union-schemas.js';
+
+/** A JSON Schema object, passed through to the provider as written. */
+export const JsonSchemaObject = Type.Record(Type.String(), Type.Unknown());
+
+export const FunctionTool = DiscriminatedUnion('type', [
+  Type.Object({
+    type: Type.Literal('function'),
+    function: Type.Object({
+      name: Type.String({ maxLength: 64 }),
+      description: Type.Optional(Type.String()),
+      parameters: Type.Optional(JsonSchemaObject),
+      strict: Type.Optional(Nullable(Type.Boolean())),
+    }),
+    cache_control: Type.Optional(CacheControl),
+  }),
+]);
+
+const NamedToolChoice = DiscriminatedUnion('type', [
+  Type.Object({
+    type: Type.Literal('function'),
+    function: Type.Object({ name: Type.String() }),
+  }),
+]);
+
+/** "none", "auto", "required", or one named function. */
+export const ToolChoice = TypeUnion([StringEnum(['none', 'auto', 'required']), NamedToolChoice]);

@@ -1,0 +1,87 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { chatCompletionChunks } from './chat-chunks.js';
+import { chatCompletion } from './chat-completion.js';
+import { deliverJson, deliverStream, pause, sendError } from './deliver.js';
+import { FIXTURE_MODEL_PREFIX, type FixtureLibrary } from './fixtures.js';
+import { parseKnobs, type Knobs } from './knobs.js';
+import { SimErrors, type OpenAiError } from './openai-errors.js';
+import { planReply, type SimChatRequest } from './reply.js';
+import { newResponseIdentity } from './response-identity.js';
+import type { SimStats } from './stats.js';
+import { validateChatRequest } from './validate-chat-request.js';
+
+export interface SimContext {
+  stats: SimStats;
+  fixtures: FixtureLibrary;
+}
+
+type Answer = { events: string[] } | { json: string } | { error: OpenAiError };
+
+export const hasBearerToken = (authorization: string | undefined) => authorization !== undefined && /^Bearer\s+\S/i.test(authorization);
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Aborts when the response closes: finished, or the client went away (which ends any pending delay). */
+function signalOnClose(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => controller.abort());
+  return controller.signal;
+}
+
+/**
+ * `POST /v1/chat/completions`, in OpenAI's order of checks: authentication,
+ * JSON, then the request; the knobs' faults come between the JSON and the
+ * request checks, so that they work whatever the body holds.
+ */
+export async function handleChatCompletions(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
+  const raw = await readBody(req);
+  const body = parseJson(raw);
+  context.stats.recordChatRequest(body.ok ? body.value : raw, req.headers);
+  if (!hasBearerToken(req.headers.authorization)) return sendError(res, SimErrors.missingApiKey());
+  if (!body.ok) return sendError(res, SimErrors.unparseableJson());
+
+  const requestedModel = (body.value as { model?: unknown } | null)?.model;
+  const parsed = parseKnobs(typeof requestedModel === 'string' ? requestedModel : undefined, req.headers);
+  if (!parsed.ok) return sendError(res, SimErrors.invalidKnob(parsed.message));
+  const { knobs, model } = parsed;
+  if (knobs.hang) return; // never answer: the socket stays open until the client gives up or the simulator closes
+
+  const signal = signalOnClose(res);
+  await pause(knobs.latencyMs, signal);
+  if (knobs.status !== undefined) {
+    return sendError(res, SimErrors.simulatedStatus(knobs.status, model ?? 'sim-model'), knobs.retryAfterSeconds);
+  }
+  const validation = validateChatRequest(body.value, model);
+  if (!validation.ok) return sendError(res, validation.error);
+
+  const answer = await answerFor(validation.request, knobs, context.fixtures);
+  if ('error' in answer) return sendError(res, answer.error);
+  return 'events' in answer ? deliverStream(res, answer.events, knobs, signal) : deliverJson(res, answer.json, knobs, signal);
+}
+
+async function answerFor(request: SimChatRequest, knobs: Knobs, fixtures: FixtureLibrary): Promise<Answer> {
+  if (!request.model.startsWith(FIXTURE_MODEL_PREFIX)) {
+    const reply = planReply(request, knobs.chunks);
+    const identity = newResponseIdentity(request.model);
+    return request.stream
+      ? { events: chatCompletionChunks(reply, request, identity) }
+      : { json: JSON.stringify(chatCompletion(reply, request, identity)) };
+  }
+  const lookup = await fixtures.load(request.model.slice(FIXTURE_MODEL_PREFIX.length));
+  if (!lookup.ok) return { error: SimErrors.modelNotFound(request.model, lookup.reason) };
+  const { events, json } = lookup.fixture;
+  if (request.stream) return events ? { events } : { error: SimErrors.modelNotFound(request.model, 'no streaming recording') };
+  return json !== undefined ? { json } : { error: SimErrors.modelNotFound(request.model, 'no non-streaming recording') };
+}

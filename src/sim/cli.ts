@@ -1,0 +1,17 @@
+import { startSimulator } from './server.js';
+
+export const DEFAULT_SIM_PORT = 8081;
+
+/** `model-gateway sim [--port N]`: the simulator in the foreground until SIGINT or SIGTERM. */
+export async function runSimulator(options: { host?: string; port?: number } = {}): Promise<void> {
+  const simulator = await startSimulator({ host: options.host, port: options.port ?? DEFAULT_SIM_PORT });
+  process.stdout.write(`Model Gateway simulator listening on ${simulator.url} (OpenAI base URL ${simulator.url}/v1)\n`);
+  const stop = () => {
+    simulator.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

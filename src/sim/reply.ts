@@ -1,0 +1,179 @@
+import type { ChatRequest, FunctionTool, ReasoningEffort } from '../chat/types.js';
+import { sampleJson } from './sample-json.js';
+import { countPromptTokens, messageText, splitTokens } from './tokens.js';
+
+/** A chat request that passed the simulator's validation. */
+export type SimChatRequest = ChatRequest & { model: string };
+
+/** OpenAI's usage object, with every detail field the real API sends. */
+export interface SimUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number; audio_tokens: number };
+  completion_tokens_details: {
+    reasoning_tokens: number;
+    audio_tokens: number;
+    accepted_prediction_tokens: number;
+    rejected_prediction_tokens: number;
+  };
+}
+
+/** What the simulated model answers, before it is framed as JSON or SSE. */
+export type Reply =
+  | {
+      kind: 'text';
+      /** The reply's tokens, grouped as the content chunks of a stream. */
+      chunks: string[][];
+      finishReason: 'stop' | 'length';
+      usage: SimUsage;
+    }
+  | {
+      kind: 'tool_call';
+      name: string;
+      arguments: string;
+      /** The arguments JSON, cut into the pieces a stream sends. */
+      argumentChunks: string[];
+      usage: SimUsage;
+    };
+
+const REPLY_OPENING = 'This is a simulated reply.';
+/** How much of the last user message the reply echoes. */
+const ECHO_TOKENS = 50;
+
+/** Hidden reasoning tokens a reasoning model spends, by reasoning_effort (default medium). */
+const REASONING_TOKENS: Record<ReasoningEffort, number> = {
+  none: 0,
+  minimal: 8,
+  low: 16,
+  medium: 64,
+  high: 256,
+  xhigh: 512,
+  max: 1024,
+};
+
+export const REASONING_EFFORTS = Object.keys(REASONING_TOKENS) as ReasoningEffort[];
+
+export const isReasoningModel = (model: string) => model.includes('reason');
+
+/**
+ * The deterministic reply to a request: a tool call when one is asked for,
+ * otherwise a fixed opening plus an echo of the last user message (or a JSON
+ * text under response_format), lengthened to `chunks` tokens when asked, cut at
+ * a stop string or at the token limit.
+ */
+export function planReply(request: SimChatRequest, chunks: number | undefined): Reply {
+  const reasoningTokens = isReasoningModel(request.model) ? REASONING_TOKENS[request.reasoning_effort ?? 'medium'] : 0;
+  const usageFor = (visibleTokens: number) => usage(countPromptTokens(request.messages, request.tools), visibleTokens, reasoningTokens);
+
+  const tool = chooseTool(request);
+  if (tool) {
+    const args = JSON.stringify(sampleJson(tool.function.parameters ?? { type: 'object' }));
+    const pieces = splitTokens(args);
+    return {
+      kind: 'tool_call',
+      name: tool.function.name,
+      arguments: args,
+      argumentChunks: groupInto(pieces, chunks).map((group) => group.join('')),
+      usage: usageFor(pieces.length),
+    };
+  }
+
+  const format = request.response_format?.type;
+  let tokens = splitTokens(replyText(request));
+  if (chunks !== undefined && (format === undefined || format === 'text')) tokens = lengthen(tokens, chunks);
+
+  // Reasoning tokens count against max_completion_tokens, as at OpenAI.
+  const limit = request.max_completion_tokens ?? request.max_tokens;
+  const visibleLimit = limit == null ? tokens.length : Math.max(0, limit - reasoningTokens);
+  const truncated = tokens.length > visibleLimit;
+  const stopped = cutAtStop(tokens.slice(0, visibleLimit), request.stop);
+  return {
+    kind: 'text',
+    chunks: groupInto(stopped.tokens, chunks),
+    finishReason: stopped.cut || !truncated ? 'stop' : 'length',
+    usage: usageFor(stopped.tokens.length),
+  };
+}
+
+function lastUserText(request: ChatRequest): string {
+  const last = request.messages.findLast((message) => message.role === 'user');
+  return last ? messageText(last.content).trim() : '';
+}
+
+function replyText(request: ChatRequest): string {
+  const echo = splitTokens(lastUserText(request)).slice(0, ECHO_TOKENS).join('');
+  const text = echo ? `${REPLY_OPENING} You said: ${echo}` : REPLY_OPENING;
+  const format = request.response_format;
+  if (format?.type === 'json_object') return JSON.stringify({ reply: text });
+  if (format?.type === 'json_schema') return JSON.stringify(sampleJson(format.json_schema.schema ?? { type: 'object' }));
+  return text;
+}
+
+/**
+ * The tool to call, if any: the function tool_choice forces; with "required",
+ * or when the conversation ends with a user message mentioning the weather, the
+ * weather-ish tool (else the first). Ending on a user message keeps agent loops
+ * finite: after the tool result the model answers in text.
+ */
+function chooseTool(request: ChatRequest): FunctionTool | undefined {
+  const tools = request.tools ?? [];
+  const choice = request.tool_choice;
+  if (tools.length === 0 || choice === 'none') return undefined;
+  if (typeof choice === 'object') return tools.find((tool) => tool.function.name === choice.function.name);
+  const asksWeather = request.messages.at(-1)?.role === 'user' && /\bweather\b/i.test(lastUserText(request));
+  if (choice !== 'required' && !asksWeather) return undefined;
+  return tools.find((tool) => /weather/i.test(tool.function.name)) ?? tools[0];
+}
+
+/** Repeats the reply's own tokens until there are `count`. */
+function lengthen(tokens: string[], count: number): string[] {
+  const source = tokens.length > 0 ? tokens : [REPLY_OPENING];
+  return Array.from({ length: Math.max(count, tokens.length) }, (_, i) =>
+    i < tokens.length ? (tokens[i] as string) : ` ${(source[i % source.length] as string).trimStart()}`,
+  );
+}
+
+/** The tokens before the first stop string (the stop string itself is not sent, as at OpenAI). */
+function cutAtStop(tokens: string[], stop: ChatRequest['stop']): { tokens: string[]; cut: boolean } {
+  const stops = (typeof stop === 'string' ? [stop] : (stop ?? [])).filter((s) => s !== '');
+  const text = tokens.join('');
+  const at = Math.min(...stops.map((s) => text.indexOf(s)).filter((i) => i >= 0));
+  if (!Number.isFinite(at)) return { tokens, cut: false };
+
+  const kept: string[] = [];
+  let length = 0;
+  for (const token of tokens) {
+    if (length + token.length > at) {
+      if (at > length) kept.push(token.slice(0, at - length));
+      break;
+    }
+    kept.push(token);
+    length += token.length;
+  }
+  return { tokens: kept, cut: true };
+}
+
+/** `count` groups of consecutive items, as even as possible; one item per group when count is absent or too large. */
+function groupInto<T>(items: T[], count: number | undefined): T[][] {
+  if (count === undefined || count >= items.length) return items.map((item) => [item]);
+  return Array.from({ length: count }, (_, k) =>
+    items.slice(Math.floor((k * items.length) / count), Math.floor(((k + 1) * items.length) / count)),
+  );
+}
+
+function usage(promptTokens: number, visibleTokens: number, reasoningTokens: number): SimUsage {
+  const completionTokens = visibleTokens + reasoningTokens;
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: reasoningTokens,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleChatCompletions, hasBearerToken, type SimContext } from './chat-route.js';
+import { sendError, sendJson } from './deliver.js';
+import { FixtureLibrary, resolveFixturesDir } from './fixtures.js';
+import { MODEL_LIST_JSON } from './models.js';
+import { SimErrors } from './openai-errors.js';
+import { SimStats } from './stats.js';
+
+export interface SimulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: any free port. */
+  port?: number;
+  /** Recorded provider payloads for `fixture:` models; see resolveFixturesDir for the default. */
+  fixturesDir?: string;
+}
+
+export interface Simulator {
+  /** e.g. http://127.0.0.1:PORT; the OpenAI base URL is `${url}/v1`. */
+  url: string;
+  /** Stops listening and drops every open connection, hanging ones included. */
+  close(): Promise<void>;
+}
+
+async function route(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
+  const path = req.url?.split('?', 1)[0] ?? '/';
+  const endpoint = `${req.method} ${path}`;
+  // The stats endpoints are not counted: reading them must not change them.
+  if (endpoint === 'GET /__sim/stats') return sendJson(res, 200, JSON.stringify(context.stats));
+  if (endpoint === 'POST /__sim/reset') {
+    context.stats.reset();
+    return sendJson(res, 200, JSON.stringify(context.stats));
+  }
+
+  context.stats.countRequest(path);
+  if (endpoint === 'POST /v1/chat/completions') return handleChatCompletions(req, res, context);
+  if (endpoint === 'GET /v1/models') {
+    return hasBearerToken(req.headers.authorization) ? sendJson(res, 200, MODEL_LIST_JSON) : sendError(res, SimErrors.missingApiKey());
+  }
+  return sendError(res, SimErrors.invalidUrl(req.method ?? '', path));
+}
+
+function answerUnexpected(res: ServerResponse, error: unknown): void {
+  if ((error as Error).name === 'AbortError' || res.destroyed) return; // the client left mid-request or during a delay
+  console.error('simulator: unexpected error', error);
+  if (res.headersSent) res.destroy();
+  else sendError(res, SimErrors.serverError());
+}
+
+/** Starts the simulated OpenAI-compatible upstream (see DESIGN.md, "The simulator"). */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const context: SimContext = { stats: new SimStats(), fixtures: new FixtureLibrary(resolveFixturesDir(options.fixturesDir)) };
+  const server = createServer((req, res) => {
+    route(req, res, context).catch((error: unknown) => answerUnexpected(res, error));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { address, port, family } = server.address() as AddressInfo;
+  const host = family === 'IPv6' ? `[${address}]` : address;
+
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
