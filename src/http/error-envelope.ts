@@ -2,13 +2,17 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { Errors, GatewayError, isGatewayError } from './errors.js';
 
 /** The spec's 7.1 error body. */
-export function envelope(error: GatewayError): { error: { code: number; message: string; metadata?: Record<string, unknown> } } {
+export function envelope(error: GatewayError): {
+  error: { code: number; message: string; metadata?: Record<string, unknown> };
+  service_metadata?: unknown;
+} {
   return {
     error: {
       code: error.statusCode,
       message: error.message,
       ...(error.metadata ? { metadata: error.metadata } : {}),
     },
+    ...(error.serviceMetadata !== undefined ? { service_metadata: error.serviceMetadata } : {}),
   };
 }
 

@@ -11,8 +11,14 @@ export class GatewayError extends Error {
     readonly statusCode: number,
     message: string,
     readonly metadata?: ErrorMetadata,
+    /** The spec's optional top-level `service_metadata` of an error body. */
+    readonly serviceMetadata?: unknown,
   ) {
     super(message);
+  }
+
+  withServiceMetadata(serviceMetadata: unknown): GatewayError {
+    return new GatewayError(this.statusCode, this.message, this.metadata, serviceMetadata);
   }
 }
 

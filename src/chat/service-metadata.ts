@@ -1,0 +1,34 @@
+import type { AttemptOutcome } from './attempt-outcome.js';
+
+export interface RoutingFacts {
+  requested: { model?: string | undefined; models?: readonly string[] | undefined };
+  strategy: 'fallback' | 'session';
+  attempts: AttemptOutcome[];
+  /** Every endpoint the plan held, in the order it would try them. */
+  planned: { model: string; provider: string }[];
+}
+
+/** `service_metadata` (spec 7.2), asked for with `X-Service-Metadata: enabled`. */
+export function serviceMetadata(facts: RoutingFacts) {
+  const served = facts.attempts.find((a) => a.status === 'success');
+  const failed = facts.attempts.filter((a) => a.status === 'failed').length;
+  const summary = served
+    ? `served by ${served.provider} (${served.model})${failed ? ` after ${failed} failed attempt${failed === 1 ? '' : 's'}` : ''}`
+    : `all ${facts.attempts.length} attempt${facts.attempts.length === 1 ? '' : 's'} failed`;
+  return {
+    attempt: facts.attempts.length,
+    endpoints: facts.planned.map((p) => {
+      const outcome = facts.attempts.find((a) => a.provider === p.provider && a.model === p.model);
+      return { ...p, status: outcome?.status ?? 'not_tried', ...(outcome?.error ? { error: outcome.error } : {}) };
+    }),
+    is_byok: false,
+    region: null,
+    requested: facts.requested,
+    strategy: facts.strategy,
+    summary,
+    pipeline: [{ type: 'routing', name: 'planner', guardrail_id: null, guardrail_scope: null, summary, data: { attempts: facts.attempts } }],
+  };
+}
+
+export const wantsServiceMetadata = (headers: Record<string, string | string[] | undefined>) =>
+  headers['x-service-metadata'] === 'enabled' || headers['x-service-experimental-metadata'] === 'enabled';

@@ -1,0 +1,122 @@
+import type { ChatMessage, ChatRequest, ContentPart, ReasoningEffort } from '../../chat/types.js';
+import type { UpstreamTarget } from '../types.js';
+
+/**
+ * OpenAI Chat Completions parameters copied as they are. They are sent when
+ * the endpoint lists them, or lists nothing: an endpoint without a list is
+ * taken to accept the whole OpenAI API.
+ */
+const OPENAI_PARAMETERS = [
+  'temperature',
+  'top_p',
+  'frequency_penalty',
+  'presence_penalty',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'seed',
+  'stop',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+  'prediction',
+  'prompt_cache_key',
+] as const satisfies readonly (keyof ChatRequest)[];
+
+/**
+ * Parameters sent only to an endpoint that names them. OpenAI rejects the
+ * sampling extensions that vLLM, Together or Ollama accept; `modalities`
+ * works there only for audio models; `metadata` is refused unless `store`
+ * is on, and storing conversations at OpenAI is not ours to switch on;
+ * `prompt_cache_options` exists only on the newest models.
+ */
+const LISTED_ONLY_PARAMETERS = [
+  'top_k',
+  'min_p',
+  'top_a',
+  'repetition_penalty',
+  'modalities',
+  'metadata',
+  'prompt_cache_options',
+] as const satisfies readonly (keyof ChatRequest)[];
+
+/**
+ * The Chat Completions body for a canonical request (pure). The body is built
+ * from what the upstream understands, so the gateway's own fields (models,
+ * provider, plugins, session_id, debug, trace, route, image_config, top-level
+ * cache_control, stop_server_tools_when, the client's `user` and stream
+ * options) are never sent.
+ */
+export function convertToOpenAIChatRequest(
+  request: ChatRequest,
+  target: UpstreamTarget,
+  options: { stream: boolean; endUserId?: string },
+): Record<string, unknown> {
+  const listed = target.supportedParameters;
+  const lists = (name: string) => listed?.includes(name) === true;
+  const accepts = (name: string) => listed === undefined || lists(name);
+
+  const body: Record<string, unknown> = {
+    model: target.upstreamModel,
+    messages: request.messages.map(convertMessage),
+  };
+  const include = (field: string, value: unknown, sent: boolean) => {
+    // null means "the upstream's default", the same as leaving the field out.
+    if (sent && value !== undefined && value !== null) body[field] = value;
+  };
+
+  for (const name of OPENAI_PARAMETERS) include(name, request[name], accepts(name));
+  for (const name of LISTED_ONLY_PARAMETERS) include(name, request[name], lists(name));
+
+  // OpenAI's reasoning models refuse max_tokens; hosts that only know max_tokens list only that.
+  const maxTokens = request.max_completion_tokens ?? request.max_tokens;
+  if (accepts('max_completion_tokens')) include('max_completion_tokens', maxTokens, true);
+  else include('max_tokens', maxTokens, lists('max_tokens'));
+
+  include('reasoning_effort', reasoningEffort(request), accepts('reasoning_effort') || lists('reasoning'));
+  include('service_tier', request.service_tier === 'fast' ? 'priority' : request.service_tier, accepts('service_tier'));
+
+  // The gateway's keyed hash of the end user, never the client's raw value: `user` for
+  // compatible hosts, `safety_identifier` for OpenAI, which deprecated `user` in its favour.
+  include('user', options.endUserId, accepts('user'));
+  include('safety_identifier', options.endUserId, accepts('safety_identifier'));
+
+  if (options.stream) {
+    body.stream = true;
+    // Billing needs the usage chunk whether or not the client asked for it.
+    body.stream_options = { include_usage: true };
+  }
+  return body;
+}
+
+/**
+ * Every canonical effort is one OpenAI publishes (none … xhigh, and max in its
+ * current API), so the value goes through unchanged; which model takes which
+ * value is the upstream's to say. `reasoning: { enabled: false }` without an
+ * effort asks for none; a reasoning token budget has no OpenAI counterpart.
+ */
+function reasoningEffort(request: ChatRequest): ReasoningEffort | undefined {
+  const effort = request.reasoning?.effort ?? request.reasoning_effort;
+  if (effort != null) return effort;
+  return request.reasoning?.enabled === false ? 'none' : undefined;
+}
+
+/**
+ * Messages are already in OpenAI's shape, less two canonical additions that
+ * OpenAI refuses: `reasoning` on assistant messages and Anthropic-style
+ * `cache_control` on text parts (OpenAI caches prompt prefixes by itself).
+ */
+function convertMessage(message: ChatMessage): ChatMessage {
+  const converted = Array.isArray(message.content)
+    ? ({ ...message, content: message.content.map(withoutCacheControl) } as ChatMessage)
+    : { ...message };
+  if (converted.role === 'assistant') delete converted.reasoning;
+  return converted;
+}
+
+function withoutCacheControl<Part extends ContentPart>(part: Part): Part {
+  if (!('cache_control' in part)) return part;
+  const { cache_control: _ignored, ...rest } = part;
+  return rest as Part;
+}

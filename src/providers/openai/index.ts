@@ -1,0 +1,1 @@
+export { openAIChatAdapter } from './openai-chat-adapter.js';

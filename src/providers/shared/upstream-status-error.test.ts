@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { upstreamStatusError } from './upstream-status-error.js';
+
+const parser = (body: unknown) =>
+  typeof body === 'object' && body !== null ? { message: 'parsed', code: 'some_code' } : {};
+
+describe('upstreamStatusError', () => {
+  it('carries status, parsed JSON body, provider code and retry hint', () => {
+    const error = upstreamStatusError(429, { 'retry-after': '3' }, '{"error":{}}', parser);
+    expect(error.failure).toBe('status');
+    expect(error.message).toBe('upstream answered 429: parsed');
+    expect(error.details).toEqual({ status: 429, retryAfterMs: 3000, body: { error: {} }, providerCode: 'some_code' });
+  });
+
+  it('keeps a non-JSON body as text', () => {
+    const error = upstreamStatusError(502, {}, '<html>Bad Gateway</html>', parser);
+    expect(error.message).toBe('upstream answered 502');
+    expect(error.details).toEqual({ status: 502, retryAfterMs: undefined, body: '<html>Bad Gateway</html>', providerCode: undefined });
+  });
+
+  it('leaves the body out when there is none', () => {
+    expect(upstreamStatusError(503, {}, '', parser).details.body).toBeUndefined();
+  });
+});
