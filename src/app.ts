@@ -1,6 +1,14 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { KeyCache } from './accounts/key-cache.js';
 import { authRoutes } from './api/auth/routes.js';
+import { chatRoutes } from './api/chat/routes.js';
+import type { ChatServices } from './chat/chat-run.js';
+import { CHAT_ADAPTERS } from './providers/registry.js';
+import { EndpointHealth } from './routing/endpoint-health.js';
+import { SessionPins } from './routing/session-pins.js';
+import { settingOrCreate } from './store/repositories/gateway-settings.js';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { modelsRoutes } from './api/models/routes.js';
 import type { Catalog } from './catalog/types.js';
 import { generationRoutes } from './api/generation/routes.js';
@@ -22,6 +30,8 @@ export interface AppOptions {
   catalog: Catalog;
   clock?: Clock;
   logger?: FastifyBaseLogger | false;
+  /** Tuning of the chat flows (tests shorten waits). */
+  chat?: Partial<Pick<ChatServices, 'keepAliveAfterMs' | 'retryBudget' | 'sleep' | 'adapters'>>;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
 }
@@ -63,8 +73,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     catalog: options.catalog,
   };
 
+  const chat: ChatServices = {
+    db: services.db,
+    clock,
+    catalog: services.catalog,
+    adapters: CHAT_ADAPTERS,
+    health: new EndpointHealth(() => clock().getTime()),
+    pins: new SessionPins(),
+    userHashSecret: await settingOrCreate(services.db, 'end_user_hash_key', () => randomBytes(32).toString('hex')),
+    sleep: (ms, signal) => sleep(ms, undefined, { signal }),
+    retryBudget: { maxWaitMs: 2_000, totalWaitMs: 5_000 },
+    keepAliveAfterMs: 2_000,
+    ...options.chat,
+  };
+
   await app.register(
     async (api) => {
+      await api.register(chatRoutes({ ...chat, auth: services.auth }));
       await api.register(keysRoutes(services));
       await api.register(authRoutes(services));
       await api.register(organizationRoutes(services));

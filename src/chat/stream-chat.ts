@@ -1,0 +1,197 @@
+import { computeCost } from '../accounting/compute-cost.js';
+import type { Endpoint } from '../catalog/types.js';
+import { Errors, GatewayError, isGatewayError } from '../http/errors.js';
+import type { SseWriter } from '../http/sse-writer.js';
+import { UpstreamError } from '../providers/types.js';
+import type { Attempt } from '../routing/plan-attempts.js';
+import type { AttemptOutcome } from './attempt-outcome.js';
+import { adapterFor, attemptOptions, noteServed, settleRun, type ChatRun, type ChatServices, type RunEnd } from './chat-run.js';
+import { failRun } from './complete-chat.js';
+import { estimatePromptTokens } from './estimate-tokens.js';
+import { runAttempts } from './run-attempts.js';
+import { serviceMetadata } from './service-metadata.js';
+import type { ChatCompletionChunk, FinishReason, Usage } from './types.js';
+
+interface OpenedStream {
+  iterator: AsyncIterator<ChatCompletionChunk>;
+  first: IteratorResult<ChatCompletionChunk>;
+  upstreamBody: unknown;
+}
+
+/** What the relay saw go by: enough to bill and record the run however it ends. */
+class StreamTally {
+  usage: Usage | undefined;
+  finishReason: FinishReason | null = null;
+  nativeFinishReason: string | null = null;
+  serviceTier: string | null = null;
+  upstreamId: string | null = null;
+  completionChars = 0;
+
+  see(chunk: ChatCompletionChunk): void {
+    this.upstreamId ??= chunk.id;
+    if (chunk.usage) this.usage = chunk.usage;
+    if (chunk.service_tier) this.serviceTier = chunk.service_tier;
+    for (const choice of chunk.choices) {
+      this.completionChars += (choice.delta.content?.length ?? 0) + (choice.delta.reasoning?.length ?? 0);
+      for (const call of choice.delta.tool_calls ?? []) this.completionChars += (call.function?.name?.length ?? 0) + (call.function?.arguments?.length ?? 0);
+      if (choice.finish_reason) this.finishReason = choice.finish_reason;
+      if (choice.native_finish_reason) this.nativeFinishReason = choice.native_finish_reason;
+    }
+  }
+
+  /** Reported usage, or an estimate of what was consumed when the upstream never said. */
+  usageSoFar(run: ChatRun): { usage: Usage; estimated: boolean } {
+    if (this.usage) return { usage: this.usage, estimated: false };
+    const prompt = estimatePromptTokens(run.request.messages);
+    const completion = Math.ceil(this.completionChars / 4);
+    return { usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }, estimated: true };
+  }
+}
+
+/**
+ * A streaming chat. Until the first upstream chunk arrives nothing but
+ * keep-alive comments reaches the client, so every failure up to then can
+ * still fall back; after it, a failure ends the stream with an error chunk.
+ * The ledger row is written before `[DONE]`.
+ */
+export async function streamChat(
+  services: ChatServices,
+  run: ChatRun,
+  sse: SseWriter,
+  signal: AbortSignal,
+  respondWithError: (error: unknown) => void,
+): Promise<void> {
+  const keepAlive = startKeepAlive(sse, services.keepAliveAfterMs);
+  let served: { result: OpenedStream; attempt: Attempt<Endpoint>; outcomes: AttemptOutcome[] };
+  try {
+    served = await runAttempts(
+      attemptOptions(services, run, signal, async (attempt): Promise<OpenedStream> => {
+        const { adapter, target } = adapterFor(services, attempt);
+        const iterable = await adapter.stream(run.request, target, { signal, endUserId: run.endUserId });
+        const iterator = iterable[Symbol.asyncIterator]();
+        const first = await iterator.next();
+        const upstreamBody = run.request.debug?.echo_upstream_body
+          ? adapter.buildRequestBody(run.request, target, { stream: true, endUserId: run.endUserId })
+          : undefined;
+        return { iterator, first, upstreamBody };
+      }),
+    );
+  } catch (error) {
+    keepAlive.stop();
+    const failure = await failRun(services, run, error, [], true);
+    if (signal.aborted) return sse.end();
+    if (!sse.started) return respondWithError(failure);
+    await sse.data(JSON.stringify(errorChunk(run, run.attempts[0]?.modelId ?? '', undefined, isGatewayError(failure) ? failure : Errors.internal())));
+    await sse.data('[DONE]');
+    return sse.end();
+  }
+  keepAlive.stop();
+  noteServed(services, run, served.attempt);
+  await relay(services, run, served, sse, signal);
+}
+
+async function relay(
+  services: ChatServices,
+  run: ChatRun,
+  served: { result: OpenedStream; attempt: Attempt<Endpoint>; outcomes: AttemptOutcome[] },
+  sse: SseWriter,
+  signal: AbortSignal,
+): Promise<void> {
+  const { attempt, outcomes } = served;
+  const { iterator, first, upstreamBody } = served.result;
+  const tally = new StreamTally();
+  const ttftMs = services.clock().getTime() - run.startedAt;
+  const created = Math.floor(run.startedAt / 1000);
+  const provider = attempt.endpoint.provider;
+  const end = (over: Partial<RunEnd>, usage: { usage: Usage; estimated: boolean }): RunEnd => ({
+    status: 'success',
+    streamed: true,
+    attempt,
+    outcomes,
+    usage: usage.usage,
+    usageEstimated: usage.estimated,
+    finishReason: tally.finishReason,
+    nativeFinishReason: tally.nativeFinishReason,
+    serviceTier: tally.serviceTier,
+    upstreamId: tally.upstreamId,
+    ttftMs,
+    ...over,
+  });
+
+  if (upstreamBody !== undefined) {
+    await sse.data(JSON.stringify({ id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [], debug: { echo_upstream_body: upstreamBody } }));
+  }
+
+  let sentUsage = false;
+  const send = async (chunk: ChatCompletionChunk) => {
+    tally.see(chunk);
+    chunk.id = run.id;
+    chunk.model = attempt.modelId;
+    chunk.provider = provider;
+    if (chunk.system_fingerprint == null) delete chunk.system_fingerprint;
+    if (chunk.usage) {
+      sentUsage = true;
+      chunk.usage = { ...chunk.usage, cost: computeCost(attempt.endpoint.pricing, chunk.usage).total };
+      if (run.wantsMetadata) Object.assign(chunk, { service_metadata: serviceMetadata({ ...run.routing, attempts: outcomes }) });
+    }
+    await sse.data(JSON.stringify(chunk));
+  };
+
+  try {
+    if (!first.done) await send(first.value);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      if (sse.closed) throw new UpstreamError('aborted', 'the client went away');
+      await send(next.value);
+    }
+  } catch (error) {
+    const usage = tally.usageSoFar(run);
+    if (signal.aborted || sse.closed || (error instanceof UpstreamError && error.failure === 'aborted')) {
+      await iterator.return?.();
+      await settleRun(services, run, end({ status: 'cancelled' }, usage));
+      return sse.end();
+    }
+    const failure = Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`);
+    await settleRun(services, run, end({ status: 'error', finishReason: 'error', error: { code: failure.statusCode, message: failure.message } }, usage));
+    await sse.data(JSON.stringify(errorChunk(run, attempt.modelId, provider, failure)));
+    await sse.data('[DONE]');
+    return sse.end();
+  }
+
+  const usage = tally.usageSoFar(run);
+  const { cost } = await settleRun(services, run, end({}, usage));
+  if (!sentUsage) {
+    // The client gets usage on the final chunk even when the upstream sent none.
+    await sse.data(JSON.stringify({ id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [], usage: { ...usage.usage, cost } }));
+  }
+  await sse.data('[DONE]');
+  sse.end();
+}
+
+/** The last chunk of a failed stream (spec 7): the error, and finish_reason "error". */
+function errorChunk(run: ChatRun, model: string, provider: string | undefined, error: GatewayError) {
+  return {
+    id: run.id,
+    object: 'chat.completion.chunk',
+    created: Math.floor(run.startedAt / 1000),
+    model,
+    ...(provider ? { provider } : {}),
+    error: { code: error.statusCode, message: error.message, ...(error.metadata ? { metadata: error.metadata } : {}) },
+    choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+  };
+}
+
+/** SSE comments while the first upstream byte is awaited; nothing is sent if it comes quickly. */
+function startKeepAlive(sse: SseWriter, afterMs: number): { stop(): void } {
+  let interval: NodeJS.Timeout | undefined;
+  const timer = setTimeout(() => {
+    void sse.comment('keep-alive');
+    interval = setInterval(() => void sse.comment('keep-alive'), afterMs);
+  }, afterMs);
+  return {
+    stop() {
+      clearTimeout(timer);
+      clearInterval(interval);
+    },
+  };
+}
+
