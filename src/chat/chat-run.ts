@@ -5,8 +5,9 @@ import type { Catalog, Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
 import { hashEndUser } from '../providers/shared/hash-end-user.js';
 import type { ChatAdapter, UpstreamTarget } from '../providers/types.js';
+import { isProviderFault } from './retry-policy.js';
 import type { EndpointHealth } from '../routing/endpoint-health.js';
-import { planAttempts, requestedModels, type Attempt } from '../routing/plan-attempts.js';
+import { endpointKey, planAttempts, requestedModels, type Attempt } from '../routing/plan-attempts.js';
 import type { SessionPins } from '../routing/session-pins.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { Database, GenerationStatus } from '../store/schema.js';
@@ -61,7 +62,8 @@ export function startChatRun(services: ChatServices, key: ApiKeyRow, request: Ch
   const now = services.clock();
   const requested = requestedModels(request.model, request.models);
   const sessionProvider = request.session_id ? services.pins.get(key.organization_id, request.session_id) : undefined;
-  const stickyProvider = sessionProvider && services.health.isHealthy(sessionProvider) ? sessionProvider : undefined;
+  const stickyProvider =
+    sessionProvider && requested.every((id) => services.health.isHealthy(endpointKey(id, sessionProvider))) ? sessionProvider : undefined;
   const plan = planAttempts({
     requested,
     lookup: (id) => services.catalog.getModel(id),
@@ -111,7 +113,10 @@ export function attemptOptions<R>(
     sleep: services.sleep,
     now: () => services.clock().getTime(),
     budget: services.retryBudget,
-    onFailure: (attempt) => services.health.recordFailure(attempt.endpoint.provider),
+    // Only the provider's faults count against its health, not a request it rightly refused.
+    onFailure: (attempt, error) => {
+      if (isProviderFault(error)) services.health.recordFailure(endpointKey(attempt.modelId, attempt.endpoint.provider));
+    },
   };
 }
 
@@ -132,7 +137,7 @@ export interface RunEnd {
 
 /** After a served attempt: the session keeps its provider and the provider is healthy again. */
 export function noteServed(services: ChatServices, run: ChatRun, attempt: Attempt<Endpoint>): void {
-  services.health.recordSuccess(attempt.endpoint.provider);
+  services.health.recordSuccess(endpointKey(attempt.modelId, attempt.endpoint.provider));
   if (run.request.session_id) services.pins.pinIfAbsent(run.key.organization_id, run.request.session_id, attempt.endpoint.provider);
 }
 

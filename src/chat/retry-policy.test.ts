@@ -37,3 +37,14 @@ describe('nextStep', () => {
     expect(nextStep(new Error('bug'), budget, false)).toEqual({ action: 'next' });
   });
 });
+
+describe('isProviderFault', () => {
+  it('counts outages against the provider, not request errors or our own cancellations', async () => {
+    const { isProviderFault } = await import('./retry-policy.js');
+    expect(isProviderFault(status(503))).toBe(true);
+    expect(isProviderFault(status(429))).toBe(true);
+    expect(isProviderFault(new UpstreamError('timeout', 'x'))).toBe(true);
+    expect(isProviderFault(status(400))).toBe(false);
+    expect(isProviderFault(new UpstreamError('aborted', 'x'))).toBe(false);
+  });
+});

@@ -17,6 +17,13 @@ export interface RetryBudget {
 
 const RETRYABLE_STATUS = (status: number) => status === 408 || status === 429 || status >= 500;
 
+/** A failure that says something about the provider's health (not the request's fault, not ours). */
+export function isProviderFault(error: unknown): boolean {
+  if (!(error instanceof UpstreamError)) return false;
+  if (error.failure === 'aborted') return false;
+  return error.failure !== 'status' || RETRYABLE_STATUS(error.details.status ?? 502);
+}
+
 /**
  * What to do after an attempt failed before any byte reached the client:
  * connection failures, timeouts, 408, 429 and 5xx move on (or wait out a

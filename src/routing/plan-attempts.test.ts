@@ -20,7 +20,7 @@ describe('planAttempts', () => {
   });
 
   it('ignores stickiness to an unhealthy provider and puts unhealthy providers last', () => {
-    const plan = planAttempts({ requested: ['acme/fast'], lookup, stickyProvider: 'a', unhealthy: new Set(['a']) });
+    const plan = planAttempts({ requested: ['acme/fast'], lookup, stickyProvider: 'a', unhealthy: new Set(['acme/fast@a']) });
     expect(order(plan)).toEqual(['acme/fast@b', 'acme/fast@c', 'acme/fast@a']);
   });
 
@@ -28,6 +28,11 @@ describe('planAttempts', () => {
     const plan = planAttempts({ requested: ['nope/x', 'acme/slow'], lookup });
     expect(plan.unknownModels).toEqual(['nope/x']);
     expect(order(plan)).toEqual(['acme/slow@b']);
+  });
+
+  it('demotes an unhealthy endpoint of one model only', () => {
+    const plan = planAttempts({ requested: ['acme/fast', 'acme/slow'], lookup, unhealthy: new Set(['acme/fast@b']) });
+    expect(order(plan)).toEqual(['acme/fast@a', 'acme/fast@c', 'acme/fast@b', 'acme/slow@b']);
   });
 
   it('never repeats a model and provider pair', () => {

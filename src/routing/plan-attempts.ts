@@ -15,7 +15,7 @@ export interface PlanInput<E extends { provider: string }> {
   lookup: (id: string) => PlannableModel<E> | undefined;
   /** The provider a session is pinned to; its endpoint goes first while it is healthy. */
   stickyProvider?: string | undefined;
-  /** Providers to avoid (failed recently); used only when something else is left. */
+  /** Endpoints to try last (failed recently), as endpointKey(model, provider). */
   unhealthy?: ReadonlySet<string>;
 }
 
@@ -36,8 +36,8 @@ export function planAttempts<E extends { provider: string }>(input: PlanInput<E>
       unknownModels.push(id);
       continue;
     }
-    for (const endpoint of orderEndpoints(model.endpoints, input.stickyProvider, input.unhealthy)) {
-      const key = `${model.id}\u0000${endpoint.provider}`;
+    for (const endpoint of orderEndpoints(model.id, model.endpoints, input.stickyProvider, input.unhealthy)) {
+      const key = endpointKey(model.id, endpoint.provider);
       if (seen.has(key)) continue;
       seen.add(key);
       attempts.push({ modelId: model.id, endpoint });
@@ -46,12 +46,16 @@ export function planAttempts<E extends { provider: string }>(input: PlanInput<E>
   return { attempts, unknownModels };
 }
 
+/** One model served by one provider: the unit of health and of de-duplication. */
+export const endpointKey = (modelId: string, provider: string) => `${modelId}@${provider}`;
+
 function orderEndpoints<E extends { provider: string }>(
+  modelId: string,
   endpoints: readonly E[],
   sticky: string | undefined,
   unhealthy: ReadonlySet<string> | undefined,
 ): E[] {
-  const rank = (e: E) => (unhealthy?.has(e.provider) ? 2 : e.provider === sticky ? 0 : 1);
+  const rank = (e: E) => (unhealthy?.has(endpointKey(modelId, e.provider)) ? 2 : e.provider === sticky ? 0 : 1);
   // Array.prototype.sort is stable: catalog order holds within a rank.
   return [...endpoints].sort((a, b) => rank(a) - rank(b));
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { bootstrap } from '../../src/accounts/bootstrap.js';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type AppOptions } from '../../src/app.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { Catalog } from '../../src/catalog/types.js';
 import { PROVIDER_KINDS } from '../../src/providers/registry.js';
@@ -24,6 +24,8 @@ export interface StartOptions {
   clock?: Clock;
   /** Reuse an existing database (another instance of the same deployment). */
   databaseUrl?: string;
+  /** Tuning of the chat flows. */
+  chat?: AppOptions['chat'];
   /** The models served; none by default. */
   catalog?: Catalog;
   /** Adds test-only routes before the server listens. */
@@ -57,7 +59,13 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
   const changes: ChangeFeed =
     store.engine === 'postgres' ? await postgresChangeFeed(store.url, () => undefined) : localChangeFeed();
   const catalog = options.catalog ?? buildCatalog({ env: {}, knownKinds: PROVIDER_KINDS });
-  const app = await buildApp({ store, changes, catalog, ...(options.clock ? { clock: options.clock } : {}) });
+  const app = await buildApp({
+    store,
+    changes,
+    catalog,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.chat ? { chat: options.chat } : {}),
+  });
   options.configure?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {

@@ -1,0 +1,36 @@
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import type { Catalog } from '../../src/catalog/types.js';
+import { parseGatewayConfig } from '../../src/config/load-gateway-config.js';
+import { PROVIDER_KINDS } from '../../src/providers/registry.js';
+
+export interface SimModel {
+  id: string;
+  /** One endpoint per entry: the provider id and the simulator model (knobs included). */
+  endpoints: { provider: string; upstream: string; prompt?: number; completion?: number; supported?: string[] }[];
+}
+
+/**
+ * A catalog whose providers all point at one simulator, under different
+ * provider ids, written as a config file so that tests go through the same
+ * loader the server uses.
+ */
+export function simCatalog(simUrl: string, providers: string[], models: SimModel[], timeoutMs = 5_000): Catalog {
+  const lines = ['providers:'];
+  for (const id of providers) {
+    lines.push(`  - id: ${id}`, '    kind: openai', `    base_url: ${simUrl}/v1`, '    api_key: sim-key', `    timeout_ms: ${timeoutMs}`);
+  }
+  lines.push('models:');
+  for (const m of models) {
+    lines.push(`  - id: ${m.id}`, '    endpoints:');
+    for (const e of m.endpoints) {
+      lines.push(
+        `      - provider: ${e.provider}`,
+        `        upstream_model: "${e.upstream}"`,
+        `        pricing: { prompt: ${e.prompt ?? 0.000001}, completion: ${e.completion ?? 0.000002} }`,
+      );
+      if (e.supported) lines.push(`        supported_parameters: [${e.supported.join(', ')}]`);
+    }
+  }
+  const config = parseGatewayConfig(lines.join('\n'), 'test.yaml', { knownKinds: PROVIDER_KINDS }, {});
+  return buildCatalog({ config, env: {}, knownKinds: PROVIDER_KINDS });
+}
