@@ -9,7 +9,7 @@ import { DatabaseUrlError } from './store/database.js';
 import { addMember } from './store/repositories/members.js';
 import { findDefaultWorkspace } from './store/repositories/organizations.js';
 import { newUserId } from './util/ids.js';
-import { openDatabase } from './cli/open-database.js';
+import { withDatabase } from './cli/open-database.js';
 import { serve } from './cli/serve.js';
 import { DEFAULT_SIM_PORT, runSimulator } from './sim/cli.js';
 
@@ -44,8 +44,7 @@ program
   .description('bring the database schema up to date and exit')
   .action(async () => {
     const settings = readSettings();
-    const { store } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog);
-    await store.close();
+    await withDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog, async () => undefined);
   });
 
 const keys = program.command('keys').description('manage API keys');
@@ -57,8 +56,7 @@ keys
   .option('--limit <usd>', 'spending limit in USD', usd)
   .action(async (opts: { name: string; management: boolean; limit?: number }) => {
     const settings = readSettings();
-    const { store, organizationId } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog);
-    try {
+    await withDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog, async (store, organizationId) => {
       const workspace = await findDefaultWorkspace(store.db, organizationId);
       if (!workspace) throw new Error('the default organization has no default workspace');
       const { key, row } = await createApiKey(
@@ -74,9 +72,7 @@ keys
       );
       process.stderr.write(`created ${opts.management ? 'management ' : ''}key "${row.name}" (hash ${row.hash})\n`);
       process.stdout.write(`${key}\n`);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
 const members = program.command('members').description('manage organization members');
@@ -90,8 +86,7 @@ members
   .action(async (opts: { email: string; role: 'admin' | 'member'; firstName?: string; lastName?: string }) => {
     if (!/^[^@\s]+@[^@\s]+$/.test(opts.email)) throw new InvalidArgumentError(`--email "${opts.email}" is not an e-mail address`);
     const settings = readSettings();
-    const { store, organizationId } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog);
-    try {
+    await withDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog, async (store, organizationId) => {
       const member = await addMember(
         store.db,
         organizationId,
@@ -105,9 +100,7 @@ members
         new Date().toISOString(),
       );
       process.stdout.write(`${JSON.stringify(member)}\n`);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -31,3 +31,18 @@ export async function openDatabase(
     throw error;
   }
 }
+
+/** Opens the database for one command, runs it, and closes the database whatever happens. */
+export async function withDatabase<T>(
+  databaseUrl: string,
+  bootstrapKey: string | undefined,
+  log: Pick<Logger, 'info' | 'warn'>,
+  command: (store: Store, organizationId: string) => Promise<T>,
+): Promise<T> {
+  const { store, organizationId } = await openDatabase(databaseUrl, bootstrapKey, log);
+  try {
+    return await command(store, organizationId);
+  } finally {
+    await store.close();
+  }
+}

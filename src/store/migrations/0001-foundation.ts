@@ -1,11 +1,8 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Engine } from '../database.js';
+import { INT, MONEY, TEXT } from './column-types.js';
 
-// Types that mean the same on both engines; see store/schema.ts.
-const TEXT = 'text';
-const INT = 'integer';
-const MONEY = 'double precision';
 
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema

@@ -1,9 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../database.js';
+import { INT, MONEY, TEXT } from './column-types.js';
 
-const TEXT = 'text';
-const INT = 'integer';
-const MONEY = 'double precision';
 
 /**
  * The ledger: one row per generation, success or not. It has no foreign key to
