@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { API_PREFIX, buildApp } from '../app.js';
 import { buildCatalog } from '../catalog/build-catalog.js';
@@ -7,6 +8,26 @@ import type { Settings } from '../config/settings.js';
 import { PROVIDER_KINDS } from '../providers/registry.js';
 import { localChangeFeed, postgresChangeFeed, type ChangeFeed } from '../store/change-feed.js';
 import { openDatabase } from './open-database.js';
+
+/** How long in-flight requests (long streams included) may take to finish after SIGTERM. */
+const DRAIN_TIMEOUT_MS = 30_000;
+
+/**
+ * Stops accepting connections and waits for in-flight requests. A connection
+ * that goes idle after its last response is closed at once (the server's own
+ * sweep runs only when closing starts); past the deadline every connection is.
+ */
+async function drain(app: FastifyInstance, timeoutMs: number): Promise<void> {
+  const closed = app.close();
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+  const deadline = setTimeout(() => app.server.closeAllConnections(), timeoutMs);
+  try {
+    await closed;
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(deadline);
+  }
+}
 
 /** `model-gateway serve`: the API until SIGTERM or SIGINT, then a drain and exit 0. */
 export async function serve(settings: Settings): Promise<void> {
@@ -31,7 +52,7 @@ export async function serve(settings: Settings): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'draining in-flight requests');
     try {
-      await app.close();
+      await drain(app, DRAIN_TIMEOUT_MS);
       await changes.close();
       await store.close();
       logger.info('stopped');

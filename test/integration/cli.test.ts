@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines, type TestDatabase } from '../support/databases.js';
+import { startSimulator } from '../../src/sim/server.js';
 import { runCli, startServe } from '../support/cli.js';
 
 const getKey = (baseUrl: string, key: string) => fetch(`${baseUrl}/key`, { headers: { authorization: `Bearer ${key}` } });
@@ -74,6 +75,47 @@ describe.each(testEngines)('model-gateway command line on $name', (engine) => {
     const badLimit = await runCli(['keys', 'create', '--name', 'x', '--limit', '-3'], env());
     expect(badLimit.code).not.toBe(0);
     expect(badLimit.stderr).toContain('must be a non-negative number of USD');
+  });
+});
+
+describe('model-gateway serve draining on SIGTERM', () => {
+  it('finishes the requests in flight, then exits 0', async () => {
+    const sim = await startSimulator();
+    const dir = mkdtempSync(join(tmpdir(), 'mg-drain-'));
+    const config = join(dir, 'gateway.yaml');
+    writeFileSync(
+      config,
+      [
+        'providers:',
+        '  - { id: sim, kind: openai, base_url: "' + sim.url + '/v1", api_key: k }',
+        'models:',
+        '  - id: sim/slow',
+        '    endpoints:',
+        '      - { provider: sim, upstream_model: "sim-model@latency=800", pricing: { prompt: 0, completion: 0 } }',
+        '  - id: sim/slow-stream',
+        '    endpoints:',
+        '      - { provider: sim, upstream_model: "sim-model@chunks=8,chunk_delay=100", pricing: { prompt: 0, completion: 0 } }',
+      ].join('\n'),
+    );
+    const key = 'drain-test-management-key-000000';
+    const serving = await startServe({ GATEWAY_CONFIG: config, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: key });
+    const post = (model: string, stream: boolean) =>
+      fetch(`${serving.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, stream, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    const json = post('sim/slow', false);
+    const stream = post('sim/slow-stream', true);
+    await new Promise((r) => setTimeout(r, 200));
+    const exited = serving.stop('SIGTERM');
+    const [jsonResponse, streamResponse] = await Promise.all([json, stream]);
+    expect(jsonResponse.status).toBe(200);
+    expect(((await jsonResponse.json()) as any).choices[0].message.content).toContain('hi');
+    const text = await streamResponse.text();
+    expect(text.trim().endsWith('data: [DONE]')).toBe(true);
+    expect(await exited).toBe(0);
+    await sim.close();
   });
 });
 
