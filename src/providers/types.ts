@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../chat/types.js';
+import type { RerankRequest, UpstreamRerank } from '../rerank/types.js';
 
 /** One provider endpoint of a model, as the catalog resolved it: where and how to call it. */
 export interface UpstreamTarget {
@@ -15,6 +16,8 @@ export interface UpstreamTarget {
   upstreamModel: string;
   /** Request parameters the endpoint accepts; others are dropped. Undefined means "all". */
   supportedParameters?: readonly string[];
+  /** The endpoint's largest completion, for protocols that require a limit on every request (Anthropic's max_tokens). */
+  maxCompletionTokens?: number;
   /** Limit for the whole upstream request, and for the first byte of a stream. */
   timeoutMs: number;
 }
@@ -67,4 +70,10 @@ export interface ChatAdapter {
    * failure. Usage must be asked of the upstream even when the client did not.
    */
   stream(request: ChatRequest, target: UpstreamTarget, context: AdapterContext): Promise<AsyncIterable<ChatCompletionChunk>>;
+}
+
+export interface RerankAdapter {
+  readonly kind: string;
+  /** Resolves to the provider's scores and reported usage, or rejects with UpstreamError. */
+  rerank(request: RerankRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamRerank>;
 }

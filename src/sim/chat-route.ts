@@ -19,13 +19,13 @@ type Answer = { events: string[] } | { json: string } | { error: OpenAiError };
 
 export const hasBearerToken = (authorization: string | undefined) => authorization !== undefined && /^Bearer\s+\S/i.test(authorization);
 
-async function readBody(req: IncomingMessage): Promise<string> {
+export async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
@@ -34,7 +34,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 /** Aborts when the response closes: finished, or the client went away (which ends any pending delay). */
-function signalOnClose(res: ServerResponse): AbortSignal {
+export function signalOnClose(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
   res.once('close', () => controller.abort());
   return controller.signal;

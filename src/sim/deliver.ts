@@ -36,12 +36,35 @@ export async function deliverJson(res: ServerResponse, body: string, knobs: Knob
   cutConnection(res);
 }
 
+/** How a protocol puts its events on the wire. */
+export interface SseFraming {
+  /** The frame of the event at `index`, whose data may have been truncated by `malformed`. */
+  frame(data: string, index: number): string;
+  /** What ends a whole stream. */
+  end: string;
+  /** What ends a stream that fails with `fail_mode=error-event`. */
+  errorEnd: string;
+}
+
+/** OpenAI's: data-only events, `[DONE]`, and an `{"error": …}` event. */
+export const OPENAI_FRAMING: SseFraming = {
+  frame: sseFrame,
+  end: DONE_FRAME,
+  errorEnd: sseFrame(JSON.stringify(SimErrors.serverError().body)),
+};
+
 /**
  * An SSE answer: headers at once, the first event after `ttft`, `chunk_delay`
- * between events, then `[DONE]`; or, with `fail_after`, that many events and
- * then a dropped connection or an error event without `[DONE]`.
+ * between events, then the framing's end (`[DONE]`); or, with `fail_after`,
+ * that many events and then a dropped connection or the framing's error end.
  */
-export async function deliverStream(res: ServerResponse, events: string[], knobs: Knobs, signal: AbortSignal): Promise<void> {
+export async function deliverStream(
+  res: ServerResponse,
+  events: string[],
+  knobs: Knobs,
+  signal: AbortSignal,
+  framing: SseFraming = OPENAI_FRAMING,
+): Promise<void> {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
@@ -52,7 +75,7 @@ export async function deliverStream(res: ServerResponse, events: string[], knobs
   const corruptAt = knobs.malformed ? Math.min(1, events.length - 1) : -1;
   const frames = events
     .slice(0, knobs.failAfterChunks ?? events.length)
-    .map((event, i) => sseFrame(i === corruptAt ? truncated(event) : event));
+    .map((event, i) => framing.frame(i === corruptAt ? truncated(event) : event, i));
 
   await pause(knobs.ttftMs, signal);
   if (knobs.chunkDelayMs === 0) {
@@ -65,7 +88,7 @@ export async function deliverStream(res: ServerResponse, events: string[], knobs
     }
   }
 
-  if (knobs.failAfterChunks === undefined) res.end(DONE_FRAME);
-  else if (knobs.failMode === 'error-event') res.end(sseFrame(JSON.stringify(SimErrors.serverError().body)));
+  if (knobs.failAfterChunks === undefined) res.end(framing.end);
+  else if (knobs.failMode === 'error-event') res.end(framing.errorEnd);
   else cutConnection(res);
 }

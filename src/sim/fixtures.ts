@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 /** Model names `fixture:<provider>/<recording>` replay a recorded provider response. */
 export const FIXTURE_MODEL_PREFIX = 'fixture:';
 
-/** A recording that is Chat-Completions-shaped: the SSE data lines, and/or the whole JSON body. */
+/** A recording of the protocol: the SSE data lines, and/or the whole JSON body. */
 export interface Fixture {
   events?: string[];
   json?: string;
@@ -30,14 +30,23 @@ export function resolveFixturesDir(option?: string): string {
 
 const RECORDING_NAME = /^[\w-]+\/[\w.-]+$/;
 
-/** Only Chat-Completions payloads have `choices`; Responses, Anthropic, Gemini and Cohere ones do not. */
-function isChatShaped(text: string): boolean {
-  try {
-    return Array.isArray((JSON.parse(text) as { choices?: unknown }).choices);
-  } catch {
-    return false;
-  }
+/** Which recordings a protocol can replay: their name, and the check every payload must pass. */
+export interface RecordingProtocol {
+  name: string;
+  isPayload(text: string): boolean;
 }
+
+/** Only Chat-Completions payloads have `choices`; Responses, Anthropic, Gemini and Cohere ones do not. */
+export const CHAT_COMPLETIONS_RECORDINGS: RecordingProtocol = {
+  name: 'Chat Completions',
+  isPayload(text) {
+    try {
+      return Array.isArray((JSON.parse(text) as { choices?: unknown }).choices);
+    } catch {
+      return false;
+    }
+  },
+};
 
 const readIfPresent = (path: string) => readFile(path, 'utf8').catch(() => undefined);
 
@@ -45,7 +54,10 @@ const readIfPresent = (path: string) => readFile(path, 'utf8').catch(() => undef
 export class FixtureLibrary {
   private readonly cache = new Map<string, Promise<FixtureLookup>>();
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    private readonly protocol: RecordingProtocol = CHAT_COMPLETIONS_RECORDINGS,
+  ) {}
 
   /** `name` is `<provider>/<recording>`, e.g. `openai/issue-15789-step-1`. */
   load(name: string): Promise<FixtureLookup> {
@@ -63,12 +75,13 @@ export class FixtureLibrary {
     const [chunksText, jsonText] = await Promise.all([readIfPresent(`${base}.chunks.txt`), readIfPresent(`${base}.json`)]);
     if (chunksText === undefined && jsonText === undefined) return { ok: false, reason: `no recording ${name} in ${this.dir}` };
 
+    const { isPayload } = this.protocol;
     const lines = chunksText?.split('\n').filter((line) => line !== '');
     const fixture: Fixture = {
-      ...(lines && lines.length > 0 && lines.every(isChatShaped) ? { events: lines } : {}),
-      ...(jsonText !== undefined && isChatShaped(jsonText) ? { json: jsonText } : {}),
+      ...(lines && lines.length > 0 && lines.every(isPayload) ? { events: lines } : {}),
+      ...(jsonText !== undefined && isPayload(jsonText) ? { json: jsonText } : {}),
     };
-    if (!fixture.events && !fixture.json) return { ok: false, reason: `${name} is not a Chat Completions recording` };
+    if (!fixture.events && !fixture.json) return { ok: false, reason: `${name} is not a ${this.protocol.name} recording` };
     return { ok: true, fixture };
   }
 }

@@ -26,6 +26,8 @@ export type Reply =
       /** The reply's tokens, grouped as the content chunks of a stream. */
       chunks: string[][];
       finishReason: 'stop' | 'length';
+      /** The stop string the text was cut at, when it was. */
+      stopSequence?: string;
       usage: SimUsage;
     }
   | {
@@ -91,7 +93,8 @@ export function planReply(request: SimChatRequest, chunks: number | undefined): 
   return {
     kind: 'text',
     chunks: groupInto(stopped.tokens, chunks),
-    finishReason: stopped.cut || !truncated ? 'stop' : 'length',
+    finishReason: stopped.stop !== undefined || !truncated ? 'stop' : 'length',
+    ...(stopped.stop !== undefined ? { stopSequence: stopped.stop } : {}),
     usage: usageFor(stopped.tokens.length),
   };
 }
@@ -135,11 +138,11 @@ function lengthen(tokens: string[], count: number): string[] {
 }
 
 /** The tokens before the first stop string (the stop string itself is not sent, as at OpenAI). */
-function cutAtStop(tokens: string[], stop: ChatRequest['stop']): { tokens: string[]; cut: boolean } {
+function cutAtStop(tokens: string[], stop: ChatRequest['stop']): { tokens: string[]; stop?: string } {
   const stops = (typeof stop === 'string' ? [stop] : (stop ?? [])).filter((s) => s !== '');
   const text = tokens.join('');
   const at = Math.min(...stops.map((s) => text.indexOf(s)).filter((i) => i >= 0));
-  if (!Number.isFinite(at)) return { tokens, cut: false };
+  if (!Number.isFinite(at)) return { tokens };
 
   const kept: string[] = [];
   let length = 0;
@@ -151,7 +154,7 @@ function cutAtStop(tokens: string[], stop: ChatRequest['stop']): { tokens: strin
     kept.push(token);
     length += token.length;
   }
-  return { tokens: kept, cut: true };
+  return { tokens: kept, stop: stops.find((s) => text.indexOf(s) === at) };
 }
 
 /** `count` groups of consecutive items, as even as possible; one item per group when count is absent or too large. */

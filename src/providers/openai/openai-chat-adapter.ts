@@ -1,5 +1,7 @@
 import type { ChatCompletionChunk, ChatRequest } from '../../chat/types.js';
 import { isRecord } from '../shared/is-record.js';
+import { parseJson } from '../shared/parse-json.js';
+import { parseStreamEventJson, readUpstreamText, requireEventStream } from '../shared/read-upstream-body.js';
 import { readSseEvents } from '../shared/read-sse-events.js';
 import { sendUpstreamRequest, type UpstreamResponse } from '../shared/send-upstream-request.js';
 import { UpstreamError, type AdapterContext, type ChatAdapter, type UpstreamTarget } from '../types.js';
@@ -17,7 +19,7 @@ export const openAIChatAdapter: ChatAdapter = {
 
   async complete(request, target, context) {
     const response = await send(request, target, context, false);
-    const text = await readText(response);
+    const text = await readUpstreamText(response);
     const json = parseJson(text);
     if (!isChatResponse(json)) {
       throw new UpstreamError('malformed', 'upstream answered without a chat completion', { status: response.statusCode, body: text });
@@ -27,14 +29,7 @@ export const openAIChatAdapter: ChatAdapter = {
 
   async stream(request, target, context) {
     const response = await send(request, target, context, true);
-    const contentType = response.headers['content-type'];
-    if (typeof contentType !== 'string' || !contentType.startsWith('text/event-stream')) {
-      const body = await readText(response);
-      throw new UpstreamError('malformed', `upstream answered a stream request with ${contentType ?? 'no content type'}`, {
-        status: response.statusCode,
-        body,
-      });
-    }
+    await requireEventStream(response);
     return readChunks(response);
   },
 };
@@ -54,27 +49,9 @@ function send(request: ChatRequest, target: UpstreamTarget, context: AdapterCont
   });
 }
 
-async function readText(response: UpstreamResponse): Promise<string> {
-  try {
-    return await response.body.text();
-  } catch (error) {
-    throw response.classify(error);
-  } finally {
-    response.stopDeadline();
-  }
-}
-
 /** The one shape check the conversion relies on; the rest of the body is read leniently. */
 function isChatResponse(json: unknown): json is OpenAIChatResponse {
   return isRecord(json) && Array.isArray(json.choices);
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -110,16 +87,6 @@ async function* readChunks(response: UpstreamResponse): AsyncGenerator<ChatCompl
   if (!done && !finished) throw new UpstreamError('connection', 'stream ended early');
 }
 
-/** An in-stream `{"error": …}` is the upstream failing after its 2xx: reported like a status error, without a status. */
 function parseChunk(data: string): ChatCompletionChunk | undefined {
-  const json = parseJson(data);
-  if (!isRecord(json)) throw new UpstreamError('malformed', 'upstream sent a stream event that is not a JSON object', { body: data });
-  if (json.error != null) {
-    const info = parseOpenAIError(json);
-    throw new UpstreamError('status', `upstream failed mid-stream${info.message ? `: ${info.message}` : ''}`, {
-      body: json,
-      providerCode: info.code,
-    });
-  }
-  return convertOpenAIChatChunk(json as OpenAIChatChunk);
+  return convertOpenAIChatChunk(parseStreamEventJson(data, parseOpenAIError) as OpenAIChatChunk);
 }

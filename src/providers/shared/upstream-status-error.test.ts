@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { upstreamStatusError } from './upstream-status-error.js';
+import { midStreamError, upstreamStatusError } from './upstream-status-error.js';
 
 const parser = (body: unknown) =>
   typeof body === 'object' && body !== null ? { message: 'parsed', code: 'some_code' } : {};
@@ -20,5 +20,19 @@ describe('upstreamStatusError', () => {
 
   it('leaves the body out when there is none', () => {
     expect(upstreamStatusError(503, {}, '', parser).details.body).toBeUndefined();
+  });
+
+  it("prefers the body's own retry hint (Google's RetryInfo) over Retry-After", () => {
+    const hinting = () => ({ retryAfterMs: 34_400 });
+    expect(upstreamStatusError(429, { 'retry-after': '3' }, '{}', hinting).details.retryAfterMs).toBe(34_400);
+  });
+});
+
+describe('midStreamError', () => {
+  it('is a status failure without a status, carrying the body, code and retry hint', () => {
+    const error = midStreamError({ error: {} }, () => ({ message: 'overloaded', code: 'UNAVAILABLE', retryAfterMs: 500 }));
+    expect(error.failure).toBe('status');
+    expect(error.message).toBe('upstream failed mid-stream: overloaded');
+    expect(error.details).toStrictEqual({ body: { error: {} }, providerCode: 'UNAVAILABLE', retryAfterMs: 500 });
   });
 });

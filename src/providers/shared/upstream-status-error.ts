@@ -7,14 +7,17 @@ export interface ProviderErrorInfo {
   message?: string;
   /** The provider's error code or type, e.g. "rate_limit_exceeded". */
   code?: string;
+  /** A retry hint in the body itself (Google's RetryInfo), for providers that put it there. */
+  retryAfterMs?: number;
 }
 
 export type ProviderErrorParser = (body: unknown) => ProviderErrorInfo;
 
 /**
- * The UpstreamError for a non-2xx answer: status, the retry hint from the
- * headers, the body (parsed when it is JSON, raw text otherwise) and what the
- * provider's parser makes of it.
+ * The UpstreamError for a non-2xx answer: status, the retry hint, the body
+ * (parsed when it is JSON, raw text otherwise) and what the provider's parser
+ * makes of it. A hint in the body wins over the headers' because it is the
+ * more precise (Google's "34.4s" against whole seconds).
  */
 export function upstreamStatusError(
   status: number,
@@ -27,9 +30,19 @@ export function upstreamStatusError(
   const info = parseProviderError(body);
   return new UpstreamError('status', `upstream answered ${status}${info.message ? `: ${info.message}` : ''}`, {
     status,
-    retryAfterMs: parseRetryAfterMs(headers, now),
+    retryAfterMs: info.retryAfterMs ?? parseRetryAfterMs(headers, now),
     body,
     providerCode: info.code,
+  });
+}
+
+/** An error event inside a stream, after the 2xx: reported like a status error, without a status. */
+export function midStreamError(body: unknown, parseProviderError: ProviderErrorParser): UpstreamError {
+  const info = parseProviderError(body);
+  return new UpstreamError('status', `upstream failed mid-stream${info.message ? `: ${info.message}` : ''}`, {
+    body,
+    providerCode: info.code,
+    ...(info.retryAfterMs !== undefined ? { retryAfterMs: info.retryAfterMs } : {}),
   });
 }
 

@@ -1,0 +1,83 @@
+import type { ChatCompletionChunk, ChatRequest } from '../../chat/types.js';
+import { isRecord } from '../shared/is-record.js';
+import { parseJson } from '../shared/parse-json.js';
+import { parseStreamEventJson, readUpstreamText, requireEventStream } from '../shared/read-upstream-body.js';
+import { readUpstreamEvents } from '../shared/read-upstream-events.js';
+import { sendUpstreamRequest, type UpstreamResponse } from '../shared/send-upstream-request.js';
+import { UpstreamError, type AdapterContext, type ChatAdapter, type UpstreamTarget } from '../types.js';
+import type { AnthropicMessagesResponse, AnthropicStreamEvent } from './anthropic-messages-api-types.js';
+import { convertAnthropicMessagesResponse } from './convert-anthropic-messages-response.js';
+import { convertAnthropicStreamEvent, createAnthropicStreamState } from './convert-anthropic-stream-event.js';
+import { convertToAnthropicMessagesRequest } from './convert-to-anthropic-messages-request.js';
+import { parseAnthropicError } from './parse-anthropic-error.js';
+
+/** The API version the conversions follow; a provider's configured headers may override it. */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+/** The adapter for Anthropic's Messages API (POST /v1/messages). */
+export const anthropicChatAdapter: ChatAdapter = {
+  kind: 'anthropic',
+
+  buildRequestBody: convertToAnthropicMessagesRequest,
+
+  async complete(request, target, context) {
+    const response = await send(request, target, context, false);
+    const text = await readUpstreamText(response);
+    const json = parseJson(text);
+    if (!isMessage(json)) throw new UpstreamError('malformed', 'upstream answered without a message', { status: response.statusCode, body: text });
+    return convertAnthropicMessagesResponse(json, nowInSeconds());
+  },
+
+  async stream(request, target, context) {
+    const response = await send(request, target, context, true);
+    await requireEventStream(response);
+    return readChunks(response);
+  },
+};
+
+function send(request: ChatRequest, target: UpstreamTarget, context: AdapterContext, stream: boolean): Promise<UpstreamResponse> {
+  return sendUpstreamRequest({
+    url: `${target.baseUrl.replace(/\/+$/, '')}/messages`,
+    headers: {
+      accept: stream ? 'text/event-stream' : 'application/json',
+      'anthropic-version': ANTHROPIC_VERSION,
+      ...(target.apiKey ? { 'x-api-key': target.apiKey } : {}),
+      ...target.headers,
+    },
+    body: convertToAnthropicMessagesRequest(request, target, { stream, endUserId: context.endUserId }),
+    timeoutMs: target.timeoutMs,
+    context,
+    parseProviderError: parseAnthropicError,
+  });
+}
+
+/** The one shape check the conversion relies on; the rest of the body is read leniently. */
+function isMessage(json: unknown): json is AnthropicMessagesResponse {
+  return isRecord(json) && Array.isArray(json.content);
+}
+
+/** Every event names its type; the conversion reads the rest leniently. */
+function isStreamEvent(json: Record<string, unknown>): json is Record<string, unknown> & AnthropicStreamEvent {
+  return typeof json.type === 'string';
+}
+
+const nowInSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Canonical chunks as the events arrive. An `error` event (Anthropic's
+ * overloaded_error mid-stream) rejects with its type as the provider code.
+ * message_stop ends the answer; the rest of the body is still read so that
+ * the connection goes back to the pool. A body that ends before
+ * message_stop was cut off.
+ */
+async function* readChunks(response: UpstreamResponse): AsyncGenerator<ChatCompletionChunk> {
+  const state = createAnthropicStreamState(nowInSeconds());
+  for await (const { data } of readUpstreamEvents(response)) {
+    if (state.stopped) continue;
+    const event = parseStreamEventJson(data, parseAnthropicError);
+    if (!isStreamEvent(event)) throw new UpstreamError('malformed', 'upstream sent a stream event without a type', { body: data });
+    const chunk = convertAnthropicStreamEvent(event, state);
+    if (chunk) yield chunk;
+  }
+  if (!state.stopped) throw new UpstreamError('connection', 'stream ended before message_stop');
+}

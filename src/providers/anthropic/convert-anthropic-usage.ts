@@ -1,0 +1,27 @@
+import type { Usage } from '../../chat/types.js';
+import type { AnthropicUsage } from './anthropic-messages-api-types.js';
+
+/**
+ * Canonical usage from Anthropic's. Anthropic counts the prompt in three
+ * parts, priced apart: input_tokens (after the last cache breakpoint),
+ * cache_read_input_tokens and cache_creation_input_tokens. The canonical
+ * prompt_tokens is their sum, with the cache reads as cached_tokens and the
+ * cache writes as cache_write_tokens, so that pricing can tell them apart.
+ * Thinking is part of output_tokens; its own count is kept when Anthropic
+ * gives it.
+ */
+export function convertAnthropicUsage(usage: AnthropicUsage): Usage {
+  const cacheRead = usage.cache_read_input_tokens ?? 0;
+  const cacheWrite = usage.cache_creation_input_tokens ?? 0;
+  const promptTokens = (usage.input_tokens ?? 0) + cacheRead + cacheWrite;
+  const completionTokens = usage.output_tokens ?? 0;
+  const converted: Usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: cacheRead, cache_write_tokens: cacheWrite },
+  };
+  const thinkingTokens = usage.output_tokens_details?.thinking_tokens;
+  if (typeof thinkingTokens === 'number') converted.completion_tokens_details = { reasoning_tokens: thinkingTokens };
+  return converted;
+}

@@ -1,0 +1,1 @@
+export { anthropicChatAdapter } from './anthropic-chat-adapter.js';

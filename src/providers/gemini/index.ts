@@ -1,0 +1,1 @@
+export { geminiChatAdapter } from './gemini-chat-adapter.js';

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { UpstreamError } from '../types.js';
+import { parseStreamEventJson } from './read-upstream-body.js';
+
+const parser = (body: unknown) => ((body as { error?: { message?: string } }).error?.message ? { message: 'boom', code: 'E' } : {});
+
+describe('parseStreamEventJson', () => {
+  it('returns the JSON object of an event', () => {
+    expect(parseStreamEventJson('{"candidates":[]}', parser)).toEqual({ candidates: [] });
+  });
+
+  it('throws malformed for an event that is not a JSON object', () => {
+    for (const data of ['{"candidates": [', '[1]', '"text"']) {
+      expect(() => parseStreamEventJson(data, parser)).toThrow(expect.objectContaining({ failure: 'malformed', details: { body: data } }));
+    }
+  });
+
+  it('throws a mid-stream status failure for an error event', () => {
+    let thrown: unknown;
+    try {
+      parseStreamEventJson('{"error":{"message":"x"}}', parser);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(UpstreamError);
+    expect(thrown).toMatchObject({ failure: 'status', message: 'upstream failed mid-stream: boom', details: { providerCode: 'E' } });
+  });
+});

@@ -1,0 +1,19 @@
+/** A Messages API request that passed the simulator's validation; read leniently beyond what the reply needs. */
+export interface SimMessagesRequest {
+  model: string;
+  max_tokens: number;
+  messages: { role: 'user' | 'assistant'; content: string | SimContentBlock[] }[];
+  system?: string | SimContentBlock[];
+  stream?: boolean;
+  stop_sequences?: string[];
+  tools?: { name: string; description?: string; input_schema?: Record<string, unknown> }[];
+  tool_choice?: { type: 'auto' | 'any' | 'none' } | { type: 'tool'; name: string };
+  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' | 'adaptive' };
+  temperature?: number;
+}
+
+/** A content block: text is read, the rest (images, tool_use, tool_result, documents) only counted as present. */
+export interface SimContentBlock {
+  type: string;
+  text?: string;
+}
