@@ -3,7 +3,8 @@ import { KeyCache } from './accounts/key-cache.js';
 import { authRoutes } from './api/auth/routes.js';
 import { chatRoutes } from './api/chat/routes.js';
 import type { ChatServices } from './chat/chat-run.js';
-import { CHAT_ADAPTERS } from './providers/registry.js';
+import { CHAT_ADAPTERS, RERANK_ADAPTERS } from './providers/registry.js';
+import { rerankRoutes } from './api/rerank/routes.js';
 import { EndpointHealth } from './routing/endpoint-health.js';
 import { SessionPins } from './routing/session-pins.js';
 import { settingOrCreate } from './store/repositories/gateway-settings.js';
@@ -11,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { modelsRoutes } from './api/models/routes.js';
 import type { Catalog } from './catalog/types.js';
+import { assertServable } from './catalog/assert-servable.js';
 import { generationRoutes } from './api/generation/routes.js';
 import { keysRoutes } from './api/keys/routes.js';
 import { organizationRoutes } from './api/organization/routes.js';
@@ -86,10 +88,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keepAliveAfterMs: 2_000,
     ...options.chat,
   };
+  assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS) });
 
   await app.register(
     async (api) => {
       await api.register(chatRoutes({ ...chat, auth: services.auth }));
+      // Rerank shares chat's endpoint health, retry budget and waits; it has its own adapters.
+      await api.register(rerankRoutes({ ...chat, adapters: RERANK_ADAPTERS, auth: services.auth }));
       await api.register(keysRoutes(services));
       await api.register(authRoutes(services));
       await api.register(organizationRoutes(services));

@@ -5,3 +5,6 @@ export const DEFAULT_TIMEOUT_MS = 300_000;
 
 /** What a model is assumed to be when nothing says otherwise. */
 export const TEXT_ONLY: Architecture = { input_modalities: ['text'], output_modalities: ['text'], tokenizer: 'Other' };
+
+/** A rerank model: text in, relevance scores out ("rerank" is the reference's output modality for it). */
+export const RERANK: Architecture = { input_modalities: ['text'], output_modalities: ['rerank'], tokenizer: 'Other' };

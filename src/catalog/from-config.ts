@@ -2,7 +2,7 @@ import type { EndpointConfig, GatewayConfig, ModelConfig, ProviderConfig } from 
 import { normalizeBaseUrl } from './base-url.js';
 import { BUILTIN_MODELS } from './builtin/index.js';
 import { CatalogError } from './catalog-error.js';
-import { DEFAULT_TIMEOUT_MS, TEXT_ONLY } from './defaults.js';
+import { DEFAULT_TIMEOUT_MS, RERANK, TEXT_ONLY } from './defaults.js';
 import type { CatalogContents, Endpoint, Model, Pricing, Provider } from './types.js';
 
 /** Whether the config file describes the catalog; one that does replaces the built-in table entirely. */
@@ -13,7 +13,8 @@ const toProvider = (p: ProviderConfig): Provider => ({
   id: p.id,
   name: p.id,
   kind: p.kind,
-  baseUrl: normalizeBaseUrl(p.base_url),
+  // Only the in-process kind has no URL; the config schema requires one of every other.
+  baseUrl: p.base_url !== undefined ? normalizeBaseUrl(p.base_url) : '',
   ...(p.api_key !== undefined ? { apiKey: p.api_key } : {}),
   ...(p.headers !== undefined ? { headers: p.headers } : {}),
   timeoutMs: p.timeout_ms ?? DEFAULT_TIMEOUT_MS,
@@ -53,7 +54,7 @@ function toModel(m: ModelConfig): Model {
     description: m.description ?? known?.description ?? '',
     created: known?.created ?? 0,
     ...(contextLength !== undefined ? { contextLength } : {}),
-    architecture: known?.architecture ?? TEXT_ONLY,
+    architecture: m.type === 'rerank' ? RERANK : (known?.architecture ?? TEXT_ONLY),
     endpoints,
   };
 }

@@ -2,6 +2,7 @@ import { BUILTIN_PROVIDERS } from './builtin/index.js';
 import type { BuiltinProvider } from './builtin/types.js';
 import { DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { envBaseUrl, envValue } from './env.js';
+import { inProcessCatalog } from './in-process.js';
 import { localModel, localServers, type LocalModel } from './local-servers.js';
 import type { CatalogContents, Endpoint, Model, Provider } from './types.js';
 
@@ -27,7 +28,8 @@ function mergeByModel(models: readonly Model[]): Model[] {
 /**
  * The built-in table, narrowed to the providers whose key is in the
  * environment and whose kind an adapter speaks, plus local servers given by
- * base URL with the models they reported (`localModels`, by server id).
+ * base URL with the models they reported (`localModels`, by server id), plus
+ * what the gateway serves in process (local/bm25).
  */
 export function catalogFromEnvironment(
   env: NodeJS.ProcessEnv,
@@ -48,6 +50,6 @@ export function catalogFromEnvironment(
     provider,
     models: (localModels[provider.id] ?? []).map((reported) => localModel(provider, reported)),
   }));
-  const all = [...builtin, ...local];
+  const all = [...builtin, ...local, ...inProcessCatalog(knownKinds)];
   return { providers: all.map((p) => p.provider), models: mergeByModel(all.flatMap((p) => p.models)) };
 }

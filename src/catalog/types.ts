@@ -47,7 +47,7 @@ export interface Provider {
   name: string;
   /** Adapter kind, e.g. "openai". */
   kind: string;
-  /** Including the version segment, without a trailing slash. */
+  /** Including the version segment, without a trailing slash; empty for the in-process kind. */
   baseUrl: string;
   apiKey?: string;
   headers?: Readonly<Record<string, string>>;

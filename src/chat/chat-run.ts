@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { recordGeneration } from '../accounting/record-generation.js';
 import { computeCost } from '../accounting/compute-cost.js';
+import { modelTask, type ModelTask } from '../catalog/model-task.js';
 import type { Catalog, Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
 import { hashEndUser } from '../providers/shared/hash-end-user.js';
@@ -18,28 +19,41 @@ import type { RunAttemptsOptions } from './run-attempts.js';
 import type { RoutingFacts } from './service-metadata.js';
 import type { ChatRequest, FinishReason, Usage } from './types.js';
 
-/** What the chat flows need beyond the request; built once in app.ts. */
-export interface ChatServices {
+/** What every flow (chat, rerank) needs beyond the request; built once in app.ts. */
+export interface RunServices {
   db: Kysely<Database>;
   clock: Clock;
   catalog: Catalog;
-  adapters: Readonly<Record<string, ChatAdapter>>;
   health: EndpointHealth;
-  pins: SessionPins;
   /** Key of the end-user hash: the raw `user` never leaves the gateway. */
   userHashSecret: string;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Retry-After waits: the longest single wait, and all waits of one request together. */
   retryBudget: { maxWaitMs: number; totalWaitMs: number };
+}
+
+/** What the chat flows need beyond the request; built once in app.ts. */
+export interface ChatServices extends RunServices {
+  adapters: Readonly<Record<string, ChatAdapter>>;
+  pins: SessionPins;
   /** A stream sends keep-alive comments when the first upstream byte takes longer than this. */
   keepAliveAfterMs: number;
 }
 
-/** One chat request on its way: who asked, what, and the plan to serve it. */
-export interface ChatRun {
+/** The request fields a run reads whatever its API: what routes it and whom it serves. */
+export interface RoutedRequest {
+  model?: string;
+  models?: readonly string[];
+  session_id?: string;
+  user?: string;
+}
+
+/** One request on its way: who asked, what, and the plan to serve it. */
+export interface Run<R extends RoutedRequest> {
   id: string;
   key: ApiKeyRow;
-  request: ChatRequest;
+  request: R;
+  task: ModelTask;
   requestId: string;
   origin: string | null;
   userAgent: string | null;
@@ -50,6 +64,8 @@ export interface ChatRun {
   wantsMetadata: boolean;
 }
 
+export type ChatRun = Run<ChatRequest>;
+
 export interface RunContext {
   requestId: string;
   origin: string | null;
@@ -57,13 +73,31 @@ export interface RunContext {
   wantsMetadata: boolean;
 }
 
-/** Plans the attempts of a request; an unknown model is a 404 naming it. */
+/** Plans a chat request's attempts, its session's provider first while that is healthy. */
 export function startChatRun(services: ChatServices, key: ApiKeyRow, request: ChatRequest, context: RunContext): ChatRun {
-  const now = services.clock();
   const requested = requestedModels(request.model, request.models);
   const sessionProvider = request.session_id ? services.pins.get(key.organization_id, request.session_id) : undefined;
   const stickyProvider =
     sessionProvider && requested.every((id) => services.health.isHealthy(endpointKey(id, sessionProvider))) ? sessionProvider : undefined;
+  return startRun(services, key, request, context, { task: 'chat', requested, stickyProvider });
+}
+
+/** Where each task is served, for the error that names the right endpoint. */
+const TASK_ENDPOINTS: Record<ModelTask, string> = { chat: 'POST /chat/completions', rerank: 'POST /rerank' };
+
+/**
+ * Plans the attempts of a request for models of one task. An unknown model
+ * is a 404 naming it; a known model of another task (a rerank model sent to
+ * chat) is a 400 naming the endpoint that serves it.
+ */
+export function startRun<R extends RoutedRequest>(
+  services: RunServices,
+  key: ApiKeyRow,
+  request: R,
+  context: RunContext,
+  { task, requested, stickyProvider }: { task: ModelTask; requested: readonly string[]; stickyProvider?: string | undefined },
+): Run<R> {
+  const now = services.clock();
   const plan = planAttempts({
     requested,
     lookup: (id) => services.catalog.getModel(id),
@@ -72,10 +106,15 @@ export function startChatRun(services: ChatServices, key: ApiKeyRow, request: Ch
   });
   const unknown = plan.unknownModels[0];
   if (unknown !== undefined) throw Errors.modelNotFound(unknown);
+  for (const id of requested) {
+    const other = modelTask(services.catalog.getModel(id)!);
+    if (other !== task) throw Errors.invalidRequest(`Model ${id} is a ${other} model: send it to ${TASK_ENDPOINTS[other]}`);
+  }
   return {
     id: newGenerationId(now),
     key,
     request,
+    task,
     ...context,
     // Without a `user`, the key stands for the end user: still an identity, never a raw value.
     endUserId: hashEndUser(services.userHashSecret, request.user ?? `key:${key.hash}`),
@@ -89,7 +128,10 @@ export function startChatRun(services: ChatServices, key: ApiKeyRow, request: Ch
   };
 }
 
-export function adapterFor(services: ChatServices, attempt: Attempt<Endpoint>): { adapter: ChatAdapter; target: UpstreamTarget } {
+export function adapterFor<A>(
+  services: { catalog: Catalog; adapters: Readonly<Record<string, A>> },
+  attempt: Attempt<Endpoint>,
+): { adapter: A; target: UpstreamTarget } {
   const model = services.catalog.getModel(attempt.modelId);
   if (!model) throw Errors.modelNotFound(attempt.modelId);
   const target = services.catalog.targetFor(model, attempt.endpoint);
@@ -98,10 +140,10 @@ export function adapterFor(services: ChatServices, attempt: Attempt<Endpoint>): 
   return { adapter, target };
 }
 
-/** The attempt loop's options shared by both flows. */
+/** The attempt loop's options shared by every flow. */
 export function attemptOptions<R>(
-  services: ChatServices,
-  run: ChatRun,
+  services: RunServices,
+  run: Run<RoutedRequest>,
   signal: AbortSignal,
   tryOne: RunAttemptsOptions<Endpoint, R>['tryOne'],
 ): RunAttemptsOptions<Endpoint, R> {
@@ -133,22 +175,35 @@ export interface RunEnd {
   upstreamId?: string | null;
   ttftMs?: number | null;
   error?: { code: number; message: string };
+  /** A rerank's billed search units: the endpoint's `request` price applies once per unit. */
+  searchUnits?: number;
 }
 
-/** After a served attempt: the session keeps its provider and the provider is healthy again. */
-export function noteServed(services: ChatServices, run: ChatRun, attempt: Attempt<Endpoint>): void {
+/**
+ * After a served attempt: the provider is healthy again, and a chat session
+ * keeps its provider (only chat has sessions, hence the optional pins).
+ */
+export function noteServed(
+  services: Pick<RunServices, 'health'> & { pins?: SessionPins },
+  run: Run<RoutedRequest>,
+  attempt: Attempt<Endpoint>,
+): void {
   services.health.recordSuccess(endpointKey(attempt.modelId, attempt.endpoint.provider));
-  if (run.request.session_id) services.pins.pinIfAbsent(run.key.organization_id, run.request.session_id, attempt.endpoint.provider);
+  if (services.pins && run.request.session_id) services.pins.pinIfAbsent(run.key.organization_id, run.request.session_id, attempt.endpoint.provider);
 }
+
+/** The ledger's api_type of each task (the reference's names). */
+const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rerank' };
 
 /**
  * Writes the run's ledger row and charges its key, and returns the cost.
  * Called before the response completes, so a finished generation is never
  * unrecorded.
  */
-export async function settleRun(services: ChatServices, run: ChatRun, end: RunEnd): Promise<{ cost: number }> {
+export async function settleRun(services: Pick<RunServices, 'db' | 'clock'>, run: Run<RoutedRequest>, end: RunEnd): Promise<{ cost: number }> {
   const now = services.clock();
-  const cost = end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage) : { total: 0, cacheDiscount: 0 };
+  const cost =
+    end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage, end.searchUnits ?? 1) : { total: 0, cacheDiscount: 0 };
   await recordGeneration(
     services.db,
     {
@@ -165,7 +220,7 @@ export async function settleRun(services: ChatServices, run: ChatRun, end: RunEn
       external_user: run.key.external_user,
       user_hash: run.endUserId,
       session_id: run.request.session_id ?? null,
-      api_type: 'completions',
+      api_type: API_TYPES[run.task],
       status: end.status,
       streamed: end.streamed ? 1 : 0,
       cancelled: end.status === 'cancelled' ? 1 : 0,
@@ -184,7 +239,12 @@ export async function settleRun(services: ChatServices, run: ChatRun, end: RunEn
       generation_time_ms: end.ttftMs != null ? now.getTime() - run.startedAt - end.ttftMs : null,
       error_code: end.error?.code ?? null,
       error_message: end.error?.message ?? null,
-      routing: JSON.stringify({ ...run.routing, attempts: end.outcomes, usage_estimated: end.usageEstimated ?? false }),
+      routing: JSON.stringify({
+        ...run.routing,
+        attempts: end.outcomes,
+        usage_estimated: end.usageEstimated ?? false,
+        ...(end.searchUnits !== undefined ? { search_units: end.searchUnits } : {}),
+      }),
       origin: run.origin,
       user_agent: run.userAgent,
       created_at: new Date(run.startedAt).toISOString(),

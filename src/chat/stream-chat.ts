@@ -6,7 +6,7 @@ import { UpstreamError } from '../providers/types.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
 import { adapterFor, attemptOptions, noteServed, settleRun, type ChatRun, type ChatServices, type RunEnd } from './chat-run.js';
-import { failRun } from './complete-chat.js';
+import { failRun } from './serve-run.js';
 import { estimatePromptTokens } from './estimate-tokens.js';
 import { runAttempts } from './run-attempts.js';
 import { serviceMetadata } from './service-metadata.js';

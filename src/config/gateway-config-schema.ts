@@ -24,16 +24,20 @@ export const PricingSchema = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
+/** The kind the gateway serves in its own process (BM25 reranking): it has no URL to call. */
+export const IN_PROCESS_KIND = 'local';
+
 export const ProviderConfigSchema = Type.Object(
   {
     id: Slug,
     kind: Type.String({ minLength: 1 }),
-    base_url: Type.String({ format: 'uri', pattern: '^https?://' }),
+    base_url: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
     api_key: Type.Optional(Type.String()),
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
   },
-  { additionalProperties: false },
+  // Every other kind is called over HTTP, so it needs its base URL.
+  { additionalProperties: false, if: { properties: { kind: { const: IN_PROCESS_KIND } } }, else: { required: ['base_url'] } },
 );
 
 export const EndpointConfigSchema = Type.Object(
@@ -53,6 +57,8 @@ export const ModelConfigSchema = Type.Object(
     id: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._:-]*$' }),
     name: Type.Optional(Type.String({ minLength: 1 })),
     description: Type.Optional(Type.String()),
+    /** What the model is called for: chat completions (the default) or POST /rerank. */
+    type: Type.Optional(Type.Enum(['chat', 'rerank'])),
     context_length: Type.Optional(Type.Integer({ minimum: 1 })),
     endpoints: Type.Array(EndpointConfigSchema, { minItems: 1 }),
   },

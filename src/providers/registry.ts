@@ -1,9 +1,24 @@
+import { anthropicChatAdapter } from './anthropic/index.js';
+import { cohereRerankAdapter } from './cohere/index.js';
+import { geminiChatAdapter } from './gemini/index.js';
+import { jinaRerankAdapter } from './jina/index.js';
+import { localRerankAdapter } from './local/index.js';
 import { openAIChatAdapter } from './openai/index.js';
-import type { ChatAdapter } from './types.js';
+import type { ChatAdapter, RerankAdapter } from './types.js';
 
 /** The chat adapter of each provider kind; a config naming any other kind is refused at start. */
 export const CHAT_ADAPTERS: Readonly<Record<string, ChatAdapter>> = {
   openai: openAIChatAdapter,
+  anthropic: anthropicChatAdapter,
+  gemini: geminiChatAdapter,
 };
 
-export const PROVIDER_KINDS: readonly string[] = Object.keys(CHAT_ADAPTERS);
+/** The rerank adapter of each provider kind; `local` ranks in process (BM25). */
+export const RERANK_ADAPTERS: Readonly<Record<string, RerankAdapter>> = {
+  cohere: cohereRerankAdapter,
+  jina: jinaRerankAdapter,
+  local: localRerankAdapter,
+};
+
+/** Every kind some adapter speaks, for chat or for rerank. */
+export const PROVIDER_KINDS: readonly string[] = [...new Set([...Object.keys(CHAT_ADAPTERS), ...Object.keys(RERANK_ADAPTERS)])];

@@ -1,10 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { handleMessages } from './anthropic/messages-route.js';
 import { handleChatCompletions, hasBearerToken, type SimContext } from './chat-route.js';
 import { sendError, sendJson } from './deliver.js';
 import { FixtureLibrary, resolveFixturesDir } from './fixtures.js';
+import { handleGenerateContent, matchGeminiCall } from './gemini/gemini-route.js';
 import { MODEL_LIST_JSON } from './models.js';
 import { SimErrors } from './openai-errors.js';
+import { handleCohereRerank } from './rerank/cohere-rerank.js';
+import { handleJinaRerank } from './rerank/jina-rerank.js';
 import { SimStats } from './stats.js';
 
 export interface SimulatorOptions {
@@ -35,9 +39,14 @@ async function route(req: IncomingMessage, res: ServerResponse, context: SimCont
 
   context.stats.countRequest(path);
   if (endpoint === 'POST /v1/chat/completions') return handleChatCompletions(req, res, context);
+  if (endpoint === 'POST /v1/messages') return handleMessages(req, res, context);
+  if (endpoint === 'POST /v2/rerank') return handleCohereRerank(req, res, context);
+  if (endpoint === 'POST /v1/rerank') return handleJinaRerank(req, res, context);
   if (endpoint === 'GET /v1/models') {
     return hasBearerToken(req.headers.authorization) ? sendJson(res, 200, MODEL_LIST_JSON) : sendError(res, SimErrors.missingApiKey());
   }
+  const geminiCall = req.method === 'POST' ? matchGeminiCall(path) : undefined;
+  if (geminiCall) return handleGenerateContent(req, res, context, geminiCall);
   return sendError(res, SimErrors.invalidUrl(req.method ?? '', path));
 }
 

@@ -1,26 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import { assertWithinSpendLimit } from '../../accounting/spend-limit.js';
 import { startChatRun, type ChatServices } from '../../chat/chat-run.js';
 import { completeChat } from '../../chat/complete-chat.js';
-import { wantsServiceMetadata } from '../../chat/service-metadata.js';
 import { streamChat } from '../../chat/stream-chat.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { envelope, toGatewayError } from '../../http/error-envelope.js';
 import { SseWriter } from '../../http/sse-writer.js';
+import { clientGone, runContext } from '../request-context.js';
 import { checkChatRequest } from './check-chat-request.js';
 import { applyDefaultModel } from './default-model.js';
 import { normalizeChatRequest } from './normalize-chat-request.js';
 import { ChatRequestBody, ChatRequestHeaders } from './schemas.js';
-
-/** Aborts when the client goes away before the response has been fully sent. */
-function clientGone(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
 
 export function chatRoutes(services: ChatServices & { auth: Authenticator }): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -32,13 +22,7 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         checkChatRequest(request.body);
         const chat = applyDefaultModel(normalizeChatRequest(request.body, request.headers['x-session-id']), undefined);
         await assertWithinSpendLimit(services.db, key, services.clock());
-        const referer = request.headers['http-referer'] ?? request.headers.referer;
-        const run = startChatRun(services, key, chat, {
-          requestId: request.id,
-          origin: typeof referer === 'string' ? referer : null,
-          userAgent: request.headers['user-agent'] ?? null,
-          wantsMetadata: wantsServiceMetadata(request.headers),
-        });
+        const run = startChatRun(services, key, chat, runContext(request));
         const signal = clientGone(reply);
         if (!chat.stream) return completeChat(services, run, signal);
 

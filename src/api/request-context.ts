@@ -1,0 +1,23 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RunContext } from '../chat/chat-run.js';
+import { wantsServiceMetadata } from '../chat/service-metadata.js';
+
+/** Where a request came from, for the ledger, and whether it asked for service_metadata. */
+export function runContext(request: FastifyRequest): RunContext {
+  const referer = request.headers['http-referer'] ?? request.headers.referer;
+  return {
+    requestId: request.id,
+    origin: typeof referer === 'string' ? referer : null,
+    userAgent: request.headers['user-agent'] ?? null,
+    wantsMetadata: wantsServiceMetadata(request.headers),
+  };
+}
+
+/** Aborts when the client goes away before the response has been fully sent. */
+export function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}

@@ -1,0 +1,14 @@
+/** Cohere's v2 rerank protocol (POST /v2/rerank), as far as the gateway uses it. */
+
+export interface CohereRerankRequest {
+  model: string;
+  query: string;
+  documents: string[];
+  top_n?: number;
+}
+
+export interface CohereRerankResponse {
+  id?: string;
+  results: { index: number; relevance_score: number }[];
+  meta?: { api_version?: { version?: string }; billed_units?: { search_units?: number } };
+}

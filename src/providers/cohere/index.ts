@@ -1,0 +1,1 @@
+export { cohereRerankAdapter } from './cohere-rerank-adapter.js';

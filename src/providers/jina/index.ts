@@ -1,0 +1,1 @@
+export { jinaRerankAdapter } from './jina-rerank-adapter.js';

@@ -1,0 +1,1 @@
+export { localRerankAdapter } from './local-rerank-adapter.js';
