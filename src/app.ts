@@ -17,7 +17,7 @@ import { installErrorEnvelope } from './http/error-envelope.js';
 import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
 import { CHAT_ADAPTERS, RERANK_ADAPTERS } from './providers/registry.js';
 import { EndpointHealth } from './routing/endpoint-health.js';
-import { SessionPins } from './routing/session-pins.js';
+import { memorySessionPins, type SessionPins } from './routing/session-pins.js';
 import type { ChangeFeed } from './store/change-feed.js';
 import type { Store } from './store/database.js';
 import { findApiKeyByHash } from './store/repositories/api-keys.js';
@@ -32,6 +32,8 @@ export interface AppOptions {
   catalog: Catalog;
   clock?: Clock;
   logger?: FastifyBaseLogger | false;
+  /** Where session stickiness is kept; in memory unless Redis is configured. */
+  sessionPins?: SessionPins;
   /** Tuning of the chat flows (tests shorten waits). */
   chat?: Partial<Pick<ChatServices, 'keepAliveAfterMs' | 'retryBudget' | 'sleep' | 'adapters'>>;
   /** Largest accepted request body, in bytes. */
@@ -81,7 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     catalog: services.catalog,
     adapters: CHAT_ADAPTERS,
     health: new EndpointHealth(() => clock().getTime()),
-    pins: new SessionPins(),
+    pins: options.sessionPins ?? memorySessionPins(),
     userHashSecret: await settingOrCreate(services.db, 'end_user_hash_key', () => randomBytes(32).toString('hex')),
     sleep: (ms, signal) => sleep(ms, undefined, { signal }),
     retryBudget: { maxWaitMs: 2_000, totalWaitMs: 5_000 },

@@ -74,9 +74,9 @@ export interface RunContext {
 }
 
 /** Plans a chat request's attempts, its session's provider first while that is healthy. */
-export function startChatRun(services: ChatServices, key: ApiKeyRow, request: ChatRequest, context: RunContext): ChatRun {
+export async function startChatRun(services: ChatServices, key: ApiKeyRow, request: ChatRequest, context: RunContext): Promise<ChatRun> {
   const requested = requestedModels(request.model, request.models);
-  const sessionProvider = request.session_id ? services.pins.get(key.organization_id, request.session_id) : undefined;
+  const sessionProvider = request.session_id ? await services.pins.get(key.organization_id, request.session_id) : undefined;
   const stickyProvider =
     sessionProvider && requested.every((id) => services.health.isHealthy(endpointKey(id, sessionProvider))) ? sessionProvider : undefined;
   return startRun(services, key, request, context, { task: 'chat', requested, stickyProvider });
@@ -189,7 +189,8 @@ export function noteServed(
   attempt: Attempt<Endpoint>,
 ): void {
   services.health.recordSuccess(endpointKey(attempt.modelId, attempt.endpoint.provider));
-  if (services.pins && run.request.session_id) services.pins.pinIfAbsent(run.key.organization_id, run.request.session_id, attempt.endpoint.provider);
+  // Not awaited: the answer does not wait for the pin, and a failed pin only costs stickiness.
+  if (services.pins && run.request.session_id) void services.pins.pinIfAbsent(run.key.organization_id, run.request.session_id, attempt.endpoint.provider);
 }
 
 /** The ledger's api_type of each task (the reference's names). */

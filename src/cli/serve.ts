@@ -6,8 +6,8 @@ import { discoverLocalServers } from '../catalog/discover-local-models.js';
 import { loadGatewayConfig } from '../config/load-gateway-config.js';
 import type { Settings } from '../config/settings.js';
 import { PROVIDER_KINDS } from '../providers/registry.js';
-import { localChangeFeed, postgresChangeFeed, type ChangeFeed } from '../store/change-feed.js';
 import { openDatabase } from './open-database.js';
+import { connectSharedState } from './shared-state.js';
 
 /** How long in-flight requests (long streams included) may take to finish after SIGTERM. */
 const DRAIN_TIMEOUT_MS = 30_000;
@@ -38,11 +38,8 @@ export async function serve(settings: Settings): Promise<void> {
   const catalog = buildCatalog({ ...catalogInputs, localModels: await discoverLocalServers(catalogInputs, fetch) });
 
   const { store } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, logger);
-  const changes: ChangeFeed =
-    store.engine === 'postgres'
-      ? await postgresChangeFeed(store.url, (error) => logger.warn({ err: error }, 'change feed connection lost'))
-      : localChangeFeed();
-  const app = await buildApp({ store, changes, catalog, logger });
+  const shared = await connectSharedState(store, settings.redisUrl, logger);
+  const app = await buildApp({ store, changes: shared.changes, sessionPins: shared.sessionPins, catalog, logger });
   const address = await app.listen({ host: settings.host, port: settings.port });
   logger.info(`Model Gateway listening on ${address}${API_PREFIX} (${store.engine}, ${catalog.listModels().length} models)`);
 
@@ -53,7 +50,7 @@ export async function serve(settings: Settings): Promise<void> {
     logger.info({ signal }, 'draining in-flight requests');
     try {
       await drain(app, DRAIN_TIMEOUT_MS);
-      await changes.close();
+      await shared.close();
       await store.close();
       logger.info('stopped');
       logger.flush();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { EndpointHealth, UNHEALTHY_FOR_MS } from './endpoint-health.js';
-import { SessionPins } from './session-pins.js';
 
 describe('EndpointHealth', () => {
   it('marks a provider unhealthy for 30 seconds after a failure', () => {
@@ -19,15 +18,5 @@ describe('EndpointHealth', () => {
     health.recordFailure('a');
     health.recordSuccess('a');
     expect(health.isHealthy('a')).toBe(true);
-  });
-});
-
-describe('SessionPins', () => {
-  it('pins a session to its first provider, per organization', () => {
-    const pins = new SessionPins();
-    pins.pinIfAbsent('org1', 's', 'a');
-    pins.pinIfAbsent('org1', 's', 'b');
-    expect(pins.get('org1', 's')).toBe('a');
-    expect(pins.get('org2', 's')).toBeUndefined();
   });
 });

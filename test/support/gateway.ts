@@ -4,7 +4,7 @@ import { buildApp, type AppOptions } from '../../src/app.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { Catalog } from '../../src/catalog/types.js';
 import { PROVIDER_KINDS } from '../../src/providers/registry.js';
-import { localChangeFeed, postgresChangeFeed, type ChangeFeed } from '../../src/store/change-feed.js';
+import { connectSharedState } from '../../src/cli/shared-state.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import type { Clock } from '../../src/util/clock.js';
@@ -28,6 +28,8 @@ export interface StartOptions {
   chat?: AppOptions['chat'];
   /** The models served; none by default. */
   catalog?: Catalog;
+  /** Share change notices and session pins through this Redis. */
+  redisUrl?: string;
   /** Adds test-only routes before the server listens. */
   configure?: (app: FastifyInstance) => void;
 }
@@ -56,12 +58,12 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
   const store = openStore(url);
   await migrateToLatest(store);
   const { organizationId } = await bootstrap(store.db, options.clock ?? (() => new Date()), BOOTSTRAP_KEY);
-  const changes: ChangeFeed =
-    store.engine === 'postgres' ? await postgresChangeFeed(store.url, () => undefined) : localChangeFeed();
+  const shared = await connectSharedState(store, options.redisUrl, { warn: () => undefined });
   const catalog = options.catalog ?? buildCatalog({ env: {}, knownKinds: PROVIDER_KINDS });
   const app = await buildApp({
     store,
-    changes,
+    changes: shared.changes,
+    sessionPins: shared.sessionPins,
     catalog,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.chat ? { chat: options.chat } : {}),
@@ -76,7 +78,7 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     organizationId,
     async close() {
       await app.close();
-      await changes.close();
+      await shared.close();
       await store.close();
       await database?.drop();
     },

@@ -22,7 +22,7 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         checkChatRequest(request.body);
         const chat = applyDefaultModel(normalizeChatRequest(request.body, request.headers['x-session-id']), undefined);
         await assertWithinSpendLimit(services.db, key, services.clock());
-        const run = startChatRun(services, key, chat, runContext(request));
+        const run = await startChatRun(services, key, chat, runContext(request));
         const signal = clientGone(reply);
         if (!chat.stream) return completeChat(services, run, signal);
 
