@@ -1,10 +1,9 @@
-import type { ChatCompletionChunk, ChatRequest } from '../../chat/types.js';
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { ChatCompletionChunk } from '../../chat/types.js';
+import { httpChatAdapter } from '../shared/http-chat-adapter.js';
 import { isRecord } from '../shared/is-record.js';
-import { parseJson } from '../shared/parse-json.js';
-import { parseStreamEventJson, readUpstreamText, requireEventStream } from '../shared/read-upstream-body.js';
-import { readUpstreamEvents } from '../shared/read-upstream-events.js';
-import { sendUpstreamRequest, type UpstreamResponse } from '../shared/send-upstream-request.js';
-import { UpstreamError, type AdapterContext, type ChatAdapter, type UpstreamTarget } from '../types.js';
+import { parseStreamEventJson } from '../shared/read-upstream-body.js';
+import { UpstreamError } from '../types.js';
 import type { AnthropicMessagesResponse, AnthropicStreamEvent } from './anthropic-messages-api-types.js';
 import { convertAnthropicMessagesResponse } from './convert-anthropic-messages-response.js';
 import { convertAnthropicStreamEvent, createAnthropicStreamState } from './convert-anthropic-stream-event.js';
@@ -15,41 +14,16 @@ import { parseAnthropicError } from './parse-anthropic-error.js';
 export const ANTHROPIC_VERSION = '2023-06-01';
 
 /** The adapter for Anthropic's Messages API (POST /v1/messages). */
-export const anthropicChatAdapter: ChatAdapter = {
+export const anthropicChatAdapter = httpChatAdapter({
   kind: 'anthropic',
-
+  path: () => 'messages',
+  headers: (target) => ({ 'anthropic-version': ANTHROPIC_VERSION, ...(target.apiKey ? { 'x-api-key': target.apiKey } : {}) }),
   buildRequestBody: convertToAnthropicMessagesRequest,
-
-  async complete(request, target, context) {
-    const response = await send(request, target, context, false);
-    const text = await readUpstreamText(response);
-    const json = parseJson(text);
-    if (!isMessage(json)) throw new UpstreamError('malformed', 'upstream answered without a message', { status: response.statusCode, body: text });
-    return convertAnthropicMessagesResponse(json, nowInSeconds());
-  },
-
-  async stream(request, target, context) {
-    const response = await send(request, target, context, true);
-    await requireEventStream(response);
-    return readChunks(response);
-  },
-};
-
-function send(request: ChatRequest, target: UpstreamTarget, context: AdapterContext, stream: boolean): Promise<UpstreamResponse> {
-  return sendUpstreamRequest({
-    url: `${target.baseUrl.replace(/\/+$/, '')}/messages`,
-    headers: {
-      accept: stream ? 'text/event-stream' : 'application/json',
-      'anthropic-version': ANTHROPIC_VERSION,
-      ...(target.apiKey ? { 'x-api-key': target.apiKey } : {}),
-      ...target.headers,
-    },
-    body: convertToAnthropicMessagesRequest(request, target, { stream, endUserId: context.endUserId }),
-    timeoutMs: target.timeoutMs,
-    context,
-    parseProviderError: parseAnthropicError,
-  });
-}
+  parseProviderError: parseAnthropicError,
+  responseName: 'a message',
+  fromResponseBody: (json) => (isMessage(json) ? convertAnthropicMessagesResponse(json, nowInSeconds()) : undefined),
+  readChunks,
+});
 
 /** The one shape check the conversion relies on; the rest of the body is read leniently. */
 function isMessage(json: unknown): json is AnthropicMessagesResponse {
@@ -70,9 +44,9 @@ const nowInSeconds = () => Math.floor(Date.now() / 1000);
  * the connection goes back to the pool. A body that ends before
  * message_stop was cut off.
  */
-async function* readChunks(response: UpstreamResponse): AsyncGenerator<ChatCompletionChunk> {
+async function* readChunks(events: AsyncIterable<EventSourceMessage>): AsyncGenerator<ChatCompletionChunk> {
   const state = createAnthropicStreamState(nowInSeconds());
-  for await (const { data } of readUpstreamEvents(response)) {
+  for await (const { data } of events) {
     if (state.stopped) continue;
     const event = parseStreamEventJson(data, parseAnthropicError);
     if (!isStreamEvent(event)) throw new UpstreamError('malformed', 'upstream sent a stream event without a type', { body: data });

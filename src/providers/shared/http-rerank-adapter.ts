@@ -1,7 +1,6 @@
 import type { RerankRequest, UpstreamRerank } from '../../rerank/types.js';
-import { UpstreamError, type RerankAdapter, type UpstreamTarget } from '../types.js';
-import { parseJson } from './parse-json.js';
-import { readUpstreamText } from './read-upstream-body.js';
+import type { RerankAdapter, UpstreamTarget } from '../types.js';
+import { readUpstreamAnswer } from './read-upstream-body.js';
 import { sendUpstreamRequest } from './send-upstream-request.js';
 import type { ProviderErrorParser } from './upstream-status-error.js';
 
@@ -31,10 +30,7 @@ export function httpRerankAdapter(protocol: RerankProtocol): RerankAdapter {
         context,
         parseProviderError: protocol.parseProviderError,
       });
-      const text = await readUpstreamText(response);
-      const answer = protocol.fromResponseBody(parseJson(text));
-      if (!answer) throw new UpstreamError('malformed', 'upstream answered without rerank results', { status: response.statusCode, body: text });
-      return answer;
+      return readUpstreamAnswer(response, protocol.fromResponseBody, 'rerank results');
     },
   };
 }

@@ -15,6 +15,17 @@ export async function readUpstreamText(response: UpstreamResponse): Promise<stri
   }
 }
 
+/**
+ * The canonical answer of a one-JSON-body 2xx answer. A body that does not
+ * convert is not the protocol; `expected` names what it lacked ("a message").
+ */
+export async function readUpstreamAnswer<T>(response: UpstreamResponse, fromBody: (body: unknown) => T | undefined, expected: string): Promise<T> {
+  const text = await readUpstreamText(response);
+  const answer = fromBody(parseJson(text));
+  if (answer === undefined) throw new UpstreamError('malformed', `upstream answered without ${expected}`, { status: response.statusCode, body: text });
+  return answer;
+}
+
 /** A 2xx answer to a stream request must be an event stream: anything else is not the protocol. */
 export async function requireEventStream(response: UpstreamResponse): Promise<void> {
   const contentType = response.headers['content-type'];
