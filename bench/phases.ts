@@ -1,0 +1,121 @@
+import type { LoadOutput, Mark } from './load-main.js';
+import type { ClosedLoopResult, ClosedLoopSpec, OpenLoopResult, OpenLoopSpec, StreamResult, StreamSpec } from './load-types.js';
+import { measured, type Measured } from './measure.js';
+import type { Pinning } from './pinning.js';
+import type { Processes } from './processes.js';
+import { waitForQuietMachine } from './quiet-machine.js';
+import { chatTarget, streamTarget, type Route } from './routes.js';
+import { runLoad } from './run-load.js';
+import type { BenchSettings } from './settings.js';
+import { soak, type SoakResult } from './soak.js';
+
+export interface RouteResults {
+  throughput: Measured<ClosedLoopResult>;
+  openLoop: Measured<OpenLoopResult>;
+  streaming: Measured<StreamResult>;
+}
+
+export interface PhaseResults {
+  direct: RouteResults;
+  gateway: RouteResults;
+  soak: Measured<SoakResult>;
+}
+
+export interface PhaseContext {
+  processes: Processes;
+  pinning: Pinning;
+  settings: BenchSettings;
+  pids: { gateway: number; sim: number };
+  direct: Route;
+  gateway: Route;
+}
+
+const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
+const cores = (others: number | undefined) => (others === undefined ? '?' : `${Math.round(others * 100)}% of a core`);
+
+/**
+ * One measured phase. It starts once the machine is quiet (which also lets the
+ * previous phase's sockets, timers and garbage settle); if other processes
+ * still took more than `maxOthers` of the CPU meanwhile, it runs again, up to
+ * `retries` times, and the least disturbed attempt is kept.
+ */
+type LoadRun<R> = (onMark: (mark: Mark) => void) => Promise<LoadOutput<R>>;
+
+async function phase<R>(ctx: PhaseContext, label: string, run: LoadRun<R>): Promise<Measured<R>> {
+  const { settings: s } = ctx;
+  let best: Measured<R> | undefined;
+  for (let attempt = 1; attempt <= s.retries + 1; attempt++) {
+    await waitForQuietMachine(s.quietWaitSeconds, Object.values(ctx.pids), progress);
+    progress(attempt === 1 ? label : `${label} (attempt ${attempt})`);
+    const m = await measured(ctx.pids, run);
+    if (best === undefined || (m.others ?? 0) < (best.others ?? 0)) best = m;
+    best.attempts = attempt;
+    if ((m.others ?? 0) <= s.maxOthers) break;
+    progress(`  disturbed: other processes used ${cores(m.others)}`);
+  }
+  return best!;
+}
+
+/**
+ * Each phase runs direct, then through the gateway, back to back, so the two
+ * figures of a row see the same machine state; the soak comes last and only
+ * through the gateway, whose memory it watches.
+ */
+export async function runPhases(ctx: PhaseContext): Promise<PhaseResults> {
+  const { processes, pinning, settings: s } = ctx;
+  const closedSpec = (route: Route, seconds: number, warmupSeconds: number): ClosedLoopSpec => ({
+    target: chatTarget(route),
+    connections: s.concurrency,
+    seconds,
+    warmupSeconds,
+  });
+  const openSpec = (route: Route, seconds: number): OpenLoopSpec => ({
+    target: chatTarget(route),
+    rate: s.openLoopRate,
+    seconds,
+    connections: s.openLoopConnections,
+    warmupSeconds: s.loadWarmupSeconds,
+  });
+  const streamSpec = (route: Route, streams: number, warmupStreams: number): StreamSpec => ({
+    target: streamTarget(route),
+    streams,
+    concurrency: s.streamConcurrency,
+    warmupStreams,
+  });
+  const both = async <R>(label: string, run: (route: Route, onMark: (mark: Mark) => void) => Promise<LoadOutput<R>>) => {
+    const direct = await phase(ctx, `${label}: direct`, (onMark) => run(ctx.direct, onMark));
+    const gateway = await phase(ctx, `${label}: gateway`, (onMark) => run(ctx.gateway, onMark));
+    return { direct, gateway };
+  };
+
+  // Warm-up: the servers' JIT, connection pools, the gateway's key cache; the results are thrown away.
+  for (const route of [ctx.direct, ctx.gateway]) {
+    progress(`warm-up (${s.warmupSeconds} s): ${route.name}`);
+    await runLoad(processes, pinning, 'load-closed.ts', closedSpec(route, s.warmupSeconds, 0));
+    await runLoad(processes, pinning, 'load-stream.ts', streamSpec(route, 2 * s.streamConcurrency, 0));
+  }
+
+  const throughput = await both(`throughput, concurrency ${s.concurrency} (${s.phaseSeconds} s)`, (route, onMark) =>
+    runLoad(processes, pinning, 'load-closed.ts', closedSpec(route, s.phaseSeconds, s.loadWarmupSeconds), onMark),
+  );
+  const openLoop = await both(`open loop, ${s.openLoopRate} requests/s (${s.phaseSeconds} s)`, (route, onMark) =>
+    runLoad(processes, pinning, 'load-open.ts', openSpec(route, s.phaseSeconds), onMark),
+  );
+  const streaming = await both(`streaming, ${s.streams} streams, ${s.streamConcurrency} at a time`, (route, onMark) =>
+    runLoad(processes, pinning, 'load-stream.ts', streamSpec(route, s.streams, s.streamConcurrency), onMark),
+  );
+
+  // Not retried: a minute is long to repeat, and memory growth does not depend on who else is running.
+  await waitForQuietMachine(s.quietWaitSeconds, Object.values(ctx.pids), progress);
+  progress(`memory soak through the gateway, ${s.openLoopRate} requests/s (${s.soakSeconds} s)`);
+  const soakResult = await measured(ctx.pids, (onMark) =>
+    soak(processes, pinning, ctx.pids.gateway, openSpec(ctx.gateway, s.soakSeconds), onMark),
+  );
+
+  const pick = (name: Route['name']): RouteResults => ({
+    throughput: throughput[name],
+    openLoop: openLoop[name],
+    streaming: streaming[name],
+  });
+  return { direct: pick('direct'), gateway: pick('gateway'), soak: soakResult };
+}

@@ -1,0 +1,143 @@
+import type { Figures } from './figures.js';
+import type { Summary } from './load-types.js';
+import type { PhaseResults } from './phases.js';
+import type { ProfileSummary } from './profile.js';
+import type { MachineState } from './quiet-machine.js';
+import { SIM_MODEL, SIM_STREAM_MODEL } from './routes.js';
+import type { BenchSettings } from './settings.js';
+import { table } from './table.js';
+import type { TargetCheck } from './targets.js';
+
+export interface RunInfo {
+  date: string;
+  node: string;
+  cpu: string;
+  cores: number;
+  commit: string;
+  pinning: string;
+  machine: MachineState;
+}
+
+const n = (x: number | undefined, digits = 0) =>
+  x === undefined || Number.isNaN(x) ? 'n/a' : x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const ms = (x: number | undefined) => n(x, 3);
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${ms(x)}`;
+const pair = (s: Summary, key: 'p50' | 'p99') => ms(s[key]);
+
+/** The human-readable report: direct and gateway side by side, then the gateway's costs and the targets. */
+export function renderReport(
+  info: RunInfo,
+  s: BenchSettings,
+  r: PhaseResults,
+  f: Figures,
+  checks: TargetCheck[],
+  gatewayStartRssMb: number | undefined,
+  profile: ProfileSummary | undefined,
+): string {
+  const d = r.direct;
+  const g = r.gateway;
+  const out: string[] = [];
+  out.push(`Model Gateway benchmark, ${info.date} (UTC)${s.quick ? ' — QUICK MODE, figures not for the record' : ''}${s.profile ? ' — PROFILED, figures inflated by the profiler' : ''}`);
+  out.push(`  node ${info.node}, ${info.cpu} (${info.cores} cores), commit ${info.commit}`);
+  out.push(`  ${info.pinning}`);
+  const m = info.machine;
+  if (m.othersBusy !== undefined) {
+    const busy = `${n(m.othersBusy * 100)}% of a core`;
+    out.push(`  other processes before the start: ${busy}${m.quiet ? '' : ` — NOT QUIET after waiting ${n(m.waitedSeconds)} s: other work on the machine disturbs these figures`}`);
+  }
+  out.push(`  phases ${s.phaseSeconds} s after a ${s.warmupSeconds} s warm-up; upstream model ${SIM_MODEL}, streams ${SIM_STREAM_MODEL}`);
+
+  out.push('', `Throughput, closed loop, ${s.concurrency} connections (autocannon, ${s.phaseSeconds} s)`);
+  out.push(
+    table([
+      ['', 'direct', 'gateway', ''],
+      ['requests/s', n(d.throughput.result.requestsPerSecond), n(g.throughput.result.requestsPerSecond), `ratio ${n(f.throughputRatio, 2)}`],
+      ['latency p50 (ms)', ms(d.throughput.result.latencyMs.p50), ms(g.throughput.result.latencyMs.p50), ''],
+      ['latency p99 (ms)', ms(d.throughput.result.latencyMs.p99), ms(g.throughput.result.latencyMs.p99), ''],
+      ['errors / non-2xx', `${d.throughput.result.errors} / ${d.throughput.result.non2xx}`, `${g.throughput.result.errors} / ${g.throughput.result.non2xx}`, ''],
+    ]),
+  );
+
+  const lo = (x: PhaseResults['direct']) => x.openLoop.result;
+  out.push('', `Latency, open loop at ${n(s.openLoopRate)} requests/s (${s.phaseSeconds} s), from each request's scheduled send time`);
+  out.push(
+    table([
+      ['', 'direct', 'gateway', 'added'],
+      ['p50 (ms)', ms(lo(d).latency.p50), ms(lo(g).latency.p50), signed(f.addedP50Ms)],
+      ['p90 (ms)', ms(lo(d).latency.p90), ms(lo(g).latency.p90), signed(f.addedP90Ms)],
+      ['p99 (ms)', ms(lo(d).latency.p99), ms(lo(g).latency.p99), signed(f.addedP99Ms)],
+      ['max (ms)', ms(lo(d).latency.max), ms(lo(g).latency.max), signed(lo(g).latency.max - lo(d).latency.max)],
+      ['completed / scheduled', `${lo(d).completed} / ${lo(d).scheduled}`, `${lo(g).completed} / ${lo(g).scheduled}`, ''],
+      ['achieved requests/s', n(lo(d).achievedRate), n(lo(g).achievedRate), ''],
+      ['errors / non-2xx', `${lo(d).errors} / ${lo(d).non2xx}`, `${lo(g).errors} / ${lo(g).non2xx}`, ''],
+      ['generator send lag p50 / p99 (ms)', `${pair(lo(d).sendLag, 'p50')} / ${pair(lo(d).sendLag, 'p99')}`, `${pair(lo(g).sendLag, 'p50')} / ${pair(lo(g).sendLag, 'p99')}`, ''],
+    ]),
+  );
+
+  const st = (x: PhaseResults['direct']) => x.streaming.result;
+  out.push('', `Streaming, ${s.streams} streams, ${s.streamConcurrency} at a time (20 chunks, 5 ms apart upstream)`);
+  out.push(
+    table([
+      ['', 'direct', 'gateway', 'added'],
+      ['first byte p50 (ms)', ms(st(d).firstByte.p50), ms(st(g).firstByte.p50), signed(f.firstByteOverheadP50Ms)],
+      ['first byte p99 (ms)', ms(st(d).firstByte.p99), ms(st(g).firstByte.p99), signed(f.firstByteOverheadP99Ms)],
+      ['whole stream p50 (ms)', ms(st(d).whole.p50), ms(st(g).whole.p50), signed(f.wholeStreamOverheadP50Ms)],
+      ['whole stream p99 (ms)', ms(st(d).whole.p99), ms(st(g).whole.p99), signed(st(g).whole.p99 - st(d).whole.p99)],
+      ['completed / errors', `${st(d).completed} / ${st(d).errors}`, `${st(g).completed} / ${st(g).errors}`, ''],
+    ]),
+  );
+
+  const soak = r.soak.result;
+  out.push('', 'Gateway process');
+  out.push(
+    table([
+      ['CPU per request, throughput phase', `${n(f.gatewayCpuMicros.throughput)} µs`, `(simulator alone: ${n(f.simCpuMicros.throughput)} µs)`],
+      ['CPU per request, open loop 1,000/s', `${n(f.gatewayCpuMicros.openLoop)} µs`, `(simulator alone: ${n(f.simCpuMicros.openLoop)} µs)`],
+      ['CPU per stream', `${n(f.gatewayCpuMicros.streaming)} µs`, ''],
+      ['CPU per request, soak', `${n(f.gatewayCpuMicros.soak)} µs`, ''],
+      ['gateway CPU / autocannon time, throughput', `${n((f.gatewayCoreBusy ?? NaN) * 100)}%`, '(near 100%: the gateway\'s core was the limit)'],
+      ['RSS after start', `${n(gatewayStartRssMb, 1)} MB`, ''],
+      ['peak RSS (VmHWM)', `${n(f.gatewayPeakRssMb, 1)} MB`, ''],
+      [
+        `soak, ${s.soakSeconds} s at ${n(s.openLoopRate)}/s`,
+        `${soak.load.completed} ok`,
+        `p50 ${ms(soak.load.latency.p50)} ms, p99 ${ms(soak.load.latency.p99)} ms, errors ${soak.load.errors + soak.load.non2xx}`,
+      ],
+      [
+        `soak RSS, first / last ${n(soak.windowSeconds)} s mean`,
+        `${n(soak.firstWindowMb, 1)} / ${n(soak.lastWindowMb, 1)} MB`,
+        `${soak.drift >= 0 ? '+' : ''}${n(soak.drift * 100, 1)}%, slope ${n(soak.slopeMbPerMinute, 2)} MB/min`,
+      ],
+      [
+        `soak RSS, first / last ${n(soak.windowSeconds)} s floor`,
+        `${n(soak.firstWindowFloorMb, 1)} / ${n(soak.lastWindowFloorMb, 1)} MB`,
+        `${soak.floorDrift >= 0 ? '+' : ''}${n(soak.floorDrift * 100, 1)}% (lowest sample: after a collection)`,
+      ],
+    ]),
+  );
+
+  out.push('', 'Cores during each phase (share of the phase\'s wall time; "others" is other work on the machine, which disturbs the figures)');
+  const pct = (x: number | undefined) => (x === undefined ? 'n/a' : `${n(x * 100)}%`);
+  out.push(
+    table([
+      ['', 'core 0: gateway', 'others', 'core 1: sim + load', 'others', 'attempts'],
+      ...f.cores.map((c) => [c.phase, pct(c.gatewayShare), pct(c.othersOnGatewayCore), pct(c.benchOnLoadCore), pct(c.othersOnLoadCore), String(c.attempts)]),
+    ]),
+  );
+
+  out.push('', 'Targets (gateway on one core)');
+  out.push(table([['', 'measured', 'target', '', ''], ...checks.map((c) => [c.name, c.measured, c.target, c.pass ? 'PASS' : 'MISS', c.margin])]));
+
+  if (profile) {
+    out.push('', `Gateway CPU profile: ${n(profile.totalMs)} ms sampled, ${n(profile.busyMs)} ms not idle (${profile.file})`);
+    out.push('  top self time by function:');
+    out.push(table([['', 'self ms', '% busy', 'where'], ...profile.topFunctions.map((t) => [t.name, n(t.selfMs), n(t.busyShare * 100, 1), t.where])], '    '));
+    out.push('  self time by package or source folder:');
+    out.push(table([['', 'self ms', '% busy'], ...profile.topGroups.map((t) => [t.name, n(t.selfMs), n(t.busyShare * 100, 1)])], '    '));
+    out.push('  total time (callees included) of the gateway\'s own functions:');
+    out.push(
+      table([['', 'total ms', '% busy', 'where'], ...profile.topOwnInclusive.map((t) => [t.name, n(t.selfMs), n(t.busyShare * 100, 1), t.where])], '    '),
+    );
+  }
+  return out.join('\n');
+}
