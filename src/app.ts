@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { LedgerWriter } from './accounting/ledger-writer.js';
+import { recordGenerations } from './accounting/record-generation.js';
 import { KeyCache } from './accounts/key-cache.js';
 import { authRoutes } from './api/auth/routes.js';
 import { chatRoutes } from './api/chat/routes.js';
@@ -79,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const chat: ChatServices = {
     db: services.db,
+    ledger: new LedgerWriter((rows, now) => recordGenerations(services.db, rows, now), clock),
     clock,
     catalog: services.catalog,
     adapters: CHAT_ADAPTERS,

@@ -5,28 +5,38 @@ import { usagePeriodsAt } from '../accounts/usage-periods.js';
 export type GenerationRecord = Insertable<GenerationsTable>;
 
 /**
- * Writes the ledger row and adds its cost to the key's counters in one
+ * Writes ledger rows and adds their costs to their keys' counters in one
  * transaction: a recorded charge and the spend it counts toward never part.
+ * Costs are summed per key first, so a batch costs one update per key.
  * Each period counter restarts when the stored period is not the current one.
  */
-export async function recordGeneration(db: Kysely<Database>, row: GenerationRecord, now: Date): Promise<void> {
+export async function recordGenerations(db: Kysely<Database>, rows: readonly GenerationRecord[], now: Date): Promise<void> {
+  if (rows.length === 0) return;
   const p = usagePeriodsAt(now);
-  const cost = row.total_cost ?? 0;
+  const costs = new Map<string, number>();
+  for (const row of rows) {
+    const cost = row.total_cost ?? 0;
+    if (cost !== 0) costs.set(row.api_key_hash, (costs.get(row.api_key_hash) ?? 0) + cost);
+  }
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('generations').values(row).execute();
-    if (cost === 0) return;
-    await trx
-      .updateTable('api_keys')
-      .set({
-        usage: sql`usage + ${cost}`,
-        ...rollingCounter('daily', p.daily, cost),
-        ...rollingCounter('weekly', p.weekly, cost),
-        ...rollingCounter('monthly', p.monthly, cost),
-      })
-      .where('hash', '=', row.api_key_hash)
-      .execute();
+    await trx.insertInto('generations').values([...rows]).execute();
+    for (const [hash, cost] of costs) {
+      await trx
+        .updateTable('api_keys')
+        .set({
+          usage: sql`usage + ${cost}`,
+          ...rollingCounter('daily', p.daily, cost),
+          ...rollingCounter('weekly', p.weekly, cost),
+          ...rollingCounter('monthly', p.monthly, cost),
+        })
+        .where('hash', '=', hash)
+        .execute();
+    }
   });
 }
+
+export const recordGeneration = (db: Kysely<Database>, row: GenerationRecord, now: Date): Promise<void> =>
+  recordGenerations(db, [row], now);
 
 /**
  * Adds to a period's counter, restarting it (and the BYOK counter that shares

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { recordGeneration } from '../accounting/record-generation.js';
+import type { LedgerWriter } from '../accounting/ledger-writer.js';
 import { computeCost } from '../accounting/compute-cost.js';
 import { modelTask, type ModelTask } from '../catalog/model-task.js';
 import type { Catalog, Endpoint } from '../catalog/types.js';
@@ -22,6 +22,8 @@ import type { ChatRequest, FinishReason, Usage } from './types.js';
 /** What every flow (chat, rerank) needs beyond the request; built once in app.ts. */
 export interface RunServices {
   db: Kysely<Database>;
+  /** Writes ledger rows (group commit); settling a run waits for its row. */
+  ledger: LedgerWriter;
   clock: Clock;
   catalog: Catalog;
   health: EndpointHealth;
@@ -201,56 +203,52 @@ const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rer
  * Called before the response completes, so a finished generation is never
  * unrecorded.
  */
-export async function settleRun(services: Pick<RunServices, 'db' | 'clock'>, run: Run<RoutedRequest>, end: RunEnd): Promise<{ cost: number }> {
+export async function settleRun(services: Pick<RunServices, 'ledger' | 'clock'>, run: Run<RoutedRequest>, end: RunEnd): Promise<{ cost: number }> {
   const now = services.clock();
   const cost =
     end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage, end.searchUnits ?? 1) : { total: 0, cacheDiscount: 0 };
-  await recordGeneration(
-    services.db,
-    {
-      id: run.id,
-      organization_id: run.key.organization_id,
-      workspace_id: run.key.workspace_id,
-      api_key_hash: run.key.hash,
-      request_id: run.requestId,
-      upstream_id: end.upstreamId ?? null,
-      model: end.attempt?.modelId ?? run.routing.planned[0]?.model ?? run.request.model ?? 'unknown',
-      provider_name: end.attempt?.endpoint.provider ?? end.outcomes.at(-1)?.provider ?? null,
-      upstream_model: end.attempt?.endpoint.upstreamModel ?? null,
-      app_id: run.key.app_id,
-      external_user: run.key.external_user,
-      user_hash: run.endUserId,
-      session_id: run.request.session_id ?? null,
-      api_type: API_TYPES[run.task],
-      status: end.status,
-      streamed: end.streamed ? 1 : 0,
-      cancelled: end.status === 'cancelled' ? 1 : 0,
-      finish_reason: end.finishReason ?? null,
-      native_finish_reason: end.nativeFinishReason ?? null,
-      service_tier: end.serviceTier ?? null,
-      tokens_prompt: end.usage?.prompt_tokens ?? 0,
-      tokens_completion: end.usage?.completion_tokens ?? 0,
-      tokens_cached: end.usage?.prompt_tokens_details?.cached_tokens ?? 0,
-      tokens_cache_write: end.usage?.prompt_tokens_details?.cache_write_tokens ?? 0,
-      tokens_reasoning: end.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
-      total_cost: cost.total,
-      cache_discount: cost.cacheDiscount,
-      latency_ms: now.getTime() - run.startedAt,
-      ttft_ms: end.ttftMs ?? null,
-      generation_time_ms: end.ttftMs != null ? now.getTime() - run.startedAt - end.ttftMs : null,
-      error_code: end.error?.code ?? null,
-      error_message: end.error?.message ?? null,
-      routing: JSON.stringify({
-        ...run.routing,
-        attempts: end.outcomes,
-        usage_estimated: end.usageEstimated ?? false,
-        ...(end.searchUnits !== undefined ? { search_units: end.searchUnits } : {}),
-      }),
-      origin: run.origin,
-      user_agent: run.userAgent,
-      created_at: new Date(run.startedAt).toISOString(),
-    },
-    now,
-  );
+  await services.ledger.record({
+    id: run.id,
+    organization_id: run.key.organization_id,
+    workspace_id: run.key.workspace_id,
+    api_key_hash: run.key.hash,
+    request_id: run.requestId,
+    upstream_id: end.upstreamId ?? null,
+    model: end.attempt?.modelId ?? run.routing.planned[0]?.model ?? run.request.model ?? 'unknown',
+    provider_name: end.attempt?.endpoint.provider ?? end.outcomes.at(-1)?.provider ?? null,
+    upstream_model: end.attempt?.endpoint.upstreamModel ?? null,
+    app_id: run.key.app_id,
+    external_user: run.key.external_user,
+    user_hash: run.endUserId,
+    session_id: run.request.session_id ?? null,
+    api_type: API_TYPES[run.task],
+    status: end.status,
+    streamed: end.streamed ? 1 : 0,
+    cancelled: end.status === 'cancelled' ? 1 : 0,
+    finish_reason: end.finishReason ?? null,
+    native_finish_reason: end.nativeFinishReason ?? null,
+    service_tier: end.serviceTier ?? null,
+    tokens_prompt: end.usage?.prompt_tokens ?? 0,
+    tokens_completion: end.usage?.completion_tokens ?? 0,
+    tokens_cached: end.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    tokens_cache_write: end.usage?.prompt_tokens_details?.cache_write_tokens ?? 0,
+    tokens_reasoning: end.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+    total_cost: cost.total,
+    cache_discount: cost.cacheDiscount,
+    latency_ms: now.getTime() - run.startedAt,
+    ttft_ms: end.ttftMs ?? null,
+    generation_time_ms: end.ttftMs != null ? now.getTime() - run.startedAt - end.ttftMs : null,
+    error_code: end.error?.code ?? null,
+    error_message: end.error?.message ?? null,
+    routing: JSON.stringify({
+      ...run.routing,
+      attempts: end.outcomes,
+      usage_estimated: end.usageEstimated ?? false,
+      ...(end.searchUnits !== undefined ? { search_units: end.searchUnits } : {}),
+    }),
+    origin: run.origin,
+    user_agent: run.userAgent,
+    created_at: new Date(run.startedAt).toISOString(),
+  });
   return { cost: cost.total };
 }

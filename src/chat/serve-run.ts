@@ -33,7 +33,7 @@ export async function serveRun<R, T>(
 
 /** Records a run that produced nothing billable and returns the error for the client. */
 export async function failRun(
-  services: Pick<RunServices, 'db' | 'clock'>,
+  services: Pick<RunServices, 'ledger' | 'clock'>,
   run: Run<RoutedRequest>,
   error: unknown,
   known: AttemptOutcome[],
