@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database, GenerationsTable } from '../store/schema.js';
 import { usagePeriodsAt } from '../accounts/usage-periods.js';
+import { insertGenerations } from './insert-generations.js';
 
 export type GenerationRecord = Insertable<GenerationsTable>;
 
@@ -19,7 +20,7 @@ export async function recordGenerations(db: Kysely<Database>, rows: readonly Gen
     if (cost !== 0) costs.set(row.api_key_hash, (costs.get(row.api_key_hash) ?? 0) + cost);
   }
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('generations').values([...rows]).execute();
+    await insertGenerations(trx, rows);
     for (const [hash, cost] of costs) {
       await trx
         .updateTable('api_keys')

@@ -1,0 +1,49 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { Database, GenerationsTable } from '../store/schema.js';
+import type { GenerationRecord } from './record-generation.js';
+
+/** Every column of a ledger row, in the order the cached statements bind them. */
+const COLUMNS = [
+  'id', 'organization_id', 'workspace_id', 'api_key_hash', 'request_id', 'upstream_id', 'model', 'provider_name',
+  'upstream_model', 'app_id', 'external_user', 'user_hash', 'session_id', 'api_type', 'status', 'streamed', 'cancelled',
+  'finish_reason', 'native_finish_reason', 'service_tier', 'tokens_prompt', 'tokens_completion', 'tokens_cached',
+  'tokens_cache_write', 'tokens_reasoning', 'total_cost', 'cache_discount', 'latency_ms', 'ttft_ms', 'generation_time_ms',
+  'error_code', 'error_message', 'routing', 'origin', 'user_agent', 'created_at',
+] as const satisfies readonly (keyof GenerationsTable)[];
+
+// The database fills these when a row leaves them out; a bound NULL would not.
+const DEFAULTS: Partial<Record<(typeof COLUMNS)[number], number>> = {
+  tokens_prompt: 0,
+  tokens_completion: 0,
+  tokens_cached: 0,
+  tokens_cache_write: 0,
+  tokens_reasoning: 0,
+  total_cost: 0,
+};
+
+// Keyed by the dialect's adapter: a transaction is a new Kysely instance but speaks the same SQL.
+const statements = new WeakMap<object, Map<number, string>>();
+
+/**
+ * The SQL of a multi-row INSERT of `count` ledger rows, built by Kysely once
+ * per dialect and row count. Kysely builds a query node by node, which on the
+ * hot path cost more than SQLite's own work; the SQL only depends on the count.
+ */
+function insertSql(db: Kysely<Database>, count: number): string {
+  const adapter = db.getExecutor().adapter;
+  let byCount = statements.get(adapter);
+  if (!byCount) statements.set(adapter, (byCount = new Map()));
+  let text = byCount.get(count);
+  if (!text) {
+    const template = Object.fromEntries(COLUMNS.map((c) => [c, 'x'])) as unknown as GenerationRecord;
+    text = db.insertInto('generations').values(Array.from({ length: count }, () => template)).compile().sql;
+    byCount.set(count, text);
+  }
+  return text;
+}
+
+export async function insertGenerations(db: Kysely<Database>, rows: readonly GenerationRecord[]): Promise<void> {
+  const parameters: unknown[] = [];
+  for (const row of rows) for (const column of COLUMNS) parameters.push(row[column] ?? DEFAULTS[column] ?? null);
+  await db.executeQuery(CompiledQuery.raw(insertSql(db, rows.length), parameters));
+}
