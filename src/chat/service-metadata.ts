@@ -1,11 +1,14 @@
+import type { CandidateReport, Strategy } from '../routing/plan-attempts.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
 
 export interface RoutingFacts {
   requested: { model?: string | undefined; models?: readonly string[] | undefined };
-  strategy: 'fallback' | 'session';
+  strategy: Strategy;
   attempts: AttemptOutcome[];
   /** Every endpoint the plan held, in the order it would try them. */
   planned: { model: string; provider: string }[];
+  /** Every candidate endpoint with what the planner did with it and why (planned ones first, in plan order). */
+  candidates: CandidateReport[];
 }
 
 /** `service_metadata` (spec 7.2), asked for with `X-Service-Metadata: enabled`. */
@@ -17,9 +20,10 @@ export function serviceMetadata(facts: RoutingFacts) {
     : `all ${facts.attempts.length} attempt${facts.attempts.length === 1 ? '' : 's'} failed`;
   return {
     attempt: facts.attempts.length,
-    endpoints: facts.planned.map((p) => {
-      const outcome = facts.attempts.find((a) => a.provider === p.provider && a.model === p.model);
-      return { ...p, status: outcome?.status ?? 'not_tried', ...(outcome?.error ? { error: outcome.error } : {}) };
+    endpoints: facts.candidates.map((c) => {
+      const outcome = facts.attempts.find((a) => a.provider === c.provider && a.model === c.model);
+      const status = c.decision === 'dropped' ? 'dropped' : (outcome?.status ?? 'not_tried');
+      return { model: c.model, provider: c.provider, status, decision: c.decision, reason: c.reason, ...(outcome?.error ? { error: outcome.error } : {}) };
     }),
     is_byok: false,
     region: null,

@@ -1,12 +1,16 @@
+import { EndpointStats, type EndpointFigures, type ServedSample } from './endpoint-stats.js';
+
 /** How long an endpoint that failed is avoided. */
 export const UNHEALTHY_FOR_MS = 30_000;
 
 /**
- * Endpoints (model × endpoint, see endpointKey) that failed recently. The
- * planner tries them last, not never: the only endpoint left is still worth a try.
+ * Endpoints (model × endpoint, see endpointKey) that failed recently, and
+ * what the served ones measured. The planner tries failed ones last, not
+ * never: the only endpoint left is still worth a try.
  */
 export class EndpointHealth {
   private readonly failedAt = new Map<string, number>();
+  private readonly stats = new EndpointStats();
 
   constructor(private readonly now: () => number) {}
 
@@ -16,6 +20,14 @@ export class EndpointHealth {
 
   recordSuccess(endpoint: string): void {
     this.failedAt.delete(endpoint);
+  }
+
+  recordServed(endpoint: string, sample: ServedSample): void {
+    this.stats.record(endpoint, sample);
+  }
+
+  figures(endpoint: string): EndpointFigures | undefined {
+    return this.stats.figures(endpoint);
   }
 
   unhealthy(): Set<string> {

@@ -1,5 +1,11 @@
+import { exclusionOf, FILTERS, type Exclusion, type FilterableEndpoint } from './endpoint-filters.js';
+import { rankingPrice } from './endpoint-price.js';
+import type { EndpointFigures } from './endpoint-stats.js';
+import { PERCENTILES, readProviderPreferences, type ProviderPreferences } from './provider-preferences.js';
+import { inverseSquarePrice, weightedOrder } from './weighted-order.js';
+
 /** What the planner needs of a catalog model: its id and its provider endpoints, in preference order. */
-export interface PlannableModel<E extends { provider: string }> {
+export interface PlannableModel<E extends FilterableEndpoint> {
   id: string;
   endpoints: readonly E[];
 }
@@ -9,55 +15,218 @@ export interface Attempt<E> {
   endpoint: E;
 }
 
-export interface PlanInput<E extends { provider: string }> {
+export interface PlanInput<E extends FilterableEndpoint> {
   /** The model asked for, then fallback models in order (`model`, then `models`). */
   requested: readonly string[];
   lookup: (id: string) => PlannableModel<E> | undefined;
+  /** The request's `provider` object; none means the defaults. */
+  preferences?: ProviderPreferences;
+  /** The parameters the request sets (see usedParameters), for require_parameters. */
+  parameters?: readonly string[];
   /** The provider a session is pinned to; its endpoint goes first while it is healthy. */
   stickyProvider?: string | undefined;
   /** Endpoints to try last (failed recently), as endpointKey(model, provider). */
   unhealthy?: ReadonlySet<string>;
+  /** The gateway's measurements of an endpoint (endpointKey), for sort and preferred_*. */
+  figures?: (endpoint: string) => EndpointFigures | undefined;
+  /** Draws of the price-weighted load balancing; injected so that tests are deterministic. */
+  random?: () => number;
 }
 
-export type Plan<E> = { attempts: Attempt<E>[]; unknownModels: string[] };
+/** What the planner did with one candidate endpoint, and the rules that decided it. */
+export interface CandidateReport {
+  model: string;
+  provider: string;
+  decision: 'kept' | 'reordered' | 'dropped';
+  reason: string;
+}
 
-/**
- * The ordered attempts for a request: each requested model's endpoints in
- * catalog order, the session's provider first, unhealthy providers last, and
- * every model×provider pair once.
- */
-export function planAttempts<E extends { provider: string }>(input: PlanInput<E>): Plan<E> {
-  const attempts: Attempt<E>[] = [];
-  const unknownModels: string[] = [];
-  const seen = new Set<string>();
-  for (const id of input.requested) {
-    const model = input.lookup(id);
-    if (!model) {
-      unknownModels.push(id);
-      continue;
-    }
-    for (const endpoint of orderEndpoints(model.id, model.endpoints, input.stickyProvider, input.unhealthy)) {
-      const key = endpointKey(model.id, endpoint.provider);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      attempts.push({ modelId: model.id, endpoint });
-    }
-  }
-  return { attempts, unknownModels };
+/** fallback: price-weighted load balancing with fallbacks (the default). */
+export type Strategy = 'fallback' | 'session' | 'order' | 'sort';
+
+export interface Plan<E> {
+  attempts: Attempt<E>[];
+  unknownModels: string[];
+  /** Every candidate: the planned ones in plan order, then the dropped ones. */
+  candidates: CandidateReport[];
+  strategy: Strategy;
+  /** Set when preferences left nothing: which one removed the last candidate. */
+  noEndpoint?: string;
 }
 
 /** One model served by one provider: the unit of health and of de-duplication. */
 export const endpointKey = (modelId: string, provider: string) => `${modelId}@${provider}`;
 
-function orderEndpoints<E extends { provider: string }>(
-  modelId: string,
-  endpoints: readonly E[],
+interface Candidate<E> {
+  modelIndex: number;
+  modelId: string;
+  endpoint: E;
+  key: string;
+  reasons: string[];
+  exclusion?: Exclusion;
+}
+
+/**
+ * The ordered attempts for a request and the reason for each candidate:
+ * preferences drop endpoints (endpoint-filters.ts); `order`, then `sort`,
+ * else price-weighted load balancing with the session's provider first,
+ * order each model's endpoints; endpoints missing a preferred_* cut-off go
+ * after those that meet it (across models, as the reference says a fallback
+ * model may then serve); failed-recently endpoints go last within their
+ * model; every model×provider pair once.
+ */
+export function planAttempts<E extends FilterableEndpoint>(input: PlanInput<E>): Plan<E> {
+  const prefs = input.preferences ?? readProviderPreferences(undefined);
+  const unknownModels: string[] = [];
+  const all: Candidate<E>[] = [];
+  const seen = new Set<string>();
+  for (const [modelIndex, id] of input.requested.entries()) {
+    const model = input.lookup(id);
+    if (!model) {
+      unknownModels.push(id);
+      continue;
+    }
+    for (const endpoint of model.endpoints) {
+      const key = endpointKey(model.id, endpoint.provider);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const exclusion = exclusionOf(endpoint, prefs, input.parameters ?? []);
+      all.push({ modelIndex, modelId: model.id, endpoint, key, reasons: [], ...(exclusion ? { exclusion } : {}) });
+    }
+  }
+  const eligible = all.filter((c) => !c.exclusion);
+  const sticky = eligible.some((c) => c.endpoint.provider === input.stickyProvider) ? input.stickyProvider : undefined;
+  const strategy: Strategy = prefs.order ? 'order' : prefs.sort ? 'sort' : sticky ? 'session' : 'fallback';
+
+  const base = baseOrder(eligible, prefs, strategy, input, sticky);
+  const global = strategy === 'sort' && prefs.sort?.partition === 'none';
+  const miss = new Map(base.map((c) => [c, missedCutoff(input.figures?.(c.key), prefs)]));
+  const unhealthy = (c: Candidate<E>) => input.unhealthy?.has(c.key) === true;
+  for (const c of base) {
+    const missed = miss.get(c);
+    if (missed) c.reasons.push(`${missed}: after endpoints that meet it`);
+    if (unhealthy(c)) c.reasons.push('failed in the last 30 s: tried last');
+  }
+  // Array.prototype.sort is stable: the base order holds within equal ranks.
+  const ordered = [...base].sort(
+    (a, b) =>
+      Number(!!miss.get(a)) - Number(!!miss.get(b)) ||
+      (global ? 0 : a.modelIndex - b.modelIndex) ||
+      Number(unhealthy(a)) - Number(unhealthy(b)),
+  );
+  const planned = prefs.allowFallbacks || prefs.order ? ordered : firstPerModel(ordered);
+
+  const dropped = all.filter((c) => c.exclusion);
+  const candidates = [
+    ...planned.map((c) => report(c, planned, eligible)),
+    ...dropped.map((c) => ({ model: c.modelId, provider: c.endpoint.provider, decision: 'dropped' as const, reason: `provider.${c.exclusion!.rule}: ${c.exclusion!.detail}` })),
+  ];
+  const plan: Plan<E> = { attempts: planned.map((c) => ({ modelId: c.modelId, endpoint: c.endpoint })), unknownModels, candidates, strategy };
+  return planned.length === 0 && dropped.length > 0 ? { ...plan, noEndpoint: noEndpointMessage(input.requested, dropped) } : plan;
+}
+
+/** Each model's endpoints in the strategy's order (all models together for a sort with partition "none"). */
+function baseOrder<E extends FilterableEndpoint>(
+  eligible: Candidate<E>[],
+  prefs: ProviderPreferences,
+  strategy: Strategy,
+  input: PlanInput<E>,
   sticky: string | undefined,
-  unhealthy: ReadonlySet<string> | undefined,
-): E[] {
-  const rank = (e: E) => (unhealthy?.has(endpointKey(modelId, e.provider)) ? 2 : e.provider === sticky ? 0 : 1);
-  // Array.prototype.sort is stable: catalog order holds within a rank.
-  return [...endpoints].sort((a, b) => rank(a) - rank(b));
+): Candidate<E>[] {
+  if (strategy === 'order') {
+    const order = prefs.order!;
+    const at = (c: Candidate<E>) => order.indexOf(c.endpoint.provider.toLowerCase());
+    const out: Candidate<E>[] = [];
+    for (const c of eligible) {
+      if (at(c) >= 0) c.reasons.push(`provider.order #${at(c) + 1}`);
+      else if (prefs.allowFallbacks) c.reasons.push('not in provider.order: after the listed providers');
+      else c.exclusion = { rule: 'allow_fallbacks', detail: 'false and not in provider.order', rank: FILTERS.length };
+      if (!c.exclusion) out.push(c);
+    }
+    const rank = (c: Candidate<E>) => (at(c) >= 0 ? at(c) : order.length);
+    return perModel(out, (group) => [...group].sort((a, b) => rank(a) - rank(b)));
+  }
+  if (strategy === 'sort') {
+    const { by, partition } = prefs.sort!;
+    const value = (c: Candidate<E>) => sortValue(c, by, input.figures?.(c.key));
+    for (const c of eligible) c.reasons.push(`sort by ${by}: ${describeValue(by, value(c))}`);
+    const sorted = (group: Candidate<E>[]) => [...group].sort((a, b) => value(a) - value(b));
+    return partition === 'none' ? sorted(eligible) : perModel(eligible, sorted);
+  }
+  const random = input.random ?? Math.random;
+  return perModel(eligible, (group) => {
+    const weight = (c: Candidate<E>) => inverseSquarePrice(rankingPrice(c.endpoint.pricing));
+    const total = group.reduce((s, c) => s + weight(c), 0);
+    for (const c of group) {
+      if (c.endpoint.provider === sticky) c.reasons.push('session pin: first');
+      else c.reasons.push(`load balancing by price: ${Number.isFinite(total) ? Math.round((100 * weight(c)) / total) : weight(c) === Infinity ? 100 : 0}% weight`);
+    }
+    const drawn = weightedOrder(group, weight, random);
+    return [...drawn.filter((c) => c.endpoint.provider === sticky), ...drawn.filter((c) => c.endpoint.provider !== sticky)];
+  });
+}
+
+function perModel<E>(candidates: Candidate<E>[], order: (group: Candidate<E>[]) => Candidate<E>[]): Candidate<E>[] {
+  const groups = new Map<number, Candidate<E>[]>();
+  for (const c of candidates) groups.set(c.modelIndex, [...(groups.get(c.modelIndex) ?? []), c]);
+  return [...groups.values()].flatMap(order);
+}
+
+/** Smaller is better; unknown measurements sort last. */
+function sortValue<E extends FilterableEndpoint>(c: Candidate<E>, by: 'price' | 'throughput' | 'latency', figures: EndpointFigures | undefined): number {
+  if (by === 'price') return rankingPrice(c.endpoint.pricing);
+  if (by === 'throughput') return figures?.throughput ? -figures.throughput.p50 : Infinity;
+  return figures ? figures.ttftMs.p50 : Infinity;
+}
+
+function describeValue(by: 'price' | 'throughput' | 'latency', value: number): string {
+  if (value === Infinity) return 'not measured yet, last';
+  if (by === 'price') return `$${round(value * 1e6)}/M tokens`;
+  return by === 'throughput' ? `p50 ${round(-value)} tokens/s` : `p50 ${round(value / 1000)} s to first token`;
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/**
+ * The first preferred_* cut-off the endpoint misses. Latency is time to
+ * first token (seconds). An endpoint not measured yet misses nothing: no
+ * evidence is no reason to demote it.
+ */
+export function missedCutoff(figures: EndpointFigures | undefined, prefs: ProviderPreferences): string | undefined {
+  if (!figures) return undefined;
+  for (const p of PERCENTILES) {
+    const max = prefs.preferredMaxLatency?.[p];
+    const latency = figures.ttftMs[p] / 1000;
+    if (max !== undefined && latency > max) return `provider.preferred_max_latency: ${p} ${round(latency)} s > ${max} s`;
+    const min = prefs.preferredMinThroughput?.[p];
+    const throughput = figures.throughput?.[p];
+    if (min !== undefined && throughput !== undefined && throughput < min)
+      return `provider.preferred_min_throughput: ${p} ${round(throughput)} tokens/s < ${min}`;
+  }
+  return undefined;
+}
+
+/** allow_fallbacks: false without `order`: only each model's first choice (reference ProviderPreferences). */
+function firstPerModel<E>(ordered: Candidate<E>[]): Candidate<E>[] {
+  const firsts = new Set<number>();
+  return ordered.filter((c) => {
+    if (!firsts.has(c.modelIndex)) return firsts.add(c.modelIndex), true;
+    c.exclusion = { rule: 'allow_fallbacks', detail: 'false: only the first choice is tried', rank: FILTERS.length };
+    return false;
+  });
+}
+
+/** "kept" when the candidate holds its catalog place among its model's eligible endpoints. */
+function report<E extends FilterableEndpoint>(c: Candidate<E>, planned: Candidate<E>[], eligible: Candidate<E>[]): CandidateReport {
+  const place = (list: Candidate<E>[]) => list.filter((o) => o.modelIndex === c.modelIndex).indexOf(c);
+  return { model: c.modelId, provider: c.endpoint.provider, decision: place(planned) === place(eligible) ? 'kept' : 'reordered', reason: c.reasons.join('; ') };
+}
+
+/** Names the preference that removed the last candidate: the latest-checked rule that dropped one. */
+function noEndpointMessage<E extends FilterableEndpoint>(requested: readonly string[], dropped: Candidate<E>[]): string {
+  const last = dropped.reduce((a, b) => (b.exclusion!.rank >= a.exclusion!.rank ? b : a));
+  const e = last.exclusion!;
+  return `No endpoints found for ${requested.join(', ')} matching your provider preferences: provider.${e.rule} removed the last candidate (${last.endpoint.provider}: ${e.detail})`;
 }
 
 /** `model` then `models`, without repeats; empty when neither is given. */

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { EndpointStats, servedSample, STATS_WINDOW, summarize } from './endpoint-stats.js';
+
+describe('endpoint stats', () => {
+  it('summarizes with nearest-rank percentiles and a mean', () => {
+    expect(summarize([4, 1, 3, 2])).toEqual({ mean: 2.5, p50: 2, p75: 3, p90: 4, p99: 4 });
+  });
+
+  it('measures a stream’s throughput over its generation time only', () => {
+    expect(servedSample(3000, 1000, 100)).toEqual({ latencyMs: 3000, ttftMs: 1000, throughput: 50 });
+    expect(servedSample(2000, null, 100)).toEqual({ latencyMs: 2000, ttftMs: 2000, throughput: 50 });
+    expect(servedSample(2000, null, 0)).toEqual({ latencyMs: 2000, ttftMs: 2000 });
+  });
+
+  it('keeps a moving window per endpoint', () => {
+    const stats = new EndpointStats();
+    for (let i = 0; i < STATS_WINDOW + 10; i++) stats.record('m@a', { latencyMs: i, ttftMs: i });
+    expect(stats.figures('m@a')).toMatchObject({ samples: STATS_WINDOW, latencyMs: { p50: 59 } });
+    expect(stats.figures('m@b')).toBeUndefined();
+  });
+});
