@@ -1,0 +1,167 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerKey } from '../../http/authenticate.js';
+import { Errors } from '../../http/errors.js';
+import { presetFromRequest } from '../../presets/preset-from-request.js';
+import { isPresetModel } from '../../presets/preset-reference.js';
+import type { ApiKeyRow } from '../../store/repositories/api-keys.js';
+import {
+  addVersion,
+  createPreset,
+  deletePreset,
+  findPreset,
+  findVersion,
+  findVersionById,
+  listPresets,
+  listVersions,
+  updatePresetDetails,
+  type PresetRow,
+  type PresetSettings,
+} from '../../store/repositories/presets.js';
+import type { Services } from '../../services.js';
+import { ChatRequestBody } from '../chat/schemas.js';
+import { CreatePresetBody, NewPresetParams, PageQuery, PresetParams, PresetVersionParams, UpdatePresetBody } from './schemas.js';
+import { toPresetRecord, toPresetWithVersion, toVersionRecord } from './preset-record.js';
+
+const DEFAULT_PAGE_SIZE = 50;
+
+const page = (query: { offset?: number | null; limit?: number }) => ({ offset: query.offset ?? 0, limit: query.limit ?? DEFAULT_PAGE_SIZE });
+
+/** A preset must name a model, never another preset: presets do not chain. */
+function assertNoPresetModel(field: string, model: string | undefined): void {
+  if (model !== undefined && isPresetModel(model)) throw Errors.invalidRequest(`${field} must name a model, not a preset`);
+}
+
+/** Who made a version: the key's user, else the key's label (keys made by the bootstrap have no user). */
+const creatorOf = (key: ApiKeyRow) => key.creator_user_id ?? key.label;
+
+/**
+ * Presets of the reference (GET /presets, /presets/{slug}, its versions, and
+ * POST /presets/{slug}/chat/completions), plus POST /presets, PATCH and DELETE
+ * /presets/{slug}, which the reference leaves to its web UI. Presets belong to
+ * the caller's organization; another organization's are as absent as missing
+ * ones. Any key may read and use a preset; only management keys change one,
+ * as the reference's 403 on its create operation says.
+ */
+export function presetsRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { db, clock, auth } = services;
+
+  async function presetOf(organizationId: string, slug: string): Promise<PresetRow> {
+    const preset = await findPreset(db, organizationId, slug);
+    if (!preset) throw Errors.notFound(`Preset ${slug}`);
+    return preset;
+  }
+
+  async function withDesignatedVersion(preset: PresetRow) {
+    const version = preset.designated_version_id ? await findVersionById(db, preset.designated_version_id) : undefined;
+    if (!version) throw Errors.internal();
+    return toPresetWithVersion(preset, version);
+  }
+
+  return async (app) => {
+    app.get('/presets', { onRequest: auth.requireKey, schema: { querystring: PageQuery } }, async (request) => {
+      const { rows, total } = await listPresets(db, callerKey(request).organization_id, page(request.query));
+      return { data: rows.map(toPresetRecord), total_count: total };
+    });
+
+    app.post('/presets', { onRequest: auth.requireManagementKey, schema: { body: CreatePresetBody } }, async (request, reply) => {
+      const caller = callerKey(request);
+      const body = request.body;
+      assertNoPresetModel('config.model', body.config.model);
+      const now = clock().toISOString();
+      const preset = await createPreset(
+        db,
+        {
+          organizationId: caller.organization_id,
+          workspaceId: caller.workspace_id,
+          slug: body.slug,
+          name: body.name ?? body.slug,
+          description: body.description ?? null,
+          creatorUserId: caller.creator_user_id,
+        },
+        { config: body.config, systemPrompt: body.system_prompt ?? null, creatorId: creatorOf(caller) },
+        now,
+      );
+      if (!preset) throw Errors.presetExists(body.slug);
+      return reply.code(201).send({ data: await withDesignatedVersion(preset) });
+    });
+
+    app.get('/presets/:slug', { onRequest: auth.requireKey, schema: { params: PresetParams } }, async (request) => {
+      const preset = await presetOf(callerKey(request).organization_id, request.params.slug);
+      return { data: await withDesignatedVersion(preset) };
+    });
+
+    app.patch(
+      '/presets/:slug',
+      { onRequest: auth.requireManagementKey, schema: { params: PresetParams, body: UpdatePresetBody } },
+      async (request) => {
+        const caller = callerKey(request);
+        const body = request.body;
+        assertNoPresetModel('config.model', body.config?.model);
+        const preset = await presetOf(caller.organization_id, request.params.slug);
+        const now = clock().toISOString();
+        const { name, description } = body;
+        await updatePresetDetails(db, preset.id, { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) }, now);
+        if (body.config !== undefined || body.system_prompt !== undefined) {
+          const current = await findVersionById(db, preset.designated_version_id ?? '');
+          const settings: PresetSettings = {
+            config: body.config ?? (current ? (JSON.parse(current.config) as Record<string, unknown>) : {}),
+            systemPrompt: body.system_prompt !== undefined ? body.system_prompt : (current?.system_prompt ?? null),
+            creatorId: creatorOf(caller),
+          };
+          await addVersion(db, preset.id, settings, now);
+        }
+        return { data: await withDesignatedVersion(await presetOf(caller.organization_id, preset.slug)) };
+      },
+    );
+
+    app.delete('/presets/:slug', { onRequest: auth.requireManagementKey, schema: { params: PresetParams } }, async (request) => {
+      const deleted = await deletePreset(db, callerKey(request).organization_id, request.params.slug);
+      if (!deleted) throw Errors.notFound(`Preset ${request.params.slug}`);
+      return { deleted: true as const };
+    });
+
+    app.post(
+      '/presets/:slug/chat/completions',
+      { onRequest: auth.requireManagementKey, schema: { params: NewPresetParams, body: ChatRequestBody } },
+      async (request) => {
+        const caller = callerKey(request);
+        const slug = request.params.slug;
+        assertNoPresetModel('model', request.body.model);
+        const settings = { ...presetFromRequest(request.body), creatorId: creatorOf(caller) };
+        const now = clock().toISOString();
+        const existing = await findPreset(db, caller.organization_id, slug);
+        if (existing) {
+          await addVersion(db, existing.id, settings, now);
+          return { data: await withDesignatedVersion(await presetOf(caller.organization_id, slug)) };
+        }
+        const preset = await createPreset(
+          db,
+          { organizationId: caller.organization_id, workspaceId: caller.workspace_id, slug, name: slug, description: null, creatorUserId: caller.creator_user_id },
+          settings,
+          now,
+        );
+        // Another request created it between the read and the insert.
+        if (!preset) throw Errors.presetExists(slug);
+        return { data: await withDesignatedVersion(preset) };
+      },
+    );
+
+    app.get(
+      '/presets/:slug/versions',
+      { onRequest: auth.requireKey, schema: { params: PresetParams, querystring: PageQuery } },
+      async (request) => {
+        const preset = await presetOf(callerKey(request).organization_id, request.params.slug);
+        const { rows, total } = await listVersions(db, preset.id, page(request.query));
+        return { data: rows.map(toVersionRecord), total_count: total };
+      },
+    );
+
+    app.get('/presets/:slug/versions/:version', { onRequest: auth.requireKey, schema: { params: PresetVersionParams } }, async (request) => {
+      const { slug, version } = request.params;
+      const preset = await presetOf(callerKey(request).organization_id, slug);
+      const row = await findVersion(db, preset.id, Number(version));
+      if (!row) throw Errors.notFound(`Version ${version} of preset ${slug}`);
+      return { data: toVersionRecord(row) };
+    });
+  };
+}
