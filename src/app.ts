@@ -9,15 +9,18 @@ import { chatRoutes } from './api/chat/routes.js';
 import { generationRoutes } from './api/generation/routes.js';
 import { keysRoutes } from './api/keys/routes.js';
 import { modelsRoutes } from './api/models/routes.js';
+import { presetsRoutes } from './api/presets/routes.js';
 import { organizationRoutes } from './api/organization/routes.js';
 import { rerankRoutes } from './api/rerank/routes.js';
+import { videoRoutes } from './api/videos/routes.js';
+import { createVideoJobs, type VideoTuning } from './videos/video-jobs.js';
 import { assertServable } from './catalog/assert-servable.js';
 import type { Catalog } from './catalog/types.js';
 import type { ChatServices } from './chat/chat-run.js';
 import { authenticator } from './http/authenticate.js';
 import { installErrorEnvelope } from './http/error-envelope.js';
 import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
-import { CHAT_ADAPTERS, RERANK_ADAPTERS } from './providers/registry.js';
+import { CHAT_ADAPTERS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
 import { EndpointHealth } from './routing/endpoint-health.js';
 import { memorySessionPins, type SessionPins } from './routing/session-pins.js';
 import type { ChangeFeed } from './store/change-feed.js';
@@ -37,9 +40,11 @@ export interface AppOptions {
   /** Where session stickiness is kept; in memory unless Redis is configured. */
   sessionPins?: SessionPins;
   /** Tuning of the chat flows (tests shorten waits). */
-  chat?: Partial<Pick<ChatServices, 'keepAliveAfterMs' | 'retryBudget' | 'sleep' | 'adapters'>>;
+  chat?: Partial<Pick<ChatServices, 'keepAliveAfterMs' | 'retryBudget' | 'sleep' | 'adapters' | 'random'>>;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
+  /** Tuning of video jobs and their poller. */
+  videos?: VideoTuning;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -93,7 +98,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keepAliveAfterMs: 2_000,
     ...options.chat,
   };
-  assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS) });
+  assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS), video: Object.keys(VIDEO_ADAPTERS) });
+  const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS }, options.videos ?? {}, (error) =>
+    app.log.error({ err: error }, 'video job poll failed'),
+  );
+  // Jobs live in the database: the poller runs while the server does, and any instance finishes any job.
+  app.decorate('videoPoller', videos.poller);
+  app.addHook('onReady', async () => videos.poller.start());
+  app.addHook('onClose', async () => videos.poller.stop());
 
   await app.register(
     async (api) => {
@@ -101,9 +113,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Rerank shares chat's endpoint health, retry budget and waits; it has its own adapters.
       await api.register(rerankRoutes({ ...chat, adapters: RERANK_ADAPTERS, auth: services.auth }));
       await api.register(keysRoutes(services));
+      await api.register(presetsRoutes(services));
       await api.register(authRoutes(services));
       await api.register(organizationRoutes(services));
       await api.register(generationRoutes(services));
+      await api.register(videoRoutes({ ...videos.services, auth: services.auth, poller: videos.poller }));
       await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey }));
     },
     { prefix: API_PREFIX },

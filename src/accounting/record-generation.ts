@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Database, GenerationsTable } from '../store/schema.js';
 import { usagePeriodsAt } from '../accounts/usage-periods.js';
 import { insertGenerations } from './insert-generations.js';
@@ -13,27 +13,30 @@ export type GenerationRecord = Insertable<GenerationsTable>;
  */
 export async function recordGenerations(db: Kysely<Database>, rows: readonly GenerationRecord[], now: Date): Promise<void> {
   if (rows.length === 0) return;
+  await db.transaction().execute((trx) => recordGenerationsIn(trx, rows, now));
+}
+
+/** recordGenerations inside the caller's transaction, for a charge that must commit with other changes (a video job's end). */
+export async function recordGenerationsIn(trx: Transaction<Database>, rows: readonly GenerationRecord[], now: Date): Promise<void> {
   const p = usagePeriodsAt(now);
   const costs = new Map<string, number>();
   for (const row of rows) {
     const cost = row.total_cost ?? 0;
     if (cost !== 0) costs.set(row.api_key_hash, (costs.get(row.api_key_hash) ?? 0) + cost);
   }
-  await db.transaction().execute(async (trx) => {
-    await insertGenerations(trx, rows);
-    for (const [hash, cost] of costs) {
-      await trx
-        .updateTable('api_keys')
-        .set({
-          usage: sql`usage + ${cost}`,
-          ...rollingCounter('daily', p.daily, cost),
-          ...rollingCounter('weekly', p.weekly, cost),
-          ...rollingCounter('monthly', p.monthly, cost),
-        })
-        .where('hash', '=', hash)
-        .execute();
-    }
-  });
+  await insertGenerations(trx, rows);
+  for (const [hash, cost] of costs) {
+    await trx
+      .updateTable('api_keys')
+      .set({
+        usage: sql`usage + ${cost}`,
+        ...rollingCounter('daily', p.daily, cost),
+        ...rollingCounter('weekly', p.weekly, cost),
+        ...rollingCounter('monthly', p.monthly, cost),
+      })
+      .where('hash', '=', hash)
+      .execute();
+  }
 }
 
 export const recordGeneration = (db: Kysely<Database>, row: GenerationRecord, now: Date): Promise<void> =>

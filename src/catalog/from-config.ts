@@ -2,7 +2,7 @@ import type { EndpointConfig, GatewayConfig, ModelConfig, ProviderConfig } from 
 import { normalizeBaseUrl } from './base-url.js';
 import { BUILTIN_MODELS } from './builtin/index.js';
 import { CatalogError } from './catalog-error.js';
-import { DEFAULT_TIMEOUT_MS, RERANK, TEXT_ONLY } from './defaults.js';
+import { DEFAULT_TIMEOUT_MS, RERANK, TEXT_ONLY, VIDEO } from './defaults.js';
 import type { CatalogContents, Endpoint, Model, Pricing, Provider } from './types.js';
 
 /** Whether the config file describes the catalog; one that does replaces the built-in table entirely. */
@@ -22,8 +22,8 @@ const toProvider = (p: ProviderConfig): Provider => ({
 
 /** An endpoint that states no price would be served for $0 by accident; 0 must be written to mean free. */
 function toPricing(model: ModelConfig, index: number, endpoint: EndpointConfig): Pricing {
-  const { prompt, completion, request } = endpoint.pricing;
-  if (prompt === undefined && completion === undefined && request === undefined) {
+  const { prompt, completion, request, video_second } = endpoint.pricing;
+  if (prompt === undefined && completion === undefined && request === undefined && video_second === undefined) {
     throw new CatalogError(
       `model "${model.id}" endpoint ${index} (provider "${endpoint.provider}", upstream model "${endpoint.upstream_model}") ` +
         'has no prompt, completion or request price; write 0 explicitly if it is free',
@@ -54,7 +54,7 @@ function toModel(m: ModelConfig): Model {
     description: m.description ?? known?.description ?? '',
     created: known?.created ?? 0,
     ...(contextLength !== undefined ? { contextLength } : {}),
-    architecture: m.type === 'rerank' ? RERANK : (known?.architecture ?? TEXT_ONLY),
+    architecture: m.type === 'rerank' ? RERANK : m.type === 'video' ? VIDEO : (known?.architecture ?? TEXT_ONLY),
     endpoints,
   };
 }

@@ -1,7 +1,7 @@
 import type { Model } from './types.js';
 
-/** What a model is called for: chat completions or reranking. */
-export type ModelTask = 'chat' | 'rerank';
+/** What a model is called for: chat completions, reranking or video generation jobs. */
+export type ModelTask = 'chat' | 'rerank' | 'video';
 
 /**
  * Read from the model's output modalities, the reference's own vocabulary
@@ -9,4 +9,4 @@ export type ModelTask = 'chat' | 'rerank';
  * router acts on.
  */
 export const modelTask = (model: Pick<Model, 'architecture'>): ModelTask =>
-  model.architecture.output_modalities.includes('rerank') ? 'rerank' : 'chat';
+  model.architecture.output_modalities.includes('rerank') ? 'rerank' : model.architecture.output_modalities.includes('video') ? 'video' : 'chat';

@@ -35,6 +35,8 @@ export interface Pricing {
   input_cache_read?: number;
   input_cache_write?: number;
   input_cache_write_1h?: number;
+  /** USD per second of generated video (video models). */
+  video_second?: number;
   /** Fraction taken off every price, 0 to 1. */
   discount?: number;
   overrides?: readonly PricingOverride[];

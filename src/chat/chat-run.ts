@@ -3,12 +3,15 @@ import type { LedgerWriter } from '../accounting/ledger-writer.js';
 import { computeCost } from '../accounting/compute-cost.js';
 import { modelTask, type ModelTask } from '../catalog/model-task.js';
 import type { Catalog, Endpoint } from '../catalog/types.js';
-import { Errors } from '../http/errors.js';
+import { Errors, GatewayError } from '../http/errors.js';
 import { hashEndUser } from '../providers/shared/hash-end-user.js';
 import type { ChatAdapter, UpstreamTarget } from '../providers/types.js';
 import { isProviderFault } from './retry-policy.js';
 import type { EndpointHealth } from '../routing/endpoint-health.js';
+import { servedSample } from '../routing/endpoint-stats.js';
 import { endpointKey, planAttempts, requestedModels, type Attempt } from '../routing/plan-attempts.js';
+import { readProviderPreferences } from '../routing/provider-preferences.js';
+import { usedParameters } from '../routing/request-parameters.js';
 import type { SessionPins } from '../routing/session-pins.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { Database, GenerationStatus } from '../store/schema.js';
@@ -32,6 +35,8 @@ export interface RunServices {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Retry-After waits: the longest single wait, and all waits of one request together. */
   retryBudget: { maxWaitMs: number; totalWaitMs: number };
+  /** Draws of the price-weighted load balancing; Math.random unless a test fixes it. */
+  random?: () => number;
 }
 
 /** What the chat flows need beyond the request; built once in app.ts. */
@@ -48,6 +53,8 @@ export interface RoutedRequest {
   models?: readonly string[];
   session_id?: string;
   user?: string;
+  /** Provider preferences (reference ProviderPreferences), already validated. */
+  provider?: Record<string, unknown> | null;
 }
 
 /** One request on its way: who asked, what, and the plan to serve it. */
@@ -81,30 +88,41 @@ export async function startChatRun(services: ChatServices, key: ApiKeyRow, reque
   const sessionProvider = request.session_id ? await services.pins.get(key.organization_id, request.session_id) : undefined;
   const stickyProvider =
     sessionProvider && requested.every((id) => services.health.isHealthy(endpointKey(id, sessionProvider))) ? sessionProvider : undefined;
-  return startRun(services, key, request, context, { task: 'chat', requested, stickyProvider });
+  return startRun(services, key, request, context, { task: 'chat', requested, stickyProvider, parameters: usedParameters({ ...request }) });
 }
 
 /** Where each task is served, for the error that names the right endpoint. */
-const TASK_ENDPOINTS: Record<ModelTask, string> = { chat: 'POST /chat/completions', rerank: 'POST /rerank' };
+const TASK_ENDPOINTS: Record<ModelTask, string> = { chat: 'POST /chat/completions', rerank: 'POST /rerank', video: 'POST /videos' };
 
 /**
  * Plans the attempts of a request for models of one task. An unknown model
  * is a 404 naming it; a known model of another task (a rerank model sent to
- * chat) is a 400 naming the endpoint that serves it.
+ * chat) is a 400 naming the endpoint that serves it; provider preferences
+ * that leave no endpoint are a 404 naming the one that removed the last
+ * candidate (the reference's "No endpoints found matching ...").
  */
 export function startRun<R extends RoutedRequest>(
   services: RunServices,
   key: ApiKeyRow,
   request: R,
   context: RunContext,
-  { task, requested, stickyProvider }: { task: ModelTask; requested: readonly string[]; stickyProvider?: string | undefined },
+  {
+    task,
+    requested,
+    stickyProvider,
+    parameters,
+  }: { task: ModelTask; requested: readonly string[]; stickyProvider?: string | undefined; parameters?: readonly string[] },
 ): Run<R> {
   const now = services.clock();
   const plan = planAttempts({
     requested,
     lookup: (id) => services.catalog.getModel(id),
+    preferences: readProviderPreferences(request.provider),
+    parameters: parameters ?? [],
     stickyProvider,
     unhealthy: services.health.unhealthy(),
+    figures: (endpoint) => services.health.figures(endpoint),
+    random: services.random ?? Math.random,
   });
   const unknown = plan.unknownModels[0];
   if (unknown !== undefined) throw Errors.modelNotFound(unknown);
@@ -112,6 +130,7 @@ export function startRun<R extends RoutedRequest>(
     const other = modelTask(services.catalog.getModel(id)!);
     if (other !== task) throw Errors.invalidRequest(`Model ${id} is a ${other} model: send it to ${TASK_ENDPOINTS[other]}`);
   }
+  if (plan.noEndpoint !== undefined) throw new GatewayError(404, plan.noEndpoint, { candidates: plan.candidates });
   return {
     id: newGenerationId(now),
     key,
@@ -123,8 +142,9 @@ export function startRun<R extends RoutedRequest>(
     attempts: plan.attempts,
     routing: {
       requested: { model: request.model, models: request.models },
-      strategy: stickyProvider ? 'session' : 'fallback',
+      strategy: plan.strategy,
       planned: plan.attempts.map((a) => ({ model: a.modelId, provider: a.endpoint.provider })),
+      candidates: plan.candidates,
     },
     startedAt: now.getTime(),
   };
@@ -196,15 +216,25 @@ export function noteServed(
 }
 
 /** The ledger's api_type of each task (the reference's names). */
-const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rerank' };
+const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rerank', video: 'video' };
 
 /**
  * Writes the run's ledger row and charges its key, and returns the cost.
  * Called before the response completes, so a finished generation is never
  * unrecorded.
  */
-export async function settleRun(services: Pick<RunServices, 'ledger' | 'clock'>, run: Run<RoutedRequest>, end: RunEnd): Promise<{ cost: number }> {
+export async function settleRun(
+  services: Pick<RunServices, 'ledger' | 'clock'> & Partial<Pick<RunServices, 'health'>>,
+  run: Run<RoutedRequest>,
+  end: RunEnd,
+): Promise<{ cost: number }> {
   const now = services.clock();
+  // The gateway's own measurements of the serving endpoint feed sort and preferred_* (routing/endpoint-stats.ts).
+  if (end.status === 'success' && end.attempt)
+    services.health?.recordServed(
+      endpointKey(end.attempt.modelId, end.attempt.endpoint.provider),
+      servedSample(now.getTime() - run.startedAt, end.ttftMs, end.usage?.completion_tokens),
+    );
   const cost =
     end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage, end.searchUnits ?? 1) : { total: 0, cacheDiscount: 0 };
   await services.ledger.record({

@@ -19,6 +19,8 @@ export const PricingSchema = Type.Object(
     internal_reasoning: Type.Optional(Usd),
     input_cache_read: Type.Optional(Usd),
     input_cache_write: Type.Optional(Usd),
+    /** USD per second of generated video. */
+    video_second: Type.Optional(Usd),
     discount: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   },
   { additionalProperties: false, minProperties: 1 },
@@ -57,8 +59,8 @@ export const ModelConfigSchema = Type.Object(
     id: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._:-]*$' }),
     name: Type.Optional(Type.String({ minLength: 1 })),
     description: Type.Optional(Type.String()),
-    /** What the model is called for: chat completions (the default) or POST /rerank. */
-    type: Type.Optional(Type.Enum(['chat', 'rerank'])),
+    /** What the model is called for: chat completions (the default), POST /rerank or POST /videos. */
+    type: Type.Optional(Type.Enum(['chat', 'rerank', 'video'])),
     context_length: Type.Optional(Type.Integer({ minimum: 1 })),
     endpoints: Type.Array(EndpointConfigSchema, { minItems: 1 }),
   },

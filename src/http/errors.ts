@@ -64,6 +64,7 @@ export const Errors = {
   modelNotFound: define(404, (model: string) => `Model ${model} does not exist or is not enabled on this gateway`),
 
   // 409
+  presetExists: define(409, (slug: string) => `Preset ${slug} already exists`),
   authorizationCodeConflict: define(
     409,
     () => 'An unused authorization code already exists for this code_challenge; use a fresh challenge',

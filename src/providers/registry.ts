@@ -5,6 +5,8 @@ import { jinaRerankAdapter } from './jina/index.js';
 import { localRerankAdapter } from './local/index.js';
 import { openAIChatAdapter } from './openai/index.js';
 import type { ChatAdapter, RerankAdapter } from './types.js';
+import { openAIVideosAdapter } from './openai-videos/index.js';
+import type { VideoAdapter } from '../videos/video-adapter.js';
 
 /** The chat adapter of each provider kind; a config naming any other kind is refused at start. */
 export const CHAT_ADAPTERS: Readonly<Record<string, ChatAdapter>> = {
@@ -18,6 +20,11 @@ export const RERANK_ADAPTERS: Readonly<Record<string, RerankAdapter>> = {
   cohere: cohereRerankAdapter,
   jina: jinaRerankAdapter,
   local: localRerankAdapter,
+};
+
+/** The video-job adapter of each provider kind: OpenAI's Videos API on `openai` providers. */
+export const VIDEO_ADAPTERS: Readonly<Record<string, VideoAdapter>> = {
+  openai: openAIVideosAdapter,
 };
 
 /** Every kind some adapter speaks, for chat or for rerank. */

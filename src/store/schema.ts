@@ -147,7 +147,66 @@ export interface GatewaySettingsTable {
   value: string;
 }
 
+export interface PresetsTable {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  creator_user_id: string | null;
+  designated_version_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PresetVersionsTable {
+  id: string;
+  preset_id: string;
+  version: number;
+  creator_id: string;
+  system_prompt: string | null;
+  /** JSON object of chat-request fields. */
+  config: string;
+  created_at: string;
+}
+
+/** The reference's video job statuses (VideoGenerationResponse.status). */
+export type VideoJobStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'expired';
+
+export interface VideoJobsTable {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  api_key_hash: string;
+  generation_id: string;
+  request_id: string | null;
+  model: string;
+  provider: string;
+  upstream_model: string;
+  /** JSON: the validated client request. */
+  request: string;
+  status: VideoJobStatus;
+  upstream_id: string | null;
+  error: string | null;
+  /** Consecutive failed polls, for the backoff. */
+  failures: Generated<number>;
+  /** Seconds of video billed, once completed. */
+  seconds: number | null;
+  /** How many videos the upstream made (content indexes), once completed. */
+  outputs: number | null;
+  cost: number | null;
+  next_poll_at: string;
+  claimed_until: string;
+  claim_token: string | null;
+  user_agent: string | null;
+  origin: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  video_jobs: VideoJobsTable;
   organizations: OrganizationsTable;
   users: UsersTable;
   memberships: MembershipsTable;
@@ -157,4 +216,6 @@ export interface Database {
   authorization_codes: AuthorizationCodesTable;
   generations: GenerationsTable;
   gateway_settings: GatewaySettingsTable;
+  presets: PresetsTable;
+  preset_versions: PresetVersionsTable;
 }

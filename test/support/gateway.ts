@@ -26,6 +26,8 @@ export interface StartOptions {
   databaseUrl?: string;
   /** Tuning of the chat flows. */
   chat?: AppOptions['chat'];
+  /** Tuning of video jobs and their poller. */
+  videos?: AppOptions['videos'];
   /** The models served; none by default. */
   catalog?: Catalog;
   /** Share change notices and session pins through this Redis. */
@@ -66,7 +68,9 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     sessionPins: shared.sessionPins,
     catalog,
     ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.chat ? { chat: options.chat } : {}),
+    // A constant draw makes load balancing cheapest-first, catalog order on ties: tests stay deterministic.
+    chat: { random: () => 0.5, ...options.chat },
+    ...(options.videos ? { videos: options.videos } : {}),
   });
   options.configure?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

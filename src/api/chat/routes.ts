@@ -6,6 +6,7 @@ import { streamChat } from '../../chat/stream-chat.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { envelope, toGatewayError } from '../../http/error-envelope.js';
 import { SseWriter } from '../../http/sse-writer.js';
+import { applyPreset } from '../presets/apply-preset.js';
 import { clientGone, runContext } from '../request-context.js';
 import { checkChatRequest } from './check-chat-request.js';
 import { applyDefaultModel } from './default-model.js';
@@ -19,8 +20,10 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
       { onRequest: services.auth.requireKey, schema: { body: ChatRequestBody, headers: ChatRequestHeaders } },
       async (request, reply) => {
         const key = callerKey(request);
-        checkChatRequest(request.body);
-        const chat = applyDefaultModel(normalizeChatRequest(request.body, request.headers['x-session-id']), undefined);
+        // A preset's fields fill in before the checks, so the merged request obeys the same rules.
+        const body = await applyPreset(services.db, key.organization_id, request.body);
+        checkChatRequest(body);
+        const chat = applyDefaultModel(normalizeChatRequest(body, request.headers['x-session-id']), undefined);
         await assertWithinSpendLimit(services.db, key, services.clock());
         const run = await startChatRun(services, key, chat, runContext(request));
         const signal = clientGone(reply);

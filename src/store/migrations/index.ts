@@ -3,6 +3,8 @@ import type { Engine } from '../database.js';
 import * as foundation from './0001-foundation.js';
 import * as generations from './0002-generations.js';
 import * as gatewaySettings from './0003-gateway-settings.js';
+import * as presets from './0004-presets.js';
+import * as videoJobs from './0005-video-jobs.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -13,6 +15,8 @@ const migrations: Record<string, EngineMigration> = {
   '0001-foundation': foundation,
   '0002-generations': generations,
   '0003-gateway-settings': gatewaySettings,
+  '0004-presets': presets,
+  '0005-video-jobs': videoJobs,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -1,0 +1,25 @@
+import type { Model } from '../../catalog/types.js';
+import type { VideoOptions } from '../../videos/video-adapter.js';
+
+/** A video model as the reference's VideoModel: what its protocol can make, and its price per second. */
+export function toVideoModelRecord(model: Model, options: VideoOptions) {
+  const price = model.endpoints[0]?.pricing.video_second;
+  return {
+    id: model.id,
+    canonical_slug: model.id,
+    name: model.name,
+    created: model.created,
+    description: model.description,
+    supported_resolutions: options.resolutions,
+    supported_aspect_ratios: options.aspectRatios,
+    supported_sizes: options.sizes,
+    supported_durations: options.durations,
+    supported_frame_images: options.frameImages,
+    upscale_factor: null,
+    creativity: null,
+    generate_audio: options.generateAudio,
+    seed: options.seed,
+    allowed_passthrough_parameters: [],
+    pricing_skus: price !== undefined ? { video_second: String(price) } : null,
+  };
+}

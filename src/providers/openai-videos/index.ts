@@ -1,0 +1,1 @@
+export { openAIVideosAdapter } from './openai-videos-adapter.js';

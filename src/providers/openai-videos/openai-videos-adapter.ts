@@ -1,0 +1,67 @@
+import { UpstreamError, type UpstreamTarget } from '../types.js';
+import { parseOpenAIError } from '../openai/parse-openai-error.js';
+import { readUpstreamAnswer } from '../shared/read-upstream-body.js';
+import { sendUpstreamRequest } from '../shared/send-upstream-request.js';
+import type { VideoAdapter } from '../../videos/video-adapter.js';
+import { fromOpenAIVideo } from './convert-openai-video.js';
+import { toOpenAIVideoRequest } from './convert-to-openai-video-request.js';
+import { getUpstream } from './get-upstream.js';
+
+const base = (target: UpstreamTarget) => target.baseUrl.replace(/\/+$/, '');
+const auth = (target: UpstreamTarget) => ({ ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}), ...target.headers });
+
+/** OpenAI's Videos API: POST /videos, GET /videos/{id}, GET /videos/{id}/content. */
+export const openAIVideosAdapter: VideoAdapter = {
+  kind: 'openai',
+  // As OpenAI documents sora-2 and sora-2-pro: 4, 8 or 12 seconds, portrait or landscape, with audio.
+  options: {
+    resolutions: ['720p', '1080p'],
+    aspectRatios: ['16:9', '9:16'],
+    durations: [4, 8, 12],
+    sizes: ['1280x720', '720x1280', '1792x1024', '1024x1792'],
+    frameImages: [],
+    generateAudio: true,
+    seed: false,
+  },
+  async create(request, target, context) {
+    const response = await sendUpstreamRequest({
+      url: `${base(target)}/videos`,
+      headers: { accept: 'application/json', ...auth(target) },
+      body: toOpenAIVideoRequest(request, target.upstreamModel),
+      timeoutMs: target.timeoutMs,
+      context,
+      parseProviderError: parseOpenAIError,
+    });
+    return readUpstreamAnswer(response, fromOpenAIVideo, 'a video object');
+  },
+  async retrieve(upstreamId, target, context) {
+    const response = await getUpstream({
+      url: `${base(target)}/videos/${encodeURIComponent(upstreamId)}`,
+      headers: { accept: 'application/json', ...auth(target) },
+      timeoutMs: target.timeoutMs,
+      context,
+      parseProviderError: parseOpenAIError,
+    });
+    return readUpstreamAnswer(response, fromOpenAIVideo, 'a video object');
+  },
+  async content(upstreamId, index, target, context) {
+    // One video per OpenAI job: any other index has no content.
+    if (index !== 0) throw new UpstreamError('status', `no video at index ${index}`, { status: 404 });
+    const response = await getUpstream({
+      url: `${base(target)}/videos/${encodeURIComponent(upstreamId)}/content?variant=video`,
+      headers: auth(target),
+      timeoutMs: target.timeoutMs,
+      context,
+      parseProviderError: parseOpenAIError,
+    });
+    // The deadline covered reaching the bytes; a long download is limited by the client's patience.
+    response.stopDeadline();
+    const type = response.headers['content-type'];
+    const length = Number(response.headers['content-length']);
+    return {
+      contentType: typeof type === 'string' ? type : 'video/mp4',
+      contentLength: Number.isInteger(length) && length >= 0 ? length : null,
+      body: response.body,
+    };
+  },
+};

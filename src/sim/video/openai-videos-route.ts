@@ -1,0 +1,93 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { hasBearerToken, parseJson, readBody } from '../chat-route.js';
+import { sendError, sendJson } from '../deliver.js';
+import { SimErrors } from '../openai-errors.js';
+import { parseVideoKnobs, type VideoKnobs } from './video-knobs.js';
+
+/**
+ * The one video every job "renders": the MP4 made once by make-mp4.ts, read
+ * on first download from src/ (next to this file, or from dist/ where the
+ * build does not copy it).
+ */
+let fixture: Buffer | undefined;
+const FIXTURE_PATHS = [new URL('./fixture.mp4', import.meta.url), new URL('../../../src/sim/video/fixture.mp4', import.meta.url)];
+const fixtureMp4 = (): Buffer => (fixture ??= readFileSync(FIXTURE_PATHS.find((p) => existsSync(p)) ?? FIXTURE_PATHS[0]!));
+
+interface SimVideo {
+  id: string;
+  model: string;
+  seconds: string;
+  size: string;
+  createdAt: number;
+  knobs: VideoKnobs;
+}
+
+/** The jobs of one simulator, kept in memory for its lifetime. */
+export type SimVideos = Map<string, SimVideo>;
+
+/** OpenAI's video object at `now`: queued, then in_progress, then completed or failed once render_ms passed. */
+function videoObject(video: SimVideo, now: number) {
+  const elapsed = now - video.createdAt;
+  const done = elapsed >= video.knobs.renderMs;
+  const status = done ? (video.knobs.fail ? 'failed' : 'completed') : elapsed >= video.knobs.renderMs / 10 ? 'in_progress' : 'queued';
+  return {
+    id: video.id,
+    object: 'video',
+    model: video.model,
+    status,
+    progress: done ? 100 : Math.floor((100 * elapsed) / Math.max(video.knobs.renderMs, 1)),
+    created_at: Math.floor(video.createdAt / 1000),
+    completed_at: status === 'completed' ? Math.floor((video.createdAt + video.knobs.renderMs) / 1000) : null,
+    expires_at: null,
+    seconds: video.seconds,
+    size: video.size,
+    remixed_from_video_id: null,
+    error: status === 'failed' ? { code: 'video_generation_failed', message: 'The simulated render failed' } : null,
+  };
+}
+
+const PATH = /^\/v1\/videos(?:\/([^/]+)(\/content)?)?$/;
+
+/** Whether a request is for OpenAI's Videos API: `POST /v1/videos`, `GET /v1/videos/{id}`, `GET /v1/videos/{id}/content`. */
+export const matchVideoCall = (method: string, path: string) => {
+  const m = PATH.exec(path);
+  if (!m) return undefined;
+  const [, id, content] = m;
+  if (method === 'POST' && id === undefined) return { op: 'create' as const };
+  if (method === 'GET' && id !== undefined) return { op: content ? ('content' as const) : ('retrieve' as const), id: decodeURIComponent(id) };
+  return undefined;
+};
+
+export async function handleVideoCall(
+  req: IncomingMessage,
+  res: ServerResponse,
+  videos: SimVideos,
+  call: NonNullable<ReturnType<typeof matchVideoCall>>,
+): Promise<void> {
+  const raw = call.op === 'create' ? await readBody(req) : '';
+  if (!hasBearerToken(req.headers.authorization)) return sendError(res, SimErrors.missingApiKey());
+  const now = Date.now();
+  if (call.op === 'create') {
+    const body = parseJson(raw);
+    if (!body.ok) return sendError(res, SimErrors.unparseableJson());
+    const { model, prompt, seconds = '4', size = '720x1280' } = body.value as Record<string, unknown>;
+    if (typeof model !== 'string') return sendError(res, SimErrors.missingModel());
+    if (typeof prompt !== 'string') return sendError(res, SimErrors.missingParameter('prompt'));
+    const parsed = parseVideoKnobs(model);
+    if (!parsed.ok) return sendError(res, SimErrors.invalidKnob(parsed.message));
+    if (parsed.knobs.status) return sendError(res, SimErrors.simulatedStatus(parsed.knobs.status, parsed.model));
+    const video: SimVideo = { id: `video_${randomBytes(12).toString('hex')}`, model, seconds: String(seconds), size: String(size), createdAt: now, knobs: parsed.knobs };
+    videos.set(video.id, video);
+    return sendJson(res, 200, JSON.stringify(videoObject(video, now)));
+  }
+  const video = videos.get(call.id);
+  if (!video) return sendError(res, SimErrors.invalidUrl(req.method ?? '', `/v1/videos/${call.id}`));
+  if (call.op === 'retrieve') return sendJson(res, 200, JSON.stringify(videoObject(video, now)));
+  if (video.knobs.contentStatus) return sendError(res, SimErrors.simulatedStatus(video.knobs.contentStatus, video.model));
+  if (videoObject(video, now).status !== 'completed') return sendError(res, SimErrors.invalidUrl('GET', `/v1/videos/${call.id}/content`));
+  const mp4 = fixtureMp4();
+  res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(mp4.length) });
+  res.end(mp4);
+}

@@ -1,0 +1,85 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { recordGenerationsIn, type GenerationRecord } from '../../accounting/record-generation.js';
+import type { JobChange } from '../../videos/job-state.js';
+import type { Database, VideoJobsTable } from '../schema.js';
+
+export type VideoJobRow = Selectable<VideoJobsTable>;
+export type NewVideoJob = Insertable<VideoJobsTable>;
+
+const RUNNING = ['pending', 'in_progress'] as const;
+
+export async function insertVideoJob(db: Kysely<Database>, job: NewVideoJob): Promise<void> {
+  await db.insertInto('video_jobs').values(job).execute();
+}
+
+/** A job as its organization sees it; another organization's job does not exist. */
+export function findVideoJob(db: Kysely<Database>, id: string, organizationId: string): Promise<VideoJobRow | undefined> {
+  return db.selectFrom('video_jobs').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+}
+
+/**
+ * Leases up to `limit` due jobs to `token` until `leaseUntil`. One UPDATE
+ * whose WHERE re-checks the lease is atomic on both engines (PostgreSQL
+ * re-evaluates it on a row another transaction just changed; SQLite has one
+ * writer), so two instances never hold the same job, and a lease left by a
+ * dead instance lapses by itself.
+ */
+export async function claimDueVideoJobs(
+  db: Kysely<Database>,
+  { token, now, leaseUntil, limit }: { token: string; now: Date; leaseUntil: Date; limit: number },
+): Promise<VideoJobRow[]> {
+  const nowIso = now.toISOString();
+  const due = db
+    .selectFrom('video_jobs')
+    .select('id')
+    .where('status', 'in', RUNNING)
+    .where('next_poll_at', '<=', nowIso)
+    .where('claimed_until', '<=', nowIso)
+    .orderBy('next_poll_at')
+    .limit(limit);
+  await db
+    .updateTable('video_jobs')
+    .set({ claimed_until: leaseUntil.toISOString(), claim_token: token })
+    .where('id', 'in', due)
+    .where('claimed_until', '<=', nowIso)
+    .where('status', 'in', RUNNING)
+    .execute();
+  return db.selectFrom('video_jobs').selectAll().where('claim_token', '=', token).where('claimed_until', '=', leaseUntil.toISOString()).execute();
+}
+
+/**
+ * Stores a poll's result and releases the lease, only while `token` still
+ * holds it; the ledger row (a completion's charge) commits in the same
+ * transaction, so a job is charged exactly once even when a lease lapsed and
+ * another instance polled it too. False when the lease was lost.
+ */
+export async function settleVideoJob(
+  db: Kysely<Database>,
+  { id, token, change, charge, now }: { id: string; token: string; change: JobChange; charge: GenerationRecord | null; now: Date },
+): Promise<boolean> {
+  const nowIso = now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('video_jobs')
+      .set({
+        status: change.status,
+        upstream_id: change.upstream_id,
+        error: change.error,
+        failures: change.failures,
+        next_poll_at: change.next_poll_at,
+        ...(change.seconds !== undefined ? { seconds: change.seconds } : {}),
+        ...(change.outputs !== undefined ? { outputs: change.outputs } : {}),
+        ...(charge ? { cost: charge.total_cost ?? 0 } : {}),
+        claimed_until: nowIso,
+        claim_token: null,
+        updated_at: nowIso,
+      })
+      .where('id', '=', id)
+      .where('claim_token', '=', token)
+      .where('status', 'in', RUNNING)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return false;
+    if (charge) await recordGenerationsIn(trx, [charge], now);
+    return true;
+  });
+}

@@ -1,0 +1,39 @@
+import type { GenerationRecord } from '../accounting/record-generation.js';
+import type { VideoJobRow } from '../store/repositories/video-jobs.js';
+
+/** The ledger row of a completed job: its generation id, the seconds billed and the cost. */
+export function videoLedgerRow(job: VideoJobRow, { seconds, cost, now }: { seconds: number; cost: number; now: Date }): GenerationRecord {
+  return {
+    id: job.generation_id,
+    organization_id: job.organization_id,
+    workspace_id: job.workspace_id,
+    api_key_hash: job.api_key_hash,
+    request_id: job.request_id,
+    upstream_id: job.upstream_id,
+    model: job.model,
+    provider_name: job.provider,
+    upstream_model: job.upstream_model,
+    app_id: null,
+    external_user: null,
+    user_hash: null,
+    session_id: null,
+    api_type: 'video',
+    status: 'success',
+    streamed: 0,
+    cancelled: 0,
+    finish_reason: null,
+    native_finish_reason: null,
+    service_tier: null,
+    total_cost: cost,
+    cache_discount: 0,
+    latency_ms: now.getTime() - Date.parse(job.created_at),
+    ttft_ms: null,
+    generation_time_ms: null,
+    error_code: null,
+    error_message: null,
+    routing: JSON.stringify({ video_job_id: job.id, video_seconds: seconds }),
+    origin: job.origin,
+    user_agent: job.user_agent,
+    created_at: job.created_at,
+  };
+}

@@ -1,0 +1,15 @@
+import type { Kysely } from 'kysely';
+import type { Catalog } from '../catalog/types.js';
+import type { Database } from '../store/schema.js';
+import type { Clock } from '../util/clock.js';
+import type { VideoAdapter } from './video-adapter.js';
+import type { PollPolicy } from './job-state.js';
+
+/** What video jobs need; built once in app.ts. */
+export interface VideoServices {
+  db: Kysely<Database>;
+  clock: Clock;
+  catalog: Catalog;
+  adapters: Readonly<Record<string, VideoAdapter>>;
+  policy: PollPolicy;
+}

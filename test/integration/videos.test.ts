@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/accounts/create-api-key.js';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { testEngines } from '../support/databases.js';
+import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { VIDEO_SECOND, videoSimCatalog } from '../support/video-sim-catalog.js';
+
+const FAST = { tickMs: 20, intervalMs: 20, leaseMs: 2_000 };
+const MODELS = [
+  { id: 'sim/video', upstream: 'sora-2@render_ms=150' },
+  { id: 'sim/video-fails', upstream: 'sora-2@render_ms=50,fail=1' },
+  { id: 'sim/video-refused', upstream: 'sora-2@status=400' },
+  { id: 'sim/video-gone', upstream: 'sora-2@render_ms=10,content_status=500' },
+  { id: 'sim/video-slow', upstream: 'sora-2@render_ms=1500' },
+];
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe.each(testEngines)('video jobs on $name', (engine) => {
+  let sim: Simulator;
+  let gw: RunningGateway;
+  let otherKey: string;
+  const submit = (body: Record<string, unknown>, key = gw.managementKey) => call(gw, 'POST', '/videos', { key, body });
+  const poll = (id: string, key = gw.managementKey, g: RunningGateway = gw) => call(g, 'GET', `/videos/${id}`, { key });
+  const finished = (id: string, g: RunningGateway = gw) =>
+    until(() => poll(id, gw.managementKey, g), (r) => !['pending', 'in_progress'].includes(r.body.status as string));
+  const ledger = (generationId: string) => gw.store.db.selectFrom('generations').selectAll().where('id', '=', generationId).execute();
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    gw = await startGateway(engine, { catalog: videoSimCatalog(sim.url, MODELS), videos: FAST });
+    const now = new Date().toISOString();
+    await gw.store.db.insertInto('organizations').values({ id: 'org_other', name: 'Other', slug: 'other', is_default: 0, created_at: now }).execute();
+    const ws = '22222222-2222-4222-8222-222222222222';
+    await gw.store.db.insertInto('workspaces').values({ id: ws, organization_id: 'org_other', name: 'Default', slug: 'default', is_default: 1, created_at: now }).execute();
+    otherKey = (await createApiKey(gw.store.db, { organizationId: 'org_other', workspaceId: ws, name: 'Other', isManagement: true }, now)).key;
+  });
+  afterAll(async () => {
+    await gw.close();
+    await sim.close();
+  });
+
+  it('submits (202), polls to completed, downloads the MP4, and charges once', async () => {
+    const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'video' } });
+    const key = created.body.key as string;
+    const accepted = await submit({ model: 'sim/video', prompt: 'a cat', duration: 8, resolution: '720p', aspect_ratio: '16:9' }, key);
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toEqual({ id: expect.stringMatching(/^job-/), polling_url: `${gw.baseUrl}/videos/${accepted.body.id}`, status: 'pending' });
+
+    const done = await finished(accepted.body.id, gw);
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({
+      id: accepted.body.id,
+      polling_url: accepted.body.polling_url,
+      status: 'completed',
+      generation_id: expect.stringMatching(/^gen-/),
+      unsigned_urls: [`${gw.baseUrl}/videos/${accepted.body.id}/content?index=0`],
+      usage: { cost: expect.closeTo(8 * VIDEO_SECOND, 9), is_byok: false },
+    });
+    const again = await poll(accepted.body.id, key);
+    expect(again.body).toEqual(done.body);
+
+    const content = await fetch(done.body.unsigned_urls[0], { headers: { authorization: `Bearer ${key}` } });
+    expect(content.status).toBe(200);
+    expect(content.headers.get('content-type')).toBe('video/mp4');
+    const bytes = Buffer.from(await content.arrayBuffer());
+    expect(Number(content.headers.get('content-length'))).toBe(bytes.length);
+    expect(bytes.toString('latin1', 4, 8)).toBe('ftyp');
+
+    const rows = await ledger(done.body.generation_id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ api_type: 'video', status: 'success', model: 'sim/video', provider_name: 'openai-v' });
+    expect(rows[0]!.total_cost).toBeCloseTo(0.8);
+    const keyRow = await gw.store.db.selectFrom('api_keys').select('usage').where('hash', '=', created.body.data.hash).executeTakeFirstOrThrow();
+    expect(keyRow.usage).toBeCloseTo(0.8);
+  });
+
+  it('hides a job from another organization (404 on poll and content)', async () => {
+    const accepted = await submit({ model: 'sim/video', prompt: 'mine' });
+    expect((await poll(accepted.body.id, otherKey)).status).toBe(404);
+    expect((await call(gw, 'GET', `/videos/${accepted.body.id}/content`, { key: otherKey })).status).toBe(404);
+    expect((await poll('job-nope')).status).toBe(404);
+  });
+
+  it('answers 404 for content before completion and for a bad index', async () => {
+    const accepted = await submit({ model: 'sim/video-slow', prompt: 'slow' });
+    expect((await call(gw, 'GET', `/videos/${accepted.body.id}/content`, { key: gw.managementKey })).status).toBe(404);
+    const quick = await submit({ model: 'sim/video', prompt: 'quick' });
+    await finished(quick.body.id);
+    expect((await call(gw, 'GET', `/videos/${quick.body.id}/content?index=1`, { key: gw.managementKey })).status).toBe(404);
+    expect((await call(gw, 'GET', `/videos/${quick.body.id}/content?index=-1`, { key: gw.managementKey })).status).toBe(400);
+  });
+
+  it('answers 502 when the upstream copy cannot be fetched', async () => {
+    const accepted = await submit({ model: 'sim/video-gone', prompt: 'gone' });
+    await finished(accepted.body.id);
+    const res = await call(gw, 'GET', `/videos/${accepted.body.id}/content`, { key: gw.managementKey });
+    expect(res.status).toBe(502);
+    expect(res.body.error.code).toBe(502);
+  });
+
+  it.each([
+    ['sim/video-fails', 'The simulated render failed'],
+    ['sim/video-refused', expect.stringContaining('upstream answered 400')],
+  ])('reports %s as failed with its error, uncharged', async (model, error) => {
+    const accepted = await submit({ model, prompt: 'x' });
+    const done = await finished(accepted.body.id);
+    expect(done.body).toEqual({ id: accepted.body.id, polling_url: accepted.body.polling_url, status: 'failed', error, generation_id: expect.any(String) });
+    expect(await ledger(done.body.generation_id)).toHaveLength(0);
+  });
+
+  it('validates: 400 bad body or wrong task, 401 without a key, 404 unknown model, 402 spent key', async () => {
+    expect((await submit({ prompt: 'no model' })).status).toBe(400);
+    expect((await submit({ model: 'sim/video', prompt: 'x', duration: 0 })).status).toBe(400);
+    expect((await submit({ model: 'sim/video', prompt: 'x', resolution: '9000p' })).status).toBe(400);
+    expect((await submit({ model: 'sim/video' })).status).toBe(400);
+    expect((await submit({ model: 'sim/chat', prompt: 'x' })).status).toBe(400);
+    expect((await call(gw, 'POST', '/videos', { body: { model: 'sim/video', prompt: 'x' } })).status).toBe(401);
+    expect((await call(gw, 'GET', '/videos/job-x')).status).toBe(401);
+    const unknown = await submit({ model: 'sim/nope', prompt: 'x' });
+    expect(unknown.status).toBe(404);
+    const spent = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'spent', limit: 0.0001 } });
+    await gw.store.db.updateTable('api_keys').set({ usage: 1 }).where('hash', '=', spent.body.data.hash).execute();
+    gw.app.log.level = 'silent';
+    const refused = await submit({ model: 'sim/video', prompt: 'x' }, spent.body.key);
+    expect(refused.status).toBe(402);
+  });
+
+  it('lists the video models with options and price per second', async () => {
+    const res = await call(gw, 'GET', '/videos/models', { key: gw.managementKey });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((m: { id: string }) => m.id)).toEqual(MODELS.map((m) => m.id));
+    expect(res.body.data[0]).toMatchObject({ id: 'sim/video', supported_durations: [4, 8, 12], pricing_skus: { video_second: '0.1' } });
+  });
+
+  it('a second instance finishes a job the first claimed and then stopped polling, charging once', async () => {
+    const accepted = await submit({ model: 'sim/video-slow', prompt: 'survive', duration: 4 });
+    // The first instance holds the job, then "dies": its lease lapses while the upstream renders.
+    await until(() => poll(accepted.body.id), (r) => r.body.status === 'in_progress');
+    await gw.app.videoPoller.stop();
+    const second = await startGateway(engine, { databaseUrl: gw.store.url, catalog: videoSimCatalog(sim.url, MODELS), videos: FAST });
+    try {
+      const done = await finished(accepted.body.id, second);
+      expect(done.body.status).toBe('completed');
+      expect(await ledger(done.body.generation_id)).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
