@@ -1,19 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { hasBearerToken, parseJson, readBody } from '../chat-route.js';
 import { sendError, sendJson } from '../deliver.js';
 import { SimErrors } from '../openai-errors.js';
+import { makeMp4 } from './make-mp4.js';
 import { parseVideoKnobs, type VideoKnobs } from './video-knobs.js';
 
 /**
- * The one video every job "renders": the MP4 made once by make-mp4.ts, read
- * on first download from src/ (next to this file, or from dist/ where the
- * build does not copy it).
+ * The one video every job "renders": made by make-mp4.ts, byte for byte the
+ * kept fixture.mp4 (make-mp4.test.ts checks it), so an install without src/
+ * serves it too.
  */
 let fixture: Buffer | undefined;
-const FIXTURE_PATHS = [new URL('./fixture.mp4', import.meta.url), new URL('../../../src/sim/video/fixture.mp4', import.meta.url)];
-const fixtureMp4 = (): Buffer => (fixture ??= readFileSync(FIXTURE_PATHS.find((p) => existsSync(p)) ?? FIXTURE_PATHS[0]!));
+const fixtureMp4 = (): Buffer => (fixture ??= makeMp4());
 
 interface SimVideo {
   id: string;
