@@ -3,10 +3,10 @@ import { cohereRerankAdapter } from './cohere/index.js';
 import { geminiChatAdapter } from './gemini/index.js';
 import { jinaRerankAdapter } from './jina/index.js';
 import { localRerankAdapter } from './local/index.js';
-import { openAIChatAdapter } from './openai/index.js';
-import type { ChatAdapter, RerankAdapter } from './types.js';
-import { openAIVideosAdapter } from './openai-videos/index.js';
 import type { VideoAdapter } from '../videos/video-adapter.js';
+import { openAIChatAdapter } from './openai/index.js';
+import { openAIVideosAdapter } from './openai-videos/index.js';
+import type { ChatAdapter, RerankAdapter } from './types.js';
 
 /** The chat adapter of each provider kind; a config naming any other kind is refused at start. */
 export const CHAT_ADAPTERS: Readonly<Record<string, ChatAdapter>> = {
@@ -27,5 +27,7 @@ export const VIDEO_ADAPTERS: Readonly<Record<string, VideoAdapter>> = {
   openai: openAIVideosAdapter,
 };
 
-/** Every kind some adapter speaks, for chat or for rerank. */
-export const PROVIDER_KINDS: readonly string[] = [...new Set([...Object.keys(CHAT_ADAPTERS), ...Object.keys(RERANK_ADAPTERS)])];
+/** Every kind some adapter speaks, for chat, rerank or video. */
+export const PROVIDER_KINDS: readonly string[] = [
+  ...new Set([...Object.keys(CHAT_ADAPTERS), ...Object.keys(RERANK_ADAPTERS), ...Object.keys(VIDEO_ADAPTERS)]),
+];
