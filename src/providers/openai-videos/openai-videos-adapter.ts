@@ -5,7 +5,6 @@ import { sendUpstreamRequest } from '../shared/send-upstream-request.js';
 import type { VideoAdapter } from '../../videos/video-adapter.js';
 import { fromOpenAIVideo } from './convert-openai-video.js';
 import { toOpenAIVideoRequest } from './convert-to-openai-video-request.js';
-import { getUpstream } from './get-upstream.js';
 
 const base = (target: UpstreamTarget) => target.baseUrl.replace(/\/+$/, '');
 const auth = (target: UpstreamTarget) => ({ ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}), ...target.headers });
@@ -35,7 +34,7 @@ export const openAIVideosAdapter: VideoAdapter = {
     return readUpstreamAnswer(response, fromOpenAIVideo, 'a video object');
   },
   async retrieve(upstreamId, target, context) {
-    const response = await getUpstream({
+    const response = await sendUpstreamRequest({
       url: `${base(target)}/videos/${encodeURIComponent(upstreamId)}`,
       headers: { accept: 'application/json', ...auth(target) },
       timeoutMs: target.timeoutMs,
@@ -47,7 +46,7 @@ export const openAIVideosAdapter: VideoAdapter = {
   async content(upstreamId, index, target, context) {
     // One video per OpenAI job: any other index has no content.
     if (index !== 0) throw new UpstreamError('status', `no video at index ${index}`, { status: 404 });
-    const response = await getUpstream({
+    const response = await sendUpstreamRequest({
       url: `${base(target)}/videos/${encodeURIComponent(upstreamId)}/content?variant=video`,
       headers: auth(target),
       timeoutMs: target.timeoutMs,

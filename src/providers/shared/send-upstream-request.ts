@@ -7,10 +7,10 @@ import { upstreamStatusError, type ProviderErrorParser } from './upstream-status
 export interface UpstreamRequest {
   url: string;
   headers: Record<string, string>;
-  /** Sent as JSON. */
-  body: unknown;
+  /** Sent as JSON with a POST; without one the request is a GET. */
+  body?: unknown;
   timeoutMs: number;
-  context: AdapterContext;
+  context: Pick<AdapterContext, 'signal' | 'dispatcher'>;
   parseProviderError: ProviderErrorParser;
 }
 
@@ -26,7 +26,7 @@ export interface UpstreamResponse {
 }
 
 /**
- * POSTs JSON to an upstream through the caller's dispatcher or the shared
+ * POSTs JSON to an upstream (or GETs, without a body) through the caller's dispatcher or the shared
  * keep-alive pool of its origin. One deadline (timeoutMs) covers the answer
  * from connecting until the caller stops it; it and the caller's signal both
  * abort the request, which closes the upstream socket. A non-2xx answer is
@@ -45,9 +45,9 @@ export async function sendUpstreamRequest(call: UpstreamRequest): Promise<Upstre
   let response: Dispatcher.ResponseData;
   try {
     response = await request(call.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...call.headers },
-      body: JSON.stringify(call.body),
+      ...(call.body === undefined
+        ? { method: 'GET', headers: call.headers }
+        : { method: 'POST', headers: { 'content-type': 'application/json', ...call.headers }, body: JSON.stringify(call.body) }),
       signal: AbortSignal.any([call.context.signal, deadline.signal]),
       dispatcher: call.context.dispatcher ?? poolFor(new URL(call.url).origin),
     });
