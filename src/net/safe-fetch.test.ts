@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicAddressPolicy } from './address-policy.js';
-import type { Resolve } from './guarded-lookup.js';
+import { fixedResolver as resolver } from './fixed-resolver.testing.js';
 import { createSafeFetcher, SafeFetchError, type SafeFetchRequest } from './safe-fetch.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -12,15 +12,6 @@ async function listen(handler: Handler): Promise<{ server: Server; origin: strin
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
-
-/** A resolver whose answers the test writes. */
-const resolver =
-  (table: Record<string, string[]>): Resolve =>
-  async (hostname) => {
-    const addresses = table[hostname];
-    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-  };
 
 const LIMITS: SafeFetchRequest = { timeoutMs: 2_000, maxBytes: 64 * 1024 };
 
