@@ -89,6 +89,10 @@ export const Errors = {
 
   // 503
   shuttingDown: define(503, () => 'Server is shutting down'),
+
+  // Plugins: web, web-fetch, file-parser, context-compression
+  pluginEngineUnavailable: define(400, (field: string, engine: string, detail: string) => `${field} "${engine}" is not available on this gateway: ${detail}`),
+  fileUnreadable: define(400, (field: string, detail: string) => `${field} ${detail}`),
 } as const;
 
 export function isGatewayError(value: unknown): value is GatewayError {
