@@ -9,6 +9,7 @@ import { MODEL_LIST_JSON } from './models.js';
 import { SimErrors } from './openai-errors.js';
 import { handleCohereRerank } from './rerank/cohere-rerank.js';
 import { handleJinaRerank } from './rerank/jina-rerank.js';
+import { handleExaSearch } from './search/exa-search-route.js';
 import { SimStats } from './stats.js';
 import { handleVideoCall, matchVideoCall, type SimVideos } from './video/openai-videos-route.js';
 
@@ -43,6 +44,7 @@ async function route(req: IncomingMessage, res: ServerResponse, context: SimCont
   if (endpoint === 'POST /v1/messages') return handleMessages(req, res, context);
   if (endpoint === 'POST /v2/rerank') return handleCohereRerank(req, res, context);
   if (endpoint === 'POST /v1/rerank') return handleJinaRerank(req, res, context);
+  if (endpoint === 'POST /search') return handleExaSearch(req, res, context);
   if (endpoint === 'GET /v1/models') {
     return hasBearerToken(req.headers.authorization) ? sendJson(res, 200, MODEL_LIST_JSON) : sendError(res, SimErrors.missingApiKey());
   }
