@@ -67,10 +67,38 @@ export const ModelConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Outbound fetches on behalf of models (web-fetch, file URLs): what they may reach beyond the public internet. */
+export const NetworkConfigSchema = Type.Object(
+  {
+    /** CIDR ranges opened on purpose (an intranet wiki); private, loopback and link-local addresses are refused otherwise. */
+    allow_private_ranges: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  },
+  { additionalProperties: false },
+);
+
+/** The external search API of the web plugin (the reference's `exa` engine). */
+export const WebSearchConfigSchema = Type.Object(
+  {
+    exa: Type.Optional(
+      Type.Object(
+        {
+          base_url: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+          api_key: Type.String({ minLength: 1 }),
+          timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const GatewayConfigSchema = Type.Object(
   {
     providers: Type.Optional(Type.Array(ProviderConfigSchema)),
     models: Type.Optional(Type.Array(ModelConfigSchema)),
+    network: Type.Optional(NetworkConfigSchema),
+    web_search: Type.Optional(WebSearchConfigSchema),
   },
   { additionalProperties: false },
 );

@@ -45,6 +45,21 @@ describe('parseGatewayConfig', () => {
     expect(() => parse(text, env)).toThrow(message);
   });
 
+  it('reads the network and web_search settings', () => {
+    const text = `${VALID}network:\n  allow_private_ranges: [10.0.0.0/8, "fd00::/8"]\nweb_search:\n  exa:\n    api_key: \${EXA_API_KEY}\n`;
+    expect(parse(text, { ACME_API_KEY: 'k', EXA_API_KEY: 'exa-key' })).toMatchObject({
+      network: { allow_private_ranges: ['10.0.0.0/8', 'fd00::/8'] },
+      web_search: { exa: { api_key: 'exa-key' } },
+    });
+  });
+
+  it('refuses a private range that is not CIDR, naming it', () => {
+    const text = `${VALID}network:\n  allow_private_ranges:\n    - 10.0.0.0/8\n    - 10.0.0.1\n`;
+    expect(() => parse(text, { ACME_API_KEY: 'k' })).toThrow(
+      'gateway.yaml:15:7: network.allow_private_ranges[1] "10.0.0.1" is not a CIDR range (e.g. 10.0.0.0/8)',
+    );
+  });
+
   it('refuses a provider declared twice', () => {
     const text = VALID.replace('models:', '  - id: acme\n    kind: openai\n    base_url: http://x/v1\nmodels:');
     expect(() => parse(text, { ACME_API_KEY: 'k' })).toThrow('gateway.yaml:6:9: providers[1].id "acme" is declared twice');

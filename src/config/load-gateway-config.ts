@@ -3,6 +3,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import { formatValidationErrors } from '../http/validation.js';
+import { invalidRanges } from '../net/address-policy.js';
 import { GatewayConfigSchema, type GatewayConfig } from './gateway-config-schema.js';
 
 /** An invalid config file: the message names the file, line, column and key. */
@@ -111,6 +112,9 @@ export function parseGatewayConfig(
       }
     });
   });
+  const ranges = valid.network?.allow_private_ranges ?? [];
+  const badRange = ranges.findIndex((range) => invalidRanges([range]).length > 0);
+  if (badRange >= 0) fail(['network', 'allow_private_ranges', badRange], `"${ranges[badRange]}" is not a CIDR range (e.g. 10.0.0.0/8)`);
   return valid;
 }
 

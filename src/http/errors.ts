@@ -93,6 +93,11 @@ export const Errors = {
   // Plugins: web, web-fetch, file-parser, context-compression
   pluginEngineUnavailable: define(400, (field: string, engine: string, detail: string) => `${field} "${engine}" is not available on this gateway: ${detail}`),
   fileUnreadable: define(400, (field: string, detail: string) => `${field} ${detail}`),
+  promptTooLong: withMetadata(
+    400,
+    (tokens: number, budget: number) =>
+      `The prompt is ${tokens} tokens even after context-compression, more than the ${budget} tokens the model's context leaves for it`,
+  ),
 } as const;
 
 export function isGatewayError(value: unknown): value is GatewayError {
