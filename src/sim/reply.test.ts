@@ -81,6 +81,33 @@ describe('planReply', () => {
     expect(planReply(ask('weather?'), undefined).kind).toBe('text');
   });
 
+  it('fetches the URL the user gives, or searches for the user’s words, with a tool that takes them', () => {
+    const fetchTool = { type: 'function' as const, function: { name: 'web_fetch', parameters: { type: 'object', properties: { url: { type: 'string' } } } } };
+    const searchTool = { type: 'function' as const, function: { name: 'web_search', parameters: { type: 'object', properties: { query: { type: 'string' } } } } };
+    const tools = [weatherTool, fetchTool, searchTool];
+    expect(planReply(ask('Summarize https://example.com/a?b=1 please', { tools }), undefined)).toMatchObject({
+      kind: 'tool_call',
+      name: 'web_fetch',
+      arguments: '{"url":"https://example.com/a?b=1"}',
+    });
+    expect(planReply(ask('search for moon distance', { tools }), undefined)).toMatchObject({
+      kind: 'tool_call',
+      name: 'web_search',
+      arguments: '{"query":"search for moon distance"}',
+    });
+    expect(planReply(ask('Summarize https://example.com/a', { tools: [weatherTool] }), undefined).kind).toBe('text');
+  });
+
+  it('reports what the tool said after a tool result', () => {
+    const request = ask('Summarize https://example.com/a', { tools: [weatherTool] });
+    request.messages.push(
+      { role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'web_fetch', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: '{"title":"Moon facts"}' },
+    );
+    const reply = planReply(request, undefined);
+    expect(reply.kind === 'text' && reply.chunks.flat().join('')).toBe('This is a simulated reply. The tool said: {"title":"Moon facts"}');
+  });
+
   it('calls the function tool_choice forces, or any tool with "required"', () => {
     const forced = planReply(ask('hello', { tools: [weatherTool, otherTool], tool_choice: { type: 'function', function: { name: 'lookup' } } }), undefined);
     expect(forced).toMatchObject({ kind: 'tool_call', name: 'lookup', arguments: '{}' });

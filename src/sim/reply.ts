@@ -70,7 +70,7 @@ export function planReply(request: SimChatRequest, chunks: number | undefined): 
 
   const tool = chooseTool(request);
   if (tool) {
-    const args = JSON.stringify(sampleJson(tool.function.parameters ?? { type: 'object' }));
+    const args = JSON.stringify(toolArguments(tool, request));
     const pieces = splitTokens(args);
     return {
       kind: 'tool_call',
@@ -104,29 +104,66 @@ function lastUserText(request: ChatRequest): string {
   return last ? messageText(last.content).trim() : '';
 }
 
+/** The first URL in a text, as a model would pick it out. */
+const firstUrl = (text: string) => /https?:\/\/[^\s"'<>)\]]+/.exec(text)?.[0];
+
 function replyText(request: ChatRequest): string {
-  const echo = splitTokens(lastUserText(request)).slice(0, ECHO_TOKENS).join('');
-  const text = echo ? `${REPLY_OPENING} You said: ${echo}` : REPLY_OPENING;
+  const last = request.messages.at(-1);
+  // After a tool result the model reports what the tool said, so tests see that the result reached it.
+  const afterTool = last?.role === 'tool';
+  const source = afterTool ? messageText(last.content).trim() : lastUserText(request);
+  const echo = splitTokens(source).slice(0, ECHO_TOKENS).join('');
+  const text = echo ? `${REPLY_OPENING} ${afterTool ? 'The tool said' : 'You said'}: ${echo}` : REPLY_OPENING;
   const format = request.response_format;
   if (format?.type === 'json_object') return JSON.stringify({ reply: text });
   if (format?.type === 'json_schema') return JSON.stringify(sampleJson(format.json_schema.schema ?? { type: 'object' }));
   return text;
 }
 
+const takes = (tool: FunctionTool, property: string) => {
+  const properties = tool.function.parameters?.properties;
+  return typeof properties === 'object' && properties !== null && property in properties;
+};
+
 /**
  * The tool to call, if any: the function tool_choice forces; with "required",
  * or when the conversation ends with a user message mentioning the weather, the
- * weather-ish tool (else the first). Ending on a user message keeps agent loops
- * finite: after the tool result the model answers in text.
+ * weather-ish tool (else the first); when it ends with a user message holding
+ * a URL, a tool that takes a `url`; when it asks to search, a tool that takes
+ * a `query`. Ending on a user message keeps agent loops finite: after the
+ * tool result the model answers in text.
  */
 function chooseTool(request: ChatRequest): FunctionTool | undefined {
   const tools = request.tools ?? [];
   const choice = request.tool_choice;
   if (tools.length === 0 || choice === 'none') return undefined;
   if (typeof choice === 'object') return tools.find((tool) => tool.function.name === choice.function.name);
-  const asksWeather = request.messages.at(-1)?.role === 'user' && /\bweather\b/i.test(lastUserText(request));
+  const userLast = request.messages.at(-1)?.role === 'user';
+  const text = lastUserText(request);
+  if (userLast && firstUrl(text)) {
+    const fetcher = tools.find((tool) => takes(tool, 'url'));
+    if (fetcher) return fetcher;
+  }
+  if (userLast && /\bsearch\b/i.test(text)) {
+    const searcher = tools.find((tool) => takes(tool, 'query'));
+    if (searcher) return searcher;
+  }
+  const asksWeather = userLast && /\bweather\b/i.test(text);
   if (choice !== 'required' && !asksWeather) return undefined;
   return tools.find((tool) => /weather/i.test(tool.function.name)) ?? tools[0];
+}
+
+/** Arguments that fit the tool's schema, with the user's URL in a `url` and the user's words in a `query`. */
+function toolArguments(tool: FunctionTool, request: ChatRequest): unknown {
+  const args = sampleJson(tool.function.parameters ?? { type: 'object' });
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+  const text = lastUserText(request);
+  const url = firstUrl(text);
+  return {
+    ...args,
+    ...(takes(tool, 'url') && url ? { url } : {}),
+    ...(takes(tool, 'query') && text ? { query: text } : {}),
+  };
 }
 
 /** Repeats the reply's own tokens until there are `count`. */

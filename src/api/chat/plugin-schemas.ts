@@ -14,8 +14,9 @@ const WEB_SEARCH_MODES = ['instant', 'fast', 'auto', 'deep-lite', 'deep', 'deep-
 const WebPlugin = PluginObject('web', {
   engine: Type.Optional(StringEnum(['native', 'exa', 'firecrawl', 'parallel', 'perplexity'])),
   mode: Type.Optional(StringEnum(WEB_SEARCH_MODES)),
-  max_results: Type.Optional(Type.Integer()),
-  max_uses: Type.Optional(Type.Integer()),
+  // At least one; Exa's API takes at most 100 results per search.
+  max_results: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  max_uses: Type.Optional(Type.Integer({ minimum: 1 })),
   search_prompt: Type.Optional(Type.String()),
   include_domains: Type.Optional(Strings),
   exclude_domains: Type.Optional(Strings),
@@ -33,8 +34,8 @@ const WebPlugin = PluginObject('web', {
 });
 
 const WebFetchPlugin = PluginObject('web-fetch', {
-  max_uses: Type.Optional(Type.Integer()),
-  max_content_tokens: Type.Optional(Type.Integer()),
+  max_uses: Type.Optional(Type.Integer({ minimum: 1 })),
+  max_content_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
   allowed_domains: Type.Optional(Strings),
   blocked_domains: Type.Optional(Strings),
 });
