@@ -14,6 +14,9 @@ import { organizationRoutes } from './api/organization/routes.js';
 import { rerankRoutes } from './api/rerank/routes.js';
 import { videoRoutes } from './api/videos/routes.js';
 import { createVideoJobs, type VideoTuning } from './videos/video-jobs.js';
+import type { PluginSettings } from './config/plugin-settings.js';
+import type { Resolve } from './net/guarded-lookup.js';
+import { createPluginServices } from './plugins/plugin-services.js';
 import { assertServable } from './catalog/assert-servable.js';
 import type { Catalog } from './catalog/types.js';
 import type { ChatServices } from './chat/chat-run.js';
@@ -45,6 +48,10 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Tuning of video jobs and their poller. */
   videos?: VideoTuning;
+  /** The web, web-fetch and file-parser plugins' network and search settings; none open, no search API by default. */
+  plugins?: PluginSettings;
+  /** How fetches for models resolve names (tests make names resolve anywhere); the system's DNS by default. */
+  resolve?: Resolve;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -84,7 +91,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     catalog: options.catalog,
   };
 
+  const plugins = createPluginServices(options.plugins ?? { allowPrivateRanges: [] }, options.resolve ? { resolve: options.resolve } : {});
+  app.addHook('onClose', async () => plugins.close());
   const chat: ChatServices = {
+    plugins: { ...plugins, catalog: services.catalog, clock },
     db: services.db,
     ledger: new LedgerWriter((rows, now) => recordGenerations(services.db, rows, now), clock),
     clock,

@@ -21,6 +21,8 @@ import type { AttemptOutcome } from './attempt-outcome.js';
 import type { RunAttemptsOptions } from './run-attempts.js';
 import type { RoutingFacts } from './service-metadata.js';
 import type { ChatRequest, FinishReason, Usage } from './types.js';
+import type { ChatPluginServices } from '../plugins/chat-plugins.js';
+import type { SearchResult } from '../plugins/web/search-engine.js';
 
 /** What every flow (chat, rerank) needs beyond the request; built once in app.ts. */
 export interface RunServices {
@@ -45,6 +47,8 @@ export interface ChatServices extends RunServices {
   pins: SessionPins;
   /** A stream sends keep-alive comments when the first upstream byte takes longer than this. */
   keepAliveAfterMs: number;
+  /** The web, web-fetch, file-parser and context-compression plugins' services. */
+  plugins: ChatPluginServices;
 }
 
 /** The request fields a run reads whatever its API: what routes it and whom it serves. */
@@ -73,7 +77,8 @@ export interface Run<R extends RoutedRequest> {
   wantsMetadata: boolean;
 }
 
-export type ChatRun = Run<ChatRequest>;
+/** A chat run; `citations` are the web plugin's search results, once it has searched. */
+export type ChatRun = Run<ChatRequest> & { citations?: readonly SearchResult[] };
 
 export interface RunContext {
   requestId: string;

@@ -1,24 +1,34 @@
 import { adapterFor, settleRun, type ChatRun, type ChatServices } from './chat-run.js';
 import { serveRun } from './serve-run.js';
 import { serviceMetadata } from './service-metadata.js';
-import type { ChatCompletion } from './types.js';
+import { webFetchToolFor, withCitations, withEntries } from '../plugins/chat-plugins.js';
+import type { StageEntry } from '../plugins/stage-entry.js';
+import { completeWithWebFetch } from '../plugins/web-fetch/complete-with-web-fetch.js';
+import type { ChatCompletion, ChatRequest } from './types.js';
 
 /**
- * A non-streaming chat: try the plan, charge the key, answer with the
- * gateway's id, the model and provider that served, and the cost.
+ * A non-streaming chat: try the plan (running web_fetch when the model calls
+ * it and the web-fetch plugin is on), add the web plugin's citations, charge
+ * the key, answer with the gateway's id, the model and provider that served,
+ * and the cost.
  */
 export function completeChat(services: ChatServices, run: ChatRun, signal: AbortSignal): Promise<ChatCompletion & Record<string, unknown>> {
   return serveRun(
     services,
     run,
     signal,
-    (attempt) => {
+    async (attempt): Promise<{ completion: ChatCompletion; entry?: StageEntry }> => {
       const { adapter, target } = adapterFor(services, attempt);
-      return adapter.complete(run.request, target, { signal, endUserId: run.endUserId });
+      const complete = (request: ChatRequest) => adapter.complete(request, target, { signal, endUserId: run.endUserId });
+      const webFetch = webFetchToolFor(services.plugins, run);
+      if (!webFetch) return { completion: await complete(run.request) };
+      return completeWithWebFetch(run.request, webFetch, complete, signal);
     },
-    async ({ result: completion, attempt, outcomes }) => {
+    async ({ result, attempt, outcomes }) => {
+      const completion = withCitations(run, result.completion);
+      const finished = withEntries(run, result.entry ? [result.entry] : []);
       const choice = completion.choices[0];
-      const { cost } = await settleRun(services, run, {
+      const { cost } = await settleRun(services, finished, {
         status: 'success',
         streamed: false,
         attempt,
@@ -36,7 +46,7 @@ export function completeChat(services: ChatServices, run: ChatRun, signal: Abort
         provider: attempt.endpoint.provider,
         system_fingerprint: completion.system_fingerprint ?? null,
         usage: { ...(completion.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }), cost },
-        ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...run.routing, attempts: outcomes }) } : {}),
+        ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...finished.routing, attempts: outcomes }) } : {}),
       };
     },
   );

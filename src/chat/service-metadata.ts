@@ -1,3 +1,4 @@
+import type { StageEntry } from '../plugins/stage-entry.js';
 import type { CandidateReport, Strategy } from '../routing/plan-attempts.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
 
@@ -9,6 +10,8 @@ export interface RoutingFacts {
   planned: { model: string; provider: string }[];
   /** Every candidate endpoint with what the planner did with it and why (planned ones first, in plan order). */
   candidates: CandidateReport[];
+  /** What the plugin stages did, in the order they ran. */
+  pipeline?: StageEntry[];
 }
 
 /** `service_metadata` (spec 7.2), asked for with `X-Service-Metadata: enabled`. */
@@ -30,7 +33,10 @@ export function serviceMetadata(facts: RoutingFacts) {
     requested: facts.requested,
     strategy: facts.strategy,
     summary,
-    pipeline: [{ type: 'routing', name: 'planner', guardrail_id: null, guardrail_scope: null, summary, data: { attempts: facts.attempts } }],
+    pipeline: [
+      ...(facts.pipeline ?? []).map((entry) => ({ ...entry, guardrail_id: null, guardrail_scope: null })),
+      { type: 'routing', name: 'planner', guardrail_id: null, guardrail_scope: null, summary, data: { attempts: facts.attempts } },
+    ],
   };
 }
 

@@ -9,6 +9,7 @@ import { adapterFor, attemptOptions, noteServed, settleRun, type ChatRun, type C
 import { failRun } from './serve-run.js';
 import { estimatePromptTokens } from './estimate-tokens.js';
 import { runAttempts } from './run-attempts.js';
+import { urlCitations } from '../plugins/web/url-citations.js';
 import { serviceMetadata } from './service-metadata.js';
 import type { ChatCompletionChunk, FinishReason, Usage } from './types.js';
 
@@ -123,8 +124,11 @@ async function relay(
   }
 
   let sentUsage = false;
+  // The web plugin's citations point into the whole answer: its text is kept (as text, the stream is not held back).
+  const answer: string[] | undefined = run.citations ? [] : undefined;
   const send = async (chunk: ChatCompletionChunk) => {
     tally.see(chunk);
+    if (answer) for (const choice of chunk.choices) if (choice.index === 0 && choice.delta.content) answer.push(choice.delta.content);
     chunk.id = run.id;
     chunk.model = attempt.modelId;
     chunk.provider = provider;
@@ -157,6 +161,10 @@ async function relay(
     return sse.end();
   }
 
+  if (answer && run.citations) {
+    const annotations = urlCitations(answer.join(''), run.citations);
+    await sse.data(JSON.stringify({ id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [{ index: 0, delta: { annotations }, finish_reason: null }] }));
+  }
   const usage = tally.usageSoFar(run);
   const { cost } = await settleRun(services, run, end({}, usage));
   if (!sentUsage) {

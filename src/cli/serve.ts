@@ -4,6 +4,7 @@ import { API_PREFIX, buildApp } from '../app.js';
 import { buildCatalog } from '../catalog/build-catalog.js';
 import { discoverLocalServers } from '../catalog/discover-local-models.js';
 import { loadGatewayConfig } from '../config/load-gateway-config.js';
+import { pluginSettings } from '../config/plugin-settings.js';
 import type { Settings } from '../config/settings.js';
 import { PROVIDER_KINDS } from '../providers/registry.js';
 import { openDatabase } from './open-database.js';
@@ -39,7 +40,8 @@ export async function serve(settings: Settings): Promise<void> {
 
   const { store } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, logger);
   const shared = await connectSharedState(store, settings.redisUrl, logger);
-  const app = await buildApp({ store, changes: shared.changes, sessionPins: shared.sessionPins, catalog, logger });
+  const plugins = pluginSettings(config, process.env);
+  const app = await buildApp({ store, changes: shared.changes, sessionPins: shared.sessionPins, catalog, logger, plugins });
   const address = await app.listen({ host: settings.host, port: settings.port });
   logger.info(`Model Gateway listening on ${address}${API_PREFIX} (${store.engine}, ${catalog.listModels().length} models)`);
 

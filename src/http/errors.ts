@@ -98,6 +98,7 @@ export const Errors = {
     (tokens: number, budget: number) =>
       `The prompt is ${tokens} tokens even after context-compression, more than the ${budget} tokens the model's context leaves for it`,
   ),
+  webSearchFailed: withMetadata(502, (engine: string, detail: string) => `Web search (${engine}) failed: ${detail}`),
 } as const;
 
 export function isGatewayError(value: unknown): value is GatewayError {

@@ -6,7 +6,7 @@ import { PROVIDER_KINDS } from '../../src/providers/registry.js';
 export interface SimModel {
   id: string;
   /** One endpoint per entry: the provider id and the simulator model (knobs included). */
-  endpoints: { provider: string; upstream: string; prompt?: number; completion?: number; supported?: string[] }[];
+  endpoints: { provider: string; upstream: string; prompt?: number; completion?: number; supported?: string[]; contextLength?: number }[];
 }
 
 /** Where the simulator serves each chat protocol. */
@@ -33,6 +33,7 @@ export function simCatalog(simUrl: string, providers: (string | { id: string; ki
         `        pricing: { prompt: ${e.prompt ?? 0.000001}, completion: ${e.completion ?? 0.000002} }`,
       );
       if (e.supported) lines.push(`        supported_parameters: [${e.supported.join(', ')}]`);
+      if (e.contextLength) lines.push(`        context_length: ${e.contextLength}`);
     }
   }
   const config = parseGatewayConfig(lines.join('\n'), 'test.yaml', { knownKinds: PROVIDER_KINDS }, {});

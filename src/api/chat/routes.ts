@@ -6,6 +6,7 @@ import { streamChat } from '../../chat/stream-chat.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { envelope, toGatewayError } from '../../http/error-envelope.js';
 import { SseWriter } from '../../http/sse-writer.js';
+import { prepareChatPlugins } from '../../plugins/chat-plugins.js';
 import { applyPreset } from '../presets/apply-preset.js';
 import { clientGone, runContext } from '../request-context.js';
 import { checkChatRequest } from './check-chat-request.js';
@@ -25,8 +26,8 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         checkChatRequest(body);
         const chat = applyDefaultModel(normalizeChatRequest(body, request.headers['x-session-id']), undefined);
         await assertWithinSpendLimit(services.db, key, services.clock());
-        const run = await startChatRun(services, key, chat, runContext(request));
         const signal = clientGone(reply);
+        const run = await prepareChatPlugins(services.plugins, await startChatRun(services, key, chat, runContext(request)), signal);
         if (!chat.stream) return completeChat(services, run, signal);
 
         reply.hijack();

@@ -1,0 +1,71 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { ChatRequest } from '../../chat/types.js';
+import { GatewayError } from '../../http/errors.js';
+import { UpstreamError } from '../../providers/types.js';
+import type { SearchEngine } from './search-engine.js';
+import { webSearchStage } from './web-search-stage.js';
+
+const clock = () => new Date('2026-11-21T12:00:00Z');
+const signal = new AbortController().signal;
+const ask = (plugin: Record<string, unknown>, content = 'moon distance'): ChatRequest => ({ messages: [{ role: 'user', content }], plugins: [{ id: 'web', ...plugin }] });
+const engine = (search: SearchEngine['search']): SearchEngine => ({ name: 'exa', search: vi.fn(search) });
+const RESULTS = [
+  { url: 'https://science.example.org/moon', title: 'Moon', content: 'far' },
+  { url: 'https://spam.example.com/moon', title: 'Spam', content: 'buy' },
+];
+
+async function failure(promise: Promise<unknown>): Promise<GatewayError> {
+  const error = await promise.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(GatewayError);
+  return error as GatewayError;
+}
+
+describe('webSearchStage', () => {
+  it('does nothing without the plugin, or with it disabled', async () => {
+    const search = engine(async () => RESULTS);
+    const plain: ChatRequest = { messages: [{ role: 'user', content: 'x' }] };
+    expect(await webSearchStage(plain, search, clock, signal)).toEqual({ request: plain });
+    const off = ask({ enabled: false });
+    expect(await webSearchStage(off, search, clock, signal)).toEqual({ request: off });
+    expect(search.search).not.toHaveBeenCalled();
+  });
+
+  it('asks the engine with the plugin’s fields and the defaults, keeps results inside the domain lists, and uses search_prompt', async () => {
+    const search = engine(async () => RESULTS);
+    const { request, results, entry } = await webSearchStage(ask({ max_results: 3, exclude_domains: ['spam.example.com'], mode: 'fast', search_prompt: 'Sources:' }), search, clock, signal);
+    expect(search.search).toHaveBeenCalledWith(
+      { query: 'moon distance', maxResults: 3, includeDomains: undefined, excludeDomains: ['spam.example.com'], maxCharacters: 1_500, mode: 'fast' },
+      signal,
+    );
+    expect(results).toEqual([RESULTS[0]]);
+    expect(request.messages[0]).toEqual({ role: 'system', content: 'Sources:\n\n[1] Moon\nURL: https://science.example.org/moon\nfar' });
+    expect(entry).toEqual({
+      type: 'plugin',
+      name: 'web',
+      summary: '1 result added to the prompt',
+      data: { engine: 'exa', query: 'moon distance', results: [{ url: 'https://science.example.org/moon', title: 'Moon' }] },
+    });
+  });
+
+  it('dates the default prompt with the clock', async () => {
+    const { request } = await webSearchStage(ask({}), engine(async () => RESULTS), clock, signal);
+    expect(request.messages[0]?.content).toMatch(/^A web search was conducted on 2026-11-21\./);
+  });
+
+  it('is a 502 naming the engine when the search fails', async () => {
+    const error = await failure(webSearchStage(ask({}), engine(async () => { throw new UpstreamError('status', 'upstream answered 401: Invalid API key', { status: 401 }); }), clock, signal));
+    expect(error).toMatchObject({ statusCode: 502, message: 'Web search (exa) failed: upstream answered 401: Invalid API key', metadata: { engine: 'exa' } });
+  });
+
+  it('is a 400 when no search API is configured, or for an engine without an adapter', async () => {
+    expect((await failure(webSearchStage(ask({}), undefined, clock, signal))).message).toBe(
+      'plugins web engine "exa" is not available on this gateway: no search API is configured (set EXA_API_KEY or web_search.exa in the config file)',
+    );
+    expect((await failure(webSearchStage(ask({ engine: 'firecrawl' }), engine(async () => []), clock, signal))).statusCode).toBe(400);
+  });
+
+  it('records a skip when there is nothing to search for', async () => {
+    const { entry } = await webSearchStage({ messages: [{ role: 'system', content: 's' }], plugins: [{ id: 'web' }] }, engine(async () => []), clock, signal);
+    expect(entry).toMatchObject({ summary: 'skipped: no user message text to search for', data: { skipped: true } });
+  });
+});
