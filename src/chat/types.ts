@@ -81,6 +81,20 @@ export type ResponseFormat =
   | { type: 'grammar'; grammar: string }
   | { type: 'python' };
 
+/**
+ * Search by the provider itself, asked by the web plugin (engine "native"),
+ * never sent by clients: OpenAI's `web_search_options` (context size and
+ * location), Anthropic's web_search tool (all of it), Gemini's google_search
+ * tool (nothing to set). Each adapter sends what its provider takes.
+ */
+export interface WebSearchOptions {
+  search_context_size?: 'low' | 'medium' | 'high';
+  user_location?: { type: 'approximate'; city?: string | null; region?: string | null; country?: string | null; timezone?: string | null };
+  max_uses?: number;
+  allowed_domains?: string[];
+  blocked_domains?: string[];
+}
+
 /** A validated chat request (spec 2.1). Routing-only fields stay here; adapters ignore what they do not send. */
 export interface ChatRequest {
   messages: ChatMessage[];
@@ -125,6 +139,8 @@ export interface ChatRequest {
   trace?: Record<string, unknown>;
   route?: 'fallback' | 'sort' | null;
   stop_server_tools_when?: Record<string, unknown>[];
+  /** Set by the web plugin for native search; see WebSearchOptions. */
+  web_search_options?: WebSearchOptions;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error' | null;

@@ -10,6 +10,7 @@ import { activePlugin, type StageEntry } from './stage-entry.js';
 import { FETCH_LIMITS } from './plugin-services.js';
 import { WEB_FETCH_TOOL_NAME, WebFetchTool, type WebFetchPluginFields } from './web-fetch/web-fetch-tool.js';
 import { urlCitations } from './web/url-citations.js';
+import { nativeSearchOf } from './web/native-search-support.js';
 import { webSearchStage } from './web/web-search-stage.js';
 
 /** What the plugin stages need; built once in app.ts. */
@@ -35,7 +36,7 @@ export async function prepareChatPlugins(services: ChatPluginServices, run: Chat
   request = filed.request;
   if (filed.entry) entries.push(filed.entry);
 
-  const searched = await webSearchStage(request, services.search, services.clock, signal);
+  const searched = await webSearchStage(request, { external: services.search, native: nativeSearchOf(services.catalog, run.attempts) }, services.clock, signal);
   request = searched.request;
   if (searched.entry) entries.push(searched.entry);
 

@@ -1,5 +1,7 @@
 import { chatLogprobs } from './logprobs.js';
 import type { Reply, SimChatRequest } from './reply.js';
+import type { NativeSearch } from './search/native-search.js';
+import { splitTokens } from './tokens.js';
 import { SYSTEM_FINGERPRINT, type ResponseIdentity } from './response-identity.js';
 
 /** The non-streaming `chat.completion` body, laid out as OpenAI sends it. */
@@ -32,4 +34,24 @@ export function chatCompletion(reply: Reply, request: SimChatRequest, identity: 
     service_tier: 'default',
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
+}
+
+/**
+ * The answer of a search model (gpt-4o-search-preview and the like): the
+ * quoted sentence followed by a markdown link to its page, and that link as
+ * a url_citation annotation, in OpenAI's shape (indexes in characters).
+ */
+export function searchedCompletion(reply: Extract<Reply, { kind: 'text' }>, request: SimChatRequest, identity: ResponseIdentity, search: NativeSearch): object {
+  const page = search.pages[0] as NativeSearch['pages'][number];
+  const link = `([${new URL(page.url).hostname}](${page.url}))`;
+  const text = `${search.opening}${search.sentence} ${link}`;
+  const tokens = splitTokens(text);
+  const extra = tokens.length - reply.chunks.flat().length;
+  const usage = { ...reply.usage, completion_tokens: reply.usage.completion_tokens + extra, total_tokens: reply.usage.total_tokens + extra };
+  const completion = chatCompletion({ ...reply, chunks: tokens.map((token) => [token]), usage }, request, identity) as { choices: { message: Record<string, unknown> }[] };
+  const start = text.length - link.length;
+  (completion.choices[0] as { message: Record<string, unknown> }).message.annotations = [
+    { type: 'url_citation', url_citation: { end_index: text.length, start_index: start, title: page.title, url: page.url } },
+  ];
+  return completion;
 }

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chatCompletionChunks } from './chat-chunks.js';
-import { chatCompletion } from './chat-completion.js';
+import { chatCompletion, searchedCompletion } from './chat-completion.js';
 import { deliverJson, deliverStream, pause, sendError } from './deliver.js';
 import { FIXTURE_MODEL_PREFIX, type FixtureLibrary } from './fixtures.js';
 import { parseKnobs, type Knobs } from './knobs.js';
 import { SimErrors, type OpenAiError } from './openai-errors.js';
-import { planReply, type SimChatRequest } from './reply.js';
+import { lastUserText, planReply, type SimChatRequest } from './reply.js';
+import { searchNatively } from './search/native-search.js';
 import { newResponseIdentity } from './response-identity.js';
 import type { SimStats } from './stats.js';
 import { validateChatRequest } from './validate-chat-request.js';
@@ -75,9 +76,11 @@ async function answerFor(request: SimChatRequest, knobs: Knobs, fixtures: Fixtur
   if (!request.model.startsWith(FIXTURE_MODEL_PREFIX)) {
     const reply = planReply(request, knobs.chunks);
     const identity = newResponseIdentity(request.model);
-    return request.stream
-      ? { events: chatCompletionChunks(reply, request, identity) }
-      : { json: JSON.stringify(chatCompletion(reply, request, identity)) };
+    if (request.stream) return { events: chatCompletionChunks(reply, request, identity) };
+    // A search model (web_search_options) answers from the simulated web and cites it, non-streaming.
+    const search = request.web_search_options && reply.kind === 'text' ? searchNatively(lastUserText(request)) : undefined;
+    if (search && reply.kind === 'text') return { json: JSON.stringify(searchedCompletion(reply, request, identity, search)) };
+    return { json: JSON.stringify(chatCompletion(reply, request, identity)) };
   }
   const lookup = await fixtures.load(request.model.slice(FIXTURE_MODEL_PREFIX.length));
   if (!lookup.ok) return { error: SimErrors.modelNotFound(request.model, lookup.reason) };

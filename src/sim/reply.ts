@@ -99,7 +99,7 @@ export function planReply(request: SimChatRequest, chunks: number | undefined): 
   };
 }
 
-function lastUserText(request: ChatRequest): string {
+export function lastUserText(request: ChatRequest): string {
   const last = request.messages.findLast((message) => message.role === 'user');
   return last ? messageText(last.content).trim() : '';
 }

@@ -49,10 +49,13 @@ describe.each(testEngines.slice(0, 1))('plugins through the gateway on $name', (
     sim = await startSimulator();
     const catalog = simCatalog(
       sim.url,
-      ['alpha'],
+      ['alpha', { id: 'claude', kind: 'anthropic' }, { id: 'google', kind: 'gemini' }],
       [
         { id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
         { id: 'sim/small', endpoints: [{ provider: 'alpha', upstream: 'sim-model', contextLength: 400 }] },
+        { id: 'sim/search-preview', endpoints: [{ provider: 'alpha', upstream: 'sim-search', supported: ['max_completion_tokens', 'web_search_options'] }] },
+        { id: 'sim/claude', endpoints: [{ provider: 'claude', upstream: 'claude-sim' }] },
+        { id: 'sim/gemini', endpoints: [{ provider: 'google', upstream: 'gemini-sim' }] },
       ],
     );
     gw = await startGateway(engine, {
@@ -192,6 +195,34 @@ describe.each(testEngines.slice(0, 1))('plugins through the gateway on $name', (
         expect(refused.status).toBe(400);
         expect(refused.body.error.message).toMatch(new RegExp(`^plugins web engine "${engineName}" is not available on this gateway: `));
       }
+    });
+  });
+
+  describe('web, native search', () => {
+    const SENTENCE = 'The Moon orbits Earth at an average distance of 384,400 kilometres.';
+
+    it.each([
+      ['OpenAI search model', 'sim/search-preview', (sent: any) => expect(sent.web_search_options).toEqual({})],
+      ['Anthropic web_search tool', 'sim/claude', (sent: any) => expect(sent.tools).toEqual([{ type: 'web_search_20250305', name: 'web_search', max_uses: 2 }])],
+      ['Gemini Google Search grounding', 'sim/gemini', (sent: any) => expect(sent.tools).toEqual([{ googleSearch: {} }])],
+    ])('lets the %s search and turns its citations into url_citation annotations', async (_, model, checkSent) => {
+      const res = await chat({ model, plugins: [{ id: 'web', max_uses: 2 }], messages: [{ role: 'user', content: 'distance to the moon' }] });
+      expect(res.status).toBe(200);
+      checkSent(await upstreamBody());
+      const message = res.body.choices[0].message;
+      expect(message.content).toContain(SENTENCE);
+      const citation = message.annotations.find((a: any) => a.url_citation.start_index > 0).url_citation;
+      expect(citation.url).toBe('https://science.example.org/moon/distance');
+      expect([...message.content].slice(citation.start_index, citation.end_index).join('')).toMatch(/^(The Moon orbits|\(\[science\.example\.org\])/);
+      expect(pipelineEntry(res.body, 'web')).toMatchObject({ summary: 'native search by the provider', data: { engine: 'native' } });
+      expect((await readSimStats(sim.url)).requests['/search']).toBeUndefined();
+    });
+
+    it('uses the search API instead when asked for exa', async () => {
+      const res = await chat({ model: 'sim/claude', plugins: [{ id: 'web', engine: 'exa' }], messages: [{ role: 'user', content: 'distance to the moon' }] });
+      expect(res.status).toBe(200);
+      expect((await upstreamBody()).tools).toBeUndefined();
+      expect(pipelineEntry(res.body, 'web').data.engine).toBe('exa');
     });
   });
 

@@ -6,7 +6,7 @@ import { perMillion, released } from './units.js';
 
 const PARAMETERS = [
   'max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'response_format', 'structured_outputs',
-  'tools', 'tool_choice', 'reasoning', 'include_reasoning',
+  'tools', 'tool_choice', 'reasoning', 'include_reasoning', 'web_search_options',
 ];
 
 const GEMINI = { input_modalities: ['text', 'image', 'file', 'audio', 'video'], output_modalities: ['text'], tokenizer: 'Gemini' };

@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../../chat/types.js';
+import type { ChatRequest, WebSearchOptions } from '../../chat/types.js';
 import { Errors } from '../../http/errors.js';
 import { UpstreamError } from '../../providers/types.js';
 import type { Clock } from '../../util/clock.js';
@@ -15,6 +15,8 @@ export interface WebPluginFields {
   search_prompt?: string;
   include_domains?: string[];
   exclude_domains?: string[];
+  max_uses?: number;
+  user_location?: WebSearchOptions['user_location'] | null;
 }
 
 export const WEB_SEARCH_DEFAULTS = { maxResults: 5, maxCharacters: 1_500 } as const;
@@ -34,17 +36,37 @@ function withinDomains(results: SearchResult[], fields: WebPluginFields): Search
 }
 
 /**
- * The web plugin: searches for the last user message with the external
- * search API (engine `exa`, which `auto` means on this gateway) and puts the
+ * Native search: the provider searches while it answers (OpenAI's search
+ * models, Anthropic's web_search tool, Gemini's Google Search grounding) and
+ * its citations become the annotations; max_uses, the domain lists and the
+ * location go to the providers that take them.
+ */
+function nativeSearch(request: ChatRequest, fields: WebPluginFields): { request: ChatRequest; entry: StageEntry } {
+  const options: WebSearchOptions = {
+    ...(fields.max_uses !== undefined ? { max_uses: fields.max_uses } : {}),
+    ...(fields.include_domains?.length ? { allowed_domains: fields.include_domains } : {}),
+    ...(fields.exclude_domains?.length ? { blocked_domains: fields.exclude_domains } : {}),
+    ...(fields.user_location ? { user_location: fields.user_location } : {}),
+  };
+  return {
+    request: { ...request, web_search_options: options },
+    entry: { type: 'plugin', name: 'web', summary: 'native search by the provider', data: { engine: 'native', ...options } },
+  };
+}
+
+/**
+ * The web plugin. Without an engine it is native search when every planned
+ * endpoint has one (see nativeSearchOf), else `exa`. With `exa` it searches
+ * for the last user message with the external search API and puts the
  * results before that message with `search_prompt`; the results become the
- * answer's url_citation annotations. `native` and the engines the gateway
- * has no adapter for are a 400 naming the engine; so is a search without a
- * configured API. A failed search is a 502: the answer would otherwise come
- * without the sources the client asked for.
+ * answer's url_citation annotations. `native` where an endpoint has no
+ * search, the engines the gateway has no adapter for, and `exa` without a
+ * configured API are a 400 naming the engine. A failed search is a 502: the
+ * answer would otherwise come without the sources the client asked for.
  */
 export async function webSearchStage(
   request: ChatRequest,
-  engine: SearchEngine | undefined,
+  engines: { external: SearchEngine | undefined; native: boolean },
   clock: Clock,
   signal: AbortSignal,
 ): Promise<{ request: ChatRequest; results?: SearchResult[]; entry?: StageEntry }> {
@@ -52,9 +74,12 @@ export async function webSearchStage(
   if (!plugin) return { request };
   const fields = plugin as WebPluginFields;
   const asked = fields.engine;
-  if (asked !== undefined && asked !== 'exa') {
-    throw Errors.pluginEngineUnavailable('plugins web engine', asked, asked === 'native' ? 'native search pass-through is not supported yet; use "exa"' : 'this gateway has no adapter for it; use "exa"');
+  if (asked === 'native' || (asked === undefined && engines.native)) {
+    if (!engines.native) throw Errors.pluginEngineUnavailable('plugins web engine', asked ?? 'native', 'a planned endpoint has no search of its own; use "exa"');
+    return nativeSearch(request, fields);
   }
+  if (asked !== undefined && asked !== 'exa') throw Errors.pluginEngineUnavailable('plugins web engine', asked, 'this gateway has no adapter for it; use "exa" or "native"');
+  const engine = engines.external;
   if (!engine) throw Errors.pluginEngineUnavailable('plugins web engine', asked ?? 'exa', 'no search API is configured (set EXA_API_KEY or web_search.exa in the config file)');
   const query = searchQueryOf(request.messages);
   const entry = (summary: string, data: Record<string, unknown>): StageEntry => ({ type: 'plugin', name: 'web', summary, data: { engine: engine.name, ...data } });

@@ -61,6 +61,17 @@ export interface AnthropicTool {
   cache_control?: CacheControl;
 }
 
+/** Anthropic's own web search, run on its side (server tool `web_search_20250305`). */
+export interface AnthropicWebSearchTool {
+  type: 'web_search_20250305';
+  name: 'web_search';
+  max_uses?: number;
+  allowed_domains?: string[];
+  blocked_domains?: string[];
+  user_location?: { type: 'approximate'; city?: string; region?: string; country?: string; timezone?: string };
+  cache_control?: CacheControl;
+}
+
 export type AnthropicToolChoice =
   | { type: 'auto' | 'any'; disable_parallel_tool_use?: boolean }
   | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
@@ -71,7 +82,7 @@ export interface AnthropicMessagesRequest {
   max_tokens: number;
   system?: AnthropicTextBlock[];
   messages: AnthropicMessage[];
-  tools?: AnthropicTool[];
+  tools?: (AnthropicTool | AnthropicWebSearchTool)[];
   tool_choice?: AnthropicToolChoice;
   thinking?: { type: 'enabled'; budget_tokens: number };
   temperature?: number;
@@ -99,6 +110,15 @@ export interface AnthropicResponseBlock {
   id?: string;
   name?: string;
   input?: unknown;
+  /** On text blocks: the sources of the text (web_search_result_location for native search). */
+  citations?: AnthropicCitation[] | null;
+}
+
+export interface AnthropicCitation {
+  type: string;
+  url?: string;
+  title?: string | null;
+  cited_text?: string;
 }
 
 export interface AnthropicMessagesResponse {

@@ -75,3 +75,53 @@ describe('convertAnthropicMessagesResponse', () => {
     expect(completion).not.toHaveProperty('usage');
   });
 });
+
+describe('native web search in a Message', () => {
+  // The shape of Anthropic's web search answers (as recorded by vercel/ai's anthropic-web-search-tool.1.json), trimmed.
+  const searched: AnthropicMessagesResponse = {
+    id: 'msg_01PHHrjzLH4teUMhgkGgqYYc',
+    model: 'claude-sonnet-4-20250514',
+    content: [
+      { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'tech news today' } },
+      { type: 'web_search_tool_result', id: 'srvtoolu_01' },
+      { type: 'text', text: 'Key news:\n' },
+      {
+        type: 'text',
+        text: 'Caroline Ellison has been sentenced to two years.',
+        citations: [
+          {
+            type: 'web_search_result_location',
+            cited_text: 'Daily Tech News 26 September 2024 · Top Story Caroline Ellison ...',
+            url: 'https://acecomments.mu.nu/?post=411647',
+            title: 'Daily Tech News 26 September 2024',
+          },
+        ],
+      },
+      { type: 'text', text: ' 🌍 More:' },
+      { type: 'text', text: 'DeepSeek unveiled R1.', citations: [{ type: 'web_search_result_location', url: 'https://www.crescendo.ai/news', title: null, cited_text: 'DeepSeek ...' }] },
+    ],
+    stop_reason: 'end_turn',
+  };
+
+  it('makes each cited text block a url_citation over its span, and leaves the search blocks out', () => {
+    const message = convertAnthropicMessagesResponse(searched, CREATED).choices[0]!.message;
+    const content = message.content!;
+    expect(content).toBe('Key news:\nCaroline Ellison has been sentenced to two years. 🌍 More:DeepSeek unveiled R1.');
+    expect(message.annotations).toEqual([
+      {
+        type: 'url_citation',
+        url_citation: {
+          url: 'https://acecomments.mu.nu/?post=411647',
+          title: 'Daily Tech News 26 September 2024',
+          content: 'Daily Tech News 26 September 2024 · Top Story Caroline Ellison ...',
+          start_index: 10,
+          end_index: 59,
+        },
+      },
+      // Positions in code points: the globe is one, not two UTF-16 units.
+      { type: 'url_citation', url_citation: { url: 'https://www.crescendo.ai/news', title: 'https://www.crescendo.ai/news', content: 'DeepSeek ...', start_index: 67, end_index: 88 } },
+    ]);
+    expect([...content].slice(67, 88).join('')).toBe('DeepSeek unveiled R1.');
+    expect(message.tool_calls).toBeUndefined();
+  });
+});

@@ -231,3 +231,19 @@ describe('convertToAnthropicMessagesRequest', () => {
     });
   });
 });
+
+describe('native web search', () => {
+  it('adds Anthropic’s web_search server tool after the client’s tools, with max_uses, domains and location', () => {
+    const body = convertToAnthropicMessagesRequest(
+      {
+        messages: [{ role: 'user', content: 'news?' }],
+        web_search_options: { max_uses: 2, allowed_domains: ['example.com'], user_location: { type: 'approximate', city: 'Paris', country: 'FR', timezone: null } },
+      },
+      target,
+      { stream: false },
+    );
+    expect(body.tools).toEqual([
+      { type: 'web_search_20250305', name: 'web_search', max_uses: 2, allowed_domains: ['example.com'], user_location: { type: 'approximate', city: 'Paris', country: 'FR' } },
+    ]);
+  });
+});

@@ -4,6 +4,7 @@ import type { AnthropicMessage, AnthropicMessagesRequest } from './anthropic-mes
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { convertToAnthropicThinking } from './convert-to-anthropic-thinking.js';
 import { convertToAnthropicTools } from './convert-to-anthropic-tools.js';
+import { convertToAnthropicWebSearchTool } from './convert-to-anthropic-web-search-tool.js';
 
 /** Anthropic requires max_tokens; this is the limit when neither the request nor the catalog gives one. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -42,6 +43,7 @@ export function convertToAnthropicMessagesRequest(
   if (accepts('tools')) {
     Object.assign(body, convertToAnthropicTools(request.tools, accepts('tool_choice') ? request.tool_choice : undefined, request.parallel_tool_calls));
   }
+  if (request.web_search_options && accepts('web_search_options')) body.tools = [...(body.tools ?? []), convertToAnthropicWebSearchTool(request.web_search_options)];
   const forcesTool = body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool';
   const thinking = accepts('reasoning') && !forcesTool && !continuesToolLoop(messages) ? convertToAnthropicThinking(request, maxTokens) : undefined;
   if (thinking) body.thinking = thinking;

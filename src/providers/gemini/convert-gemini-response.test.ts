@@ -96,3 +96,42 @@ describe('convertGeminiResponse', () => {
     expect(finish('MALFORMED_FUNCTION_CALL')).toBe('error');
   });
 });
+
+describe('Google Search grounding', () => {
+  // Gemini's documented grounding shape: pages in groundingChunks, supported spans (UTF-8 byte offsets) in groundingSupports.
+  const grounded: GeminiResponse = {
+    candidates: [
+      {
+        content: { role: 'model', parts: [{ text: 'Spain won Euro 2024. ⚽ They beat England 2–1.' }] },
+        finishReason: 'STOP',
+        groundingMetadata: {
+          webSearchQueries: ['euro 2024 winner'],
+          groundingChunks: [
+            { web: { uri: 'https://news.example.com/euro', title: 'news.example.com' } },
+            { web: { uri: 'https://sport.example.org/final', title: 'sport.example.org' } },
+            { web: { uri: 'https://unused.example.net/', title: 'unused.example.net' } },
+          ],
+          groundingSupports: [
+            { segment: { endIndex: 20, text: 'Spain won Euro 2024.' }, groundingChunkIndices: [0] },
+            { segment: { startIndex: 25, endIndex: 49, text: 'They beat England 2–1.' }, groundingChunkIndices: [0, 1] },
+          ],
+        },
+      },
+    ],
+  };
+
+  it('makes each supported span a url_citation per page, in code points, and lists unused pages at 0..0', () => {
+    const message = convertGeminiResponse(grounded, CREATED).choices[0]!.message;
+    const content = message.content!;
+    const [first, second, third, unused] = message.annotations as { url_citation: { url: string; start_index: number; end_index: number; content?: string } }[];
+    expect(first!.url_citation).toEqual({ url: 'https://news.example.com/euro', title: 'news.example.com', content: 'Spain won Euro 2024.', start_index: 0, end_index: 20 });
+    // "⚽" is 3 bytes in UTF-8 and one code point; "–" is 3 bytes too.
+    expect([...content].slice(second!.url_citation.start_index, second!.url_citation.end_index).join('')).toBe('They beat England 2–1.');
+    expect(third!.url_citation).toMatchObject({ url: 'https://sport.example.org/final', start_index: second!.url_citation.start_index });
+    expect(unused!.url_citation).toEqual({ url: 'https://unused.example.net/', title: 'unused.example.net', start_index: 0, end_index: 0 });
+  });
+
+  it('has no annotations without grounding', () => {
+    expect(convertRecording('google/google-text.json').choices[0]?.message).not.toHaveProperty('annotations');
+  });
+});

@@ -1,6 +1,7 @@
 import type { ChatCompletion, ToolCall } from '../../chat/types.js';
 import { convertGeminiUsage } from './convert-gemini-usage.js';
-import type { GeminiCandidate, GeminiResponse } from './gemini-api-types.js';
+import type { UrlCitation } from '../../plugins/web/url-citations.js';
+import type { GeminiCandidate, GeminiGroundingMetadata, GeminiResponse } from './gemini-api-types.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 
 type Choice = ChatCompletion['choices'][number];
@@ -54,6 +55,8 @@ function convertCandidate(candidate: GeminiCandidate, position: number): Choice 
   const message: Choice['message'] = { role: 'assistant', content: content ?? null };
   if (reasoning !== undefined) message.reasoning = reasoning;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  const annotations = groundingCitations(candidate.groundingMetadata, content ?? '');
+  if (annotations.length > 0) message.annotations = annotations;
   const choice: Choice = {
     index: candidate.index ?? position,
     message,
@@ -61,4 +64,31 @@ function convertCandidate(candidate: GeminiCandidate, position: number): Choice 
   };
   if (candidate.finishReason !== undefined) choice.native_finish_reason = candidate.finishReason;
   return choice;
+}
+
+/** A UTF-8 byte offset into the text, as a code point position (OpenAI's annotations count code points). */
+const codePointAt = (text: string, byteOffset: number) => [...Buffer.from(text).subarray(0, byteOffset).toString()].length;
+
+/**
+ * Google Search grounding as url_citation annotations: one per supported
+ * span and source page, over that span; a page found but supporting no span
+ * is listed at 0..0.
+ */
+export function groundingCitations(metadata: GeminiGroundingMetadata | undefined, content: string): UrlCitation[] {
+  const chunks = metadata?.groundingChunks ?? [];
+  const cited = new Set<number>();
+  const citation = (index: number, start: number, end: number, text?: string): UrlCitation[] => {
+    const web = chunks[index]?.web;
+    if (!web?.uri) return [];
+    return [{ type: 'url_citation', url_citation: { url: web.uri, title: web.title ?? web.uri, ...(text ? { content: text } : {}), start_index: start, end_index: end } }];
+  };
+  const supported = (metadata?.groundingSupports ?? []).flatMap((support) => {
+    const start = codePointAt(content, support.segment?.startIndex ?? 0);
+    const end = codePointAt(content, support.segment?.endIndex ?? 0);
+    return (support.groundingChunkIndices ?? []).flatMap((index) => {
+      cited.add(index);
+      return citation(index, start, end, support.segment?.text);
+    });
+  });
+  return [...supported, ...chunks.flatMap((_, index) => (cited.has(index) ? [] : citation(index, 0, 0)))];
 }

@@ -155,4 +155,10 @@ describe('convertToGeminiRequest', () => {
     expect(signed.contents[1]?.parts[0]?.thoughtSignature).toBe('skip_thought_signature_validator');
     expect(convertToGeminiRequest(request, target).contents[1]?.parts[0]).not.toHaveProperty('thoughtSignature');
   });
+
+  it('adds Google Search grounding for native web search', () => {
+    const body = convertToGeminiRequest({ messages, tools: [weatherTool], web_search_options: { max_uses: 2 } }, target);
+    expect(body.tools).toEqual([{ functionDeclarations: [expect.objectContaining({ name: 'get_weather' })] }, { googleSearch: {} }]);
+    expect(convertToGeminiRequest({ messages }, target).tools).toBeUndefined();
+  });
 });

@@ -35,6 +35,9 @@ export function convertToGeminiRequest(request: ChatRequest, target: UpstreamTar
     }
   }
 
+  // Native search (the web plugin's engine "native"): Google Search grounding, which takes no settings.
+  if (request.web_search_options && accepts('web_search_options')) body.tools = [...(body.tools ?? []), { googleSearch: {} }];
+
   const config: GeminiGenerationConfig = {};
   const set = <K extends keyof GeminiGenerationConfig>(field: K, value: GeminiGenerationConfig[K] | null | undefined, sent: boolean) => {
     // null means "the upstream's default", the same as leaving the field out.

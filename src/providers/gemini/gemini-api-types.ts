@@ -76,7 +76,7 @@ export interface GeminiFunctionCallingConfig {
 export interface GeminiRequest {
   contents: GeminiContent[];
   systemInstruction?: { parts: GeminiPart[] };
-  tools?: { functionDeclarations: GeminiFunctionDeclaration[] }[];
+  tools?: ({ functionDeclarations: GeminiFunctionDeclaration[] } | { googleSearch: Record<string, never> })[];
   toolConfig?: { functionCallingConfig: GeminiFunctionCallingConfig };
   generationConfig?: GeminiGenerationConfig;
 }
@@ -95,6 +95,15 @@ export interface GeminiCandidate {
   content?: { role?: string; parts?: GeminiPart[] };
   finishReason?: string;
   index?: number;
+  /** With the google_search tool: the pages found and which spans of the text they support. */
+  groundingMetadata?: GeminiGroundingMetadata;
+}
+
+export interface GeminiGroundingMetadata {
+  webSearchQueries?: string[];
+  groundingChunks?: { web?: { uri?: string; title?: string } }[];
+  /** Spans of the answer (UTF-8 byte offsets) and the chunks that support each. */
+  groundingSupports?: { segment?: { startIndex?: number; endIndex?: number; text?: string }; groundingChunkIndices?: number[] }[];
 }
 
 /** One whole response, or one event of a stream (the same shape, holding that event's delta). */

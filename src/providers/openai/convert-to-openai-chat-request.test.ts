@@ -170,6 +170,19 @@ describe('convertToOpenAIChatRequest', () => {
     ]);
   });
 
+  it('sends native web search as OpenAI’s web_search_options, location nested, without what OpenAI has no field for', () => {
+    const request: ChatRequest = {
+      messages: [{ role: 'user', content: 'news?' }],
+      web_search_options: { search_context_size: 'high', user_location: { type: 'approximate', city: 'Paris', country: 'FR', region: null }, max_uses: 3, allowed_domains: ['a.example'] },
+    };
+    expect(convert(request).web_search_options).toEqual({
+      search_context_size: 'high',
+      user_location: { type: 'approximate', approximate: { city: 'Paris', country: 'FR' } },
+    });
+    expect(convert({ ...request, web_search_options: {} }).web_search_options).toEqual({});
+    expect(convert(request, { supportedParameters: ['tools'] })).not.toHaveProperty('web_search_options');
+  });
+
   it('does not change the request it reads', () => {
     const request: ChatRequest = {
       messages: [{ role: 'assistant', content: [{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }], reasoning: 'r' }],

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, ContentPart, ReasoningEffort } from '../../chat/types.js';
+import type { ChatMessage, ChatRequest, ContentPart, ReasoningEffort, WebSearchOptions } from '../../chat/types.js';
 import type { UpstreamTarget } from '../types.js';
 
 /**
@@ -81,6 +81,7 @@ export function convertToOpenAIChatRequest(
   // compatible hosts, `safety_identifier` for OpenAI, which deprecated `user` in its favour.
   include('user', options.endUserId, accepts('user'));
   include('safety_identifier', options.endUserId, accepts('safety_identifier'));
+  include('web_search_options', openAIWebSearchOptions(request.web_search_options), accepts('web_search_options'));
 
   if (options.stream) {
     body.stream = true;
@@ -88,6 +89,21 @@ export function convertToOpenAIChatRequest(
     body.stream_options = { include_usage: true };
   }
   return body;
+}
+
+/**
+ * OpenAI's `web_search_options` (its search models): the context size, and
+ * the location nested under `approximate`. The domain lists and max_uses
+ * are Anthropic's; OpenAI's Chat Completions has none.
+ */
+function openAIWebSearchOptions(options: WebSearchOptions | undefined): Record<string, unknown> | undefined {
+  if (!options) return undefined;
+  const { type, ...approximate } = options.user_location ?? { type: 'approximate' };
+  const location = Object.fromEntries(Object.entries(approximate).filter(([, value]) => value != null));
+  return {
+    ...(options.search_context_size ? { search_context_size: options.search_context_size } : {}),
+    ...(Object.keys(location).length > 0 ? { user_location: { type, approximate: location } } : {}),
+  };
 }
 
 /**

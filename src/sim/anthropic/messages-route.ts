@@ -7,7 +7,8 @@ import { AnthropicErrors, type AnthropicError } from './anthropic-errors.js';
 import { anthropicMessage } from './anthropic-message.js';
 import { anthropicFraming, anthropicStreamEvents } from './anthropic-stream-events.js';
 import { newMessageIdentity } from './message-identity.js';
-import { planAnthropicReply } from './plan-anthropic-reply.js';
+import { lastUserTextOf, planAnthropicReply } from './plan-anthropic-reply.js';
+import { searchNatively } from '../search/native-search.js';
 import type { SimMessagesRequest } from './sim-messages-request.js';
 import { validateMessagesRequest } from './validate-messages-request.js';
 
@@ -86,9 +87,11 @@ async function answerFor(request: SimMessagesRequest, knobs: Knobs, recordings: 
   if (!request.model.startsWith(FIXTURE_MODEL_PREFIX)) {
     const plan = planAnthropicReply(request, knobs.chunks);
     const identity = newMessageIdentity();
-    return request.stream
-      ? { events: anthropicStreamEvents(plan, request.model, identity) }
-      : { json: JSON.stringify(anthropicMessage(plan, request.model, identity)) };
+    if (request.stream) return { events: anthropicStreamEvents(plan, request.model, identity) };
+    // With the web_search server tool the simulated Claude searches the simulated web first (non-streaming).
+    const searches = request.tools?.some((tool) => tool.type?.startsWith('web_search_')) && plan.reply.kind === 'text';
+    const search = searches ? searchNatively(lastUserTextOf(request)) : undefined;
+    return { json: JSON.stringify(anthropicMessage(plan, request.model, identity, search)) };
   }
   const lookup = await recordings.load(request.model.slice(FIXTURE_MODEL_PREFIX.length));
   if (!lookup.ok) return { error: AnthropicErrors.modelNotFound(request.model, lookup.reason) };

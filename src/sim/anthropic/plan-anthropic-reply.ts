@@ -56,7 +56,8 @@ function toChatRequest(request: SimMessagesRequest, maxTokens: number): SimChatR
     messages,
     max_tokens: maxTokens,
     stop: request.stop_sequences ?? null,
-    tools: request.tools?.map((tool) => ({ type: 'function', function: { name: tool.name, parameters: tool.input_schema ?? { type: 'object' } } })),
+    // Server tools (web search) are Anthropic's to run, never the client's to call.
+    tools: request.tools?.filter((tool) => !isServerTool(tool)).map((tool) => ({ type: 'function', function: { name: tool.name, parameters: tool.input_schema ?? { type: 'object' } } })),
     ...(request.tool_choice ? { tool_choice: toolChoice(request.tool_choice) } : {}),
   };
 }
@@ -70,4 +71,13 @@ function toolChoice(choice: NonNullable<SimMessagesRequest['tool_choice']>): Too
     default:
       return choice.type;
   }
+}
+
+/** A tool Anthropic runs itself: it names a versioned type; client tools have none, or `custom`. */
+export const isServerTool = (tool: { type?: string }) => tool.type !== undefined && tool.type !== 'custom';
+
+/** The text of the last user turn, as a search would take it. */
+export function lastUserTextOf(request: SimMessagesRequest): string {
+  const last = request.messages.findLast((message) => message.role === 'user');
+  return last ? messageText(last.content).trim() : '';
 }

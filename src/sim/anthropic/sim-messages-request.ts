@@ -6,7 +6,8 @@ export interface SimMessagesRequest {
   system?: string | SimContentBlock[];
   stream?: boolean;
   stop_sequences?: string[];
-  tools?: { name: string; description?: string; input_schema?: Record<string, unknown> }[];
+  /** Client tools, and Anthropic's server tools, which carry a versioned `type` (web_search_20250305). */
+  tools?: { name: string; type?: string; description?: string; input_schema?: Record<string, unknown> }[];
   tool_choice?: { type: 'auto' | 'any' | 'none' } | { type: 'tool'; name: string };
   thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' | 'adaptive' };
   temperature?: number;

@@ -4,6 +4,7 @@ import { deliverJson, deliverStream, pause, sendJson, type SseFraming } from '..
 import { FIXTURE_MODEL_PREFIX, FixtureLibrary, type RecordingProtocol } from '../fixtures.js';
 import { parseKnobs, type Knobs } from '../knobs.js';
 import { planReply } from '../reply.js';
+import { searchNatively } from '../search/native-search.js';
 import { messageText } from '../tokens.js';
 import { generateContentEvents, generateContentResponse, newResponseId, thoughtAbout } from './generate-content-responses.js';
 import { GoogleErrors, type GoogleError } from './google-errors.js';
@@ -102,11 +103,15 @@ export async function handleGenerateContent(req: IncomingMessage, res: ServerRes
 function simulate(request: SimGenerateContentRequest, knobs: Knobs): Answer {
   const { chat } = request;
   const lastUser = chat.messages.findLast((message) => message.role === 'user');
+  const reply = planReply(chat, knobs.chunks);
+  // Grounding with Google Search, non-streaming: the simulated model searches the simulated web first.
+  const search = request.searches && !chat.stream && reply.kind === 'text' && lastUser ? searchNatively(messageText(lastUser.content).trim()) : undefined;
   const answer = {
-    reply: planReply(chat, knobs.chunks),
+    reply,
     model: chat.model,
     responseId: newResponseId(),
     ...(request.thinks ? { thought: thoughtAbout(lastUser ? messageText(lastUser.content) : '', request.includeThoughts) } : {}),
+    ...(search ? { search } : {}),
   };
   return chat.stream ? { events: generateContentEvents(answer) } : { json: JSON.stringify(generateContentResponse(answer)) };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Reply } from '../reply.js';
+import type { NativeSearch } from '../search/native-search.js';
 import { splitTokens } from '../tokens.js';
 
 /** What every event of one simulated answer shares, and the thinking it did. */
@@ -10,6 +11,8 @@ export interface GeminiAnswer {
   responseId: string;
   /** The thought summary, when the request asked for thinking. */
   thought?: { text: string; tokens: number; shown: boolean };
+  /** What Google Search found, when the answer is grounded. */
+  search?: NativeSearch;
 }
 
 /** Google's responseId: 17 random bytes, base64url, like the recorded ones. */
@@ -26,9 +29,10 @@ const FINISH_REASONS = { stop: 'STOP', length: 'MAX_TOKENS' } as const;
 
 /** The non-streaming GenerateContentResponse, laid out as Gemini sends it. */
 export function generateContentResponse(answer: GeminiAnswer): object {
-  const { reply } = answer;
-  const parts =
-    reply.kind === 'text'
+  const { reply, search } = answer;
+  const parts = search
+    ? [{ text: `${search.opening}${search.sentence}` }]
+    : reply.kind === 'text'
       ? [{ text: reply.chunks.flat().join('') }]
       : [{ functionCall: { name: reply.name, args: JSON.parse(reply.arguments) as unknown } }];
   return {
@@ -37,6 +41,7 @@ export function generateContentResponse(answer: GeminiAnswer): object {
         content: { parts: [...thoughtParts(answer), ...parts], role: 'model' },
         finishReason: reply.kind === 'text' ? FINISH_REASONS[reply.finishReason] : 'STOP',
         index: 0,
+        ...(search ? { groundingMetadata: groundingMetadata(search) } : {}),
       },
     ],
     usageMetadata: usageMetadata(answer, visibleTokens(reply)),
@@ -94,5 +99,19 @@ function usageMetadata(answer: GeminiAnswer, candidatesTokens: number): object {
     totalTokenCount: promptTokens + candidatesTokens + thoughtTokens,
     promptTokensDetails: [{ modality: 'TEXT', tokenCount: promptTokens }],
     ...(answer.thought ? { thoughtsTokenCount: thoughtTokens } : {}),
+  };
+}
+
+/**
+ * Google Search grounding as Gemini reports it: the queries, the pages as
+ * grounding chunks, and the quoted sentence as a supported segment (UTF-8
+ * byte offsets into the answer) pointing at the first page.
+ */
+function groundingMetadata(search: NativeSearch): object {
+  const start = Buffer.byteLength(search.opening);
+  return {
+    webSearchQueries: [search.query],
+    groundingChunks: search.pages.map((page) => ({ web: { uri: page.url, title: new URL(page.url).hostname } })),
+    groundingSupports: [{ segment: { startIndex: start, endIndex: start + Buffer.byteLength(search.sentence), text: search.sentence }, groundingChunkIndices: [0] }],
   };
 }

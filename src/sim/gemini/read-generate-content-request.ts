@@ -10,6 +10,8 @@ export interface SimGenerateContentRequest {
   chat: SimChatRequest;
   /** Asked for thinking: a non-zero budget, a level, or just the thoughts. */
   thinks: boolean;
+  /** The googleSearch tool was given: the simulated model grounds its answer in the simulated web. */
+  searches: boolean;
   /** The thoughts go out as `thought: true` parts. */
   includeThoughts: boolean;
 }
@@ -105,6 +107,7 @@ export function readGenerateContentRequest(body: unknown, model: string, stream:
     request: {
       chat: toChatRequest(body, config, model, stream),
       thinks: Object.keys(thinking).length > 0 && budget !== 0,
+      searches: arrayAt(body, 'tools').some((tool) => isJson(tool) && (field(tool, 'googleSearch') !== undefined || field(tool, 'google_search') !== undefined)),
       includeThoughts,
     },
   };

@@ -1,11 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { matchesDomainRule } from '../../plugins/shared/domain-rules.js';
 import { parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
 import { deliverJson, pause, sendJson } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
 import { newRequestId } from '../response-identity.js';
-import { overlapScores } from '../rerank/overlap-scores.js';
-import { SEARCH_CORPUS, type CorpusPage } from './search-corpus.js';
+import { searchCorpus } from './search-corpus.js';
 
 interface ExaSearchRequest {
   query: string;
@@ -47,19 +45,14 @@ export async function handleExaSearch(req: IncomingMessage, res: ServerResponse,
 
   const request = readRequest(body.value);
   if (typeof request === 'string') return fail(res, 400, request);
-  const pages = SEARCH_CORPUS.filter((page) => allowed(page, request));
-  const ranked = overlapScores(request.query, pages.map((page) => `${page.title} ${page.text}`))
-    .filter((score) => score.relevance_score > 0)
-    .slice(0, request.numResults);
-  const results = ranked.map(({ index, relevance_score }) => {
-    const page = pages[index] as CorpusPage;
+  const results = searchCorpus(request.query, request.numResults, request).map(({ page, score }) => {
     return {
       id: page.url,
       url: page.url,
       title: page.title,
       publishedDate: page.publishedDate,
       author: null,
-      score: relevance_score,
+      score,
       text: request.maxCharacters === undefined ? page.text : page.text.slice(0, request.maxCharacters),
     };
   });
@@ -70,12 +63,6 @@ export async function handleExaSearch(req: IncomingMessage, res: ServerResponse,
     costDollars: { total: 0.005 + 0.001 * results.length },
   };
   return deliverJson(res, JSON.stringify(answer), knobs, signal);
-}
-
-function allowed(page: CorpusPage, request: ExaSearchRequest): boolean {
-  const url = new URL(page.url);
-  if (request.includeDomains.length > 0 && !request.includeDomains.some((rule) => matchesDomainRule(url, rule))) return false;
-  return !request.excludeDomains.some((rule) => matchesDomainRule(url, rule));
 }
 
 /** The request, or what is wrong with it. */

@@ -1,3 +1,6 @@
+import { matchesDomainRule } from '../../plugins/shared/domain-rules.js';
+import { overlapScores } from '../rerank/overlap-scores.js';
+
 /** A page of the simulated web: what the simulated search engine finds. */
 export interface CorpusPage {
   url: string;
@@ -48,3 +51,26 @@ export const SEARCH_CORPUS: readonly CorpusPage[] = [
     text: 'Sourdough bread needs flour, water, salt and an active starter. Let the dough rise slowly overnight for a tangy flavour.',
   },
 ];
+
+/**
+ * The pages that share words with the query, most shared first (word
+ * overlap, as the simulated rerankers score), inside the domain lists.
+ */
+export function searchCorpus(
+  query: string,
+  maxResults: number,
+  domains: { includeDomains?: readonly string[]; excludeDomains?: readonly string[] } = {},
+): { page: CorpusPage; score: number }[] {
+  const pages = SEARCH_CORPUS.filter((page) => {
+    const url = new URL(page.url);
+    if (domains.includeDomains?.length && !domains.includeDomains.some((rule) => matchesDomainRule(url, rule))) return false;
+    return !domains.excludeDomains?.some((rule) => matchesDomainRule(url, rule));
+  });
+  return overlapScores(query, pages.map((page) => `${page.title} ${page.text}`))
+    .filter((score) => score.relevance_score > 0)
+    .slice(0, maxResults)
+    .map(({ index, relevance_score }) => ({ page: pages[index] as CorpusPage, score: relevance_score }));
+}
+
+/** The first sentence of a page: what a simulated model quotes from it. */
+export const firstSentence = (page: CorpusPage) => /^.*?[.!?](\s|$)/.exec(page.text)?.[0].trim() ?? page.text;
