@@ -28,7 +28,13 @@ interface Verdict<R extends RoutedRequest> {
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** One guardrail applied to the run: content rules, token ceilings, then the endpoints it allows. */
-function applyGuardrail<R extends RoutedRequest>(view: GuardedRequestView<R>, run: Run<R>, { guardrail, scope }: ApplicableGuardrail): Verdict<R> {
+function applyGuardrail<R extends RoutedRequest>(
+  view: GuardedRequestView<R>,
+  run: Run<R>,
+  { guardrail, scope }: ApplicableGuardrail,
+  /** The completion limit the client asked for, before any guardrail filled one in. */
+  clientLimit: number | null | undefined,
+): Verdict<R> {
   const { rules } = guardrail;
   const entry = (summary: string, data: Record<string, unknown>): PipelineEntry => ({
     type: 'guardrail',
@@ -69,9 +75,10 @@ function applyGuardrail<R extends RoutedRequest>(view: GuardedRequestView<R>, ru
   }
   const ceiling = rules.max_completion_tokens;
   if (ceiling !== null && view.maxCompletionTokens) {
-    const asked = view.maxCompletionTokens.get(request);
-    if (asked != null && asked > ceiling) return block(`max_completion_tokens ${asked} exceeds the guardrail's ceiling of ${ceiling}`, [], {});
-    if (asked == null) {
+    if (clientLimit != null && clientLimit > ceiling) return block(`max_completion_tokens ${clientLimit} exceeds the guardrail's ceiling of ${ceiling}`, [], {});
+    // A limit an earlier guardrail filled in is lowered to this one's, so the lowest ceiling wins.
+    const current = view.maxCompletionTokens.get(request);
+    if (current == null || current > ceiling) {
       request = view.maxCompletionTokens.set(request, ceiling);
       notes.push(`max_completion_tokens set to ${ceiling}`);
       data.max_completion_tokens = ceiling;
@@ -122,8 +129,9 @@ export function guardrailStage<R extends RoutedRequest>(view: GuardedRequestView
     run(context): StageResult<R> {
       let run = context.run;
       const entries: PipelineEntry[] = [];
+      const clientLimit = view.maxCompletionTokens?.get(run.request);
       for (const applicable of context.guardrails) {
-        const verdict = applyGuardrail(view, run, applicable);
+        const verdict = applyGuardrail(view, run, applicable, clientLimit);
         entries.push(verdict.entry);
         run = verdict.run;
         if (verdict.blocked) return { entries, run, blocked: verdict.blocked };
