@@ -4,6 +4,8 @@ import { computeCost } from '../accounting/compute-cost.js';
 import { modelTask, type ModelTask } from '../catalog/model-task.js';
 import type { Catalog, Endpoint } from '../catalog/types.js';
 import { Errors, GatewayError } from '../http/errors.js';
+import type { Pipeline } from '../plugins/pipeline.js';
+import type { ActivePlugins } from '../plugins/plugin-configs.js';
 import { hashEndUser } from '../providers/shared/hash-end-user.js';
 import type { ChatAdapter, UpstreamTarget } from '../providers/types.js';
 import { isProviderFault } from './retry-policy.js';
@@ -21,7 +23,6 @@ import type { AttemptOutcome } from './attempt-outcome.js';
 import type { RunAttemptsOptions } from './run-attempts.js';
 import type { RoutingFacts } from './service-metadata.js';
 import type { ChatRequest, FinishReason, Usage } from './types.js';
-import type { ChatPluginServices } from '../plugins/chat-plugins.js';
 import type { SearchResult } from '../plugins/web/search-engine.js';
 
 /** What every flow (chat, rerank) needs beyond the request; built once in app.ts. */
@@ -39,6 +40,8 @@ export interface RunServices {
   retryBudget: { maxWaitMs: number; totalWaitMs: number };
   /** Draws of the price-weighted load balancing; Math.random unless a test fixes it. */
   random?: () => number;
+  /** Guardrails, plugins and server tools around the attempts. */
+  pipeline: Pipeline;
 }
 
 /** What the chat flows need beyond the request; built once in app.ts. */
@@ -47,8 +50,6 @@ export interface ChatServices extends RunServices {
   pins: SessionPins;
   /** A stream sends keep-alive comments when the first upstream byte takes longer than this. */
   keepAliveAfterMs: number;
-  /** The web, web-fetch, file-parser and context-compression plugins' services. */
-  plugins: ChatPluginServices;
 }
 
 /** The request fields a run reads whatever its API: what routes it and whom it serves. */
@@ -77,8 +78,11 @@ export interface Run<R extends RoutedRequest> {
   wantsMetadata: boolean;
 }
 
-/** A chat run; `citations` are the web plugin's search results, once it has searched. */
-export type ChatRun = Run<ChatRequest> & { citations?: readonly SearchResult[] };
+/**
+ * A chat run; `plugins` are the plugins in force once the pipeline has
+ * prepared it, `citations` the web plugin's search results once it searched.
+ */
+export type ChatRun = Run<ChatRequest> & { plugins?: ActivePlugins; citations?: readonly SearchResult[] };
 
 export interface RunContext {
   requestId: string;

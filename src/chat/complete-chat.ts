@@ -1,32 +1,31 @@
+import type { PipelineEntry } from '../plugins/pipeline-entry.js';
+import { completeWithServerTools } from '../plugins/server-tools.js';
 import { adapterFor, settleRun, type ChatRun, type ChatServices } from './chat-run.js';
 import { serveRun } from './serve-run.js';
 import { serviceMetadata } from './service-metadata.js';
-import { webFetchToolFor, withCitations, withEntries } from '../plugins/chat-plugins.js';
-import type { StageEntry } from '../plugins/stage-entry.js';
-import { completeWithWebFetch } from '../plugins/web-fetch/complete-with-web-fetch.js';
-import type { ChatCompletion, ChatRequest } from './types.js';
+import type { ChatCompletion } from './types.js';
 
 /**
- * A non-streaming chat: try the plan (running web_fetch when the model calls
- * it and the web-fetch plugin is on), add the web plugin's citations, charge
- * the key, answer with the gateway's id, the model and provider that served,
- * and the cost.
+ * A non-streaming chat: try the plan (running the server tools the model
+ * calls, when a plugin offers some), let the post-response stages see the
+ * answer, charge the key, answer with the gateway's id, the model and
+ * provider that served, and the cost.
  */
 export function completeChat(services: ChatServices, run: ChatRun, signal: AbortSignal): Promise<ChatCompletion & Record<string, unknown>> {
+  const serverTools = run.plugins ? services.pipeline.serverTools.active(run.plugins) : [];
   return serveRun(
     services,
     run,
     signal,
-    async (attempt): Promise<{ completion: ChatCompletion; entry?: StageEntry }> => {
+    async (attempt): Promise<{ completion: ChatCompletion; entry?: PipelineEntry }> => {
       const { adapter, target } = adapterFor(services, attempt);
-      const complete = (request: ChatRequest) => adapter.complete(request, target, { signal, endUserId: run.endUserId });
-      const webFetch = webFetchToolFor(services.plugins, run);
-      if (!webFetch) return { completion: await complete(run.request) };
-      return completeWithWebFetch(run.request, webFetch, complete, signal);
+      const complete = (request: ChatRun['request']) => adapter.complete(request, target, { signal, endUserId: run.endUserId });
+      if (serverTools.length === 0) return { completion: await complete(run.request) };
+      return completeWithServerTools(run.request, serverTools, complete, signal);
     },
     async ({ result, attempt, outcomes }) => {
-      const completion = withCitations(run, result.completion);
-      const finished = withEntries(run, result.entry ? [result.entry] : []);
+      const withTools: ChatRun = result.entry ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), result.entry] } } : run;
+      const { completion, run: finished } = services.pipeline.finishChat(withTools, result.completion);
       const choice = completion.choices[0];
       const { cost } = await settleRun(services, finished, {
         status: 'success',

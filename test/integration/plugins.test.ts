@@ -92,10 +92,10 @@ describe.each(testEngines.slice(0, 1))('plugins through the gateway on $name', (
         content: 'The Moon\n\nThe Moon is 384,400 km away.',
         truncated: false,
       });
-      expect(pipelineEntry(res.body, 'web-fetch')).toMatchObject({
+      expect(pipelineEntry(res.body, 'server-tools')).toMatchObject({
         type: 'server_tools',
-        summary: '1 fetch in 1 round; answered',
-        data: { calls: [{ ok: true, url: `http://site.test:${port}/article`, status: 200 }] },
+        summary: '1 server tool call in 1 round; answered',
+        data: { tools: ['web_fetch'], calls: [{ name: 'web_fetch', ok: true }] },
       });
       // Both rounds are billed.
       expect(res.body.usage.prompt_tokens).toBeGreaterThan(sent.messages.length);
@@ -105,40 +105,47 @@ describe.each(testEngines.slice(0, 1))('plugins through the gateway on $name', (
       const loopback = await chat({ plugins: [{ id: 'web-fetch' }], messages: [{ role: 'user', content: `Read http://evil.test:${port}/article` }] });
       expect(loopback.status).toBe(200);
       expect(JSON.parse((await upstreamBody()).messages.at(-1).content)).toEqual({
-        url: `http://evil.test:${port}/article`,
         error: 'evil.test resolves to a blocked address: 127.0.0.1 is a loopback address',
       });
-      expect(pipelineEntry(loopback.body, 'web-fetch').data.calls).toEqual([
-        { ok: false, url: `http://evil.test:${port}/article`, error: 'evil.test resolves to a blocked address: 127.0.0.1 is a loopback address', failure: 'blocked' },
+      expect(pipelineEntry(loopback.body, 'server-tools').data.calls).toEqual([
+        { name: 'web_fetch', ok: false, error: 'evil.test resolves to a blocked address: 127.0.0.1 is a loopback address' },
       ]);
 
       const redirected = await chat({ plugins: [{ id: 'web-fetch' }], messages: [{ role: 'user', content: `Read http://site.test:${port}/to-metadata` }] });
       expect(JSON.parse((await upstreamBody()).messages.at(-1).content).error).toBe('169.254.169.254 is blocked: 169.254.169.254 is a linkLocal address');
-      expect(pipelineEntry(redirected.body, 'web-fetch').data.calls[0]).toMatchObject({ ok: false, failure: 'blocked' });
+      expect(pipelineEntry(redirected.body, 'server-tools').data.calls[0]).toMatchObject({ ok: false, error: '169.254.169.254 is blocked: 169.254.169.254 is a linkLocal address' });
       expect(siteHits).toEqual(['/to-metadata']);
     });
 
-    it('obeys blocked_domains, and refuses streaming and a client tool of the same name', async () => {
+    it('obeys blocked_domains, says it is skipped when streaming, and refuses a client tool of the same name', async () => {
       await chat({ plugins: [{ id: 'web-fetch', blocked_domains: ['site.test'] }], messages: [{ role: 'user', content: `Read http://site.test:${port}/article` }] });
       expect(JSON.parse((await upstreamBody()).messages.at(-1).content).error).toBe('site.test is blocked by the rule "site.test"');
       expect(siteHits).toEqual([]);
 
-      const streamed = await chat({ stream: true, plugins: [{ id: 'web-fetch' }], messages: [{ role: 'user', content: 'hi' }] });
-      expect(streamed.status).toBe(400);
-      expect(streamed.body.error.message).toBe('plugins web-fetch: the web_fetch server tool runs only with stream: false on this gateway');
+      const streamed = await fetch(`${gw.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gw.managementKey}`, 'content-type': 'application/json', 'x-service-metadata': 'enabled' },
+        body: JSON.stringify({ model: 'sim/fast', stream: true, plugins: [{ id: 'web-fetch' }], messages: [{ role: 'user', content: `Read http://site.test:${port}/article` }] }),
+      });
+      const last = JSON.parse((await readSseData(streamed)).at(-2)!);
+      expect(last.service_metadata.pipeline.find((e: { name: string }) => e.name === 'web-fetch')).toMatchObject({
+        summary: 'Skipped: server tool web_fetch runs on non-streaming requests only',
+        data: { action: 'skipped', reason: 'streaming' },
+      });
       const clash = await chat({
         plugins: [{ id: 'web-fetch' }],
         tools: [{ type: 'function', function: { name: 'web_fetch', parameters: { type: 'object' } } }],
         messages: [{ role: 'user', content: 'hi' }],
       });
       expect(clash.status).toBe(400);
+      expect(clash.body.error.message).toBe("tools: the function name web_fetch is the web-fetch plugin's server tool; rename the client tool");
     });
 
     it('is off with enabled: false', async () => {
       const res = await chat({ plugins: [{ id: 'web-fetch', enabled: false }], messages: [{ role: 'user', content: `Read http://site.test:${port}/article` }] });
       expect(res.status).toBe(200);
       expect((await upstreamBody()).tools).toBeUndefined();
-      expect(pipelineEntry(res.body, 'web-fetch')).toBeUndefined();
+      expect(pipelineEntry(res.body, 'server-tools')).toBeUndefined();
     });
   });
 

@@ -38,6 +38,10 @@ export interface StartOptions {
   plugins?: AppOptions['plugins'];
   /** How fetches for models resolve names. */
   resolve?: AppOptions['resolve'];
+  /** The moderation plugin's provider. */
+  moderation?: AppOptions['moderation'];
+  /** Server tools the model may call. */
+  serverTools?: AppOptions['serverTools'];
 }
 
 /** A movable clock for tests of expiry and resets. */
@@ -77,6 +81,8 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     ...(options.videos ? { videos: options.videos } : {}),
     ...(options.plugins ? { plugins: options.plugins } : {}),
     ...(options.resolve ? { resolve: options.resolve } : {}),
+    ...(options.moderation ? { moderation: options.moderation } : {}),
+    ...(options.serverTools ? { serverTools: options.serverTools } : {}),
   });
   options.configure?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

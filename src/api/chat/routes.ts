@@ -6,7 +6,6 @@ import { streamChat } from '../../chat/stream-chat.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { envelope, toGatewayError } from '../../http/error-envelope.js';
 import { SseWriter } from '../../http/sse-writer.js';
-import { prepareChatPlugins } from '../../plugins/chat-plugins.js';
 import { applyPreset } from '../presets/apply-preset.js';
 import { clientGone, runContext } from '../request-context.js';
 import { checkChatRequest } from './check-chat-request.js';
@@ -27,7 +26,7 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         const chat = applyDefaultModel(normalizeChatRequest(body, request.headers['x-session-id']), undefined);
         await assertWithinSpendLimit(services.db, key, services.clock());
         const signal = clientGone(reply);
-        const run = await prepareChatPlugins(services.plugins, await startChatRun(services, key, chat, runContext(request)), signal);
+        const run = await services.pipeline.prepareChat(await startChatRun(services, key, chat, runContext(request)), signal);
         if (!chat.stream) return completeChat(services, run, signal);
 
         reply.hijack();

@@ -1,15 +1,8 @@
 import type { ChatRequest } from '../../chat/types.js';
 import { Errors } from '../../http/errors.js';
+import type { PipelineEntry } from '../pipeline-entry.js';
 import type { TokenCounter } from '../shared/token-counter.js';
 import { middleOut } from './middle-out.js';
-
-/** What the stage reports into the pipeline (the reference's PipelineStage). */
-export interface CompressionEntry {
-  type: 'context_compression';
-  name: 'context-compression';
-  summary: string;
-  data: Record<string, unknown>;
-}
 
 /**
  * The context-compression plugin (engine `middle-out`, the reference's only
@@ -19,9 +12,9 @@ export interface CompressionEntry {
  * known, nothing is compressed and the entry says why. A prompt that cannot
  * be brought under the budget is a 400 with the numbers.
  */
-export function compressContext(request: ChatRequest, contextLengths: readonly (number | undefined)[], tokens: TokenCounter): { request: ChatRequest; entry: CompressionEntry } {
+export function compressContext(request: ChatRequest, contextLengths: readonly (number | undefined)[], tokens: TokenCounter): { request: ChatRequest; entry: PipelineEntry } {
   const known = contextLengths.filter((length): length is number => length !== undefined);
-  const entry = (summary: string, data: Record<string, unknown>): CompressionEntry => ({ type: 'context_compression', name: 'context-compression', summary, data: { engine: 'middle-out', ...data } });
+  const entry = (summary: string, data: Record<string, unknown>): PipelineEntry => ({ type: 'context_compression', name: 'context-compression', summary, data: { engine: 'middle-out', ...data } });
   if (known.length === 0) return { request, entry: entry('skipped: no planned endpoint states its context length', { skipped: true }) };
 
   const contextLength = Math.min(...known);

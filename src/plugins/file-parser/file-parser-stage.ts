@@ -2,7 +2,7 @@ import type { Catalog, Endpoint } from '../../catalog/types.js';
 import type { ChatRequest } from '../../chat/types.js';
 import type { Attempt } from '../../routing/plan-attempts.js';
 import type { PluginServices } from '../plugin-services.js';
-import { activePlugin, type StageEntry } from '../stage-entry.js';
+import type { RequestStage } from '../request-stage.js';
 import { parsePdfParts, type FileParserFields, type PdfSupport } from './parse-pdf-parts.js';
 
 /** Adapter kinds that send a PDF to the model as a document (Anthropic document blocks, Gemini inline data, OpenAI file parts). */
@@ -22,27 +22,32 @@ export function pdfSupportOf(catalog: Catalog, attempts: readonly Attempt<Endpoi
   return { native: kinds.length > 0 && kinds.every((k) => k.reads), fetchesUrls: kinds.length > 0 && kinds.every((k) => k.kind === 'anthropic') };
 }
 
-const hasFileParts = (request: ChatRequest) =>
+/** Whether a user message carries a file: the file-parser's work, which it does unless turned off. */
+export const hasFileParts = (request: ChatRequest) =>
   request.messages.some((m) => m.role === 'user' && Array.isArray(m.content) && m.content.some((part) => part.type === 'file'));
 
 /**
  * The file-parser stage. It is on by default whenever a user message carries
- * a file (as the reference parses PDFs for models that cannot read them);
+ * a file, as the reference parses PDFs for models that cannot read them;
  * `{"id": "file-parser", "enabled": false}` turns it off.
  */
-export async function fileParserStage(
-  request: ChatRequest,
-  support: PdfSupport,
-  services: Pick<PluginServices, 'pdfText' | 'download'>,
-  signal: AbortSignal,
-): Promise<{ request: ChatRequest; entry?: StageEntry }> {
-  const requested = request.plugins?.find((p) => p.id === 'file-parser');
-  if (requested?.enabled === false || !hasFileParts(request)) return { request };
-  const fields = (activePlugin(request.plugins, 'file-parser') ?? {}) as FileParserFields;
-  const parsed = await parsePdfParts(request, fields, support, { cache: services.pdfText, download: (url) => services.download(url, signal) });
-  if (parsed.files.length === 0) return { request };
-  const text = parsed.files.filter((f) => f.engine === 'pdf-text').length;
-  const native = parsed.files.length - text;
-  const summary = [text ? `${text} PDF${text === 1 ? '' : 's'} as text` : '', native ? `${native} PDF${native === 1 ? '' : 's'} sent natively` : ''].filter(Boolean).join(', ');
-  return { request: parsed.request, entry: { type: 'plugin', name: 'file-parser', summary, data: { files: parsed.files } } };
+export function fileParserStage(services: Pick<PluginServices, 'pdfText' | 'download'> & { catalog: Catalog }): RequestStage<ChatRequest> {
+  return {
+    name: 'file-parser',
+    applies: ({ run }) => hasFileParts(run.request) && run.request.plugins?.find((p) => p.id === 'file-parser')?.enabled !== false,
+    async run({ run, plugins, signal }) {
+      const fields = (plugins.get('file-parser') ?? {}) as FileParserFields;
+      const parsed = await parsePdfParts(run.request, fields, pdfSupportOf(services.catalog, run.attempts), {
+        cache: services.pdfText,
+        download: (url) => services.download(url, signal),
+      });
+      if (parsed.files.length === 0) return { entries: [] };
+      const text = parsed.files.filter((f) => f.engine === 'pdf-text').length;
+      const native = parsed.files.length - text;
+      const summary = [text ? `${text} PDF${text === 1 ? '' : 's'} as text` : '', native ? `${native} PDF${native === 1 ? '' : 's'} sent natively` : '']
+        .filter(Boolean)
+        .join(', ');
+      return { entries: [{ type: 'plugin', name: 'file-parser', summary, data: { files: parsed.files } }], run: { ...run, request: parsed.request } };
+    },
+  };
 }

@@ -5,8 +5,9 @@ import { fixedResolver } from '../../net/fixed-resolver.testing.js';
 import { createSafeFetcher, type SafeFetcher } from '../../net/safe-fetch.js';
 import { startTestUpstream, type TestUpstream } from '../../providers/shared/upstream-server.testing.js';
 import { extractPdfText } from '../file-parser/extract-pdf-text.js';
+import { PdfTextCache } from '../file-parser/pdf-text-cache.js';
 import { loadTokenCounter } from '../shared/token-counter.js';
-import { WebFetchTool, type WebFetchDependencies, type WebFetchPluginFields } from './web-fetch-tool.js';
+import { WEB_FETCH_FUNCTION, webFetchServerTool, type WebFetchPluginFields } from './web-fetch-tool.js';
 
 const ARTICLE = '<html><head><title>Moon facts</title></head><body><h1>The Moon</h1><p>The Moon is 384,400 km away.</p></body></html>';
 
@@ -42,22 +43,29 @@ afterAll(async () => {
   await Promise.all([local.close(), strict.close(), site.close()]);
 });
 
-const deps = (fetcher: SafeFetcher): WebFetchDependencies => ({
-  fetcher,
-  tokens: loadTokenCounter,
-  pdfText: async (bytes) => (await extractPdfText(bytes)).text,
-  maxBytes: 1_000_000,
-  timeoutMs: 5_000,
-});
-const tool = (fields: WebFetchPluginFields = {}, fetcher = local) => new WebFetchTool(fields, deps(fetcher));
-const args = (path: string, host = 'site.test') => JSON.stringify({ url: `http://${host}:${port}${path}` });
-const parsed = (result: { content: string }) => JSON.parse(result.content);
+const signal = new AbortController().signal;
+const services = (fetcher: SafeFetcher) => ({ fetcher, tokens: loadTokenCounter, pdfText: new PdfTextCache(extractPdfText) });
 
-describe('WebFetchTool', () => {
+/** One call of the tool: the page it returns, or the error the model would read. */
+async function fetchFor(args: unknown, fields: WebFetchPluginFields = {}, options: { fetcher?: SafeFetcher; calls?: number } = {}): Promise<any> {
+  const tool = webFetchServerTool(services(options.fetcher ?? local));
+  try {
+    return JSON.parse(await tool.execute(args, { config: { id: 'web-fetch', ...fields }, signal, calls: options.calls ?? 0 }));
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+const at = (path: string, host = 'site.test') => ({ url: `http://${host}:${port}${path}` });
+
+describe('webFetchServerTool', () => {
+  it('offers web_fetch for the web-fetch plugin', () => {
+    const tool = webFetchServerTool(services(local));
+    expect(tool).toMatchObject({ name: 'web_fetch', plugin: 'web-fetch' });
+    expect(tool.definition({ id: 'web-fetch' })).toBe(WEB_FETCH_FUNCTION);
+  });
+
   it('returns an HTML page as its title and readable text', async () => {
-    const result = await tool().call(args('/article'));
-    expect(result.ok).toBe(true);
-    expect(parsed(result)).toEqual({
+    expect(await fetchFor(at('/article'))).toEqual({
       url: `http://site.test:${port}/article`,
       status: 200,
       title: 'Moon facts',
@@ -67,59 +75,49 @@ describe('WebFetchTool', () => {
   });
 
   it('returns plain text as it is, and a PDF as its text', async () => {
-    expect(parsed(await tool().call(args('/notes.txt'))).content).toBe('plain notes');
-    expect(parsed(await tool().call(args('/report.pdf'))).content).toBe('Annual report: revenue grew 12 percent.');
+    expect((await fetchFor(at('/notes.txt'))).content).toBe('plain notes');
+    expect((await fetchFor(at('/report.pdf'))).content).toBe('Annual report: revenue grew 12 percent.');
   });
 
   it('reports the status of a page that is not there', async () => {
-    expect(parsed(await tool().call(args('/missing')))).toMatchObject({ status: 404, content: 'no such page' });
+    expect(await fetchFor(at('/missing'))).toMatchObject({ status: 404, content: 'no such page' });
   });
 
   it('cuts the content at max_content_tokens', async () => {
-    const page = parsed(await tool({ max_content_tokens: 10 }).call(args('/long')));
+    const page = await fetchFor(at('/long'), { max_content_tokens: 10 });
     expect(page.truncated).toBe(true);
     expect((await loadTokenCounter()).count(page.content)).toBe(10);
   });
 
   it('refuses content that is not text', async () => {
-    const result = await tool().call(args('/image.png'));
-    expect(result.ok).toBe(false);
-    expect(parsed(result).error).toBe('image/png content cannot be read as text');
+    expect(await fetchFor(at('/image.png'))).toEqual({ error: 'image/png content cannot be read as text' });
   });
 
-  it('answers an error after max_uses fetches, without fetching', async () => {
-    const limited = tool({ max_uses: 1 });
-    expect((await limited.call(args('/notes.txt'))).ok).toBe(true);
+  it('refuses a call past max_uses without fetching (default 10)', async () => {
     const before = site.requests.length;
-    const refused = await limited.call(args('/notes.txt'));
-    expect(parsed(refused).error).toBe('web_fetch may be used at most 1 times in one request (max_uses)');
+    expect(await fetchFor(at('/notes.txt'), { max_uses: 1 }, { calls: 1 })).toEqual({ error: 'web_fetch may be used at most 1 times in one request (max_uses)' });
+    expect(await fetchFor(at('/notes.txt'), {}, { calls: 10 })).toEqual({ error: 'web_fetch may be used at most 10 times in one request (max_uses)' });
     expect(site.requests.length).toBe(before);
-    expect(limited.uses).toBe(1);
+    expect((await fetchFor(at('/notes.txt'), { max_uses: 2 }, { calls: 1 })).content).toBe('plain notes');
   });
 
   it('applies allowed_domains and blocked_domains to the URL and to every redirect', async () => {
-    expect(parsed(await tool({ allowed_domains: ['example.com'] }).call(args('/article'))).error).toBe(
-      'site.test is not in the allowed domains (example.com)',
-    );
-    expect(parsed(await tool({ blocked_domains: ['docs.site.test'] }).call(args('/to-docs'))).error).toBe(
-      'docs.site.test is blocked by the rule "docs.site.test"',
-    );
-    expect(parsed(await tool({ allowed_domains: ['site.test'] }).call(args('/to-docs'))).title).toBe('Moon facts');
+    expect(await fetchFor(at('/article'), { allowed_domains: ['example.com'] })).toEqual({ error: 'site.test is not in the allowed domains (example.com)' });
+    expect(await fetchFor(at('/to-docs'), { blocked_domains: ['docs.site.test'] })).toEqual({ error: 'docs.site.test is blocked by the rule "docs.site.test"' });
+    expect((await fetchFor(at('/to-docs'), { allowed_domains: ['site.test'] })).title).toBe('Moon facts');
   });
 
   it('never fetches a name that resolves to loopback, nor follows a redirect to the metadata address', async () => {
     const before = site.requests.length;
-    const loopback = await tool({}, strict).call(args('/article', 'evil.test'));
-    expect(parsed(loopback).error).toBe('evil.test resolves to a blocked address: 127.0.0.1 is a loopback address');
-    expect(loopback.record).toMatchObject({ failure: 'blocked' });
+    expect(await fetchFor(at('/article', 'evil.test'), {}, { fetcher: strict })).toEqual({
+      error: 'evil.test resolves to a blocked address: 127.0.0.1 is a loopback address',
+    });
     expect(site.requests.length).toBe(before);
-
-    const redirected = await tool().call(args('/to-metadata'));
-    expect(parsed(redirected).error).toBe('169.254.169.254 is blocked: 169.254.169.254 is a linkLocal address');
+    expect(await fetchFor(at('/to-metadata'))).toEqual({ error: '169.254.169.254 is blocked: 169.254.169.254 is a linkLocal address' });
   });
 
   it('answers arguments without a URL with an error the model can read', async () => {
-    expect(parsed(await tool().call('{"link":"x"}')).error).toBe('the arguments must be a JSON object with a "url" string');
-    expect(parsed(await tool().call('not json')).error).toBe('the arguments must be a JSON object with a "url" string');
+    expect(await fetchFor({ link: 'x' })).toEqual({ error: 'the arguments must be a JSON object with a "url" string' });
+    expect(await fetchFor('not an object')).toEqual({ error: 'the arguments must be a JSON object with a "url" string' });
   });
 });

@@ -1,9 +1,12 @@
+import type { Catalog } from '../../catalog/types.js';
 import type { ChatRequest, WebSearchOptions } from '../../chat/types.js';
 import { Errors } from '../../http/errors.js';
 import { UpstreamError } from '../../providers/types.js';
 import type { Clock } from '../../util/clock.js';
 import { matchesDomainRule } from '../shared/domain-rules.js';
-import { activePlugin, type StageEntry } from '../stage-entry.js';
+import type { PipelineEntry } from '../pipeline-entry.js';
+import type { RequestStage } from '../request-stage.js';
+import { nativeSearchOf } from './native-search-support.js';
 import type { SearchEngine, SearchResult } from './search-engine.js';
 import { defaultSearchPrompt, searchQueryOf, searchResultsMessage, withSearchResults } from './search-results-message.js';
 
@@ -41,7 +44,7 @@ function withinDomains(results: SearchResult[], fields: WebPluginFields): Search
  * its citations become the annotations; max_uses, the domain lists and the
  * location go to the providers that take them.
  */
-function nativeSearch(request: ChatRequest, fields: WebPluginFields): { request: ChatRequest; entry: StageEntry } {
+function nativeSearch(request: ChatRequest, fields: WebPluginFields): { request: ChatRequest; entry: PipelineEntry } {
   const options: WebSearchOptions = {
     ...(fields.max_uses !== undefined ? { max_uses: fields.max_uses } : {}),
     ...(fields.include_domains?.length ? { allowed_domains: fields.include_domains } : {}),
@@ -64,15 +67,13 @@ function nativeSearch(request: ChatRequest, fields: WebPluginFields): { request:
  * configured API are a 400 naming the engine. A failed search is a 502: the
  * answer would otherwise come without the sources the client asked for.
  */
-export async function webSearchStage(
+export async function searchTheWeb(
   request: ChatRequest,
+  fields: WebPluginFields,
   engines: { external: SearchEngine | undefined; native: boolean },
   clock: Clock,
   signal: AbortSignal,
-): Promise<{ request: ChatRequest; results?: SearchResult[]; entry?: StageEntry }> {
-  const plugin = activePlugin(request.plugins, 'web');
-  if (!plugin) return { request };
-  const fields = plugin as WebPluginFields;
+): Promise<{ request: ChatRequest; results?: SearchResult[]; entry: PipelineEntry }> {
   const asked = fields.engine;
   if (asked === 'native' || (asked === undefined && engines.native)) {
     if (!engines.native) throw Errors.pluginEngineUnavailable('plugins web engine', asked ?? 'native', 'a planned endpoint has no search of its own; use "exa"');
@@ -82,7 +83,7 @@ export async function webSearchStage(
   const engine = engines.external;
   if (!engine) throw Errors.pluginEngineUnavailable('plugins web engine', asked ?? 'exa', 'no search API is configured (set EXA_API_KEY or web_search.exa in the config file)');
   const query = searchQueryOf(request.messages);
-  const entry = (summary: string, data: Record<string, unknown>): StageEntry => ({ type: 'plugin', name: 'web', summary, data: { engine: engine.name, ...data } });
+  const entry = (summary: string, data: Record<string, unknown>): PipelineEntry => ({ type: 'plugin', name: 'web', summary, data: { engine: engine.name, ...data } });
   if (query === undefined) return { request, entry: entry('skipped: no user message text to search for', { skipped: true }) };
 
   let results: SearchResult[];
@@ -112,5 +113,18 @@ export async function webSearchStage(
     request: withSearchResults(request, searchResultsMessage(results, prompt)),
     results,
     entry: entry(`${results.length} result${results.length === 1 ? '' : 's'} added to the prompt`, data),
+  };
+}
+
+/** The web plugin's stage: searchTheWeb, with native search when every planned endpoint has it; the results ride on the run for the citations. */
+export function webSearchStage(services: { search: SearchEngine | undefined; catalog: Catalog }, clock: Clock): RequestStage<ChatRequest> {
+  return {
+    name: 'web',
+    applies: ({ plugins }) => plugins.has('web'),
+    async run({ run, plugins, signal }) {
+      const engines = { external: services.search, native: nativeSearchOf(services.catalog, run.attempts) };
+      const searched = await searchTheWeb(run.request, plugins.get('web') as WebPluginFields, engines, clock, signal);
+      return { entries: [searched.entry], run: { ...run, request: searched.request, ...(searched.results?.length ? { citations: searched.results } : {}) } };
+    },
   };
 }
