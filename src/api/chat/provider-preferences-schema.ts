@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
+import { QUANTIZATIONS } from '../../catalog/routing-vocabulary.js';
 import { Nullable, NullableStringEnum, StringEnum } from '../../http/schema-helpers.js';
 import { TypeUnion } from './union-schemas.js';
 
 const SORT_KEYS = ['price', 'throughput', 'latency', 'exacto'] as const;
-
-const QUANTIZATIONS = ['int4', 'int8', 'fp4', 'mxfp4', 'nvfp4', 'fp6', 'fp8', 'mxfp8', 'fp16', 'bf16', 'fp32', 'unknown'] as const;
 
 /** Provider slugs: the reference lists known names but accepts any string. */
 const ProviderSlugs = Nullable(Type.Array(Type.String()));

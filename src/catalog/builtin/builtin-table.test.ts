@@ -1,6 +1,8 @@
 import { Parameter } from '@openrouter/sdk/models';
 import { describe, expect, it } from 'vitest';
+import { TASK_TYPES } from '../routing-vocabulary.js';
 import { BUILTIN_MODELS, BUILTIN_PROVIDERS } from './index.js';
+import { BUILTIN_SCORES } from './model-scores.js';
 
 // Guards against data-entry slips in the provider files.
 const offerings = BUILTIN_PROVIDERS.flatMap((p) => p.offerings.map((o) => ({ provider: p.id, ...o })));
@@ -35,6 +37,19 @@ describe('the built-in table', () => {
       expect(o.contextLength ?? o.model.contextLength!).toBeLessThanOrEqual(o.model.contextLength!);
       expect(o.maxCompletionTokens ?? 0).toBeLessThanOrEqual(o.model.contextLength!);
       expect(o.supportedParameters?.filter((name) => !REFERENCE_PARAMETERS.has(name)), o.model.id).toEqual([]);
+    }
+  });
+
+  it('scores every built-in model for the routing plugins, each score 0–1, and no model it lacks', () => {
+    expect([...BUILTIN_SCORES.keys()].sort()).toEqual([...BUILTIN_MODELS.keys()].sort());
+    for (const [id, scores] of BUILTIN_SCORES) {
+      expect(scores.general, id).toBeDefined();
+      expect(scores.coding, id).toBeDefined();
+      for (const [task, value] of Object.entries(scores)) {
+        expect(TASK_TYPES, id).toContain(task);
+        expect(value, `${id} ${task}`).toBeGreaterThanOrEqual(0);
+        expect(value, `${id} ${task}`).toBeLessThanOrEqual(1);
+      }
     }
   });
 });
