@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { LedgerWriter } from '../accounting/ledger-writer.js';
 import { computeCost } from '../accounting/compute-cost.js';
 import { modelTask, type ModelTask } from '../catalog/model-task.js';
+import type { ServiceTier } from '../catalog/routing-vocabulary.js';
 import type { Catalog, Endpoint } from '../catalog/types.js';
 import { Errors, GatewayError } from '../http/errors.js';
 import { hashEndUser } from '../providers/shared/hash-end-user.js';
@@ -11,7 +12,7 @@ import type { EndpointHealth } from '../routing/endpoint-health.js';
 import { servedSample } from '../routing/endpoint-stats.js';
 import { endpointKey, planAttempts, requestedModels, type Attempt } from '../routing/plan-attempts.js';
 import { readProviderPreferences } from '../routing/provider-preferences.js';
-import { usedParameters } from '../routing/request-parameters.js';
+import { requiredTier, usedParameters } from '../routing/request-parameters.js';
 import type { SessionPins } from '../routing/session-pins.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { Database, GenerationStatus } from '../store/schema.js';
@@ -88,7 +89,13 @@ export async function startChatRun(services: ChatServices, key: ApiKeyRow, reque
   const sessionProvider = request.session_id ? await services.pins.get(key.organization_id, request.session_id) : undefined;
   const stickyProvider =
     sessionProvider && requested.every((id) => services.health.isHealthy(endpointKey(id, sessionProvider))) ? sessionProvider : undefined;
-  return startRun(services, key, request, context, { task: 'chat', requested, stickyProvider, parameters: usedParameters({ ...request }) });
+  return startRun(services, key, request, context, {
+    task: 'chat',
+    requested,
+    stickyProvider,
+    parameters: usedParameters({ ...request }),
+    serviceTier: requiredTier(request.service_tier),
+  });
 }
 
 /** Where each task is served, for the error that names the right endpoint. */
@@ -111,7 +118,14 @@ export function startRun<R extends RoutedRequest>(
     requested,
     stickyProvider,
     parameters,
-  }: { task: ModelTask; requested: readonly string[]; stickyProvider?: string | undefined; parameters?: readonly string[] },
+    serviceTier,
+  }: {
+    task: ModelTask;
+    requested: readonly string[];
+    stickyProvider?: string | undefined;
+    parameters?: readonly string[];
+    serviceTier?: ServiceTier | undefined;
+  },
 ): Run<R> {
   const now = services.clock();
   const plan = planAttempts({
@@ -119,6 +133,7 @@ export function startRun<R extends RoutedRequest>(
     lookup: (id) => services.catalog.getModel(id),
     preferences: readProviderPreferences(request.provider),
     parameters: parameters ?? [],
+    serviceTier,
     stickyProvider,
     unhealthy: services.health.unhealthy(),
     figures: (endpoint) => services.health.figures(endpoint),

@@ -21,7 +21,7 @@ const catalog: Record<string, PlannableModel<E>> = {
     endpoints: [
       ep('a', 3, { quantization: 'fp8', dataCollection: 'allow', supportedParameters: ['temperature'] }),
       ep('b', 1, { quantization: 'fp16', dataCollection: 'deny', zdr: true, distillable: true, supportedParameters: ['temperature', 'tools'] }),
-      ep('c', 2, { quantization: 'int4', dataCollection: 'deny', zdr: false }),
+      ep('c', 2, { quantization: 'int4', dataCollection: 'deny', zdr: false, supportedServiceTiers: ['default', 'flex'] }),
     ],
   },
 };
@@ -90,7 +90,7 @@ describe('planAttempts without preferences', () => {
 });
 
 describe('planAttempts with provider preferences', () => {
-  const cases: { name: string; provider: Record<string, unknown>; parameters?: string[]; expected: string[]; dropped?: Record<string, string> }[] = [
+  const cases: { name: string; provider: Record<string, unknown>; parameters?: string[]; serviceTier?: 'flex'; expected: string[]; dropped?: Record<string, string> }[] = [
     { name: 'only', provider: { only: ['B', 'c'] }, expected: ['b', 'c'], dropped: { a: 'provider.only' } },
     { name: 'ignore', provider: { ignore: ['b'] }, expected: ['c', 'a'], dropped: { b: 'provider.ignore' } },
     { name: 'order', provider: { order: ['c', 'a'] }, expected: ['c', 'a', 'b'] },
@@ -102,16 +102,24 @@ describe('planAttempts with provider preferences', () => {
     { name: 'enforce_distillable_text', provider: { enforce_distillable_text: true }, expected: ['b'], dropped: { c: 'provider.enforce_distillable_text' } },
     { name: 'require_parameters', provider: { require_parameters: true }, parameters: ['tools'], expected: ['b', 'c'], dropped: { a: 'provider.require_parameters' } },
     { name: 'parameters without require_parameters', provider: {}, parameters: ['tools'], expected: ['b', 'c', 'a'] },
+    { name: 'require_parameters with a service tier', provider: { require_parameters: true }, serviceTier: 'flex', expected: ['c'], dropped: { a: 'does not support service_tier flex', b: 'does not support service_tier flex' } },
+    { name: 'a service tier without require_parameters', provider: {}, serviceTier: 'flex', expected: ['b', 'c', 'a'] },
     { name: 'max_price per million tokens', provider: { max_price: { prompt: '2.5' } }, expected: ['b', 'c'], dropped: { a: 'provider.max_price' } },
     { name: 'max_price per request', provider: { max_price: { request: 0 } }, expected: ['b', 'c', 'a'] },
     { name: 'sort by price', provider: { sort: 'price' }, expected: ['b', 'c', 'a'] },
   ];
-  it.each(cases)('$name', ({ provider, parameters, expected, dropped }) => {
-    const p = plan({ requested: ['acme/mixed'], provider, parameters: parameters ?? [] });
+  it.each(cases)('$name', ({ provider, parameters, serviceTier, expected, dropped }) => {
+    const p = plan({ requested: ['acme/mixed'], provider, parameters: parameters ?? [], serviceTier });
     expect(p.attempts.map((a) => a.endpoint.provider)).toEqual(expected);
     for (const [name, rule] of Object.entries(dropped ?? {}))
       expect(p.candidates.find((c) => c.provider === name)).toMatchObject({ decision: 'dropped', reason: expect.stringContaining(rule) });
     expect(p.candidates).toHaveLength(3);
+  });
+
+  it('says where a service tier not offered is sent without it', () => {
+    const p = plan({ requested: ['acme/mixed'], serviceTier: 'flex' });
+    expect(p.candidates.find((c) => c.provider === 'b')?.reason).toContain('service_tier flex not offered: sent without it');
+    expect(p.candidates.find((c) => c.provider === 'c')?.reason).not.toContain('service_tier');
   });
 
   it('sorts by measured throughput and latency, unmeasured last', () => {
@@ -154,6 +162,7 @@ describe('filters (property)', () => {
     zdr: fc.boolean(),
     distillable: fc.boolean(),
     supportedParameters: fc.subarray(['temperature', 'tools', 'max_tokens']),
+    supportedServiceTiers: fc.subarray(['default', 'flex', 'priority'] as const),
   });
   const arbPrefs = fc.record(
     {
@@ -173,11 +182,11 @@ describe('filters (property)', () => {
   );
   it('no plan contains an endpoint a filter excluded', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(arbEndpoint, { maxLength: 5 }), { minLength: 1, maxLength: 3 }), arbPrefs, fc.subarray(['tools', 'temperature']), fc.double({ min: 0, max: 0.999, noNaN: true }), (models, raw, parameters, u) => {
+      fc.property(fc.array(fc.array(arbEndpoint, { maxLength: 5 }), { minLength: 1, maxLength: 3 }), arbPrefs, fc.subarray(['tools', 'temperature']), fc.double({ min: 0, max: 0.999, noNaN: true }), fc.constantFrom(undefined, 'flex' as const, 'priority' as const), (models, raw, parameters, u, serviceTier) => {
         const byId = Object.fromEntries(models.map((endpoints, i) => [`m/${i}`, { id: `m/${i}`, endpoints }]));
         const preferences = readProviderPreferences(raw);
-        const p = planAttempts({ requested: Object.keys(byId), lookup: (id) => byId[id], preferences, parameters, random: () => u });
-        for (const a of p.attempts) expect(exclusionOf(a.endpoint, preferences, parameters)).toBeUndefined();
+        const p = planAttempts({ requested: Object.keys(byId), lookup: (id) => byId[id], preferences, parameters, serviceTier, random: () => u });
+        for (const a of p.attempts) expect(exclusionOf(a.endpoint, preferences, { parameters, serviceTier })).toBeUndefined();
         const keys = p.attempts.map((a) => endpointKey(a.modelId, a.endpoint.provider));
         expect(new Set(keys).size).toBe(keys.length);
         for (const c of p.candidates.filter((c) => c.decision === 'dropped')) expect(keys).not.toContain(endpointKey(c.model, c.provider));

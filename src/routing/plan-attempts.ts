@@ -1,7 +1,9 @@
+import type { ServiceTier } from '../catalog/routing-vocabulary.js';
 import { exclusionOf, FILTERS, type Exclusion, type FilterableEndpoint } from './endpoint-filters.js';
 import { rankingPrice } from './endpoint-price.js';
 import type { EndpointFigures } from './endpoint-stats.js';
 import { PERCENTILES, readProviderPreferences, type ProviderPreferences } from './provider-preferences.js';
+import { offersTier } from './request-parameters.js';
 import { inverseSquarePrice, weightedOrder } from './weighted-order.js';
 
 /** What the planner needs of a catalog model: its id and its provider endpoints, in preference order. */
@@ -23,6 +25,8 @@ export interface PlanInput<E extends FilterableEndpoint> {
   preferences?: ProviderPreferences;
   /** The parameters the request sets (see usedParameters), for require_parameters. */
   parameters?: readonly string[];
+  /** A tier the request requires (see requiredTier): with require_parameters only endpoints offering it stay. */
+  serviceTier?: ServiceTier | undefined;
   /** The provider a session is pinned to; its endpoint goes first while it is healthy. */
   stickyProvider?: string | undefined;
   /** Endpoints to try last (failed recently), as endpointKey(model, provider). */
@@ -80,6 +84,7 @@ export function planAttempts<E extends FilterableEndpoint>(input: PlanInput<E>):
   const unknownModels: string[] = [];
   const all: Candidate<E>[] = [];
   const seen = new Set<string>();
+  const needs = { parameters: input.parameters ?? [], serviceTier: input.serviceTier };
   for (const [modelIndex, id] of input.requested.entries()) {
     const model = input.lookup(id);
     if (!model) {
@@ -90,7 +95,7 @@ export function planAttempts<E extends FilterableEndpoint>(input: PlanInput<E>):
       const key = endpointKey(model.id, endpoint.provider);
       if (seen.has(key)) continue;
       seen.add(key);
-      const exclusion = exclusionOf(endpoint, prefs, input.parameters ?? []);
+      const exclusion = exclusionOf(endpoint, prefs, needs);
       all.push({ modelIndex, modelId: model.id, endpoint, key, reasons: [], ...(exclusion ? { exclusion } : {}) });
     }
   }
@@ -103,6 +108,8 @@ export function planAttempts<E extends FilterableEndpoint>(input: PlanInput<E>):
   const miss = new Map(base.map((c) => [c, missedCutoff(input.figures?.(c.key), prefs)]));
   const unhealthy = (c: Candidate<E>) => input.unhealthy?.has(c.key) === true;
   for (const c of base) {
+    if (input.serviceTier && !offersTier(c.endpoint.supportedServiceTiers, input.serviceTier))
+      c.reasons.push(`service_tier ${input.serviceTier} not offered: sent without it`);
     const missed = miss.get(c);
     if (missed) c.reasons.push(`${missed}: after endpoints that meet it`);
     if (unhealthy(c)) c.reasons.push('failed in the last 30 s: tried last');

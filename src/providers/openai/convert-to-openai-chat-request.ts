@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatRequest, ContentPart, ReasoningEffort } from '../../chat/types.js';
+import { offersTier } from '../../routing/request-parameters.js';
 import type { UpstreamTarget } from '../types.js';
 
 /**
@@ -75,7 +76,9 @@ export function convertToOpenAIChatRequest(
   else include('max_tokens', maxTokens, lists('max_tokens'));
 
   include('reasoning_effort', reasoningEffort(request), accepts('reasoning_effort') || lists('reasoning'));
-  include('service_tier', request.service_tier === 'fast' ? 'priority' : request.service_tier, accepts('service_tier'));
+  // Only a tier the endpoint offers: elsewhere the field is refused or means something else.
+  const tier = request.service_tier === 'fast' ? 'priority' : request.service_tier;
+  include('service_tier', tier, tier != null && offersTier(target.supportedServiceTiers, tier));
 
   // The gateway's keyed hash of the end user, never the client's raw value: `user` for
   // compatible hosts, `safety_identifier` for OpenAI, which deprecated `user` in its favour.

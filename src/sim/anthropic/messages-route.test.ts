@@ -49,6 +49,7 @@ describe('POST /v1/messages: authentication and validation, in Anthropic’s ord
     ['no messages', { model: 'claude-sim', max_tokens: 10 }, 'messages: Field required'],
     ['a system role in messages', { ...hello, messages: [{ role: 'system', content: 'x' }] }, "messages.0.role: Input should be 'user' or 'assistant'"],
     ['a temperature above 1', { ...hello, temperature: 1.5 }, 'temperature: Input should be a number between 0 and 1'],
+    ['an OpenAI service tier', { ...hello, service_tier: 'priority' }, "service_tier: Input should be 'auto' or 'standard_only'"],
     ['a thinking budget below 1024', { ...thinking, thinking: { type: 'enabled', budget_tokens: 500 } }, 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024'],
     ['a thinking budget not below max_tokens', { ...thinking, max_tokens: 2048 }, expect.stringMatching(/^`max_tokens` must be greater than `thinking.budget_tokens`/)],
     ['a temperature while thinking', { ...thinking, temperature: 0.5 }, expect.stringMatching(/^`temperature` may only be set to 1 when thinking is enabled/)],

@@ -47,6 +47,9 @@ export function validateMessagesRequest(
   if (body.temperature !== undefined && (typeof body.temperature !== 'number' || body.temperature < 0 || body.temperature > 1)) {
     return fail('temperature: Input should be a number between 0 and 1');
   }
+  if (body.service_tier !== undefined && body.service_tier !== 'auto' && body.service_tier !== 'standard_only') {
+    return fail("service_tier: Input should be 'auto' or 'standard_only'");
+  }
 
   const tools = body.tools ?? [];
   if (!Array.isArray(tools)) return fail('tools: Input should be a valid list');
