@@ -11,9 +11,13 @@ import { keysRoutes } from './api/keys/routes.js';
 import { modelsRoutes } from './api/models/routes.js';
 import { presetsRoutes } from './api/presets/routes.js';
 import { organizationRoutes } from './api/organization/routes.js';
+import { organizationSettingsRoutes } from './api/organization/settings-routes.js';
 import { rerankRoutes } from './api/rerank/routes.js';
 import { videoRoutes } from './api/videos/routes.js';
 import { createVideoJobs, type VideoTuning } from './videos/video-jobs.js';
+import { toOrganizationSettings } from './organization-settings/organization-settings.js';
+import { ORGANIZATION_SETTINGS_TOPIC, SettingsCache } from './organization-settings/settings-cache.js';
+import { findOrganizationSettings } from './store/repositories/organization-settings.js';
 import { assertServable } from './catalog/assert-servable.js';
 import type { Catalog } from './catalog/types.js';
 import type { ChatServices } from './chat/chat-run.js';
@@ -84,6 +88,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     catalog: options.catalog,
   };
 
+  const organizationSettings = new SettingsCache(async (id) => toOrganizationSettings(await findOrganizationSettings(services.db, id)));
+  options.changes.subscribe(ORGANIZATION_SETTINGS_TOPIC, (id) => organizationSettings.invalidate(id));
+
   const chat: ChatServices = {
     db: services.db,
     ledger: new LedgerWriter((rows, now) => recordGenerations(services.db, rows, now), clock),
@@ -96,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sleep: (ms, signal) => sleep(ms, undefined, { signal }),
     retryBudget: { maxWaitMs: 2_000, totalWaitMs: 5_000 },
     keepAliveAfterMs: 2_000,
+    organizationSettings,
     ...options.chat,
   };
   assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS), video: Object.keys(VIDEO_ADAPTERS) });
@@ -117,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(authRoutes(services));
       await api.register(organizationRoutes(services));
       await api.register(generationRoutes(services));
+      await api.register(organizationSettingsRoutes(services));
       await api.register(videoRoutes({ ...videos.services, auth: services.auth, poller: videos.poller }));
       await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey }));
     },

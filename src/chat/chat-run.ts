@@ -8,6 +8,7 @@ import { Errors, GatewayError } from '../http/errors.js';
 import { hashEndUser } from '../providers/shared/hash-end-user.js';
 import type { ChatAdapter, UpstreamTarget } from '../providers/types.js';
 import { isProviderFault } from './retry-policy.js';
+import type { SettingsCache } from '../organization-settings/settings-cache.js';
 import type { EndpointHealth } from '../routing/endpoint-health.js';
 import { servedSample } from '../routing/endpoint-stats.js';
 import { endpointKey, planAttempts, requestedModels, type Attempt } from '../routing/plan-attempts.js';
@@ -46,6 +47,8 @@ export interface ChatServices extends RunServices {
   pins: SessionPins;
   /** A stream sends keep-alive comments when the first upstream byte takes longer than this. */
   keepAliveAfterMs: number;
+  /** Each organization's defaults for provider preferences and plugins, cached (no database read per request). */
+  organizationSettings: SettingsCache;
 }
 
 /** The request fields a run reads whatever its API: what routes it and whom it serves. */

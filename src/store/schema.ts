@@ -205,6 +205,15 @@ export interface VideoJobsTable {
   updated_at: string;
 }
 
+export interface OrganizationSettingsTable {
+  organization_id: string;
+  /** JSON: default provider preferences (the chat request's `provider` object), or null. */
+  provider: string | null;
+  /** JSON: default plugins (items of the chat request's `plugins`), or null. */
+  plugins: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   video_jobs: VideoJobsTable;
   organizations: OrganizationsTable;
@@ -218,4 +227,5 @@ export interface Database {
   gateway_settings: GatewaySettingsTable;
   presets: PresetsTable;
   preset_versions: PresetVersionsTable;
+  organization_settings: OrganizationSettingsTable;
 }
