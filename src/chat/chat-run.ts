@@ -11,7 +11,9 @@ import { isProviderFault } from './retry-policy.js';
 import type { SettingsCache } from '../organization-settings/settings-cache.js';
 import type { EndpointHealth } from '../routing/endpoint-health.js';
 import { servedSample } from '../routing/endpoint-stats.js';
-import { endpointKey, planAttempts, requestedModels, type Attempt } from '../routing/plan-attempts.js';
+import { endpointKey, planAttempts, type Attempt, type CandidateReport } from '../routing/plan-attempts.js';
+import { routableModels } from '../routing/routers/routable-model.js';
+import { routeModels, type RouterDecision } from '../routing/routers/route-models.js';
 import { readProviderPreferences } from '../routing/provider-preferences.js';
 import { requiredTier, usedParameters } from '../routing/request-parameters.js';
 import type { SessionPins } from '../routing/session-pins.js';
@@ -21,7 +23,7 @@ import type { Clock } from '../util/clock.js';
 import { newGenerationId } from '../util/ids.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
 import type { RunAttemptsOptions } from './run-attempts.js';
-import type { RoutingFacts } from './service-metadata.js';
+import type { RouterFacts, RoutingFacts } from './service-metadata.js';
 import type { ChatRequest, FinishReason, Usage } from './types.js';
 
 /** What every flow (chat, rerank) needs beyond the request; built once in app.ts. */
@@ -86,9 +88,18 @@ export interface RunContext {
   wantsMetadata: boolean;
 }
 
-/** Plans a chat request's attempts, its session's provider first while that is healthy. */
+/**
+ * Plans a chat request's attempts: a router model (service/auto…) is first
+ * resolved to the models its router chooses, then the session's provider
+ * goes first while it is healthy.
+ */
 export async function startChatRun(services: ChatServices, key: ApiKeyRow, request: ChatRequest, context: RunContext): Promise<ChatRun> {
-  const requested = requestedModels(request.model, request.models);
+  const routed = routeModels(request, {
+    models: routableModels(services.catalog),
+    traffic: (model, provider) => services.health.figures(endpointKey(model, provider))?.samples ?? 0,
+    random: services.random ?? Math.random,
+  });
+  const requested = routed.requested;
   const sessionProvider = request.session_id ? await services.pins.get(key.organization_id, request.session_id) : undefined;
   const stickyProvider =
     sessionProvider && requested.every((id) => services.health.isHealthy(endpointKey(id, sessionProvider))) ? sessionProvider : undefined;
@@ -98,8 +109,18 @@ export async function startChatRun(services: ChatServices, key: ApiKeyRow, reque
     stickyProvider,
     parameters: usedParameters({ ...request }),
     serviceTier: requiredTier(request.service_tier),
+    ...(routed.decision ? { router: routerFacts(routed.decision) } : {}),
+    ...(routed.skipped.length > 0 ? { skippedRouters: routed.skipped } : {}),
   });
 }
+
+const routerFacts = ({ router, plugin, choice }: RouterDecision): RouterFacts => ({
+  model: router,
+  plugin,
+  summary: choice.summary,
+  params: choice.params,
+  models: choice.verdicts,
+});
 
 /** Where each task is served, for the error that names the right endpoint. */
 const TASK_ENDPOINTS: Record<ModelTask, string> = { chat: 'POST /chat/completions', rerank: 'POST /rerank', video: 'POST /videos' };
@@ -122,12 +143,16 @@ export function startRun<R extends RoutedRequest>(
     stickyProvider,
     parameters,
     serviceTier,
+    router,
+    skippedRouters,
   }: {
     task: ModelTask;
     requested: readonly string[];
     stickyProvider?: string | undefined;
     parameters?: readonly string[];
     serviceTier?: ServiceTier | undefined;
+    router?: RouterFacts;
+    skippedRouters?: RoutingFacts['skippedRouters'];
   },
 ): Run<R> {
   const now = services.clock();
@@ -162,10 +187,18 @@ export function startRun<R extends RoutedRequest>(
       requested: { model: request.model, models: request.models },
       strategy: plan.strategy,
       planned: plan.attempts.map((a) => ({ model: a.modelId, provider: a.endpoint.provider })),
-      candidates: plan.candidates,
+      candidates: router ? withRouterReasons(plan.candidates, router) : plan.candidates,
+      ...(router ? { router } : {}),
+      ...(skippedRouters ? { skippedRouters } : {}),
     },
     startedAt: now.getTime(),
   };
+}
+
+/** Each endpoint of a model the router chose says, first, why the router chose the model. */
+function withRouterReasons(candidates: CandidateReport[], router: RouterFacts): CandidateReport[] {
+  const why = new Map(router.models.filter((v) => v.decision === 'chosen').map((v) => [v.model, v.reason]));
+  return candidates.map((c) => (why.has(c.model) ? { ...c, reason: `${router.plugin}: ${why.get(c.model)}; ${c.reason}` } : c));
 }
 
 export function adapterFor<A>(

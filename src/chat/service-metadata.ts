@@ -1,5 +1,18 @@
 import type { CandidateReport, Strategy } from '../routing/plan-attempts.js';
+import type { ModelVerdict } from '../routing/routers/router-choice.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
+
+/** The model router that chose the models, when the request named one (routing/routers/). */
+export interface RouterFacts {
+  /** The router model asked for, e.g. "service/auto" (the reference's `router`). */
+  model: string;
+  /** The plugin whose settings it ran with. */
+  plugin: string;
+  summary: string;
+  params: Record<string, unknown>;
+  /** Every model it considered, chosen ones first, with why. */
+  models: ModelVerdict[];
+}
 
 export interface RoutingFacts {
   requested: { model?: string | undefined; models?: readonly string[] | undefined };
@@ -9,6 +22,9 @@ export interface RoutingFacts {
   planned: { model: string; provider: string }[];
   /** Every candidate endpoint with what the planner did with it and why (planned ones first, in plan order). */
   candidates: CandidateReport[];
+  router?: RouterFacts;
+  /** Router plugins of the request that did not run, with why. */
+  skippedRouters?: { plugin: string; reason: string }[];
 }
 
 /** `service_metadata` (spec 7.2), asked for with `X-Service-Metadata: enabled`. */
@@ -29,10 +45,18 @@ export function serviceMetadata(facts: RoutingFacts) {
     region: null,
     requested: facts.requested,
     strategy: facts.strategy,
+    ...(facts.router ? { params: facts.router.params } : {}),
     summary,
-    pipeline: [{ type: 'routing', name: 'planner', guardrail_id: null, guardrail_scope: null, summary, data: { attempts: facts.attempts } }],
+    pipeline: [
+      ...(facts.router ? [stage(facts.router.plugin, facts.router.summary, { router: facts.router.model, params: facts.router.params, models: facts.router.models })] : []),
+      ...(facts.skippedRouters ?? []).map((s) => stage(s.plugin, s.reason, {})),
+      stage('planner', summary, { attempts: facts.attempts }),
+    ],
   };
 }
+
+/** A routing stage of the pipeline (reference PipelineStage). */
+const stage = (name: string, summary: string, data: Record<string, unknown>) => ({ type: 'routing', name, guardrail_id: null, guardrail_scope: null, summary, data });
 
 export const wantsServiceMetadata = (headers: Record<string, string | string[] | undefined>) =>
   headers['x-service-metadata'] === 'enabled' || headers['x-service-experimental-metadata'] === 'enabled';

@@ -38,6 +38,10 @@ export const Errors = {
   // 400
   invalidRequest: define(400, (detail: string) => detail),
   malformedJson: define(400, (detail: string) => `Malformed JSON body: ${detail}`),
+  routerDisabled: define(
+    400,
+    (model: string, plugin: string) => `Model ${model} is routed by the ${plugin} plugin, which this request disables (enabled: false)`,
+  ),
   
 
   // 401
@@ -62,6 +66,7 @@ export const Errors = {
   routeNotFound: define(404, (method: string, url: string) => `Route ${method} ${url} not found`),
   notFound: define(404, (what: string) => `${what} not found`),
   modelNotFound: define(404, (model: string) => `Model ${model} does not exist or is not enabled on this gateway`),
+  routerFoundNoModel: define(404, (plugin: string, detail: string) => `The ${plugin} plugin found no model for this request: ${detail}`),
 
   // 409
   presetExists: define(409, (slug: string) => `Preset ${slug} already exists`),

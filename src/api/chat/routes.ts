@@ -6,6 +6,7 @@ import { streamChat } from '../../chat/stream-chat.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { envelope, toGatewayError } from '../../http/error-envelope.js';
 import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
+import { routerModelOf } from '../../routing/routers/route-models.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { applyPreset } from '../presets/apply-preset.js';
 import { clientGone, runContext } from '../request-context.js';
@@ -25,7 +26,9 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         const body = await applyPreset(services.db, key.organization_id, request.body);
         checkChatRequest(body);
         const settings = await services.organizationSettings.get(key.organization_id);
-        const chat = applyDefaultModel(applyOrganizationDefaults(normalizeChatRequest(body, request.headers['x-session-id']), settings), undefined);
+        const normalized = applyOrganizationDefaults(normalizeChatRequest(body, request.headers['x-session-id']), settings);
+        // Without a model, an enabled router plugin (the request's or the organization's) names its router model.
+        const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
         await assertWithinSpendLimit(services.db, key, services.clock());
         const run = await startChatRun(services, key, chat, runContext(request));
         const signal = clientGone(reply);

@@ -139,7 +139,7 @@ describe('convertToOpenAIChatRequest', () => {
     expect(convert({ reasoning_effort: 'high' }, { supportedParameters: ['temperature'] })).not.toHaveProperty('reasoning_effort');
   });
 
-  it('strips reasoning from assistant messages and cache_control from text parts', () => {
+  it('strips reasoning and model from assistant messages and cache_control from text parts', () => {
     const body = convert({
       messages: [
         { role: 'system', content: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }] },
@@ -154,6 +154,7 @@ describe('convertToOpenAIChatRequest', () => {
           role: 'assistant',
           content: null,
           reasoning: 'thinking…',
+          model: 'openai/gpt-4o',
           tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
         },
         { role: 'tool', tool_call_id: 'c1', content: 'ok' },

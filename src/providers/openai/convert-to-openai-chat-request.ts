@@ -106,15 +106,19 @@ function reasoningEffort(request: ChatRequest): ReasoningEffort | undefined {
 }
 
 /**
- * Messages are already in OpenAI's shape, less two canonical additions that
- * OpenAI refuses: `reasoning` on assistant messages and Anthropic-style
- * `cache_control` on text parts (OpenAI caches prompt prefixes by itself).
+ * Messages are already in OpenAI's shape, less the canonical additions that
+ * OpenAI refuses: `reasoning` and `model` on assistant messages and
+ * Anthropic-style `cache_control` on text parts (OpenAI caches prompt
+ * prefixes by itself).
  */
 function convertMessage(message: ChatMessage): ChatMessage {
   const converted = Array.isArray(message.content)
     ? ({ ...message, content: message.content.map(withoutCacheControl) } as ChatMessage)
     : { ...message };
-  if (converted.role === 'assistant') delete converted.reasoning;
+  if (converted.role === 'assistant') {
+    delete converted.reasoning;
+    delete converted.model;
+  }
   return converted;
 }
 
