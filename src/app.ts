@@ -26,7 +26,7 @@ import { installErrorEnvelope } from './http/error-envelope.js';
 import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
 import { CHAT_ADAPTERS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
 import { EndpointHealth } from './routing/endpoint-health.js';
-import { memorySessionPins, type SessionPins } from './routing/session-pins.js';
+import { CACHE_PINS, memoryPins, SESSION_PINS, type ProviderPins } from './routing/provider-pins.js';
 import type { ChangeFeed } from './store/change-feed.js';
 import type { Store } from './store/database.js';
 import { findApiKeyByHash } from './store/repositories/api-keys.js';
@@ -42,7 +42,9 @@ export interface AppOptions {
   clock?: Clock;
   logger?: FastifyBaseLogger | false;
   /** Where session stickiness is kept; in memory unless Redis is configured. */
-  sessionPins?: SessionPins;
+  sessionPins?: ProviderPins;
+  /** Where prompt-cache stickiness is kept; in memory unless Redis is configured. */
+  cachePins?: ProviderPins;
   /** Tuning of the chat flows (tests shorten waits). */
   chat?: Partial<Pick<ChatServices, 'keepAliveAfterMs' | 'retryBudget' | 'sleep' | 'adapters' | 'random'>>;
   /** Largest accepted request body, in bytes. */
@@ -98,7 +100,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     catalog: services.catalog,
     adapters: CHAT_ADAPTERS,
     health: new EndpointHealth(() => clock().getTime()),
-    pins: options.sessionPins ?? memorySessionPins(),
+    pins: options.sessionPins ?? memoryPins(SESSION_PINS),
+    cachePins: options.cachePins ?? memoryPins(CACHE_PINS),
     userHashSecret: await settingOrCreate(services.db, 'end_user_hash_key', () => randomBytes(32).toString('hex')),
     sleep: (ms, signal) => sleep(ms, undefined, { signal }),
     retryBudget: { maxWaitMs: 2_000, totalWaitMs: 5_000 },

@@ -16,12 +16,13 @@ import { routableModels } from '../routing/routers/routable-model.js';
 import { routeModels, type RouterDecision } from '../routing/routers/route-models.js';
 import { readProviderPreferences } from '../routing/provider-preferences.js';
 import { requiredTier, usedParameters } from '../routing/request-parameters.js';
-import type { SessionPins } from '../routing/session-pins.js';
+import type { ProviderPins } from '../routing/provider-pins.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { Database, GenerationStatus } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import { newGenerationId } from '../util/ids.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
+import { cacheHolders, recordCacheHolder } from './prompt-cache-pins.js';
 import type { RunAttemptsOptions } from './run-attempts.js';
 import type { RouterFacts, RoutingFacts } from './service-metadata.js';
 import type { ChatRequest, FinishReason, Usage } from './types.js';
@@ -46,7 +47,10 @@ export interface RunServices {
 /** What the chat flows need beyond the request; built once in app.ts. */
 export interface ChatServices extends RunServices {
   adapters: Readonly<Record<string, ChatAdapter>>;
-  pins: SessionPins;
+  /** Session stickiness (session_id). */
+  pins: ProviderPins;
+  /** Prompt-cache stickiness: the provider that last served a conversation, per model. */
+  cachePins: ProviderPins;
   /** A stream sends keep-alive comments when the first upstream byte takes longer than this. */
   keepAliveAfterMs: number;
   /** Each organization's defaults for provider preferences and plugins, cached (no database read per request). */
@@ -77,6 +81,8 @@ export interface Run<R extends RoutedRequest> {
   routing: Omit<RoutingFacts, 'attempts'>;
   startedAt: number;
   wantsMetadata: boolean;
+  /** The conversation's prompt-cache key, when a model of the plan can stick to a cache holder. */
+  conversation?: string;
 }
 
 export type ChatRun = Run<ChatRequest>;
@@ -91,7 +97,8 @@ export interface RunContext {
 /**
  * Plans a chat request's attempts: a router model (service/auto…) is first
  * resolved to the models its router chooses, then the session's provider
- * goes first while it is healthy.
+ * goes first while it is healthy, and the provider holding the
+ * conversation's prompt cache while reading it there is cheaper.
  */
 export async function startChatRun(services: ChatServices, key: ApiKeyRow, request: ChatRequest, context: RunContext): Promise<ChatRun> {
   const routed = routeModels(request, {
@@ -103,15 +110,18 @@ export async function startChatRun(services: ChatServices, key: ApiKeyRow, reque
   const sessionProvider = request.session_id ? await services.pins.get(key.organization_id, request.session_id) : undefined;
   const stickyProvider =
     sessionProvider && requested.every((id) => services.health.isHealthy(endpointKey(id, sessionProvider))) ? sessionProvider : undefined;
-  return startRun(services, key, request, context, {
+  const { conversation, holders } = await cacheHolders(services.cachePins, services.catalog, key.organization_id, request, requested);
+  const run = startRun(services, key, request, context, {
     task: 'chat',
     requested,
     stickyProvider,
+    ...(holders ? { cachedProviders: holders } : {}),
     parameters: usedParameters({ ...request }),
     serviceTier: requiredTier(request.service_tier),
     ...(routed.decision ? { router: routerFacts(routed.decision) } : {}),
     ...(routed.skipped.length > 0 ? { skippedRouters: routed.skipped } : {}),
   });
+  return conversation ? { ...run, conversation } : run;
 }
 
 const routerFacts = ({ router, plugin, choice }: RouterDecision): RouterFacts => ({
@@ -141,6 +151,7 @@ export function startRun<R extends RoutedRequest>(
     task,
     requested,
     stickyProvider,
+    cachedProviders,
     parameters,
     serviceTier,
     router,
@@ -149,6 +160,7 @@ export function startRun<R extends RoutedRequest>(
     task: ModelTask;
     requested: readonly string[];
     stickyProvider?: string | undefined;
+    cachedProviders?: ReadonlyMap<string, string>;
     parameters?: readonly string[];
     serviceTier?: ServiceTier | undefined;
     router?: RouterFacts;
@@ -163,6 +175,7 @@ export function startRun<R extends RoutedRequest>(
     parameters: parameters ?? [],
     serviceTier,
     stickyProvider,
+    ...(cachedProviders ? { cachedProviders } : {}),
     unhealthy: services.health.unhealthy(),
     figures: (endpoint) => services.health.figures(endpoint),
     random: services.random ?? Math.random,
@@ -253,17 +266,19 @@ export interface RunEnd {
 }
 
 /**
- * After a served attempt: the provider is healthy again, and a chat session
- * keeps its provider (only chat has sessions, hence the optional pins).
+ * After a served attempt: the provider is healthy again, a chat session
+ * keeps its provider and the conversation's prompt cache is known to be
+ * there (only chat has sessions and caches, hence the optional pins).
  */
 export function noteServed(
-  services: Pick<RunServices, 'health'> & { pins?: SessionPins },
+  services: Pick<RunServices, 'health'> & { pins?: ProviderPins; cachePins?: ProviderPins },
   run: Run<RoutedRequest>,
   attempt: Attempt<Endpoint>,
 ): void {
   services.health.recordSuccess(endpointKey(attempt.modelId, attempt.endpoint.provider));
   // Not awaited: the answer does not wait for the pin, and a failed pin only costs stickiness.
-  if (services.pins && run.request.session_id) void services.pins.pinIfAbsent(run.key.organization_id, run.request.session_id, attempt.endpoint.provider);
+  if (services.pins && run.request.session_id) void services.pins.pin(run.key.organization_id, run.request.session_id, attempt.endpoint.provider);
+  if (services.cachePins && run.conversation) recordCacheHolder(services.cachePins, run.key.organization_id, run.conversation, attempt);
 }
 
 /** The ledger's api_type of each task (the reference's names). */

@@ -16,6 +16,14 @@ const ep = (provider: string, perMillion = 1, facts: Partial<Endpoint> = {}): E 
 const catalog: Record<string, PlannableModel<E>> = {
   'acme/fast': { id: 'acme/fast', endpoints: [ep('a'), ep('b'), ep('c')] },
   'acme/slow': { id: 'acme/slow', endpoints: [ep('b')] },
+  'acme/cached': {
+    id: 'acme/cached',
+    endpoints: [
+      ep('a', 2, { pricing: { prompt: 2e-6, completion: 2e-6, input_cache_read: 0.2e-6 } }),
+      ep('b', 1),
+      ep('c', 1.5, { pricing: { prompt: 1.5e-6, completion: 1.5e-6, input_cache_read: 1.2e-6 } }),
+    ],
+  },
   'acme/mixed': {
     id: 'acme/mixed',
     endpoints: [
@@ -86,6 +94,27 @@ describe('planAttempts without preferences', () => {
     expect(firsts.b! / 4000).toBeCloseTo(1 / total, 1);
     expect(firsts.c! / 4000).toBeCloseTo(0.25 / total, 1);
     expect(firsts.a! / 4000).toBeCloseTo(1 / 9 / total, 1);
+  });
+});
+
+describe('planAttempts with prompt-cache stickiness', () => {
+  const cached = (provider: string, more: Partial<PlanInput<E>> & { provider?: Record<string, unknown> } = {}) =>
+    plan({ requested: ['acme/cached'], cachedProviders: new Map([['acme/cached', provider]]), ...more });
+  const cases: { name: string; cachedAt: string; more?: Partial<PlanInput<E>> & { provider?: Record<string, unknown> }; expected: string[]; strategy: string; reason?: [string, string] }[] = [
+    { name: 'no pin: cheapest first', cachedAt: 'none', expected: ['b', 'c', 'a'], strategy: 'fallback' },
+    { name: 'the cache holder first while its cache read is cheaper', cachedAt: 'a', expected: ['a', 'b', 'c'], strategy: 'cache', reason: ['a', '(cache read $0.2/M < cheapest prompt $1/M): first'] },
+    { name: 'not when its cache read is dearer than an uncached prompt elsewhere', cachedAt: 'c', expected: ['b', 'c', 'a'], strategy: 'fallback', reason: ['c', 'its cache read $1.2/M is not below the cheapest prompt $1/M'] },
+    { name: 'not without a cache-read price', cachedAt: 'b', expected: ['b', 'c', 'a'], strategy: 'fallback', reason: ['b', 'has no cache-read price'] },
+    { name: 'not when it failed lately', cachedAt: 'a', more: { unhealthy: new Set(['acme/cached@a']) }, expected: ['b', 'c', 'a'], strategy: 'fallback', reason: ['a', 'but failed lately'] },
+    { name: 'after the session’s provider', cachedAt: 'a', more: { stickyProvider: 'c' }, expected: ['c', 'a', 'b'], strategy: 'session' },
+    { name: 'provider.order overrides it', cachedAt: 'a', more: { provider: { order: ['c'] } }, expected: ['c', 'a', 'b'], strategy: 'order' },
+    { name: 'provider.sort overrides it', cachedAt: 'a', more: { provider: { sort: 'price' } }, expected: ['b', 'c', 'a'], strategy: 'sort' },
+  ];
+  it.each(cases)('$name', ({ cachedAt, more, expected, strategy, reason }) => {
+    const p = cached(cachedAt, more);
+    expect(p.attempts.map((a) => a.endpoint.provider)).toEqual(expected);
+    expect(p.strategy).toBe(strategy);
+    if (reason) expect(p.candidates.find((c) => c.provider === reason[0])?.reason).toContain(reason[1]);
   });
 });
 
@@ -182,10 +211,21 @@ describe('filters (property)', () => {
   );
   it('no plan contains an endpoint a filter excluded', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(arbEndpoint, { maxLength: 5 }), { minLength: 1, maxLength: 3 }), arbPrefs, fc.subarray(['tools', 'temperature']), fc.double({ min: 0, max: 0.999, noNaN: true }), fc.constantFrom(undefined, 'flex' as const, 'priority' as const), (models, raw, parameters, u, serviceTier) => {
+      fc.property(fc.array(fc.array(arbEndpoint, { maxLength: 5 }), { minLength: 1, maxLength: 3 }), arbPrefs, fc.subarray(['tools', 'temperature']), fc.double({ min: 0, max: 0.999, noNaN: true }), fc.constantFrom(undefined, 'flex' as const, 'priority' as const), fc.record({ sticky: fc.constantFrom(undefined, ...providers), cached: fc.constantFrom(undefined, ...providers), unhealthy: fc.subarray(providers) }), (models, raw, parameters, u, serviceTier, { sticky, cached, unhealthy }) => {
         const byId = Object.fromEntries(models.map((endpoints, i) => [`m/${i}`, { id: `m/${i}`, endpoints }]));
         const preferences = readProviderPreferences(raw);
-        const p = planAttempts({ requested: Object.keys(byId), lookup: (id) => byId[id], preferences, parameters, serviceTier, random: () => u });
+        const requested = Object.keys(byId);
+        const p = planAttempts({
+          requested,
+          lookup: (id) => byId[id],
+          preferences,
+          parameters,
+          serviceTier,
+          random: () => u,
+          stickyProvider: sticky,
+          cachedProviders: new Map(cached ? requested.map((id) => [id, cached]) : []),
+          unhealthy: new Set(requested.flatMap((id) => unhealthy.map((provider) => endpointKey(id, provider)))),
+        });
         for (const a of p.attempts) expect(exclusionOf(a.endpoint, preferences, { parameters, serviceTier })).toBeUndefined();
         const keys = p.attempts.map((a) => endpointKey(a.modelId, a.endpoint.provider));
         expect(new Set(keys).size).toBe(keys.length);
