@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { planAttempts } from '../routing/plan-attempts.js';
+import { readProviderPreferences } from '../routing/provider-preferences.js';
 import { mergeProviderPreferences } from './merge-provider-preferences.js';
 
 describe('mergeProviderPreferences', () => {
@@ -17,5 +20,27 @@ describe('mergeProviderPreferences', () => {
   ];
   it.each(cases)('$name', ({ defaults, request, merged }) => {
     expect(mergeProviderPreferences(defaults, request)).toEqual(merged);
+  });
+});
+
+describe('organization defaults in the plan (property)', () => {
+  const providers = ['a', 'b', 'c', 'd'];
+  const arbDocument = fc.record(
+    { only: fc.subarray(providers), ignore: fc.subarray(providers), zdr: fc.option(fc.boolean()), sort: fc.option(fc.constantFrom('price', 'latency')) },
+    { requiredKeys: [] },
+  );
+  it('never plans a provider that the organization’s or the request’s ignore names, nor one outside both only lists', () => {
+    const model = { id: 'm/x', endpoints: providers.map((provider) => ({ provider, pricing: { prompt: 1e-6, completion: 1e-6 }, zdr: provider !== 'd' })) };
+    fc.assert(
+      fc.property(arbDocument, arbDocument, (defaults, request) => {
+        const merged = mergeProviderPreferences(defaults, request);
+        const plan = planAttempts({ requested: ['m/x'], lookup: () => model, preferences: readProviderPreferences(merged), random: () => 0.5 });
+        const planned = plan.attempts.map((a) => a.endpoint.provider);
+        for (const ignored of [...(defaults.ignore ?? []), ...(request.ignore ?? [])]) expect(planned).not.toContain(ignored);
+        const only = [...(defaults.only ?? []), ...(request.only ?? [])];
+        if (only.length > 0) for (const p of planned) expect(only).toContain(p);
+        if (defaults.zdr === true && (request.zdr ?? null) === null) expect(planned).not.toContain('d');
+      }),
+    );
   });
 });
