@@ -120,3 +120,53 @@ describe('hostile chat bodies', () => {
     );
   });
 });
+
+describe('hostile bodies and queries on every other endpoint', () => {
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    gw = await startGateway(sqlite);
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  const queryValue = fc.oneof(text, fc.integer().map(String), fc.constantFrom('-1', '0', '1e309', 'NaN', '', '[]', 'true'));
+  const routes: [string, string][] = [
+    ['POST', '/keys'],
+    ['PATCH', '/keys/0000000000000000000000000000000000000000000000000000000000000000'],
+    ['POST', '/auth/keys/code'],
+    ['POST', '/auth/keys'],
+    ['POST', '/rerank'],
+    ['POST', '/presets'],
+    ['PATCH', '/presets/some-preset'],
+    ['POST', '/videos'],
+  ];
+
+  it.each(routes)('%s %s answers any JSON body with a 2xx or a 4xx envelope', async (method, path) => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(anyJson, fc.dictionary(text, anyJson, { maxKeys: 6 })), async (b) => {
+        const res = await call(gw, method, path, { key: gw.managementKey, body: JSON.stringify(b) });
+        expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+        if (res.status >= 400) expect(res.body).toMatchObject({ error: { code: res.status, message: expect.any(String) } });
+      }),
+      { numRuns: 60, seed: 20261123 },
+    );
+  });
+
+  it('refuses a JSON number too large to be finite (1e309 parses as Infinity)', async () => {
+    const res = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: '{"name":"huge","limit":1e309}' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('limit must be of type number or null');
+  });
+
+  it.each(['/keys', '/organization/members', '/presets', '/generation', '/videos/models', '/models'])('GET %s answers any query with a 2xx or a 4xx envelope', async (path) => {
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom('offset', 'limit', 'id', 'include_disabled', 'workspace_id', 'supported_parameters', 'category'), queryValue, { maxKeys: 3 }), async (q) => {
+        const res = await call(gw, 'GET', `${path}?${new URLSearchParams(q)}`, { key: gw.managementKey });
+        expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+        if (res.status >= 400) expect(res.body).toMatchObject({ error: { code: res.status, message: expect.any(String) } });
+      }),
+      { numRuns: 60, seed: 20261123 },
+    );
+  });
+});
