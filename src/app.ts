@@ -14,6 +14,13 @@ import { organizationRoutes } from './api/organization/routes.js';
 import { rerankRoutes } from './api/rerank/routes.js';
 import { videoRoutes } from './api/videos/routes.js';
 import { createVideoJobs, type VideoTuning } from './videos/video-jobs.js';
+import { guardrailAssignmentRoutes } from './api/guardrails/assignment-routes.js';
+import { guardrailsRoutes } from './api/guardrails/routes.js';
+import { GUARDRAILS_TOPIC, GuardrailCache } from './guardrails/guardrail-cache.js';
+import type { ModerationProvider } from './plugins/moderation-stage.js';
+import { createPipeline } from './plugins/pipeline.js';
+import { ServerToolRegistry, type ServerTool } from './plugins/server-tools.js';
+import { loadOrganizationGuardrails } from './store/repositories/guardrails.js';
 import { assertServable } from './catalog/assert-servable.js';
 import type { Catalog } from './catalog/types.js';
 import type { ChatServices } from './chat/chat-run.js';
@@ -45,6 +52,10 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Tuning of video jobs and their poller. */
   videos?: VideoTuning;
+  /** The moderation plugin's provider; without one the plugin is refused. */
+  moderation?: ModerationProvider;
+  /** Tools the gateway runs when the model calls them (see plugins/server-tools.ts). */
+  serverTools?: readonly ServerTool[];
 }
 
 export const API_PREFIX = '/api/v1';
@@ -84,7 +95,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     catalog: options.catalog,
   };
 
+  const guardrails = new GuardrailCache((organizationId) => loadOrganizationGuardrails(services.db, organizationId));
+  options.changes.subscribe(GUARDRAILS_TOPIC, (organizationId) => guardrails.invalidate(organizationId));
+  const pipeline = createPipeline({ guardrails, moderation: options.moderation, serverTools: new ServerToolRegistry(options.serverTools), clock });
+
   const chat: ChatServices = {
+    pipeline,
     db: services.db,
     ledger: new LedgerWriter((rows, now) => recordGenerations(services.db, rows, now), clock),
     clock,
@@ -119,6 +135,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(generationRoutes(services));
       await api.register(videoRoutes({ ...videos.services, auth: services.auth, poller: videos.poller }));
       await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey }));
+      await api.register(guardrailsRoutes(services));
+      await api.register(guardrailAssignmentRoutes(services));
     },
     { prefix: API_PREFIX },
   );

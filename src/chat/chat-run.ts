@@ -4,6 +4,8 @@ import { computeCost } from '../accounting/compute-cost.js';
 import { modelTask, type ModelTask } from '../catalog/model-task.js';
 import type { Catalog, Endpoint } from '../catalog/types.js';
 import { Errors, GatewayError } from '../http/errors.js';
+import type { Pipeline } from '../plugins/pipeline.js';
+import type { ActivePlugins } from '../plugins/plugin-configs.js';
 import { hashEndUser } from '../providers/shared/hash-end-user.js';
 import type { ChatAdapter, UpstreamTarget } from '../providers/types.js';
 import { isProviderFault } from './retry-policy.js';
@@ -37,6 +39,8 @@ export interface RunServices {
   retryBudget: { maxWaitMs: number; totalWaitMs: number };
   /** Draws of the price-weighted load balancing; Math.random unless a test fixes it. */
   random?: () => number;
+  /** Guardrails, plugins and server tools around the attempts. */
+  pipeline: Pipeline;
 }
 
 /** What the chat flows need beyond the request; built once in app.ts. */
@@ -73,7 +77,8 @@ export interface Run<R extends RoutedRequest> {
   wantsMetadata: boolean;
 }
 
-export type ChatRun = Run<ChatRequest>;
+/** A chat run; `plugins` are the plugins in force once the pipeline has prepared it. */
+export type ChatRun = Run<ChatRequest> & { plugins?: ActivePlugins };
 
 export interface RunContext {
   requestId: string;

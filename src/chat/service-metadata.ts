@@ -1,3 +1,4 @@
+import type { PipelineEntry } from '../plugins/pipeline-entry.js';
 import type { CandidateReport, Strategy } from '../routing/plan-attempts.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
 
@@ -9,6 +10,8 @@ export interface RoutingFacts {
   planned: { model: string; provider: string }[];
   /** Every candidate endpoint with what the planner did with it and why (planned ones first, in plan order). */
   candidates: CandidateReport[];
+  /** What the plugin and guardrail stages did, in the order they ran. */
+  pipeline?: PipelineEntry[];
 }
 
 /** `service_metadata` (spec 7.2), asked for with `X-Service-Metadata: enabled`. */
@@ -17,7 +20,9 @@ export function serviceMetadata(facts: RoutingFacts) {
   const failed = facts.attempts.filter((a) => a.status === 'failed').length;
   const summary = served
     ? `served by ${served.provider} (${served.model})${failed ? ` after ${failed} failed attempt${failed === 1 ? '' : 's'}` : ''}`
-    : `all ${facts.attempts.length} attempt${facts.attempts.length === 1 ? '' : 's'} failed`;
+    : facts.attempts.length === 0
+      ? 'no attempt made'
+      : `all ${facts.attempts.length} attempt${facts.attempts.length === 1 ? '' : 's'} failed`;
   return {
     attempt: facts.attempts.length,
     endpoints: facts.candidates.map((c) => {
@@ -30,7 +35,7 @@ export function serviceMetadata(facts: RoutingFacts) {
     requested: facts.requested,
     strategy: facts.strategy,
     summary,
-    pipeline: [{ type: 'routing', name: 'planner', guardrail_id: null, guardrail_scope: null, summary, data: { attempts: facts.attempts } }],
+    pipeline: [...(facts.pipeline ?? []), { type: 'routing', name: 'planner', summary, data: { attempts: facts.attempts } }],
   };
 }
 

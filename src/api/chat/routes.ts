@@ -25,8 +25,8 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         checkChatRequest(body);
         const chat = applyDefaultModel(normalizeChatRequest(body, request.headers['x-session-id']), undefined);
         await assertWithinSpendLimit(services.db, key, services.clock());
-        const run = await startChatRun(services, key, chat, runContext(request));
         const signal = clientGone(reply);
+        const run = await services.pipeline.prepareChat(await startChatRun(services, key, chat, runContext(request)), signal);
         if (!chat.stream) return completeChat(services, run, signal);
 
         reply.hijack();
