@@ -18,6 +18,13 @@ import { createVideoJobs, type VideoTuning } from './videos/video-jobs.js';
 import { toOrganizationSettings } from './organization-settings/organization-settings.js';
 import { ORGANIZATION_SETTINGS_TOPIC, SettingsCache } from './organization-settings/settings-cache.js';
 import { findOrganizationSettings } from './store/repositories/organization-settings.js';
+import { guardrailAssignmentRoutes } from './api/guardrails/assignment-routes.js';
+import { guardrailsRoutes } from './api/guardrails/routes.js';
+import { GUARDRAILS_TOPIC, GuardrailCache } from './guardrails/guardrail-cache.js';
+import type { ModerationProvider } from './plugins/moderation-stage.js';
+import { createPipeline } from './plugins/pipeline.js';
+import { ServerToolRegistry, type ServerTool } from './plugins/server-tools.js';
+import { loadOrganizationGuardrails } from './store/repositories/guardrails.js';
 import { assertServable } from './catalog/assert-servable.js';
 import type { Catalog } from './catalog/types.js';
 import type { ChatServices } from './chat/chat-run.js';
@@ -51,6 +58,10 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Tuning of video jobs and their poller. */
   videos?: VideoTuning;
+  /** The moderation plugin's provider; without one the plugin is refused. */
+  moderation?: ModerationProvider;
+  /** Tools the gateway runs when the model calls them (see plugins/server-tools.ts). */
+  serverTools?: readonly ServerTool[];
 }
 
 export const API_PREFIX = '/api/v1';
@@ -92,8 +103,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const organizationSettings = new SettingsCache(async (id) => toOrganizationSettings(await findOrganizationSettings(services.db, id)));
   options.changes.subscribe(ORGANIZATION_SETTINGS_TOPIC, (id) => organizationSettings.invalidate(id));
+  const guardrails = new GuardrailCache((organizationId) => loadOrganizationGuardrails(services.db, organizationId));
+  options.changes.subscribe(GUARDRAILS_TOPIC, (organizationId) => guardrails.invalidate(organizationId));
+  const pipeline = createPipeline({ guardrails, moderation: options.moderation, serverTools: new ServerToolRegistry(options.serverTools), clock });
 
   const chat: ChatServices = {
+    pipeline,
     db: services.db,
     ledger: new LedgerWriter((rows, now) => recordGenerations(services.db, rows, now), clock),
     clock,
@@ -131,6 +146,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(organizationSettingsRoutes(services));
       await api.register(videoRoutes({ ...videos.services, auth: services.auth, poller: videos.poller }));
       await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey }));
+      await api.register(guardrailsRoutes(services));
+      await api.register(guardrailAssignmentRoutes(services));
     },
     { prefix: API_PREFIX },
   );

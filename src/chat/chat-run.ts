@@ -5,6 +5,8 @@ import { modelTask, type ModelTask } from '../catalog/model-task.js';
 import type { ServiceTier } from '../catalog/routing-vocabulary.js';
 import type { Catalog, Endpoint } from '../catalog/types.js';
 import { Errors, GatewayError } from '../http/errors.js';
+import type { Pipeline } from '../plugins/pipeline.js';
+import type { ActivePlugins } from '../plugins/plugin-configs.js';
 import { hashEndUser } from '../providers/shared/hash-end-user.js';
 import type { ChatAdapter, UpstreamTarget } from '../providers/types.js';
 import { isProviderFault } from './retry-policy.js';
@@ -42,6 +44,8 @@ export interface RunServices {
   retryBudget: { maxWaitMs: number; totalWaitMs: number };
   /** Draws of the price-weighted load balancing; Math.random unless a test fixes it. */
   random?: () => number;
+  /** Guardrails, plugins and server tools around the attempts. */
+  pipeline: Pipeline;
 }
 
 /** What the chat flows need beyond the request; built once in app.ts. */
@@ -85,7 +89,8 @@ export interface Run<R extends RoutedRequest> {
   conversation?: string;
 }
 
-export type ChatRun = Run<ChatRequest>;
+/** A chat run; `plugins` are the plugins in force once the pipeline has prepared it. */
+export type ChatRun = Run<ChatRequest> & { plugins?: ActivePlugins };
 
 export interface RunContext {
   requestId: string;

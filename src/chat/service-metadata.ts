@@ -1,3 +1,4 @@
+import type { PipelineEntry } from '../plugins/pipeline-entry.js';
 import type { CandidateReport, Strategy } from '../routing/plan-attempts.js';
 import type { ModelVerdict } from '../routing/routers/router-choice.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
@@ -25,6 +26,8 @@ export interface RoutingFacts {
   router?: RouterFacts;
   /** Router plugins of the request that did not run, with why. */
   skippedRouters?: { plugin: string; reason: string }[];
+  /** What the plugin and guardrail stages did, in the order they ran. */
+  pipeline?: PipelineEntry[];
 }
 
 /** `service_metadata` (spec 7.2), asked for with `X-Service-Metadata: enabled`. */
@@ -33,7 +36,9 @@ export function serviceMetadata(facts: RoutingFacts) {
   const failed = facts.attempts.filter((a) => a.status === 'failed').length;
   const summary = served
     ? `served by ${served.provider} (${served.model})${failed ? ` after ${failed} failed attempt${failed === 1 ? '' : 's'}` : ''}`
-    : `all ${facts.attempts.length} attempt${facts.attempts.length === 1 ? '' : 's'} failed`;
+    : facts.attempts.length === 0
+      ? 'no attempt made'
+      : `all ${facts.attempts.length} attempt${facts.attempts.length === 1 ? '' : 's'} failed`;
   return {
     attempt: facts.attempts.length,
     endpoints: facts.candidates.map((c) => {
@@ -50,13 +55,14 @@ export function serviceMetadata(facts: RoutingFacts) {
     pipeline: [
       ...(facts.router ? [stage(facts.router.plugin, facts.router.summary, { router: facts.router.model, params: facts.router.params, models: facts.router.models })] : []),
       ...(facts.skippedRouters ?? []).map((s) => stage(s.plugin, s.reason, {})),
+      ...(facts.pipeline ?? []),
       stage('planner', summary, { attempts: facts.attempts }),
     ],
   };
 }
 
-/** A routing stage of the pipeline (reference PipelineStage). */
-const stage = (name: string, summary: string, data: Record<string, unknown>) => ({ type: 'routing', name, guardrail_id: null, guardrail_scope: null, summary, data });
+/** A routing stage of the pipeline (reference PipelineStage: no guardrail fields, which are strings when present). */
+const stage = (name: string, summary: string, data: Record<string, unknown>) => ({ type: 'routing', name, summary, data });
 
 export const wantsServiceMetadata = (headers: Record<string, string | string[] | undefined>) =>
   headers['x-service-metadata'] === 'enabled' || headers['x-service-experimental-metadata'] === 'enabled';

@@ -5,7 +5,9 @@ import { buildCatalog } from '../catalog/build-catalog.js';
 import { discoverLocalServers } from '../catalog/discover-local-models.js';
 import { loadGatewayConfig } from '../config/load-gateway-config.js';
 import type { Settings } from '../config/settings.js';
-import { PROVIDER_KINDS } from '../providers/registry.js';
+import { declaresCatalog } from '../catalog/from-config.js';
+import { resolveModerationProvider } from '../plugins/moderation-provider.js';
+import { MODERATION_ADAPTERS, PROVIDER_KINDS } from '../providers/registry.js';
 import { openDatabase } from './open-database.js';
 import { connectSharedState } from './shared-state.js';
 
@@ -36,10 +38,11 @@ export async function serve(settings: Settings): Promise<void> {
   const config = settings.configPath ? loadGatewayConfig(settings.configPath, { knownKinds: PROVIDER_KINDS }) : undefined;
   const catalogInputs = { ...(config ? { config } : {}), env: process.env, knownKinds: PROVIDER_KINDS };
   const catalog = buildCatalog({ ...catalogInputs, localModels: await discoverLocalServers(catalogInputs, fetch) });
+  const moderation = resolveModerationProvider(config?.moderation, catalog, MODERATION_ADAPTERS, !declaresCatalog(config));
 
   const { store } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, logger);
   const shared = await connectSharedState(store, settings.redisUrl, logger);
-  const app = await buildApp({ store, changes: shared.changes, sessionPins: shared.sessionPins, cachePins: shared.cachePins, catalog, logger });
+  const app = await buildApp({ store, changes: shared.changes, sessionPins: shared.sessionPins, cachePins: shared.cachePins, catalog, logger, ...(moderation ? { moderation } : {}) });
   const address = await app.listen({ host: settings.host, port: settings.port });
   logger.info(`Model Gateway listening on ${address}${API_PREFIX} (${store.engine}, ${catalog.listModels().length} models)`);
 

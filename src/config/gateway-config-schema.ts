@@ -102,10 +102,20 @@ export const ModelConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Who the moderation plugin asks: a provider of the catalog whose kind speaks a moderation API, and its model. */
+export const ModerationConfigSchema = Type.Object(
+  {
+    provider: Slug,
+    model: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+
 export const GatewayConfigSchema = Type.Object(
   {
     providers: Type.Optional(Type.Array(ProviderConfigSchema)),
     models: Type.Optional(Type.Array(ModelConfigSchema)),
+    moderation: Type.Optional(ModerationConfigSchema),
   },
   { additionalProperties: false },
 );
@@ -115,3 +125,4 @@ export type ProviderConfig = Static<typeof ProviderConfigSchema>;
 export type EndpointConfig = Static<typeof EndpointConfigSchema>;
 export type ModelConfig = Static<typeof ModelConfigSchema>;
 export type GatewayConfig = Static<typeof GatewayConfigSchema>;
+export type ModerationConfig = Static<typeof ModerationConfigSchema>;

@@ -42,6 +42,12 @@ export const Errors = {
     400,
     (model: string, plugin: string) => `Model ${model} is routed by the ${plugin} plugin, which this request disables (enabled: false)`,
   ),
+  unsafePattern: define(
+    400,
+    (field: string, pattern: string, reason: string) =>
+      `${field} ${JSON.stringify(pattern)} is not a regular expression this gateway runs in linear time (RE2 syntax: no backreferences or lookaround): ${reason}`,
+  ),
+  moderationUnavailable: define(400, () => 'plugins: moderation is not available: this gateway has no moderation provider configured'),
   
 
   // 401
@@ -61,6 +67,9 @@ export const Errors = {
   managementKeyRequired: define(403, () => 'Only management keys can perform this operation'),
   invalidAuthorizationCode: define(403, () => 'Authorization code is invalid, expired or already used'),
   codeVerifierMismatch: define(403, (detail: string) => `PKCE verification failed: ${detail}`),
+  /** Spec 7.2: metadata.patterns lists what matched (never the matched text). */
+  guardrailBlocked: withMetadata(403, (guardrail: string, detail: string) => `Request blocked by guardrail ${guardrail}: ${detail}`),
+  moderationFlagged: withMetadata(403, (categories: string) => `Request blocked by moderation: input flagged for ${categories}`),
 
   // 404
   routeNotFound: define(404, (method: string, url: string) => `Route ${method} ${url} not found`),
@@ -88,6 +97,7 @@ export const Errors = {
   upstreamOverloaded: withMetadata(529, (provider: string) => `Provider ${provider} is temporarily overloaded`),
   upstreamRateLimited: withMetadata(429, (provider: string) => `Provider ${provider} is rate limiting requests; retry later`),
   noEndpointAvailable: withMetadata(503, (model: string) => `No provider endpoint is available for ${model}`),
+  moderationFailed: withMetadata(502, (provider: string, detail: string) => `Moderation provider ${provider} failed: ${detail}`),
 
   // 500
   internal: define(500, () => 'Internal Server Error'),

@@ -6,7 +6,8 @@ import { localRerankAdapter } from './local/index.js';
 import type { VideoAdapter } from '../videos/video-adapter.js';
 import { openAIChatAdapter } from './openai/index.js';
 import { openAIVideosAdapter } from './openai-videos/index.js';
-import type { ChatAdapter, RerankAdapter } from './types.js';
+import { openAIModerationAdapter } from './openai-moderation/index.js';
+import type { ChatAdapter, ModerationAdapter, RerankAdapter } from './types.js';
 
 /** The chat adapter of each provider kind; a config naming any other kind is refused at start. */
 export const CHAT_ADAPTERS: Readonly<Record<string, ChatAdapter>> = {
@@ -25,6 +26,11 @@ export const RERANK_ADAPTERS: Readonly<Record<string, RerankAdapter>> = {
 /** The video-job adapter of each provider kind: OpenAI's Videos API on `openai` providers. */
 export const VIDEO_ADAPTERS: Readonly<Record<string, VideoAdapter>> = {
   openai: openAIVideosAdapter,
+};
+
+/** The moderation adapter of each provider kind (the moderation plugin's provider): OpenAI's moderation API on `openai` providers. */
+export const MODERATION_ADAPTERS: Readonly<Record<string, ModerationAdapter>> = {
+  openai: openAIModerationAdapter,
 };
 
 /** Every kind some adapter speaks, for chat, rerank or video. */

@@ -80,3 +80,16 @@ export interface RerankAdapter {
   /** Resolves to the provider's scores and reported usage, or rejects with UpstreamError. */
   rerank(request: RerankRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamRerank>;
 }
+
+/** A moderation verdict on one input: flagged or not, the categories that flagged it, and every category's score. */
+export interface ModerationVerdict {
+  flagged: boolean;
+  categories: string[];
+  scores: Record<string, number>;
+}
+
+export interface ModerationAdapter {
+  readonly kind: string;
+  /** One verdict per input, in order; rejects with UpstreamError. */
+  moderate(inputs: readonly string[], target: UpstreamTarget, context: AdapterContext): Promise<ModerationVerdict[]>;
+}

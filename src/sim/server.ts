@@ -6,6 +6,7 @@ import { sendError, sendJson } from './deliver.js';
 import { FixtureLibrary, resolveFixturesDir } from './fixtures.js';
 import { handleGenerateContent, matchGeminiCall } from './gemini/gemini-route.js';
 import { MODEL_LIST_JSON } from './models.js';
+import { handleModerations } from './moderation/moderations-route.js';
 import { SimErrors } from './openai-errors.js';
 import { handleCohereRerank } from './rerank/cohere-rerank.js';
 import { handleJinaRerank } from './rerank/jina-rerank.js';
@@ -43,6 +44,7 @@ async function route(req: IncomingMessage, res: ServerResponse, context: SimCont
   if (endpoint === 'POST /v1/messages') return handleMessages(req, res, context);
   if (endpoint === 'POST /v2/rerank') return handleCohereRerank(req, res, context);
   if (endpoint === 'POST /v1/rerank') return handleJinaRerank(req, res, context);
+  if (endpoint === 'POST /v1/moderations') return handleModerations(req, res, context);
   if (endpoint === 'GET /v1/models') {
     return hasBearerToken(req.headers.authorization) ? sendJson(res, 200, MODEL_LIST_JSON) : sendError(res, SimErrors.missingApiKey());
   }

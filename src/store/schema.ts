@@ -214,6 +214,35 @@ export interface OrganizationSettingsTable {
   updated_at: string;
 }
 
+/** Where a guardrail applies, narrowest first (the reference's guardrail_scope values). */
+export type GuardrailScope = 'api-key' | 'member' | 'workspace' | 'organization';
+
+export interface GuardrailsTable {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  name: string;
+  description: string | null;
+  /** JSON: the guardrail's rules (see guardrails/guardrail-rules.ts). */
+  rules: string;
+  limit_usd: number | null;
+  reset_interval: LimitReset | null;
+  include_byok_in_budgets: number;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export interface GuardrailAssignmentsTable {
+  id: string;
+  organization_id: string;
+  guardrail_id: string;
+  scope: GuardrailScope;
+  /** The key hash, member user id, workspace id or organization id the scope names. */
+  target_id: string;
+  assigned_by: string | null;
+  created_at: string;
+}
+
 export interface Database {
   video_jobs: VideoJobsTable;
   organizations: OrganizationsTable;
@@ -228,4 +257,6 @@ export interface Database {
   presets: PresetsTable;
   preset_versions: PresetVersionsTable;
   organization_settings: OrganizationSettingsTable;
+  guardrails: GuardrailsTable;
+  guardrail_assignments: GuardrailAssignmentsTable;
 }

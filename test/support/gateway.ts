@@ -34,6 +34,10 @@ export interface StartOptions {
   redisUrl?: string;
   /** Adds test-only routes before the server listens. */
   configure?: (app: FastifyInstance) => void;
+  /** The moderation plugin's provider. */
+  moderation?: AppOptions['moderation'];
+  /** Server tools the model may call. */
+  serverTools?: AppOptions['serverTools'];
 }
 
 /** A movable clock for tests of expiry and resets. */
@@ -72,6 +76,8 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     // A constant draw makes load balancing cheapest-first, catalog order on ties: tests stay deterministic.
     chat: { random: () => 0.5, ...options.chat },
     ...(options.videos ? { videos: options.videos } : {}),
+    ...(options.moderation ? { moderation: options.moderation } : {}),
+    ...(options.serverTools ? { serverTools: options.serverTools } : {}),
   });
   options.configure?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

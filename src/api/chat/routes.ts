@@ -30,8 +30,8 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         // Without a model, an enabled router plugin (the request's or the organization's) names its router model.
         const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
         await assertWithinSpendLimit(services.db, key, services.clock());
-        const run = await startChatRun(services, key, chat, runContext(request));
         const signal = clientGone(reply);
+        const run = await services.pipeline.prepareChat(await startChatRun(services, key, chat, runContext(request)), signal);
         if (!chat.stream) return completeChat(services, run, signal);
 
         reply.hijack();

@@ -22,8 +22,9 @@ export function rerankRoutes(services: RerankServices & { auth: Authenticator })
     app.post('/rerank', { onRequest: services.auth.requireKey, schema: { body: RerankRequestBody } }, async (request, reply) => {
       const key = callerKey(request);
       await assertWithinSpendLimit(services.db, key, services.clock());
-      const run = startRerankRun(services, key, toRerankRequest(request.body), runContext(request));
-      return completeRerank(services, run, clientGone(reply));
+      const signal = clientGone(reply);
+      const run = await services.pipeline.prepareRerank(startRerankRun(services, key, toRerankRequest(request.body), runContext(request)), signal);
+      return completeRerank(services, run, signal);
     });
   };
 }

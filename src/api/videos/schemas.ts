@@ -26,5 +26,5 @@ export type VideoRequestBody = Static<typeof VideoRequestBody>;
 export const JobParams = Type.Object({ jobId: Type.String({ minLength: 1 }) });
 
 export const ContentQuery = Type.Object({
-  index: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  index: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()])),
 });

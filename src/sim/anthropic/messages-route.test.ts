@@ -47,6 +47,7 @@ describe('POST /v1/messages: authentication and validation, in Anthropic’s ord
     ['a body that is not JSON', '{"model": "claude-sim",', 'The request body is not valid JSON.'],
     ['no max_tokens', { model: 'claude-sim', messages: hello.messages }, 'max_tokens: Field required'],
     ['no messages', { model: 'claude-sim', max_tokens: 10 }, 'messages: Field required'],
+    ['an empty messages list', { model: 'claude-sim', max_tokens: 10, messages: [] }, 'messages: at least one message is required'],
     ['a system role in messages', { ...hello, messages: [{ role: 'system', content: 'x' }] }, "messages.0.role: Input should be 'user' or 'assistant'"],
     ['a temperature above 1', { ...hello, temperature: 1.5 }, 'temperature: Input should be a number between 0 and 1'],
     ['an OpenAI service tier', { ...hello, service_tier: 'priority' }, "service_tier: Input should be 'auto' or 'standard_only'"],

@@ -6,6 +6,7 @@ import * as gatewaySettings from './0003-gateway-settings.js';
 import * as presets from './0004-presets.js';
 import * as videoJobs from './0005-video-jobs.js';
 import * as organizationSettings from './0006-organization-settings.js';
+import * as guardrails from './0007-guardrails.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -19,6 +20,7 @@ const migrations: Record<string, EngineMigration> = {
   '0004-presets': presets,
   '0005-video-jobs': videoJobs,
   '0006-organization-settings': organizationSettings,
+  '0007-guardrails': guardrails,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

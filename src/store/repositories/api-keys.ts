@@ -63,10 +63,14 @@ export async function updateApiKey(
 }
 
 export async function deleteApiKey(db: Kysely<Database>, organizationId: string, hash: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('api_keys')
-    .where('organization_id', '=', organizationId)
-    .where('hash', '=', hash)
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return db.transaction().execute(async (tx) => {
+    const result = await tx
+      .deleteFrom('api_keys')
+      .where('organization_id', '=', organizationId)
+      .where('hash', '=', hash)
+      .executeTakeFirst();
+    // A deleted key's guardrail assignment goes with it.
+    await tx.deleteFrom('guardrail_assignments').where('organization_id', '=', organizationId).where('scope', '=', 'api-key').where('target_id', '=', hash).execute();
+    return result.numDeletedRows > 0n;
+  });
 }

@@ -1,0 +1,21 @@
+/** One item of a request's `plugins` (validated by api/chat/plugin-schemas.ts), or an organization default. */
+export type PluginConfig = { id: string; enabled?: boolean } & Record<string, unknown>;
+
+/** The plugins in force for one request, by id. */
+export type ActivePlugins = ReadonlyMap<string, PluginConfig>;
+
+const NONE: ActivePlugins = new Map();
+
+/**
+ * The plugins in force: the organization's defaults, then the request's
+ * plugins on top, field by field (the request wins); a plugin whose merged
+ * `enabled` is false is off for the request. Nothing is allocated when
+ * neither says anything, the common case on the hot path.
+ */
+export function activePlugins(defaults: readonly PluginConfig[], requested: readonly PluginConfig[] | undefined): ActivePlugins {
+  if (defaults.length === 0 && (requested === undefined || requested.length === 0)) return NONE;
+  const merged = new Map<string, PluginConfig>();
+  for (const plugin of [...defaults, ...(requested ?? [])]) merged.set(plugin.id, { ...merged.get(plugin.id), ...plugin });
+  for (const [id, plugin] of merged) if (plugin.enabled === false) merged.delete(id);
+  return merged;
+}

@@ -1,0 +1,1 @@
+export { openAIModerationAdapter } from './openai-moderation-adapter.js';
