@@ -36,6 +36,7 @@ describe.each(testEngines)('video job claims on $name', (engine) => {
     origin: null,
     created_at: T0.toISOString(),
     updated_at: T0.toISOString(),
+    fallbacks: '[]',
   });
   const completed: JobChange = { status: 'completed', upstream_id: 'v1', error: null, failures: 0, next_poll_at: T0.toISOString(), seconds: 4, outputs: 1, charge: true };
 
