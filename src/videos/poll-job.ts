@@ -1,5 +1,5 @@
 import { UpstreamError } from '../providers/types.js';
-import { settleVideoJob, type JobRoute, type VideoJobRow } from '../store/repositories/video-jobs.js';
+import { releaseVideoJob, settleVideoJob, type JobRoute, type VideoJobRow } from '../store/repositories/video-jobs.js';
 import { advanceJob, type PollOutcome } from './job-state.js';
 import { toUpstreamVideoRequest } from './upstream-video-request.js';
 import type { VideoRequest } from './video-request.js';
@@ -42,7 +42,8 @@ export async function pollJob(services: VideoServices, job: VideoJobRow, token: 
           );
       outcome = { ok: true, state };
     } catch (error) {
-      if (signal.aborted) return; // stopping: the lease lapses and another poll takes over
+      // Stopping: the lease goes back and another instance (or this one restarted) polls the job again.
+      if (signal.aborted) return releaseVideoJob(services.db, { id: job.id, token, now: services.clock() });
       outcome = { ok: false, retryable: !isPermanent(error), message: error instanceof Error ? error.message : String(error) };
     }
   }

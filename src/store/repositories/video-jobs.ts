@@ -47,6 +47,11 @@ export async function claimDueVideoJobs(
   return db.selectFrom('video_jobs').selectAll().where('claim_token', '=', token).where('claimed_until', '=', leaseUntil.toISOString()).execute();
 }
 
+/** Gives a lease back unchanged (the instance is stopping mid-poll), so another instance polls the job at once. */
+export async function releaseVideoJob(db: Kysely<Database>, { id, token, now }: { id: string; token: string; now: Date }): Promise<void> {
+  await db.updateTable('video_jobs').set({ claimed_until: now.toISOString(), claim_token: null }).where('id', '=', id).where('claim_token', '=', token).execute();
+}
+
 /** A job moved to the next planned endpoint: its provider, upstream model and the endpoints left after it. */
 export type JobRoute = Pick<VideoJobRow, 'provider' | 'upstream_model' | 'fallbacks'>;
 
