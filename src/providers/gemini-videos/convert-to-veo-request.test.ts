@@ -65,7 +65,7 @@ describe('veoRefusal', () => {
 
   it('makes 1080p at 8 seconds only (Veo 3)', () => {
     expect(veoRefusal({ model: 'm', prompt: 'p', resolution: '1080p', duration: 4 }, 'veo-3.1-generate-preview')).toBe(
-      'duration: veo-3.1-generate-preview makes 1080p videos of 8 seconds only, not 4',
+      'duration: Veo makes 1080p videos of 8 seconds only, not 4',
     );
     expect(veoRefusal({ model: 'm', prompt: 'p', size: '1920x1080', duration: 6 }, 'veo-3.0-generate-001')).toMatch(/^duration: /);
     expect(veoRefusal({ model: 'm', prompt: 'p', resolution: '1080p', duration: 8 }, 'veo-3.1-generate-preview')).toBeUndefined();

@@ -43,7 +43,7 @@ export function veoRefusal(request: VideoRequest, upstreamModel: string): string
   if (referenceImages(request).length > 0 && request.frame_images?.length) return 'input_references: Veo takes reference images or frame images, not both';
   const resolution = request.size ? SIZES[request.size]?.resolution : request.resolution;
   if (resolution === '1080p' && request.duration !== undefined && request.duration !== 8 && !upstreamModel.startsWith('veo-2')) {
-    return `duration: ${upstreamModel} makes 1080p videos of 8 seconds only, not ${request.duration}`;
+    return `duration: Veo makes 1080p videos of 8 seconds only, not ${request.duration}`;
   }
   return undefined;
 }
