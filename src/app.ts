@@ -125,7 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...options.chat,
   };
   assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS), video: Object.keys(VIDEO_ADAPTERS) });
-  const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS }, options.videos ?? {}, (error) =>
+  const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS, random: chat.random }, options.videos ?? {}, (error) =>
     app.log.error({ err: error }, 'video job poll failed'),
   );
   // Jobs live in the database: the poller runs while the server does, and any instance finishes any job.

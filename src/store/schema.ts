@@ -203,6 +203,8 @@ export interface VideoJobsTable {
   origin: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON: the endpoints ({provider, upstream_model}) still to try, in plan order. */
+  fallbacks: Generated<string>;
 }
 
 export interface OrganizationSettingsTable {
