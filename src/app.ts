@@ -11,9 +11,13 @@ import { keysRoutes } from './api/keys/routes.js';
 import { modelsRoutes } from './api/models/routes.js';
 import { presetsRoutes } from './api/presets/routes.js';
 import { organizationRoutes } from './api/organization/routes.js';
+import { organizationSettingsRoutes } from './api/organization/settings-routes.js';
 import { rerankRoutes } from './api/rerank/routes.js';
 import { videoRoutes } from './api/videos/routes.js';
 import { createVideoJobs, type VideoTuning } from './videos/video-jobs.js';
+import { toOrganizationSettings } from './organization-settings/organization-settings.js';
+import { ORGANIZATION_SETTINGS_TOPIC, SettingsCache } from './organization-settings/settings-cache.js';
+import { findOrganizationSettings } from './store/repositories/organization-settings.js';
 import { guardrailAssignmentRoutes } from './api/guardrails/assignment-routes.js';
 import { guardrailsRoutes } from './api/guardrails/routes.js';
 import { GUARDRAILS_TOPIC, GuardrailCache } from './guardrails/guardrail-cache.js';
@@ -33,7 +37,7 @@ import { installErrorEnvelope } from './http/error-envelope.js';
 import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
 import { CHAT_ADAPTERS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
 import { EndpointHealth } from './routing/endpoint-health.js';
-import { memorySessionPins, type SessionPins } from './routing/session-pins.js';
+import { CACHE_PINS, memoryPins, SESSION_PINS, type ProviderPins } from './routing/provider-pins.js';
 import type { ChangeFeed } from './store/change-feed.js';
 import type { Store } from './store/database.js';
 import { findApiKeyByHash } from './store/repositories/api-keys.js';
@@ -49,7 +53,9 @@ export interface AppOptions {
   clock?: Clock;
   logger?: FastifyBaseLogger | false;
   /** Where session stickiness is kept; in memory unless Redis is configured. */
-  sessionPins?: SessionPins;
+  sessionPins?: ProviderPins;
+  /** Where prompt-cache stickiness is kept; in memory unless Redis is configured. */
+  cachePins?: ProviderPins;
   /** Tuning of the chat flows (tests shorten waits). */
   chat?: Partial<Pick<ChatServices, 'keepAliveAfterMs' | 'retryBudget' | 'sleep' | 'adapters' | 'random'>>;
   /** Largest accepted request body, in bytes. */
@@ -103,6 +109,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     catalog: options.catalog,
   };
 
+  const organizationSettings = new SettingsCache(async (id) => toOrganizationSettings(await findOrganizationSettings(services.db, id)));
+  options.changes.subscribe(ORGANIZATION_SETTINGS_TOPIC, (id) => organizationSettings.invalidate(id));
   const guardrails = new GuardrailCache((organizationId) => loadOrganizationGuardrails(services.db, organizationId));
   options.changes.subscribe(GUARDRAILS_TOPIC, (organizationId) => guardrails.invalidate(organizationId));
   const plugins = createPluginServices(options.plugins ?? { allowPrivateRanges: [] }, options.resolve ? { resolve: options.resolve } : {});
@@ -123,15 +131,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     catalog: services.catalog,
     adapters: CHAT_ADAPTERS,
     health: new EndpointHealth(() => clock().getTime()),
-    pins: options.sessionPins ?? memorySessionPins(),
+    pins: options.sessionPins ?? memoryPins(SESSION_PINS),
+    cachePins: options.cachePins ?? memoryPins(CACHE_PINS),
     userHashSecret: await settingOrCreate(services.db, 'end_user_hash_key', () => randomBytes(32).toString('hex')),
     sleep: (ms, signal) => sleep(ms, undefined, { signal }),
     retryBudget: { maxWaitMs: 2_000, totalWaitMs: 5_000 },
     keepAliveAfterMs: 2_000,
+    organizationSettings,
     ...options.chat,
   };
   assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS), video: Object.keys(VIDEO_ADAPTERS) });
-  const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS }, options.videos ?? {}, (error) =>
+  const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS, random: chat.random }, options.videos ?? {}, (error) =>
     app.log.error({ err: error }, 'video job poll failed'),
   );
   // Jobs live in the database: the poller runs while the server does, and any instance finishes any job.
@@ -149,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(authRoutes(services));
       await api.register(organizationRoutes(services));
       await api.register(generationRoutes(services));
+      await api.register(organizationSettingsRoutes(services));
       await api.register(videoRoutes({ ...videos.services, auth: services.auth, poller: videos.poller }));
       await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey }));
       await api.register(guardrailsRoutes(services));

@@ -61,6 +61,34 @@ describe('buildCatalog from a config file', () => {
     expect(build).toThrow('model "acme/chat" endpoint 0 (provider "acme", upstream model "chat-v2") has no prompt, completion or request price');
   });
 
+  it('takes every routing fact of an endpoint and a model from the config, built-in scores replaced task by task', () => {
+    const config = acmeConfig();
+    config.models![0]!.endpoints[0] = {
+      ...config.models![0]!.endpoints[0]!,
+      quantization: 'fp8',
+      data_collection: 'deny',
+      zdr: true,
+      distillable: false,
+      supported_service_tiers: ['default', 'flex'],
+      pricing: { prompt: 1e-6, completion: 2e-6, input_cache_read: 1e-7, input_cache_write_1h: 2e-6, overrides: [{ min_prompt_tokens: 100_000, prompt: 2e-6 }] },
+    };
+    config.models![0]!.scores = { coding: 0.9 };
+    config.models![1]!.scores = { coding: 0.5 };
+    const catalog = buildCatalog({ config, env: {}, knownKinds: OPENAI_ONLY });
+    const chat = catalog.getModel('acme/chat');
+    expect(chat?.endpoints[0]).toMatchObject({
+      quantization: 'fp8',
+      dataCollection: 'deny',
+      zdr: true,
+      distillable: false,
+      supportedServiceTiers: ['default', 'flex'],
+      pricing: { input_cache_write_1h: 2e-6, overrides: [{ min_prompt_tokens: 100_000, prompt: 2e-6 }] },
+    });
+    expect(chat?.endpoints[1]).not.toHaveProperty('quantization');
+    expect(chat?.scores).toEqual({ coding: 0.9 });
+    expect(catalog.getModel('openai/gpt-4o-mini')?.scores).toMatchObject({ coding: 0.5, general: 0.4 });
+  });
+
   it('uses the built-in table when the config file declares neither providers nor models', () => {
     const catalog = buildCatalog({ config: {}, env: { OPENAI_API_KEY: 'sk-real' }, knownKinds: OPENAI_ONLY });
     expect([...catalog.providers.keys()]).toEqual(['openai']);

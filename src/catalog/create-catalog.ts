@@ -22,6 +22,7 @@ export function createCatalog({ providers, models }: CatalogContents): Catalog {
         ...(provider.headers !== undefined ? { headers: { ...provider.headers } } : {}),
         upstreamModel: endpoint.upstreamModel,
         ...(endpoint.supportedParameters !== undefined ? { supportedParameters: endpoint.supportedParameters } : {}),
+        ...(endpoint.supportedServiceTiers !== undefined ? { supportedServiceTiers: endpoint.supportedServiceTiers } : {}),
         ...(endpoint.maxCompletionTokens !== undefined ? { maxCompletionTokens: endpoint.maxCompletionTokens } : {}),
         timeoutMs: provider.timeoutMs,
       };

@@ -1,6 +1,7 @@
 import type { EndpointConfig, GatewayConfig, ModelConfig, ProviderConfig } from '../config/gateway-config-schema.js';
 import { normalizeBaseUrl } from './base-url.js';
 import { BUILTIN_MODELS } from './builtin/index.js';
+import { BUILTIN_SCORES } from './builtin/model-scores.js';
 import { CatalogError } from './catalog-error.js';
 import { DEFAULT_TIMEOUT_MS, RERANK, TEXT_ONLY, VIDEO } from './defaults.js';
 import type { CatalogContents, Endpoint, Model, Pricing, Provider } from './types.js';
@@ -33,7 +34,7 @@ function toPricing(model: ModelConfig, index: number, endpoint: EndpointConfig):
 }
 
 function toModel(m: ModelConfig): Model {
-  // The config format has no created date or modalities: a model the built-in table knows keeps them.
+  // The config format has no created date or modalities: a model the built-in table knows keeps them, and its scores.
   const known = BUILTIN_MODELS.get(m.id);
   const endpoints = m.endpoints.map((e, i): Endpoint => {
     const contextLength = e.context_length ?? m.context_length;
@@ -44,8 +45,14 @@ function toModel(m: ModelConfig): Model {
       ...(contextLength !== undefined ? { contextLength } : {}),
       ...(e.max_completion_tokens !== undefined ? { maxCompletionTokens: e.max_completion_tokens } : {}),
       ...(e.supported_parameters !== undefined ? { supportedParameters: e.supported_parameters } : {}),
+      ...(e.quantization !== undefined ? { quantization: e.quantization } : {}),
+      ...(e.data_collection !== undefined ? { dataCollection: e.data_collection } : {}),
+      ...(e.zdr !== undefined ? { zdr: e.zdr } : {}),
+      ...(e.distillable !== undefined ? { distillable: e.distillable } : {}),
+      ...(e.supported_service_tiers !== undefined ? { supportedServiceTiers: e.supported_service_tiers } : {}),
     };
   });
+  const scores = { ...BUILTIN_SCORES.get(m.id), ...m.scores };
   const endpointContexts = endpoints.flatMap((e) => (e.contextLength !== undefined ? [e.contextLength] : []));
   const contextLength = m.context_length ?? (endpointContexts.length ? Math.max(...endpointContexts) : known?.contextLength);
   return {
@@ -55,6 +62,7 @@ function toModel(m: ModelConfig): Model {
     created: known?.created ?? 0,
     ...(contextLength !== undefined ? { contextLength } : {}),
     architecture: m.type === 'rerank' ? RERANK : m.type === 'video' ? VIDEO : (known?.architecture ?? TEXT_ONLY),
+    ...(Object.keys(scores).length > 0 ? { scores } : {}),
     endpoints,
   };
 }

@@ -1,4 +1,5 @@
 import { BUILTIN_PROVIDERS } from './builtin/index.js';
+import { BUILTIN_SCORES } from './builtin/model-scores.js';
 import type { BuiltinProvider } from './builtin/types.js';
 import { DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { envBaseUrl, envValue } from './env.js';
@@ -42,7 +43,8 @@ export function catalogFromEnvironment(
     const models = def.offerings.map(({ model, ...offering }): Model => {
       const contextLength = offering.contextLength ?? model.contextLength;
       const endpoint: Endpoint = { provider: def.id, ...offering, ...(contextLength !== undefined ? { contextLength } : {}) };
-      return { ...model, endpoints: [endpoint] };
+      const scores = BUILTIN_SCORES.get(model.id);
+      return { ...model, ...(scores ? { scores } : {}), endpoints: [endpoint] };
     });
     return [{ provider, models }];
   });

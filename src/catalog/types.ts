@@ -1,4 +1,5 @@
 import type { UpstreamTarget } from '../providers/types.js';
+import type { ModelScores, ServiceTier } from './routing-vocabulary.js';
 
 /** A conditional price (long context, time window); absent keys keep the base price. */
 export interface PricingOverride {
@@ -70,7 +71,8 @@ export interface Endpoint {
   dataCollection?: 'allow' | 'deny';
   zdr?: boolean;
   distillable?: boolean;
-  supportedServiceTiers?: readonly string[];
+  /** The tiers the endpoint can be asked for; the request's tier is sent only when listed here. */
+  supportedServiceTiers?: readonly ServiceTier[];
 }
 
 /** Modalities and tokenizer family, in the reference document's vocabulary. */
@@ -89,6 +91,8 @@ export interface Model {
   created: number;
   contextLength?: number;
   architecture: Architecture;
+  /** Scores of the routing plugins (auto-router, pareto-router); absent when unscored. */
+  scores?: ModelScores;
   /** In order of preference: the first is the top provider. */
   endpoints: readonly Endpoint[];
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { LedgerWriter } from '../accounting/ledger-writer.js';
 import { computeCost } from '../accounting/compute-cost.js';
 import { modelTask, type ModelTask } from '../catalog/model-task.js';
+import type { ServiceTier } from '../catalog/routing-vocabulary.js';
 import type { Catalog, Endpoint } from '../catalog/types.js';
 import { Errors, GatewayError } from '../http/errors.js';
 import type { Pipeline } from '../plugins/pipeline.js';
@@ -9,19 +10,23 @@ import type { ActivePlugins } from '../plugins/plugin-configs.js';
 import { hashEndUser } from '../providers/shared/hash-end-user.js';
 import type { ChatAdapter, UpstreamTarget } from '../providers/types.js';
 import { isProviderFault } from './retry-policy.js';
+import type { SettingsCache } from '../organization-settings/settings-cache.js';
 import type { EndpointHealth } from '../routing/endpoint-health.js';
 import { servedSample } from '../routing/endpoint-stats.js';
-import { endpointKey, planAttempts, requestedModels, type Attempt } from '../routing/plan-attempts.js';
+import { endpointKey, planAttempts, type Attempt, type CandidateReport } from '../routing/plan-attempts.js';
+import { routableModels } from '../routing/routers/routable-model.js';
+import { routeModels, type RouterDecision } from '../routing/routers/route-models.js';
 import { readProviderPreferences } from '../routing/provider-preferences.js';
-import { usedParameters } from '../routing/request-parameters.js';
-import type { SessionPins } from '../routing/session-pins.js';
+import { requiredTier, usedParameters } from '../routing/request-parameters.js';
+import type { ProviderPins } from '../routing/provider-pins.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { Database, GenerationStatus } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import { newGenerationId } from '../util/ids.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
+import { cacheHolders, recordCacheHolder } from './prompt-cache-pins.js';
 import type { RunAttemptsOptions } from './run-attempts.js';
-import type { RoutingFacts } from './service-metadata.js';
+import type { RouterFacts, RoutingFacts } from './service-metadata.js';
 import type { ChatRequest, FinishReason, Usage } from './types.js';
 import type { SearchResult } from '../plugins/web/search-engine.js';
 
@@ -47,9 +52,14 @@ export interface RunServices {
 /** What the chat flows need beyond the request; built once in app.ts. */
 export interface ChatServices extends RunServices {
   adapters: Readonly<Record<string, ChatAdapter>>;
-  pins: SessionPins;
+  /** Session stickiness (session_id). */
+  pins: ProviderPins;
+  /** Prompt-cache stickiness: the provider that last served a conversation, per model. */
+  cachePins: ProviderPins;
   /** A stream sends keep-alive comments when the first upstream byte takes longer than this. */
   keepAliveAfterMs: number;
+  /** Each organization's defaults for provider preferences and plugins, cached (no database read per request). */
+  organizationSettings: SettingsCache;
 }
 
 /** The request fields a run reads whatever its API: what routes it and whom it serves. */
@@ -76,6 +86,8 @@ export interface Run<R extends RoutedRequest> {
   routing: Omit<RoutingFacts, 'attempts'>;
   startedAt: number;
   wantsMetadata: boolean;
+  /** The conversation's prompt-cache key, when a model of the plan can stick to a cache holder. */
+  conversation?: string;
 }
 
 /**
@@ -91,14 +103,43 @@ export interface RunContext {
   wantsMetadata: boolean;
 }
 
-/** Plans a chat request's attempts, its session's provider first while that is healthy. */
+/**
+ * Plans a chat request's attempts: a router model (service/auto…) is first
+ * resolved to the models its router chooses, then the session's provider
+ * goes first while it is healthy, and the provider holding the
+ * conversation's prompt cache while reading it there is cheaper.
+ */
 export async function startChatRun(services: ChatServices, key: ApiKeyRow, request: ChatRequest, context: RunContext): Promise<ChatRun> {
-  const requested = requestedModels(request.model, request.models);
+  const routed = routeModels(request, {
+    models: routableModels(services.catalog),
+    traffic: (model, provider) => services.health.figures(endpointKey(model, provider))?.samples ?? 0,
+    random: services.random ?? Math.random,
+  });
+  const requested = routed.requested;
   const sessionProvider = request.session_id ? await services.pins.get(key.organization_id, request.session_id) : undefined;
   const stickyProvider =
     sessionProvider && requested.every((id) => services.health.isHealthy(endpointKey(id, sessionProvider))) ? sessionProvider : undefined;
-  return startRun(services, key, request, context, { task: 'chat', requested, stickyProvider, parameters: usedParameters({ ...request }) });
+  const { conversation, holders } = await cacheHolders(services.cachePins, services.catalog, key.organization_id, request, requested);
+  const run = startRun(services, key, request, context, {
+    task: 'chat',
+    requested,
+    stickyProvider,
+    ...(holders ? { cachedProviders: holders } : {}),
+    parameters: usedParameters({ ...request }),
+    serviceTier: requiredTier(request.service_tier),
+    ...(routed.decision ? { router: routerFacts(routed.decision) } : {}),
+    ...(routed.skipped.length > 0 ? { skippedRouters: routed.skipped } : {}),
+  });
+  return conversation ? { ...run, conversation } : run;
 }
+
+const routerFacts = ({ router, plugin, choice }: RouterDecision): RouterFacts => ({
+  model: router,
+  plugin,
+  summary: choice.summary,
+  params: choice.params,
+  models: choice.verdicts,
+});
 
 /** Where each task is served, for the error that names the right endpoint. */
 const TASK_ENDPOINTS: Record<ModelTask, string> = { chat: 'POST /chat/completions', rerank: 'POST /rerank', video: 'POST /videos' };
@@ -119,8 +160,21 @@ export function startRun<R extends RoutedRequest>(
     task,
     requested,
     stickyProvider,
+    cachedProviders,
     parameters,
-  }: { task: ModelTask; requested: readonly string[]; stickyProvider?: string | undefined; parameters?: readonly string[] },
+    serviceTier,
+    router,
+    skippedRouters,
+  }: {
+    task: ModelTask;
+    requested: readonly string[];
+    stickyProvider?: string | undefined;
+    cachedProviders?: ReadonlyMap<string, string>;
+    parameters?: readonly string[];
+    serviceTier?: ServiceTier | undefined;
+    router?: RouterFacts;
+    skippedRouters?: RoutingFacts['skippedRouters'];
+  },
 ): Run<R> {
   const now = services.clock();
   const plan = planAttempts({
@@ -128,7 +182,9 @@ export function startRun<R extends RoutedRequest>(
     lookup: (id) => services.catalog.getModel(id),
     preferences: readProviderPreferences(request.provider),
     parameters: parameters ?? [],
+    serviceTier,
     stickyProvider,
+    ...(cachedProviders ? { cachedProviders } : {}),
     unhealthy: services.health.unhealthy(),
     figures: (endpoint) => services.health.figures(endpoint),
     random: services.random ?? Math.random,
@@ -153,10 +209,18 @@ export function startRun<R extends RoutedRequest>(
       requested: { model: request.model, models: request.models },
       strategy: plan.strategy,
       planned: plan.attempts.map((a) => ({ model: a.modelId, provider: a.endpoint.provider })),
-      candidates: plan.candidates,
+      candidates: router ? withRouterReasons(plan.candidates, router) : plan.candidates,
+      ...(router ? { router } : {}),
+      ...(skippedRouters ? { skippedRouters } : {}),
     },
     startedAt: now.getTime(),
   };
+}
+
+/** Each endpoint of a model the router chose says, first, why the router chose the model. */
+function withRouterReasons(candidates: CandidateReport[], router: RouterFacts): CandidateReport[] {
+  const why = new Map(router.models.filter((v) => v.decision === 'chosen').map((v) => [v.model, v.reason]));
+  return candidates.map((c) => (why.has(c.model) ? { ...c, reason: `${router.plugin}: ${why.get(c.model)}; ${c.reason}` } : c));
 }
 
 export function adapterFor<A>(
@@ -211,17 +275,19 @@ export interface RunEnd {
 }
 
 /**
- * After a served attempt: the provider is healthy again, and a chat session
- * keeps its provider (only chat has sessions, hence the optional pins).
+ * After a served attempt: the provider is healthy again, a chat session
+ * keeps its provider and the conversation's prompt cache is known to be
+ * there (only chat has sessions and caches, hence the optional pins).
  */
 export function noteServed(
-  services: Pick<RunServices, 'health'> & { pins?: SessionPins },
+  services: Pick<RunServices, 'health'> & { pins?: ProviderPins; cachePins?: ProviderPins },
   run: Run<RoutedRequest>,
   attempt: Attempt<Endpoint>,
 ): void {
   services.health.recordSuccess(endpointKey(attempt.modelId, attempt.endpoint.provider));
   // Not awaited: the answer does not wait for the pin, and a failed pin only costs stickiness.
-  if (services.pins && run.request.session_id) void services.pins.pinIfAbsent(run.key.organization_id, run.request.session_id, attempt.endpoint.provider);
+  if (services.pins && run.request.session_id) void services.pins.pin(run.key.organization_id, run.request.session_id, attempt.endpoint.provider);
+  if (services.cachePins && run.conversation) recordCacheHolder(services.cachePins, run.key.organization_id, run.conversation, attempt);
 }
 
 /** The ledger's api_type of each task (the reference's names). */

@@ -1,7 +1,7 @@
 import type { Endpoint } from '../catalog/types.js';
 import { GatewayError, isGatewayError } from '../http/errors.js';
 import { UpstreamError } from '../providers/types.js';
-import type { SessionPins } from '../routing/session-pins.js';
+import type { ProviderPins } from '../routing/provider-pins.js';
 import { describeFailure, type AttemptOutcome } from './attempt-outcome.js';
 import { attemptOptions, noteServed, settleRun, type RoutedRequest, type Run, type RunServices } from './chat-run.js';
 import { runAttempts, type AttemptsResult, type RunAttemptsOptions } from './run-attempts.js';
@@ -14,7 +14,7 @@ import { serviceMetadata } from './service-metadata.js';
  * recorded and the client's error thrown.
  */
 export async function serveRun<R, T>(
-  services: RunServices & { pins?: SessionPins },
+  services: RunServices & { pins?: ProviderPins; cachePins?: ProviderPins },
   run: Run<RoutedRequest>,
   signal: AbortSignal,
   tryOne: RunAttemptsOptions<Endpoint, R>['tryOne'],

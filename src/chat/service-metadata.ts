@@ -1,6 +1,19 @@
 import type { PipelineEntry } from '../plugins/pipeline-entry.js';
 import type { CandidateReport, Strategy } from '../routing/plan-attempts.js';
+import type { ModelVerdict } from '../routing/routers/router-choice.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
+
+/** The model router that chose the models, when the request named one (routing/routers/). */
+export interface RouterFacts {
+  /** The router model asked for, e.g. "service/auto" (the reference's `router`). */
+  model: string;
+  /** The plugin whose settings it ran with. */
+  plugin: string;
+  summary: string;
+  params: Record<string, unknown>;
+  /** Every model it considered, chosen ones first, with why. */
+  models: ModelVerdict[];
+}
 
 export interface RoutingFacts {
   requested: { model?: string | undefined; models?: readonly string[] | undefined };
@@ -10,6 +23,9 @@ export interface RoutingFacts {
   planned: { model: string; provider: string }[];
   /** Every candidate endpoint with what the planner did with it and why (planned ones first, in plan order). */
   candidates: CandidateReport[];
+  router?: RouterFacts;
+  /** Router plugins of the request that did not run, with why. */
+  skippedRouters?: { plugin: string; reason: string }[];
   /** What the plugin and guardrail stages did, in the order they ran. */
   pipeline?: PipelineEntry[];
 }
@@ -34,10 +50,19 @@ export function serviceMetadata(facts: RoutingFacts) {
     region: null,
     requested: facts.requested,
     strategy: facts.strategy,
+    ...(facts.router ? { params: facts.router.params } : {}),
     summary,
-    pipeline: [...(facts.pipeline ?? []), { type: 'routing', name: 'planner', summary, data: { attempts: facts.attempts } }],
+    pipeline: [
+      ...(facts.router ? [stage(facts.router.plugin, facts.router.summary, { router: facts.router.model, params: facts.router.params, models: facts.router.models })] : []),
+      ...(facts.skippedRouters ?? []).map((s) => stage(s.plugin, s.reason, {})),
+      ...(facts.pipeline ?? []),
+      stage('planner', summary, { attempts: facts.attempts }),
+    ],
   };
 }
+
+/** A routing stage of the pipeline (reference PipelineStage: no guardrail fields, which are strings when present). */
+const stage = (name: string, summary: string, data: Record<string, unknown>) => ({ type: 'routing', name, summary, data });
 
 export const wantsServiceMetadata = (headers: Record<string, string | string[] | undefined>) =>
   headers['x-service-metadata'] === 'enabled' || headers['x-service-experimental-metadata'] === 'enabled';

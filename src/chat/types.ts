@@ -53,6 +53,8 @@ export interface AssistantMessage {
   tool_calls?: ToolCall[];
   reasoning?: string | null;
   refusal?: string | null;
+  /** The model that wrote it, as the reference's responses name it; never sent upstream. */
+  model?: string;
 }
 export interface ToolMessage {
   role: 'tool';

@@ -44,7 +44,7 @@ export async function serve(settings: Settings): Promise<void> {
   const { store } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, logger);
   const shared = await connectSharedState(store, settings.redisUrl, logger);
   const plugins = pluginSettings(config, process.env);
-  const app = await buildApp({ store, changes: shared.changes, sessionPins: shared.sessionPins, catalog, logger, plugins, ...(moderation ? { moderation } : {}) });
+  const app = await buildApp({ store, changes: shared.changes, sessionPins: shared.sessionPins, cachePins: shared.cachePins, catalog, logger, plugins, ...(moderation ? { moderation } : {}) });
   const address = await app.listen({ host: settings.host, port: settings.port });
   logger.info(`Model Gateway listening on ${address}${API_PREFIX} (${store.engine}, ${catalog.listModels().length} models)`);
 

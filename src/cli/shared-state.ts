@@ -2,18 +2,19 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { localChangeFeed, postgresChangeFeed, redisChangeFeed, type ChangeFeed } from '../store/change-feed.js';
 import type { Store } from '../store/database.js';
-import { memorySessionPins, redisSessionPins, type SessionPins } from '../routing/session-pins.js';
+import { CACHE_PINS, memoryPins, redisPins, SESSION_PINS, type ProviderPins } from '../routing/provider-pins.js';
 
 export interface SharedState {
   changes: ChangeFeed;
-  sessionPins: SessionPins;
+  sessionPins: ProviderPins;
+  cachePins: ProviderPins;
   close(): Promise<void>;
 }
 
 /**
  * What instances share beyond the database: with REDIS_URL, change notices
- * and session pins go through Redis; without it, notices ride PostgreSQL
- * (when that is the database) and pins stay in each process.
+ * and session and prompt-cache pins go through Redis; without it, notices
+ * ride PostgreSQL (when that is the database) and pins stay in each process.
  */
 export async function connectSharedState(store: Store, redisUrl: string | undefined, logger: Pick<Logger, 'warn'>): Promise<SharedState> {
   const warn = (what: string) => (error: Error) => logger.warn({ err: error }, what);
@@ -25,7 +26,8 @@ export async function connectSharedState(store: Store, redisUrl: string | undefi
     const changes = await redisChangeFeed(redis, subscriber);
     return {
       changes,
-      sessionPins: redisSessionPins(redis),
+      sessionPins: redisPins(redis, SESSION_PINS),
+      cachePins: redisPins(redis, CACHE_PINS),
       async close() {
         await changes.close();
         redis.disconnect();
@@ -33,5 +35,5 @@ export async function connectSharedState(store: Store, redisUrl: string | undefi
     };
   }
   const changes = store.engine === 'postgres' ? await postgresChangeFeed(store.url, warn('change feed connection lost')) : localChangeFeed();
-  return { changes, sessionPins: memorySessionPins(), close: () => changes.close() };
+  return { changes, sessionPins: memoryPins(SESSION_PINS), cachePins: memoryPins(CACHE_PINS), close: () => changes.close() };
 }

@@ -1,7 +1,26 @@
 import { Type, type Static } from 'typebox';
+import { QUANTIZATIONS, SERVICE_TIERS, TASK_TYPES } from '../catalog/routing-vocabulary.js';
 
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9._-]*$', maxLength: 64 });
 const Usd = Type.Number({ minimum: 0 });
+const Fraction = Type.Number({ minimum: 0, maximum: 1 });
+
+/** A conditional price (reference PricingOverride): conditions, then the prices that replace the base ones. */
+const PricingOverrideSchema = Type.Object(
+  {
+    min_prompt_tokens: Type.Optional(Type.Number({ minimum: 0 })),
+    utc_start: Type.Optional(Type.Number({ minimum: 0, maximum: 2359 })),
+    utc_end: Type.Optional(Type.Number({ minimum: 0, maximum: 2400 })),
+    prompt: Type.Optional(Usd),
+    completion: Type.Optional(Usd),
+    audio: Type.Optional(Usd),
+    input_audio_cache: Type.Optional(Usd),
+    input_cache_read: Type.Optional(Usd),
+    input_cache_write: Type.Optional(Usd),
+    input_cache_write_1h: Type.Optional(Usd),
+  },
+  { additionalProperties: false },
+);
 
 /** USD per unit, keyed as the reference document's pricing object. */
 export const PricingSchema = Type.Object(
@@ -19,9 +38,11 @@ export const PricingSchema = Type.Object(
     internal_reasoning: Type.Optional(Usd),
     input_cache_read: Type.Optional(Usd),
     input_cache_write: Type.Optional(Usd),
+    input_cache_write_1h: Type.Optional(Usd),
     /** USD per second of generated video. */
     video_second: Type.Optional(Usd),
-    discount: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+    discount: Type.Optional(Fraction),
+    overrides: Type.Optional(Type.Array(PricingOverrideSchema)),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -50,9 +71,21 @@ export const EndpointConfigSchema = Type.Object(
     context_length: Type.Optional(Type.Integer({ minimum: 1 })),
     max_completion_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
     supported_parameters: Type.Optional(Type.Array(Type.String())),
+    // Facts that provider preferences filter on; unknown when absent (see routing/endpoint-filters.ts).
+    quantization: Type.Optional(Type.Enum([...QUANTIZATIONS])),
+    data_collection: Type.Optional(Type.Enum(['allow', 'deny'])),
+    zdr: Type.Optional(Type.Boolean()),
+    distillable: Type.Optional(Type.Boolean()),
+    supported_service_tiers: Type.Optional(Type.Array(Type.Enum([...SERVICE_TIERS]), { uniqueItems: true })),
   },
   { additionalProperties: false },
 );
+
+/** 0–1 per task type for the routing plugins; `general` is overall quality. */
+const ModelScoresSchema = Type.Object(Object.fromEntries(TASK_TYPES.map((task) => [task, Type.Optional(Fraction)])), {
+  additionalProperties: false,
+  minProperties: 1,
+});
 
 export const ModelConfigSchema = Type.Object(
   {
@@ -62,6 +95,8 @@ export const ModelConfigSchema = Type.Object(
     /** What the model is called for: chat completions (the default), POST /rerank or POST /videos. */
     type: Type.Optional(Type.Enum(['chat', 'rerank', 'video'])),
     context_length: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** Replace the built-in scores of a model the built-in table knows, task by task. */
+    scores: Type.Optional(ModelScoresSchema),
     endpoints: Type.Array(EndpointConfigSchema, { minItems: 1 }),
   },
   { additionalProperties: false },

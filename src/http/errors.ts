@@ -38,6 +38,10 @@ export const Errors = {
   // 400
   invalidRequest: define(400, (detail: string) => detail),
   malformedJson: define(400, (detail: string) => `Malformed JSON body: ${detail}`),
+  routerDisabled: define(
+    400,
+    (model: string, plugin: string) => `Model ${model} is routed by the ${plugin} plugin, which this request disables (enabled: false)`,
+  ),
   unsafePattern: define(
     400,
     (field: string, pattern: string, reason: string) =>
@@ -58,6 +62,10 @@ export const Errors = {
     (limit: number, reset: 'daily' | 'weekly' | 'monthly' | null) =>
       `API key spending limit of $${limit} ${reset ? LIMIT_WINDOWS[reset] : 'in total'} is reached`,
   ),
+  spendLimitTooLow: define(
+    402,
+    (cost: number, remaining: number) => `This request costs $${Number(cost.toPrecision(6))}, more than the $${Number(remaining.toPrecision(6))} left of the API key's spending limit`,
+  ),
 
   // 403
   managementKeyRequired: define(403, () => 'Only management keys can perform this operation'),
@@ -71,6 +79,9 @@ export const Errors = {
   routeNotFound: define(404, (method: string, url: string) => `Route ${method} ${url} not found`),
   notFound: define(404, (what: string) => `${what} not found`),
   modelNotFound: define(404, (model: string) => `Model ${model} does not exist or is not enabled on this gateway`),
+  routerFoundNoModel: define(404, (plugin: string, detail: string) => `The ${plugin} plugin found no model for this request: ${detail}`),
+  /** Provider preferences removed every endpoint; the metadata lists the candidates and why each was dropped. */
+  noEndpointMatchesPreferences: withMetadata(404, (detail: string) => detail),
 
   // 409
   presetExists: define(409, (slug: string) => `Preset ${slug} already exists`),

@@ -21,6 +21,12 @@ export const Nullable = <T extends TSchema>(schema: T): TUnsafe<Static<T> | null
   return Type.Unsafe<Static<T> | null>({ ...plain, type: [plain.type, 'null'] });
 };
 
+/**
+ * The `offset` of a paged list: records to skip. The maximum keeps a query
+ * string such as "1e309", which coerces to Infinity, from reaching SQL.
+ */
+export const PageOffset = Nullable(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }));
+
 /** The envelope of the spec's 7.1, for response documentation. */
 export const ErrorEnvelope = Type.Object({
   error: Type.Object({

@@ -6,7 +6,10 @@ import { Errors, type GatewayError } from './errors.js';
 
 function newAjv(coerceTypes: boolean): Ajv.default {
   // allErrors stays false: with it on, a crafted body can make validation slow.
-  const ajv = new Ajv.default({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  // strictNumbers refuses Infinity, which a JSON 1e309 parses as. Not with
+  // coercion: there Ajv would let a coerced "1e309" through unchecked by
+  // minimum/maximum, so numeric query parameters carry a maximum instead.
+  const ajv = new Ajv.default({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, strictNumbers: !coerceTypes });
   addFormats.default(ajv);
   return ajv;
 }

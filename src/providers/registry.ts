@@ -1,6 +1,7 @@
 import { anthropicChatAdapter } from './anthropic/index.js';
 import { cohereRerankAdapter } from './cohere/index.js';
 import { geminiChatAdapter } from './gemini/index.js';
+import { geminiVideosAdapter } from './gemini-videos/index.js';
 import { jinaRerankAdapter } from './jina/index.js';
 import { localRerankAdapter } from './local/index.js';
 import type { VideoAdapter } from '../videos/video-adapter.js';
@@ -23,9 +24,10 @@ export const RERANK_ADAPTERS: Readonly<Record<string, RerankAdapter>> = {
   local: localRerankAdapter,
 };
 
-/** The video-job adapter of each provider kind: OpenAI's Videos API on `openai` providers. */
+/** The video-job adapter of each provider kind: OpenAI's Videos API on `openai` providers, Veo on `gemini` ones. */
 export const VIDEO_ADAPTERS: Readonly<Record<string, VideoAdapter>> = {
   openai: openAIVideosAdapter,
+  gemini: geminiVideosAdapter,
 };
 
 /** The moderation adapter of each provider kind (the moderation plugin's provider): OpenAI's moderation API on `openai` providers. */

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { ServiceTier } from '../catalog/routing-vocabulary.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../chat/types.js';
 import type { RerankRequest, UpstreamRerank } from '../rerank/types.js';
 
@@ -16,6 +17,8 @@ export interface UpstreamTarget {
   upstreamModel: string;
   /** Request parameters the endpoint accepts; others are dropped. Undefined means "all". */
   supportedParameters?: readonly string[];
+  /** The service tiers the endpoint can be asked for; the request's tier goes upstream only when listed. */
+  supportedServiceTiers?: readonly ServiceTier[];
   /** The endpoint's largest completion, for protocols that require a limit on every request (Anthropic's max_tokens). */
   maxCompletionTokens?: number;
   /** Limit for the whole upstream request, and for the first byte of a stream. */

@@ -1,10 +1,10 @@
 import type { Endpoint } from '../catalog/types.js';
 import type { MaxPriceKey, ProviderPreferences } from './provider-preferences.js';
-import { supportsParameter } from './request-parameters.js';
+import { offersTier, supportsParameter, type RequestNeeds } from './request-parameters.js';
 
 /** The catalog facts the filters read; unknown facts are absent. */
 export type FilterableEndpoint = Pick<Endpoint, 'provider' | 'pricing'> &
-  Partial<Pick<Endpoint, 'supportedParameters' | 'quantization' | 'dataCollection' | 'zdr' | 'distillable'>>;
+  Partial<Pick<Endpoint, 'supportedParameters' | 'quantization' | 'dataCollection' | 'zdr' | 'distillable' | 'supportedServiceTiers'>>;
 
 /** Why a preference excludes an endpoint: the preference's name and a readable detail. */
 export interface Exclusion {
@@ -14,7 +14,7 @@ export interface Exclusion {
   rank: number;
 }
 
-type Filter = (e: FilterableEndpoint, p: ProviderPreferences, parameters: readonly string[]) => Omit<Exclusion, 'rank'> | undefined;
+type Filter = (e: FilterableEndpoint, p: ProviderPreferences, needs: RequestNeeds) => Omit<Exclusion, 'rank'> | undefined;
 
 /** Per million tokens for prompt and completion (the reference's unit), per unit otherwise. */
 const PRICE_SCALE: Record<MaxPriceKey, number> = { prompt: 1e6, completion: 1e6, request: 1, image: 1, audio: 1 };
@@ -37,9 +37,10 @@ export const FILTERS: readonly Filter[] = [
       : undefined,
   (e, p) => (p.zdr && e.zdr !== true ? { rule: 'zdr', detail: 'no zero data retention' } : undefined),
   (e, p) => (p.enforceDistillableText && e.distillable !== true ? { rule: 'enforce_distillable_text', detail: 'text not distillable' } : undefined),
-  (e, p, parameters) => {
+  (e, p, { parameters, serviceTier }) => {
     if (!p.requireParameters) return undefined;
     const missing = parameters.filter((name) => !supportsParameter(e.supportedParameters, name));
+    if (serviceTier && !offersTier(e.supportedServiceTiers, serviceTier)) missing.push(`service_tier ${serviceTier}`);
     return missing.length > 0 ? { rule: 'require_parameters', detail: `does not support ${missing.join(', ')}` } : undefined;
   },
   (e, p) => {
@@ -54,9 +55,9 @@ export const FILTERS: readonly Filter[] = [
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
 /** The first preference that excludes the endpoint, if any. */
-export function exclusionOf(endpoint: FilterableEndpoint, preferences: ProviderPreferences, parameters: readonly string[]): Exclusion | undefined {
+export function exclusionOf(endpoint: FilterableEndpoint, preferences: ProviderPreferences, needs: RequestNeeds): Exclusion | undefined {
   for (const [rank, filter] of FILTERS.entries()) {
-    const exclusion = filter(endpoint, preferences, parameters);
+    const exclusion = filter(endpoint, preferences, needs);
     if (exclusion) return { ...exclusion, rank };
   }
   return undefined;

@@ -16,12 +16,20 @@ const ep = (provider: string, perMillion = 1, facts: Partial<Endpoint> = {}): E 
 const catalog: Record<string, PlannableModel<E>> = {
   'acme/fast': { id: 'acme/fast', endpoints: [ep('a'), ep('b'), ep('c')] },
   'acme/slow': { id: 'acme/slow', endpoints: [ep('b')] },
+  'acme/cached': {
+    id: 'acme/cached',
+    endpoints: [
+      ep('a', 2, { pricing: { prompt: 2e-6, completion: 2e-6, input_cache_read: 0.2e-6 } }),
+      ep('b', 1),
+      ep('c', 1.5, { pricing: { prompt: 1.5e-6, completion: 1.5e-6, input_cache_read: 1.2e-6 } }),
+    ],
+  },
   'acme/mixed': {
     id: 'acme/mixed',
     endpoints: [
       ep('a', 3, { quantization: 'fp8', dataCollection: 'allow', supportedParameters: ['temperature'] }),
       ep('b', 1, { quantization: 'fp16', dataCollection: 'deny', zdr: true, distillable: true, supportedParameters: ['temperature', 'tools'] }),
-      ep('c', 2, { quantization: 'int4', dataCollection: 'deny', zdr: false }),
+      ep('c', 2, { quantization: 'int4', dataCollection: 'deny', zdr: false, supportedServiceTiers: ['default', 'flex'] }),
     ],
   },
 };
@@ -89,8 +97,29 @@ describe('planAttempts without preferences', () => {
   });
 });
 
+describe('planAttempts with prompt-cache stickiness', () => {
+  const cached = (provider: string, more: Partial<PlanInput<E>> & { provider?: Record<string, unknown> } = {}) =>
+    plan({ requested: ['acme/cached'], cachedProviders: new Map([['acme/cached', provider]]), ...more });
+  const cases: { name: string; cachedAt: string; more?: Partial<PlanInput<E>> & { provider?: Record<string, unknown> }; expected: string[]; strategy: string; reason?: [string, string] }[] = [
+    { name: 'no pin: cheapest first', cachedAt: 'none', expected: ['b', 'c', 'a'], strategy: 'fallback' },
+    { name: 'the cache holder first while its cache read is cheaper', cachedAt: 'a', expected: ['a', 'b', 'c'], strategy: 'cache', reason: ['a', '(cache read $0.2/M < cheapest prompt $1/M): first'] },
+    { name: 'not when its cache read is dearer than an uncached prompt elsewhere', cachedAt: 'c', expected: ['b', 'c', 'a'], strategy: 'fallback', reason: ['c', 'its cache read $1.2/M is not below the cheapest prompt $1/M'] },
+    { name: 'not without a cache-read price', cachedAt: 'b', expected: ['b', 'c', 'a'], strategy: 'fallback', reason: ['b', 'has no cache-read price'] },
+    { name: 'not when it failed lately', cachedAt: 'a', more: { unhealthy: new Set(['acme/cached@a']) }, expected: ['b', 'c', 'a'], strategy: 'fallback', reason: ['a', 'but failed lately'] },
+    { name: 'after the session’s provider', cachedAt: 'a', more: { stickyProvider: 'c' }, expected: ['c', 'a', 'b'], strategy: 'session' },
+    { name: 'provider.order overrides it', cachedAt: 'a', more: { provider: { order: ['c'] } }, expected: ['c', 'a', 'b'], strategy: 'order' },
+    { name: 'provider.sort overrides it', cachedAt: 'a', more: { provider: { sort: 'price' } }, expected: ['b', 'c', 'a'], strategy: 'sort' },
+  ];
+  it.each(cases)('$name', ({ cachedAt, more, expected, strategy, reason }) => {
+    const p = cached(cachedAt, more);
+    expect(p.attempts.map((a) => a.endpoint.provider)).toEqual(expected);
+    expect(p.strategy).toBe(strategy);
+    if (reason) expect(p.candidates.find((c) => c.provider === reason[0])?.reason).toContain(reason[1]);
+  });
+});
+
 describe('planAttempts with provider preferences', () => {
-  const cases: { name: string; provider: Record<string, unknown>; parameters?: string[]; expected: string[]; dropped?: Record<string, string> }[] = [
+  const cases: { name: string; provider: Record<string, unknown>; parameters?: string[]; serviceTier?: 'flex'; expected: string[]; dropped?: Record<string, string> }[] = [
     { name: 'only', provider: { only: ['B', 'c'] }, expected: ['b', 'c'], dropped: { a: 'provider.only' } },
     { name: 'ignore', provider: { ignore: ['b'] }, expected: ['c', 'a'], dropped: { b: 'provider.ignore' } },
     { name: 'order', provider: { order: ['c', 'a'] }, expected: ['c', 'a', 'b'] },
@@ -102,16 +131,24 @@ describe('planAttempts with provider preferences', () => {
     { name: 'enforce_distillable_text', provider: { enforce_distillable_text: true }, expected: ['b'], dropped: { c: 'provider.enforce_distillable_text' } },
     { name: 'require_parameters', provider: { require_parameters: true }, parameters: ['tools'], expected: ['b', 'c'], dropped: { a: 'provider.require_parameters' } },
     { name: 'parameters without require_parameters', provider: {}, parameters: ['tools'], expected: ['b', 'c', 'a'] },
+    { name: 'require_parameters with a service tier', provider: { require_parameters: true }, serviceTier: 'flex', expected: ['c'], dropped: { a: 'does not support service_tier flex', b: 'does not support service_tier flex' } },
+    { name: 'a service tier without require_parameters', provider: {}, serviceTier: 'flex', expected: ['b', 'c', 'a'] },
     { name: 'max_price per million tokens', provider: { max_price: { prompt: '2.5' } }, expected: ['b', 'c'], dropped: { a: 'provider.max_price' } },
     { name: 'max_price per request', provider: { max_price: { request: 0 } }, expected: ['b', 'c', 'a'] },
     { name: 'sort by price', provider: { sort: 'price' }, expected: ['b', 'c', 'a'] },
   ];
-  it.each(cases)('$name', ({ provider, parameters, expected, dropped }) => {
-    const p = plan({ requested: ['acme/mixed'], provider, parameters: parameters ?? [] });
+  it.each(cases)('$name', ({ provider, parameters, serviceTier, expected, dropped }) => {
+    const p = plan({ requested: ['acme/mixed'], provider, parameters: parameters ?? [], serviceTier });
     expect(p.attempts.map((a) => a.endpoint.provider)).toEqual(expected);
     for (const [name, rule] of Object.entries(dropped ?? {}))
       expect(p.candidates.find((c) => c.provider === name)).toMatchObject({ decision: 'dropped', reason: expect.stringContaining(rule) });
     expect(p.candidates).toHaveLength(3);
+  });
+
+  it('says where a service tier not offered is sent without it', () => {
+    const p = plan({ requested: ['acme/mixed'], serviceTier: 'flex' });
+    expect(p.candidates.find((c) => c.provider === 'b')?.reason).toContain('service_tier flex not offered: sent without it');
+    expect(p.candidates.find((c) => c.provider === 'c')?.reason).not.toContain('service_tier');
   });
 
   it('sorts by measured throughput and latency, unmeasured last', () => {
@@ -154,6 +191,7 @@ describe('filters (property)', () => {
     zdr: fc.boolean(),
     distillable: fc.boolean(),
     supportedParameters: fc.subarray(['temperature', 'tools', 'max_tokens']),
+    supportedServiceTiers: fc.subarray(['default', 'flex', 'priority'] as const),
   });
   const arbPrefs = fc.record(
     {
@@ -173,11 +211,22 @@ describe('filters (property)', () => {
   );
   it('no plan contains an endpoint a filter excluded', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(arbEndpoint, { maxLength: 5 }), { minLength: 1, maxLength: 3 }), arbPrefs, fc.subarray(['tools', 'temperature']), fc.double({ min: 0, max: 0.999, noNaN: true }), (models, raw, parameters, u) => {
+      fc.property(fc.array(fc.array(arbEndpoint, { maxLength: 5 }), { minLength: 1, maxLength: 3 }), arbPrefs, fc.subarray(['tools', 'temperature']), fc.double({ min: 0, max: 0.999, noNaN: true }), fc.constantFrom(undefined, 'flex' as const, 'priority' as const), fc.record({ sticky: fc.constantFrom(undefined, ...providers), cached: fc.constantFrom(undefined, ...providers), unhealthy: fc.subarray(providers) }), (models, raw, parameters, u, serviceTier, { sticky, cached, unhealthy }) => {
         const byId = Object.fromEntries(models.map((endpoints, i) => [`m/${i}`, { id: `m/${i}`, endpoints }]));
         const preferences = readProviderPreferences(raw);
-        const p = planAttempts({ requested: Object.keys(byId), lookup: (id) => byId[id], preferences, parameters, random: () => u });
-        for (const a of p.attempts) expect(exclusionOf(a.endpoint, preferences, parameters)).toBeUndefined();
+        const requested = Object.keys(byId);
+        const p = planAttempts({
+          requested,
+          lookup: (id) => byId[id],
+          preferences,
+          parameters,
+          serviceTier,
+          random: () => u,
+          stickyProvider: sticky,
+          cachedProviders: new Map(cached ? requested.map((id) => [id, cached]) : []),
+          unhealthy: new Set(requested.flatMap((id) => unhealthy.map((provider) => endpointKey(id, provider)))),
+        });
+        for (const a of p.attempts) expect(exclusionOf(a.endpoint, preferences, { parameters, serviceTier })).toBeUndefined();
         const keys = p.attempts.map((a) => endpointKey(a.modelId, a.endpoint.provider));
         expect(new Set(keys).size).toBe(keys.length);
         for (const c of p.candidates.filter((c) => c.decision === 'dropped')) expect(keys).not.toContain(endpointKey(c.model, c.provider));

@@ -1,7 +1,10 @@
+import type { ServiceTier } from '../catalog/routing-vocabulary.js';
 import { exclusionOf, FILTERS, type Exclusion, type FilterableEndpoint } from './endpoint-filters.js';
 import { rankingPrice } from './endpoint-price.js';
 import type { EndpointFigures } from './endpoint-stats.js';
+import { cacheAdvantage } from './prompt-cache/cache-advantage.js';
 import { PERCENTILES, readProviderPreferences, type ProviderPreferences } from './provider-preferences.js';
+import { offersTier } from './request-parameters.js';
 import { inverseSquarePrice, weightedOrder } from './weighted-order.js';
 
 /** What the planner needs of a catalog model: its id and its provider endpoints, in preference order. */
@@ -23,8 +26,12 @@ export interface PlanInput<E extends FilterableEndpoint> {
   preferences?: ProviderPreferences;
   /** The parameters the request sets (see usedParameters), for require_parameters. */
   parameters?: readonly string[];
+  /** A tier the request requires (see requiredTier): with require_parameters only endpoints offering it stay. */
+  serviceTier?: ServiceTier | undefined;
   /** The provider a session is pinned to; its endpoint goes first while it is healthy. */
   stickyProvider?: string | undefined;
+  /** Per model, the provider that last served this conversation and holds its cached prompt prefix. */
+  cachedProviders?: ReadonlyMap<string, string>;
   /** Endpoints to try last (failed recently), as endpointKey(model, provider). */
   unhealthy?: ReadonlySet<string>;
   /** The gateway's measurements of an endpoint (endpointKey), for sort and preferred_*. */
@@ -41,8 +48,8 @@ export interface CandidateReport {
   reason: string;
 }
 
-/** fallback: price-weighted load balancing with fallbacks (the default). */
-export type Strategy = 'fallback' | 'session' | 'order' | 'sort';
+/** fallback: price-weighted load balancing with fallbacks (the default); cache: prompt-cache stickiness within it. */
+export type Strategy = 'fallback' | 'session' | 'cache' | 'order' | 'sort';
 
 export interface Plan<E> {
   attempts: Attempt<E>[];
@@ -69,7 +76,8 @@ interface Candidate<E> {
 /**
  * The ordered attempts for a request and the reason for each candidate:
  * preferences drop endpoints (endpoint-filters.ts); `order`, then `sort`,
- * else price-weighted load balancing with the session's provider first,
+ * else price-weighted load balancing with the session's provider first and
+ * the provider holding the conversation's prompt cache next (cachedFirst),
  * order each model's endpoints; endpoints missing a preferred_* cut-off go
  * after those that meet it (across models, as the reference says a fallback
  * model may then serve); failed-recently endpoints go last within their
@@ -80,6 +88,7 @@ export function planAttempts<E extends FilterableEndpoint>(input: PlanInput<E>):
   const unknownModels: string[] = [];
   const all: Candidate<E>[] = [];
   const seen = new Set<string>();
+  const needs = { parameters: input.parameters ?? [], serviceTier: input.serviceTier };
   for (const [modelIndex, id] of input.requested.entries()) {
     const model = input.lookup(id);
     if (!model) {
@@ -90,19 +99,24 @@ export function planAttempts<E extends FilterableEndpoint>(input: PlanInput<E>):
       const key = endpointKey(model.id, endpoint.provider);
       if (seen.has(key)) continue;
       seen.add(key);
-      const exclusion = exclusionOf(endpoint, prefs, input.parameters ?? []);
+      const exclusion = exclusionOf(endpoint, prefs, needs);
       all.push({ modelIndex, modelId: model.id, endpoint, key, reasons: [], ...(exclusion ? { exclusion } : {}) });
     }
   }
   const eligible = all.filter((c) => !c.exclusion);
   const sticky = eligible.some((c) => c.endpoint.provider === input.stickyProvider) ? input.stickyProvider : undefined;
-  const strategy: Strategy = prefs.order ? 'order' : prefs.sort ? 'sort' : sticky ? 'session' : 'fallback';
+  // An explicit order or sort overrides stickiness, as the reference says of prompt-cache stickiness and provider.order.
+  const explicit = prefs.order ? 'order' : prefs.sort ? 'sort' : undefined;
+  const cacheFirst = explicit ? new Set<Candidate<E>>() : cachedFirst(eligible, input);
+  const strategy: Strategy = explicit ?? (sticky ? 'session' : cacheFirst.size > 0 ? 'cache' : 'fallback');
 
-  const base = baseOrder(eligible, prefs, strategy, input, sticky);
+  const base = baseOrder(eligible, prefs, strategy, input, sticky, cacheFirst);
   const global = strategy === 'sort' && prefs.sort?.partition === 'none';
   const miss = new Map(base.map((c) => [c, missedCutoff(input.figures?.(c.key), prefs)]));
   const unhealthy = (c: Candidate<E>) => input.unhealthy?.has(c.key) === true;
   for (const c of base) {
+    if (input.serviceTier && !offersTier(c.endpoint.supportedServiceTiers, input.serviceTier))
+      c.reasons.push(`service_tier ${input.serviceTier} not offered: sent without it`);
     const missed = miss.get(c);
     if (missed) c.reasons.push(`${missed}: after endpoints that meet it`);
     if (unhealthy(c)) c.reasons.push('failed in the last 30 s: tried last');
@@ -132,6 +146,7 @@ function baseOrder<E extends FilterableEndpoint>(
   strategy: Strategy,
   input: PlanInput<E>,
   sticky: string | undefined,
+  cacheFirst: ReadonlySet<Candidate<E>>,
 ): Candidate<E>[] {
   if (strategy === 'order') {
     const order = prefs.order!;
@@ -157,13 +172,41 @@ function baseOrder<E extends FilterableEndpoint>(
   return perModel(eligible, (group) => {
     const weight = (c: Candidate<E>) => inverseSquarePrice(rankingPrice(c.endpoint.pricing));
     const total = group.reduce((s, c) => s + weight(c), 0);
+    const isSticky = (c: Candidate<E>) => c.endpoint.provider === sticky;
     for (const c of group) {
-      if (c.endpoint.provider === sticky) c.reasons.push('session pin: first');
-      else c.reasons.push(`load balancing by price: ${Number.isFinite(total) ? Math.round((100 * weight(c)) / total) : weight(c) === Infinity ? 100 : 0}% weight`);
+      if (isSticky(c)) c.reasons.push('session pin: first');
+      else if (!cacheFirst.has(c))
+        c.reasons.push(`load balancing by price: ${Number.isFinite(total) ? Math.round((100 * weight(c)) / total) : weight(c) === Infinity ? 100 : 0}% weight`);
     }
     const drawn = weightedOrder(group, weight, random);
-    return [...drawn.filter((c) => c.endpoint.provider === sticky), ...drawn.filter((c) => c.endpoint.provider !== sticky)];
+    const cached = (c: Candidate<E>) => !isSticky(c) && cacheFirst.has(c);
+    return [...drawn.filter(isSticky), ...drawn.filter(cached), ...drawn.filter((c) => !isSticky(c) && !cached(c))];
   });
+}
+
+/**
+ * Prompt-cache stickiness: per model, the endpoint that holds the
+ * conversation's cached prefix goes first while it is healthy and reading
+ * the cache there costs less than an uncached prompt anywhere else; each
+ * such endpoint is told why it was or was not preferred.
+ */
+function cachedFirst<E extends FilterableEndpoint>(eligible: Candidate<E>[], input: PlanInput<E>): Set<Candidate<E>> {
+  const first = new Set<Candidate<E>>();
+  if (!input.cachedProviders?.size) return first;
+  for (const c of eligible) {
+    if (input.cachedProviders.get(c.modelId) !== c.endpoint.provider) continue;
+    const group = eligible.filter((o) => o.modelIndex === c.modelIndex);
+    const { cheaper, read, cold } = cacheAdvantage(c.endpoint.pricing, group.map((o) => o.endpoint.pricing));
+    const holds = "prompt cache: holds this conversation's prefix";
+    if (input.unhealthy?.has(c.key)) c.reasons.push(`${holds}, but failed lately`);
+    else if (!cheaper)
+      c.reasons.push(`${holds}, but ${read === undefined ? 'has no cache-read price' : `its cache read $${round(read * 1e6)}/M is not below the cheapest prompt $${round(cold * 1e6)}/M`}`);
+    else {
+      c.reasons.push(`${holds} (cache read $${round(read! * 1e6)}/M < cheapest prompt $${round(cold * 1e6)}/M): first`);
+      first.add(c);
+    }
+  }
+  return first;
 }
 
 function perModel<E>(candidates: Candidate<E>[], order: (group: Candidate<E>[]) => Candidate<E>[]): Candidate<E>[] {

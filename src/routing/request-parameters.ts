@@ -1,3 +1,5 @@
+import type { ServiceTier } from '../catalog/routing-vocabulary.js';
+
 /** Request fields named as the catalog's supported_parameters name them. */
 const PARAMETERS = [
   'temperature', 'top_p', 'top_k', 'top_a', 'min_p', 'frequency_penalty', 'presence_penalty', 'repetition_penalty',
@@ -26,3 +28,22 @@ export function supportsParameter(supported: readonly string[] | undefined, para
   if (supported === undefined) return true;
   return parameter === 'max_tokens' ? MAX_TOKENS.some((n) => supported.includes(n)) : supported.includes(parameter);
 }
+
+/** What require_parameters checks an endpoint against. */
+export interface RequestNeeds {
+  /** The parameters the request sets (usedParameters). */
+  parameters: readonly string[];
+  /** A tier the request asks for that not every endpoint offers (requiredTier). */
+  serviceTier?: ServiceTier | undefined;
+}
+
+/**
+ * The request's tier when it asks for more than standard processing: `auto`
+ * and `default` are what any endpoint does without the field, so they are
+ * no requirement (and are still sent where the endpoint lists them).
+ */
+export const requiredTier = (tier: ServiceTier | 'fast' | null | undefined): ServiceTier | undefined =>
+  tier === 'fast' ? 'priority' : tier === 'flex' || tier === 'priority' || tier === 'scale' ? tier : undefined;
+
+/** Whether an endpoint can be asked for a tier; an endpoint that lists none offers none. */
+export const offersTier = (tiers: readonly ServiceTier[] | undefined, tier: ServiceTier): boolean => tiers?.includes(tier) === true;

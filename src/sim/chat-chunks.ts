@@ -1,6 +1,7 @@
 import { chatLogprobs } from './logprobs.js';
 import type { Reply, SimChatRequest } from './reply.js';
 import { SYSTEM_FINGERPRINT, type ResponseIdentity } from './response-identity.js';
+import { servedTier } from './service-tier.js';
 
 /**
  * The `chat.completion.chunk` payloads of a stream, as JSON texts in order:
@@ -16,7 +17,7 @@ export function chatCompletionChunks(reply: Reply, request: SimChatRequest, iden
       object: 'chat.completion.chunk',
       created: identity.created,
       model: identity.model,
-      service_tier: 'default',
+      service_tier: servedTier(request.service_tier),
       system_fingerprint: SYSTEM_FINGERPRINT,
       choices,
       ...(includeUsage ? { usage } : {}),

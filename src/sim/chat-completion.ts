@@ -3,6 +3,7 @@ import type { Reply, SimChatRequest } from './reply.js';
 import type { NativeSearch } from './search/native-search.js';
 import { splitTokens } from './tokens.js';
 import { SYSTEM_FINGERPRINT, type ResponseIdentity } from './response-identity.js';
+import { servedTier } from './service-tier.js';
 
 /** The non-streaming `chat.completion` body, laid out as OpenAI sends it. */
 export function chatCompletion(reply: Reply, request: SimChatRequest, identity: ResponseIdentity): object {
@@ -31,7 +32,7 @@ export function chatCompletion(reply: Reply, request: SimChatRequest, identity: 
       },
     ],
     usage: reply.usage,
-    service_tier: 'default',
+    service_tier: servedTier(request.service_tier),
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
 }

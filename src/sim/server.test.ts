@@ -56,6 +56,12 @@ describe('POST /v1/chat/completions, non-streaming', () => {
     });
   });
 
+  it('reports the service tier it ran on: the one asked for, default for auto', async () => {
+    for (const [asked, used] of [['priority', 'priority'], ['flex', 'flex'], ['auto', 'default'], [undefined, 'default']]) {
+      expect((await readJson(await postChat(sim.url, { ...hello, service_tier: asked }))).service_tier).toBe(used);
+    }
+  });
+
   it('answers with a tool call', async () => {
     const body = await readJson(await postChat(sim.url, weather));
     expect(body.choices[0]).toEqual({
@@ -202,6 +208,11 @@ describe('request checks, as OpenAI makes them', () => {
         'reasoning_effort',
         'invalid_value',
       ),
+    ],
+    [
+      'an unknown service_tier',
+      { ...hello, service_tier: 'turbo' },
+      errorBody("Invalid value: 'turbo'. Supported values are: 'auto', 'default', 'flex', 'priority', 'scale'.", 'service_tier', 'invalid_value'),
     ],
     [
       'stream_options without stream',

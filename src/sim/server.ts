@@ -13,6 +13,7 @@ import { handleJinaRerank } from './rerank/jina-rerank.js';
 import { handleExaSearch } from './search/exa-search-route.js';
 import { SimStats } from './stats.js';
 import { handleVideoCall, matchVideoCall, type SimVideos } from './video/openai-videos-route.js';
+import { handleVeoCall, matchVeoCall, newSimVeo, type SimVeo } from './video/veo-route.js';
 
 export interface SimulatorOptions {
   /** Default 127.0.0.1. */
@@ -30,7 +31,7 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
-async function route(req: IncomingMessage, res: ServerResponse, context: SimContext & { videos: SimVideos }): Promise<void> {
+async function route(req: IncomingMessage, res: ServerResponse, context: SimContext & { videos: SimVideos; veo: SimVeo }): Promise<void> {
   const path = req.url?.split('?', 1)[0] ?? '/';
   const endpoint = `${req.method} ${path}`;
   // The stats endpoints are not counted: reading them must not change them.
@@ -51,7 +52,9 @@ async function route(req: IncomingMessage, res: ServerResponse, context: SimCont
     return hasBearerToken(req.headers.authorization) ? sendJson(res, 200, MODEL_LIST_JSON) : sendError(res, SimErrors.missingApiKey());
   }
   const videoCall = matchVideoCall(req.method ?? '', path);
-  if (videoCall) return handleVideoCall(req, res, context.videos, videoCall);
+  if (videoCall) return handleVideoCall(req, res, context, videoCall);
+  const veoCall = matchVeoCall(req.method ?? '', path);
+  if (veoCall) return handleVeoCall(req, res, context, veoCall);
   const geminiCall = req.method === 'POST' ? matchGeminiCall(path) : undefined;
   if (geminiCall) return handleGenerateContent(req, res, context, geminiCall);
   return sendError(res, SimErrors.invalidUrl(req.method ?? '', path));
@@ -66,7 +69,7 @@ function answerUnexpected(res: ServerResponse, error: unknown): void {
 
 /** Starts the simulated OpenAI-compatible upstream (see DESIGN.md, "The simulator"). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const context = { stats: new SimStats(), fixtures: new FixtureLibrary(resolveFixturesDir(options.fixturesDir)), videos: new Map() as SimVideos };
+  const context = { stats: new SimStats(), fixtures: new FixtureLibrary(resolveFixturesDir(options.fixturesDir)), videos: new Map() as SimVideos, veo: newSimVeo() };
   const server = createServer((req, res) => {
     route(req, res, context).catch((error: unknown) => answerUnexpected(res, error));
   });

@@ -1,5 +1,6 @@
 import { SimErrors, type OpenAiError } from './openai-errors.js';
 import { isReasoningModel, REASONING_EFFORTS, type SimChatRequest } from './reply.js';
+import { OPENAI_SERVICE_TIERS } from './service-tier.js';
 
 const ROLES = ['system', 'assistant', 'user', 'function', 'tool', 'developer'] as const;
 
@@ -71,6 +72,11 @@ export function validateChatRequest(
   const effort = body.reasoning_effort;
   if (effort != null && !REASONING_EFFORTS.includes(effort as (typeof REASONING_EFFORTS)[number])) {
     return fail(SimErrors.invalidValue('reasoning_effort', String(effort), REASONING_EFFORTS));
+  }
+
+  const tier = body.service_tier;
+  if (tier != null && !OPENAI_SERVICE_TIERS.includes(tier as (typeof OPENAI_SERVICE_TIERS)[number])) {
+    return fail(SimErrors.invalidValue('service_tier', String(tier), OPENAI_SERVICE_TIERS));
   }
 
   if (body.stream_options != null && body.stream !== true) return fail(SimErrors.streamOptionsWithoutStream());

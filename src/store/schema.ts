@@ -203,6 +203,17 @@ export interface VideoJobsTable {
   origin: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON: the endpoints ({provider, upstream_model}) still to try, in plan order. */
+  fallbacks: Generated<string>;
+}
+
+export interface OrganizationSettingsTable {
+  organization_id: string;
+  /** JSON: default provider preferences (the chat request's `provider` object), or null. */
+  provider: string | null;
+  /** JSON: default plugins (items of the chat request's `plugins`), or null. */
+  plugins: string | null;
+  updated_at: string;
 }
 
 /** Where a guardrail applies, narrowest first (the reference's guardrail_scope values). */
@@ -247,6 +258,7 @@ export interface Database {
   gateway_settings: GatewaySettingsTable;
   presets: PresetsTable;
   preset_versions: PresetVersionsTable;
+  organization_settings: OrganizationSettingsTable;
   guardrails: GuardrailsTable;
   guardrail_assignments: GuardrailAssignmentsTable;
 }

@@ -3,7 +3,7 @@ import { advanceJob, type JobState, type PollPolicy } from './job-state.js';
 
 const policy: PollPolicy = { intervalMs: 1_000, maxBackoffMs: 8_000, maxFailures: 3, maxAgeMs: 60_000 };
 const now = new Date('2026-11-21T12:00:10.000Z');
-const job: JobState = { status: 'pending', upstream_id: null, failures: 0, created_at: '2026-11-21T12:00:00.000Z' };
+const job: JobState = { status: 'pending', upstream_id: null, failures: 0, created_at: '2026-11-21T12:00:00.000Z', fallbacks: [] };
 
 describe('advanceJob', () => {
   it('maps upstream queued to pending and in_progress to in_progress, polled again after the interval', () => {
@@ -26,6 +26,28 @@ describe('advanceJob', () => {
   it('fails with the upstream message, without a charge', () => {
     const change = advanceJob(job, { ok: true, state: { status: 'failed', upstreamId: 'v1', message: 'nope' } }, now, policy);
     expect(change).toMatchObject({ status: 'failed', error: 'nope', charge: false });
+  });
+
+  it('ends cancelled when the upstream cancelled the job, without a charge', () => {
+    const change = advanceJob(job, { ok: true, state: { status: 'cancelled', upstreamId: 'v1', message: 'Operation cancelled' } }, now, policy);
+    expect(change).toMatchObject({ status: 'cancelled', error: 'Operation cancelled', charge: false });
+  });
+
+  it('moves a job no upstream took yet to the next planned endpoint at once, but not after a refusal or once submitted', () => {
+    const planned = { ...job, failures: 2, fallbacks: [{ provider: 'b' }] };
+    expect(advanceJob(planned, { ok: false, retryable: true, message: 'down' }, now, policy)).toEqual({
+      status: 'pending',
+      upstream_id: null,
+      error: null,
+      failures: 0,
+      next_poll_at: now.toISOString(),
+      charge: false,
+      fallback: true,
+    });
+    expect(advanceJob(planned, { ok: false, retryable: false, message: 'bad prompt' }, now, policy)).toMatchObject({ status: 'failed' });
+    const submitted = advanceJob({ ...planned, failures: 0, upstream_id: 'v1' }, { ok: false, retryable: true, message: 'down' }, now, policy);
+    expect(submitted).toMatchObject({ status: 'pending', failures: 1 });
+    expect(submitted.fallback).toBeUndefined();
   });
 
   it('backs off exponentially on a retryable failure, keeping the status', () => {

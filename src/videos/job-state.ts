@@ -7,6 +7,8 @@ export interface JobState {
   upstream_id: string | null;
   failures: number;
   created_at: string;
+  /** Endpoints still to try, in plan order, should the upstream fail to take the job. */
+  fallbacks: readonly unknown[];
 }
 
 /** What a poll changes; `charge` says the job just completed and its cost is due. */
@@ -19,6 +21,8 @@ export interface JobChange {
   seconds?: number | null;
   outputs?: number;
   charge: boolean;
+  /** The upstream could not take the job: submit it to the next planned endpoint instead. */
+  fallback?: true;
 }
 
 export interface PollPolicy {
@@ -47,6 +51,10 @@ const at = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString()
 export function advanceJob(job: JobState, outcome: PollOutcome, now: Date, policy: PollPolicy): JobChange {
   const next = at(now, policy.intervalMs);
   if (!outcome.ok) {
+    // As chat moves on after a failure before the first byte: a job no upstream took yet goes to the next endpoint at once.
+    if (outcome.retryable && job.upstream_id === null && job.fallbacks.length > 0) {
+      return { status: job.status, upstream_id: null, error: null, failures: 0, next_poll_at: now.toISOString(), charge: false, fallback: true };
+    }
     const failures = job.failures + 1;
     if (!outcome.retryable || failures >= policy.maxFailures) {
       return { status: 'failed', upstream_id: job.upstream_id, error: outcome.message, failures, next_poll_at: next, charge: false };
@@ -61,7 +69,8 @@ export function advanceJob(job: JobState, outcome: PollOutcome, now: Date, polic
     case 'completed':
       return { ...base, status: 'completed', seconds: state.seconds, outputs: state.outputs, charge: true };
     case 'failed':
-      return { ...base, status: 'failed', error: state.message };
+    case 'cancelled':
+      return { ...base, status: state.status, error: state.message };
     default: {
       if (now.getTime() - Date.parse(job.created_at) >= policy.maxAgeMs) {
         return { ...base, status: 'expired', error: 'Video generation did not finish in time' };

@@ -1,6 +1,7 @@
 import { UpstreamError } from '../providers/types.js';
-import { settleVideoJob, type VideoJobRow } from '../store/repositories/video-jobs.js';
+import { releaseVideoJob, settleVideoJob, type JobRoute, type VideoJobRow } from '../store/repositories/video-jobs.js';
 import { advanceJob, type PollOutcome } from './job-state.js';
+import { toUpstreamVideoRequest } from './upstream-video-request.js';
 import type { VideoRequest } from './video-request.js';
 import type { VideoServices } from './video-services.js';
 import { videoCost } from './video-cost.js';
@@ -11,14 +12,21 @@ import { videoTarget } from './video-target.js';
 const isPermanent = (error: unknown) =>
   error instanceof UpstreamError && error.failure === 'status' && error.details.status !== undefined && error.details.status < 500 && error.details.status !== 429;
 
+/** A fallback endpoint as the job stores it. */
+type PlannedEndpoint = Pick<JobRoute, 'provider' | 'upstream_model'>;
+
 /**
  * One poll of a job this instance holds the lease of: submit it if the
  * upstream has not got it yet, otherwise ask how it is going; then store the
- * next state, with the charge when it just completed. A job submitted but not
- * stored (crash in between) is submitted again: an upstream cost the key never pays.
+ * next state, with the charge when it just completed, or the next planned
+ * endpoint when this one could not take the job. A job submitted but not
+ * stored (crash in between) is submitted again: an upstream cost the key
+ * never pays.
  */
 export async function pollJob(services: VideoServices, job: VideoJobRow, token: string, signal: AbortSignal): Promise<void> {
   const found = videoTarget(services, job);
+  const request = JSON.parse(job.request) as VideoRequest;
+  const fallbacks = JSON.parse(job.fallbacks) as PlannedEndpoint[];
   let outcome: PollOutcome;
   if (!found) {
     outcome = { ok: false, retryable: false, message: `Model ${job.model} is no longer served by ${job.provider}` };
@@ -27,21 +35,29 @@ export async function pollJob(services: VideoServices, job: VideoJobRow, token: 
       const context = { signal };
       const state = job.upstream_id
         ? await found.adapter.retrieve(job.upstream_id, found.target, context)
-        : await found.adapter.create(JSON.parse(job.request) as VideoRequest, found.target, context);
+        : await found.adapter.create(
+            toUpstreamVideoRequest(request, job.provider, found.adapter.referenceSlug, found.options.passthrough),
+            found.target,
+            context,
+          );
       outcome = { ok: true, state };
     } catch (error) {
-      if (signal.aborted) return; // stopping: the lease lapses and another poll takes over
+      // Stopping: the lease goes back and another instance (or this one restarted) polls the job again.
+      if (signal.aborted) return releaseVideoJob(services.db, { id: job.id, token, now: services.clock() });
       outcome = { ok: false, retryable: !isPermanent(error), message: error instanceof Error ? error.message : String(error) };
     }
   }
   const now = services.clock();
-  const change = advanceJob(job, outcome, now, services.policy);
+  const change = advanceJob({ ...job, fallbacks }, outcome, now, services.policy);
   let charge = null;
   if (change.charge && found) {
-    const requested = (JSON.parse(job.request) as VideoRequest).duration;
-    const seconds = change.seconds ?? requested ?? 0;
+    const seconds = change.seconds ?? request.duration ?? found.options.defaultDuration;
+    const outputs = change.outputs ?? 1;
     change.seconds = seconds;
-    charge = videoLedgerRow({ ...job, upstream_id: change.upstream_id }, { seconds, cost: videoCost(found.endpoint.pricing, seconds), now });
+    const cost = videoCost(found.endpoint.pricing, seconds * outputs);
+    charge = videoLedgerRow({ ...job, upstream_id: change.upstream_id }, { seconds, outputs, cost, now });
   }
-  await settleVideoJob(services.db, { id: job.id, token, change, charge, now });
+  const [next, ...rest] = fallbacks;
+  const route = change.fallback && next ? { ...next, fallbacks: JSON.stringify(rest) } : undefined;
+  await settleVideoJob(services.db, { id: job.id, token, change, charge, ...(route ? { route } : {}), now });
 }

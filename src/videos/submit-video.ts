@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import { assertWithinSpendLimit } from '../accounting/spend-limit.js';
 import { modelTask } from '../catalog/model-task.js';
+import type { Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import { insertVideoJob, type VideoJobRow } from '../store/repositories/video-jobs.js';
 import { newGenerationId } from '../util/ids.js';
+import { planVideoEndpoints } from './plan-video-endpoints.js';
+import { videoCost } from './video-cost.js';
+import { videoRequestProblem } from './video-request-problem.js';
 import type { VideoRequest } from './video-request.js';
 import type { VideoServices } from './video-services.js';
+import { videoAdapterOf } from './video-target.js';
 
 export interface SubmitContext {
   requestId: string;
@@ -16,16 +22,30 @@ export interface SubmitContext {
 /**
  * Stores a new job for the poller to submit upstream: the request is
  * answered at once, and a job outlives the instance that took it. An unknown
- * model is a 404; a model of another task, or one with no video-capable
- * endpoint, is a 400.
+ * model is a 404; a model of another task, one with no video-capable
+ * endpoint, or a request no planned endpoint can make is a 400; preferences
+ * that leave no endpoint are a 404; a key whose limit is spent, or would be
+ * by this job, is a 402. The job goes to the first planned endpoint that can
+ * make it; the others that can are its fallbacks.
  */
 export async function submitVideo(services: VideoServices, key: ApiKeyRow, request: VideoRequest, context: SubmitContext): Promise<VideoJobRow> {
   const model = services.catalog.getModel(request.model);
   if (!model) throw Errors.modelNotFound(request.model);
   if (modelTask(model) !== 'video') throw Errors.invalidRequest(`Model ${model.id} is not a video model: send it to its own endpoint`);
-  if (!request.prompt && !request.frame_images?.length) throw Errors.invalidRequest('prompt is required unless frame_images are given');
-  const endpoint = model.endpoints.find((e) => services.adapters[services.catalog.providers.get(e.provider)?.kind ?? ''] !== undefined);
-  if (!endpoint) throw Errors.invalidRequest(`Model ${model.id} has no provider that generates video`);
+  const makesVideo = (endpoint: Endpoint) => videoAdapterOf(services, endpoint) !== undefined;
+  if (!model.endpoints.some(makesVideo)) throw Errors.invalidRequest(`Model ${model.id} has no provider that generates video`);
+  const plan = planVideoEndpoints(model, makesVideo, request.provider, services.random ?? Math.random);
+  if (plan.noEndpoint !== undefined) throw Errors.noEndpointMatchesPreferences({ candidates: plan.candidates }, plan.noEndpoint);
+
+  const problems = plan.endpoints.map((endpoint) => {
+    const adapter = videoAdapterOf(services, endpoint)!;
+    return videoRequestProblem(request, model.id, adapter.options(endpoint.upstreamModel)) ?? adapter.refusal(request, endpoint.upstreamModel);
+  });
+  const able = plan.endpoints.filter((_, i) => problems[i] === undefined);
+  const [first, ...fallbacks] = able;
+  if (!first) throw Errors.invalidRequest(problems[0] ?? `Model ${model.id} has no provider that generates video`);
+  const seconds = request.duration ?? videoAdapterOf(services, first)!.options(first.upstreamModel).defaultDuration;
+  await assertWithinSpendLimit(services.db, key, services.clock(), videoCost(first.pricing, seconds));
 
   const now = services.clock().toISOString();
   const job: VideoJobRow = {
@@ -36,8 +56,8 @@ export async function submitVideo(services: VideoServices, key: ApiKeyRow, reque
     generation_id: newGenerationId(services.clock()),
     request_id: context.requestId,
     model: model.id,
-    provider: endpoint.provider,
-    upstream_model: endpoint.upstreamModel,
+    provider: first.provider,
+    upstream_model: first.upstreamModel,
     request: JSON.stringify(request),
     status: 'pending',
     upstream_id: null,
@@ -53,6 +73,7 @@ export async function submitVideo(services: VideoServices, key: ApiKeyRow, reque
     origin: context.origin,
     created_at: now,
     updated_at: now,
+    fallbacks: JSON.stringify(fallbacks.map((e) => ({ provider: e.provider, upstream_model: e.upstreamModel }))),
   };
   await insertVideoJob(services.db, job);
   return job;

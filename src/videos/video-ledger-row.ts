@@ -1,8 +1,11 @@
 import type { GenerationRecord } from '../accounting/record-generation.js';
 import type { VideoJobRow } from '../store/repositories/video-jobs.js';
 
-/** The ledger row of a completed job: its generation id, the seconds billed and the cost. */
-export function videoLedgerRow(job: VideoJobRow, { seconds, cost, now }: { seconds: number; cost: number; now: Date }): GenerationRecord {
+/** The ledger row of a completed job: its generation id, the seconds of each video, how many videos, and the cost. */
+export function videoLedgerRow(
+  job: VideoJobRow,
+  { seconds, outputs = 1, cost, now }: { seconds: number; outputs?: number; cost: number; now: Date },
+): GenerationRecord {
   return {
     id: job.generation_id,
     organization_id: job.organization_id,
@@ -31,7 +34,7 @@ export function videoLedgerRow(job: VideoJobRow, { seconds, cost, now }: { secon
     generation_time_ms: null,
     error_code: null,
     error_message: null,
-    routing: JSON.stringify({ video_job_id: job.id, video_seconds: seconds }),
+    routing: JSON.stringify({ video_job_id: job.id, video_seconds: seconds, videos: outputs }),
     origin: job.origin,
     user_agent: job.user_agent,
     created_at: job.created_at,

@@ -12,4 +12,6 @@ export interface VideoServices {
   catalog: Catalog;
   adapters: Readonly<Record<string, VideoAdapter>>;
   policy: PollPolicy;
+  /** Draws of the price-weighted load balancing between endpoints; Math.random unless a test fixes it. */
+  random?: () => number;
 }

@@ -125,6 +125,29 @@ describe.each(testEngines)('rerank on $name', (engine) => {
     expect(await simCalls()).toBe(0);
   });
 
+  describe('provider preferences', () => {
+    it('serves from the providers provider.only allows, calling no other', async () => {
+      const res = await rerank({ model: 'sim/flaky', provider: { only: ['jina-a'] } });
+      expect(res.status).toBe(200);
+      expect(res.body.provider).toBe('jina-a');
+      expect(await simCalls()).toBe(1);
+    });
+
+    it('tries provider.order first', async () => {
+      const res = await rerank({ model: 'sim/broken', provider: { order: ['cohere-b'] } });
+      expect(res.status).toBe(200);
+      expect(res.body.provider).toBe('cohere-b');
+      expect(await simCalls()).toBe(1);
+    });
+
+    it('answers 404 naming the preference that removed the last endpoint', async () => {
+      const res = await rerank({ model: 'sim/flaky', provider: { ignore: ['cohere-a', 'jina-a'] } });
+      expect(res.status).toBe(404);
+      expect(res.body.error.message).toContain('provider.ignore removed the last candidate');
+      expect(await simCalls()).toBe(0);
+    });
+  });
+
   describe('fallbacks', () => {
     it('moves to the next endpoint after a 5xx, and the ledger lists both attempts', async () => {
       const res = await rerank({ model: 'sim/flaky' });

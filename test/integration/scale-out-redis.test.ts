@@ -29,6 +29,13 @@ describe.skipIf(!postgres || !redisUrl)('two instances sharing PostgreSQL and Re
       [
         { id: 'sim/flaky', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model' }] },
         { id: 'sim/sticky', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }, { provider: 'beta', upstream: 'sim-model' }] },
+        {
+          id: 'sim/cached',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model', prompt: 2e-6, pricing: { input_cache_read: 2e-7 } },
+            { provider: 'beta', upstream: 'sim-model', prompt: 1e-6 },
+          ],
+        },
       ],
     );
     a = await startGateway(postgres!, { catalog, redisUrl });
@@ -54,5 +61,14 @@ describe.skipIf(!postgres || !redisUrl)('two instances sharing PostgreSQL and Re
     expect((await chat(a, 'sim/flaky')).body.provider).toBe('beta'); // pinned to beta on a
     await new Promise((r) => setTimeout(r, 50)); // the pin is written after the answer
     expect((await chat(b, 'sim/sticky')).body.provider).toBe('beta'); // b would pick alpha without the shared pin
+  });
+
+  it('sends a conversation to the provider holding its prompt cache whichever instance served it', async () => {
+    const messages = [{ role: 'user', content: `cache me ${Date.now()}` }];
+    const chat = (gw: RunningGateway, provider?: Record<string, unknown>) =>
+      call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { model: 'sim/cached', messages, ...(provider ? { provider } : {}) } });
+    expect((await chat(a, { ignore: ['beta'] })).body.provider).toBe('alpha'); // alpha now holds the cache, recorded in Redis
+    // b would pick the cheaper beta without the shared pin; beta prices no cache reads, so its answers move no pin.
+    expect(await eventually(async () => (await chat(b)).body.provider === 'alpha')).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimDueVideoJobs, insertVideoJob, settleVideoJob, type VideoJobRow } from '../../src/store/repositories/video-jobs.js';
+import { claimDueVideoJobs, insertVideoJob, releaseVideoJob, settleVideoJob, type VideoJobRow } from '../../src/store/repositories/video-jobs.js';
 import type { JobChange } from '../../src/videos/job-state.js';
 import { videoLedgerRow } from '../../src/videos/video-ledger-row.js';
 import { testEngines } from '../support/databases.js';
@@ -36,6 +36,7 @@ describe.each(testEngines)('video job claims on $name', (engine) => {
     origin: null,
     created_at: T0.toISOString(),
     updated_at: T0.toISOString(),
+    fallbacks: '[]',
   });
   const completed: JobChange = { status: 'completed', upstream_id: 'v1', error: null, failures: 0, next_poll_at: T0.toISOString(), seconds: 4, outputs: 1, charge: true };
 
@@ -47,6 +48,18 @@ describe.each(testEngines)('video job claims on $name', (engine) => {
     for (const id of ['job-a', 'job-b', 'job-c']) await insertVideoJob(gw.store.db, job(id));
   });
   afterAll(() => gw.close());
+
+  it('takes a lease given back by a stopping instance at once, and only from the holder', async () => {
+    // Due before the other jobs: the only one these claims see.
+    await insertVideoJob(gw.store.db, { ...job('job-r'), next_poll_at: at(-2_000).toISOString(), claimed_until: at(-2_000).toISOString() });
+    const claim = (token: string, ms: number) => claimDueVideoJobs(gw.store.db, { now: at(ms), leaseUntil: at(60_000), limit: 10, token });
+    expect((await claim('stopping', -1_000)).map((j) => j.id)).toEqual(['job-r']);
+    await releaseVideoJob(gw.store.db, { id: 'job-r', token: 'someone-else', now: at(-900) });
+    expect(await claim('other', -900)).toEqual([]);
+    await releaseVideoJob(gw.store.db, { id: 'job-r', token: 'stopping', now: at(-800) });
+    expect((await claim('restarted', -800)).map((j) => j.id)).toEqual(['job-r']);
+    await gw.store.db.deleteFrom('video_jobs').where('id', '=', 'job-r').execute();
+  });
 
   it('never leases a job to two claimers at once; a lapsed lease is taken over', async () => {
     const lease = { now: at(0), leaseUntil: at(1_000), limit: 10 };

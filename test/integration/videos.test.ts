@@ -3,6 +3,7 @@ import { createApiKey } from '../../src/accounts/create-api-key.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
 import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { expectChargedOnce, jobEnded, ledgerRows, pollJob, submitAccepted, until } from '../support/video-jobs.js';
 import { VIDEO_SECOND, videoSimCatalog } from '../support/video-sim-catalog.js';
 
 const FAST = { tickMs: 20, intervalMs: 20, leaseMs: 2_000 };
@@ -14,24 +15,14 @@ const MODELS = [
   { id: 'sim/video-slow', upstream: 'sora-2@render_ms=1500' },
 ];
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 describe.each(testEngines)('video jobs on $name', (engine) => {
   let sim: Simulator;
   let gw: RunningGateway;
   let otherKey: string;
   const submit = (body: Record<string, unknown>, key = gw.managementKey) => call(gw, 'POST', '/videos', { key, body });
-  const poll = (id: string, key = gw.managementKey, g: RunningGateway = gw) => call(g, 'GET', `/videos/${id}`, { key });
-  const finished = (id: string, g: RunningGateway = gw) =>
-    until(() => poll(id, gw.managementKey, g), (r) => !['pending', 'in_progress'].includes(r.body.status as string));
-  const ledger = (generationId: string) => gw.store.db.selectFrom('generations').selectAll().where('id', '=', generationId).execute();
+  const poll = (id: string, key = gw.managementKey, g: RunningGateway = gw) => pollJob(g, id, key);
+  const finished = (id: string, g: RunningGateway = gw) => jobEnded(g, id, gw.managementKey);
+  const ledger = (generationId: string) => ledgerRows(gw, generationId);
 
   beforeAll(async () => {
     sim = await startSimulator();
@@ -50,22 +41,11 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
   it('submits (202), polls to completed, downloads the MP4, and charges once', async () => {
     const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'video' } });
     const key = created.body.key as string;
-    const accepted = await submit({ model: 'sim/video', prompt: 'a cat', duration: 8, resolution: '720p', aspect_ratio: '16:9' }, key);
-    expect(accepted.status).toBe(202);
-    expect(accepted.body).toEqual({ id: expect.stringMatching(/^job-/), polling_url: `${gw.baseUrl}/videos/${accepted.body.id}`, status: 'pending' });
-
-    const done = await finished(accepted.body.id, gw);
+    const job = await submitAccepted(gw, { model: 'sim/video', prompt: 'a cat', duration: 8, resolution: '720p', aspect_ratio: '16:9' }, key);
+    const done = await finished(job.id, gw);
     expect(done.status).toBe(200);
-    expect(done.body).toEqual({
-      id: accepted.body.id,
-      polling_url: accepted.body.polling_url,
-      status: 'completed',
-      generation_id: expect.stringMatching(/^gen-/),
-      unsigned_urls: [`${gw.baseUrl}/videos/${accepted.body.id}/content?index=0`],
-      usage: { cost: expect.closeTo(8 * VIDEO_SECOND, 9), is_byok: false },
-    });
-    const again = await poll(accepted.body.id, key);
-    expect(again.body).toEqual(done.body);
+    await expectChargedOnce(gw, job, done, { cost: 8 * VIDEO_SECOND, keyHash: created.body.data.hash, model: 'sim/video', provider: 'openai-v' });
+    expect((await poll(job.id, key)).body).toEqual(done.body);
 
     const content = await fetch(done.body.unsigned_urls[0], { headers: { authorization: `Bearer ${key}` } });
     expect(content.status).toBe(200);
@@ -73,13 +53,16 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
     const bytes = Buffer.from(await content.arrayBuffer());
     expect(Number(content.headers.get('content-length'))).toBe(bytes.length);
     expect(bytes.toString('latin1', 4, 8)).toBe('ftyp');
+  });
 
-    const rows = await ledger(done.body.generation_id);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ api_type: 'video', status: 'success', model: 'sim/video', provider_name: 'openai-v' });
-    expect(rows[0]!.total_cost).toBeCloseTo(0.8);
-    const keyRow = await gw.store.db.selectFrom('api_keys').select('usage').where('hash', '=', created.body.data.hash).executeTakeFirstOrThrow();
-    expect(keyRow.usage).toBeCloseTo(0.8);
+  it('sends the first frame as OpenAI’s input_reference; a last frame is refused', async () => {
+    const first = { type: 'image_url', image_url: { url: 'https://example.com/first.png' }, frame_type: 'first_frame' };
+    const accepted = await submit({ model: 'sim/video', prompt: 'from a picture', frame_images: [first] });
+    await until(() => poll(accepted.body.id), (r) => r.body.status !== 'pending');
+    const stats = (await (await fetch(`${sim.url}/__sim/stats`)).json()) as { lastRequestBody: unknown };
+    expect(stats.lastRequestBody).toEqual({ model: 'sora-2@render_ms=150', prompt: 'from a picture', input_reference: { image_url: 'https://example.com/first.png' } });
+    const last = await submit({ model: 'sim/video', prompt: 'x', frame_images: [{ ...first, frame_type: 'last_frame' }] });
+    expect(last.body.error).toEqual({ code: 400, message: 'frame_images[0].frame_type: sim/video takes only first_frame, not last_frame' });
   });
 
   it('hides a job from another organization (404 on poll and content)', async () => {
@@ -124,6 +107,8 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
     expect((await submit({ model: 'sim/chat', prompt: 'x' })).status).toBe(400);
     expect((await call(gw, 'POST', '/videos', { body: { model: 'sim/video', prompt: 'x' } })).status).toBe(401);
     expect((await call(gw, 'GET', '/videos/job-x')).status).toBe(401);
+    const empty = await call(gw, 'GET', '/videos/', { key: gw.managementKey });
+    expect(empty.body.error).toEqual({ code: 400, message: 'path parameter jobId must be at least 1 character long' });
     const unknown = await submit({ model: 'sim/nope', prompt: 'x' });
     expect(unknown.status).toBe(404);
     const spent = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'spent', limit: 0.0001 } });

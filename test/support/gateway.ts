@@ -74,6 +74,7 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     store,
     changes: shared.changes,
     sessionPins: shared.sessionPins,
+    cachePins: shared.cachePins,
     catalog,
     ...(options.clock ? { clock: options.clock } : {}),
     // A constant draw makes load balancing cheapest-first, catalog order on ties: tests stay deterministic.

@@ -5,8 +5,23 @@ import { PROVIDER_KINDS } from '../../src/providers/registry.js';
 
 export interface SimModel {
   id: string;
-  /** One endpoint per entry: the provider id and the simulator model (knobs included). */
-  endpoints: { provider: string; upstream: string; prompt?: number; completion?: number; supported?: string[]; contextLength?: number }[];
+  /** The model's `scores` for the routing plugins (config key `scores`). */
+  scores?: Record<string, number>;
+  /**
+   * One endpoint per entry: the provider id and the simulator model (knobs
+   * included); `facts` are further endpoint keys of the config file
+   * (pricing keys go in `pricing`).
+   */
+  endpoints: {
+    provider: string;
+    upstream: string;
+    prompt?: number;
+    completion?: number;
+    supported?: string[];
+    pricing?: Record<string, number>;
+    facts?: Record<string, unknown>;
+    contextLength?: number;
+  }[];
 }
 
 /** Where the simulator serves each chat protocol. */
@@ -25,15 +40,19 @@ export function simCatalog(simUrl: string, providers: (string | { id: string; ki
   }
   lines.push('models:');
   for (const m of models) {
-    lines.push(`  - id: ${m.id}`, '    endpoints:');
+    lines.push(`  - id: ${m.id}`);
+    // JSON is YAML: objects go in flow style.
+    if (m.scores) lines.push(`    scores: ${JSON.stringify(m.scores)}`);
+    lines.push('    endpoints:');
     for (const e of m.endpoints) {
       lines.push(
         `      - provider: ${e.provider}`,
         `        upstream_model: "${e.upstream}"`,
-        `        pricing: { prompt: ${e.prompt ?? 0.000001}, completion: ${e.completion ?? 0.000002} }`,
+        `        pricing: ${JSON.stringify({ prompt: e.prompt ?? 0.000001, completion: e.completion ?? 0.000002, ...e.pricing })}`,
       );
       if (e.supported) lines.push(`        supported_parameters: [${e.supported.join(', ')}]`);
       if (e.contextLength) lines.push(`        context_length: ${e.contextLength}`);
+      for (const [key, value] of Object.entries(e.facts ?? {})) lines.push(`        ${key}: ${JSON.stringify(value)}`);
     }
   }
   const config = parseGatewayConfig(lines.join('\n'), 'test.yaml', { knownKinds: PROVIDER_KINDS }, {});

@@ -17,8 +17,9 @@ function checkReasoningEffort(body: ChatRequestBody): void {
   }
 }
 
-function checkModelPatternTotals(body: ChatRequestBody): void {
-  body.plugins?.forEach((plugin, index) => {
+/** Plugin rules JSON Schema cannot state; also checks an organization's default plugins. */
+export function checkPlugins(plugins: ChatRequestBody['plugins']): void {
+  plugins?.forEach((plugin, index) => {
     if (plugin.id !== 'auto-router' && plugin.id !== 'auto-beta-router') return;
     for (const field of MODEL_PATTERN_FIELDS) {
       const total = (plugin[field] ?? []).reduce((sum, pattern) => sum + charCount(pattern), 0);
@@ -45,6 +46,6 @@ function checkMetadataKeys(body: ChatRequestBody): void {
  */
 export function checkChatRequest(body: ChatRequestBody): void {
   checkReasoningEffort(body);
-  checkModelPatternTotals(body);
+  checkPlugins(body.plugins);
   checkMetadataKeys(body);
 }

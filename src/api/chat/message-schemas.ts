@@ -36,6 +36,8 @@ const AssistantMessage = Type.Object({
   tool_calls: Type.Optional(Type.Array(ToolCall)),
   reasoning: Type.Optional(Nullable(Type.String())),
   refusal: Type.Optional(Nullable(Type.String())),
+  /** The model that wrote the turn (reference ChatAssistantMessage); the auto-router's pin_model reads it. */
+  model: Type.Optional(Type.String()),
 });
 
 const ToolMessage = Type.Object({

@@ -57,7 +57,18 @@ describe('plugins', () => {
     ...['mistral-ocr', 'native', 'cloudflare-ai', 'pdf-text'].map((engine): [string, unknown] => [`file-parser with pdf engine ${engine}`, { id: 'file-parser', pdf: { engine } }]),
     ['context-compression with middle-out', { id: 'context-compression', engine: 'middle-out' }],
     ['pareto-router with every field', { id: 'pareto-router', min_coding_score: 0.8, max_price: 3, price_source: 'weighted_avg' }],
-    ['switchyard-router with an algorithm', { id: 'switchyard-router', algorithm: 'capability' }],
+    ...['capability', 'stage', 'auto', 'random', 'composite', 'passthrough'].map((algorithm): [string, unknown] => [`switchyard-router with algorithm ${algorithm}`, { id: 'switchyard-router', algorithm }]),
+    [
+      'switchyard-router with rules',
+      {
+        id: 'switchyard-router',
+        rules: [
+          { name: 'agents', when: { tools: true, min_prompt_tokens: 1000 }, models: ['anthropic/claude-sonnet-4.5'] },
+          { when: { images: true, reasoning: false, max_prompt_tokens: 100_000, task: 'coding', min_tool_errors: 2 }, models: ['google/gemini-2.5-flash', 'openai/gpt-4o'] },
+          { models: ['openai/gpt-4o-mini'] },
+        ],
+      },
+    ],
     ['several plugins', [{ id: 'web' }, { id: 'response-healing' }]],
   ];
 
@@ -106,6 +117,13 @@ describe('plugins', () => {
     ['a negative pareto max_price', { id: 'pareto-router', max_price: -1 }, 'plugins[0].max_price must be >= 0'],
     ['an unknown price_source', { id: 'pareto-router', price_source: 'list' }, 'plugins[0].price_source must be one of "prompt", "weighted_avg"'],
     ['a switchyard algorithm that is not a string', { id: 'switchyard-router', algorithm: 1 }, 'plugins[0].algorithm must be of type string'],
+    ['an unknown switchyard algorithm', { id: 'switchyard-router', algorithm: 'judge' }, 'plugins[0].algorithm must be one of "capability", "stage", "auto", "random", "composite", "passthrough"'],
+    ['min_tool_errors 0', { id: 'switchyard-router', rules: [{ when: { min_tool_errors: 0 }, models: ['a/b'] }] }, 'plugins[0].rules[0].when.min_tool_errors must be >= 1'],
+    ['a switchyard rule without models', { id: 'switchyard-router', rules: [{ when: { tools: true } }] }, 'plugins[0].rules[0].models is required'],
+    ['a switchyard rule with no model', { id: 'switchyard-router', rules: [{ models: [] }] }, 'plugins[0].rules[0].models must have at least 1 item'],
+    ['an unknown switchyard condition', { id: 'switchyard-router', rules: [{ when: { audio: true }, models: ['a/b'] }] }, 'plugins[0].rules[0].when has an unknown property "audio"'],
+    ['a switchyard task no classifier knows', { id: 'switchyard-router', rules: [{ when: { task: 'poetry' }, models: ['a/b'] }] }, 'plugins[0].rules[0].when.task must be one of "coding", "math", "creative_writing", "translation", "general"'],
+    ['a negative switchyard token bound', { id: 'switchyard-router', rules: [{ when: { min_prompt_tokens: -1 }, models: ['a/b'] }] }, 'plugins[0].rules[0].when.min_prompt_tokens must be >= 0'],
   ];
 
   it.each(refused)('refuses %s', (_, plugin, message) => {

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../http/schema-helpers.js';
 import { AutoBetaRouterPlugin, AutoRouterPlugin } from './auto-router-plugin-schemas.js';
 import { PluginObject } from './plugin-fields.js';
+import { SwitchyardRouterPlugin } from './switchyard-plugin-schema.js';
 import { DiscriminatedUnion } from './union-schemas.js';
 
 const Strings = Type.Array(Type.String());
@@ -62,11 +63,6 @@ const FusionPlugin = PluginObject('fusion', {
   tools: Type.Optional(
     Type.Array(Type.Object({ type: Type.String(), parameters: Type.Optional(ServerToolParameters) }), { maxItems: 8 }),
   ),
-});
-
-/** The reference has no schema for it; the SDK sends an open-ended `algorithm` name. */
-const SwitchyardRouterPlugin = PluginObject('switchyard-router', {
-  algorithm: Type.Optional(Type.String()),
 });
 
 /** One item of `plugins`, told apart by `id` (spec 2.2). */

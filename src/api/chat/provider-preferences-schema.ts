@@ -1,13 +1,12 @@
 import { Type } from 'typebox';
+import { QUANTIZATIONS } from '../../catalog/routing-vocabulary.js';
 import { Nullable, NullableStringEnum, StringEnum } from '../../http/schema-helpers.js';
 import { TypeUnion } from './union-schemas.js';
 
 const SORT_KEYS = ['price', 'throughput', 'latency', 'exacto'] as const;
 
-const QUANTIZATIONS = ['int4', 'int8', 'fp4', 'mxfp4', 'nvfp4', 'fp6', 'fp8', 'mxfp8', 'fp16', 'bf16', 'fp32', 'unknown'] as const;
-
 /** Provider slugs: the reference lists known names but accepts any string. */
-const ProviderSlugs = Nullable(Type.Array(Type.String()));
+export const ProviderSlugs = Nullable(Type.Array(Type.String()));
 
 /** USD. The reference types prices as decimal strings; its docs' examples send numbers. */
 const Price = TypeUnion([Type.String({ pattern: '^\\d+(\\.\\d+)?$' }), Type.Number({ minimum: 0 })]);
@@ -24,7 +23,7 @@ const PercentileCutoffs = TypeUnion([
   Type.Null(),
 ]);
 
-const Sort = TypeUnion([
+export const ProviderSort = TypeUnion([
   StringEnum(SORT_KEYS),
   Type.Object({
     by: Type.Optional(NullableStringEnum(SORT_KEYS)),
@@ -46,7 +45,7 @@ export const ProviderPreferences = Nullable(
       only: Type.Optional(ProviderSlugs),
       ignore: Type.Optional(ProviderSlugs),
       quantizations: Type.Optional(Nullable(Type.Array(StringEnum(QUANTIZATIONS)))),
-      sort: Type.Optional(Sort),
+      sort: Type.Optional(ProviderSort),
       max_price: Type.Optional(
         Type.Object({
           prompt: Type.Optional(Price),

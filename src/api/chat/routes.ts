@@ -5,6 +5,8 @@ import { completeChat } from '../../chat/complete-chat.js';
 import { streamChat } from '../../chat/stream-chat.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { envelope, toGatewayError } from '../../http/error-envelope.js';
+import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
+import { routerModelOf } from '../../routing/routers/route-models.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { applyPreset } from '../presets/apply-preset.js';
 import { clientGone, runContext } from '../request-context.js';
@@ -23,7 +25,10 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         // A preset's fields fill in before the checks, so the merged request obeys the same rules.
         const body = await applyPreset(services.db, key.organization_id, request.body);
         checkChatRequest(body);
-        const chat = applyDefaultModel(normalizeChatRequest(body, request.headers['x-session-id']), undefined);
+        const settings = await services.organizationSettings.get(key.organization_id);
+        const normalized = applyOrganizationDefaults(normalizeChatRequest(body, request.headers['x-session-id']), settings);
+        // Without a model, an enabled router plugin (the request's or the organization's) names its router model.
+        const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
         await assertWithinSpendLimit(services.db, key, services.clock());
         const signal = clientGone(reply);
         const run = await services.pipeline.prepareChat(await startChatRun(services, key, chat, runContext(request)), signal);

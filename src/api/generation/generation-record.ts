@@ -5,6 +5,8 @@ import type { GenerationRow } from '../../store/repositories/generations.js';
 export interface RoutingRecord {
   attempts: AttemptOutcome[];
   strategy?: string;
+  /** Set when a router model chose the model (chat/service-metadata.ts RouterFacts). */
+  router?: { model: string };
   [key: string]: unknown;
 }
 
@@ -58,7 +60,7 @@ export function toGenerationRecord(row: GenerationRow) {
     external_user: row.external_user,
     api_type: row.api_type,
     preset_id: null,
-    router: routing?.strategy ?? null,
+    router: routing?.router?.model ?? null,
     provider_responses:
       routing?.attempts.map((a) => ({
         provider_name: a.provider,

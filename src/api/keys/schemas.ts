@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, NullableStringEnum } from '../../http/schema-helpers.js';
+import { Nullable, NullableStringEnum, PageOffset } from '../../http/schema-helpers.js';
 
 export const LIMIT_RESETS = ['daily', 'weekly', 'monthly'] as const;
 
@@ -36,6 +36,6 @@ export const KeyHashParams = Type.Object({
 
 export const ListKeysQuery = Type.Object({
   include_disabled: Type.Optional(Type.Boolean()),
-  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  offset: Type.Optional(PageOffset),
   workspace_id: Type.Optional(Type.String({ format: 'uuid' })),
 });

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import { Nullable } from '../../http/schema-helpers.js';
+import { PageOffset } from '../../http/schema-helpers.js';
 
 export const MAX_PAGE_SIZE = 1000;
 
 export const ListModelsQuery = Type.Object({
-  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  offset: Type.Optional(PageOffset),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
 });
 

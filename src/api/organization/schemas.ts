@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { Nullable } from '../../http/schema-helpers.js';
+import { PageOffset } from '../../http/schema-helpers.js';
 
 export const ListMembersQuery = Type.Object({
-  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  offset: Type.Optional(PageOffset),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 });

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { assertWithinSpendLimit } from '../../accounting/spend-limit.js';
 import { modelTask } from '../../catalog/model-task.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
@@ -8,7 +7,7 @@ import { findVideoJob } from '../../store/repositories/video-jobs.js';
 import { submitVideo } from '../../videos/submit-video.js';
 import type { VideoPoller } from '../../videos/video-poller.js';
 import type { VideoServices } from '../../videos/video-services.js';
-import { videoTarget } from '../../videos/video-target.js';
+import { videoAdapterOf, videoTarget } from '../../videos/video-target.js';
 import { clientGone } from '../request-context.js';
 import { toJobRecord } from './job-record.js';
 import { ContentQuery, JobParams, VideoRequestBody } from './schemas.js';
@@ -22,7 +21,6 @@ export function videoRoutes(services: VideoServices & { auth: Authenticator; pol
 
     app.post('/videos', { ...auth, schema: { body: VideoRequestBody } }, async (request, reply) => {
       const key = callerKey(request);
-      await assertWithinSpendLimit(services.db, key, services.clock());
       const referer = request.headers['http-referer'] ?? request.headers.referer;
       const job = await submitVideo(services, key, request.body, {
         requestId: request.id,
@@ -38,8 +36,8 @@ export function videoRoutes(services: VideoServices & { auth: Authenticator; pol
     app.get('/videos/models', auth, async () => {
       const data = services.catalog.listModels().flatMap((model) => {
         if (modelTask(model) !== 'video') return [];
-        const found = videoTarget(services, { model: model.id, provider: model.endpoints[0]?.provider ?? '' });
-        return found ? [toVideoModelRecord(model, found.adapter.options)] : [];
+        const endpoint = model.endpoints.find((e) => videoAdapterOf(services, e) !== undefined);
+        return endpoint ? [toVideoModelRecord(model, endpoint, videoAdapterOf(services, endpoint)!.options(endpoint.upstreamModel))] : [];
       });
       return { data };
     });

@@ -1,9 +1,9 @@
-import type { Model } from '../../catalog/types.js';
+import type { Endpoint, Model } from '../../catalog/types.js';
 import type { VideoOptions } from '../../videos/video-adapter.js';
 
-/** A video model as the reference's VideoModel: what its protocol can make, and its price per second. */
-export function toVideoModelRecord(model: Model, options: VideoOptions) {
-  const price = model.endpoints[0]?.pricing.video_second;
+/** A video model as the reference's VideoModel: what its top endpoint's protocol can make there, and the price per second. */
+export function toVideoModelRecord(model: Model, endpoint: Endpoint, options: VideoOptions) {
+  const price = endpoint.pricing.video_second;
   return {
     id: model.id,
     canonical_slug: model.id,
@@ -19,7 +19,7 @@ export function toVideoModelRecord(model: Model, options: VideoOptions) {
     creativity: null,
     generate_audio: options.generateAudio,
     seed: options.seed,
-    allowed_passthrough_parameters: [],
+    allowed_passthrough_parameters: options.passthrough,
     pricing_skus: price !== undefined ? { video_second: String(price) } : null,
   };
 }

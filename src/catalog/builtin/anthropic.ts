@@ -6,6 +6,9 @@ import { perMillion, released } from './units.js';
 
 const PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'tools', 'tool_choice', 'reasoning', 'include_reasoning', 'web_search_options'];
 
+/** Priority Tier, asked for with `service_tier: "auto"` (see the Anthropic adapter). */
+const SERVICE_TIERS = ['auto', 'default', 'priority'] as const;
+
 const CLAUDE = { input_modalities: ['text', 'image', 'file'], output_modalities: ['text'], tokenizer: 'Claude' };
 
 const cachedPricing = (input: number, output: number) => ({
@@ -36,6 +39,7 @@ export const anthropic: BuiltinProvider = {
       upstreamModel: 'claude-opus-4-1-20250805',
       pricing: cachedPricing(15, 75),
       maxCompletionTokens: 32_000,
+      supportedServiceTiers: SERVICE_TIERS,
       supportedParameters: PARAMETERS,
     },
     {
@@ -50,6 +54,7 @@ export const anthropic: BuiltinProvider = {
       upstreamModel: 'claude-sonnet-4-5-20250929',
       pricing: cachedPricing(3, 15),
       maxCompletionTokens: 64_000,
+      supportedServiceTiers: SERVICE_TIERS,
       supportedParameters: PARAMETERS,
     },
     {
@@ -64,6 +69,7 @@ export const anthropic: BuiltinProvider = {
       upstreamModel: 'claude-sonnet-4-20250514',
       pricing: cachedPricing(3, 15),
       maxCompletionTokens: 64_000,
+      supportedServiceTiers: SERVICE_TIERS,
       supportedParameters: PARAMETERS,
     },
     {
@@ -78,6 +84,7 @@ export const anthropic: BuiltinProvider = {
       upstreamModel: 'claude-haiku-4-5-20251001',
       pricing: cachedPricing(1, 5),
       maxCompletionTokens: 64_000,
+      supportedServiceTiers: SERVICE_TIERS,
       supportedParameters: PARAMETERS,
     },
     {

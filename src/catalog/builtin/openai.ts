@@ -15,6 +15,11 @@ const REASONING_PARAMETERS = [
 ];
 const GPT_5_PARAMETERS = [...REASONING_PARAMETERS, 'verbosity'];
 
+// Service tiers as OpenAI's flex- and priority-processing pages listed the models in 2025.
+const PRIORITY_TIERS = ['auto', 'default', 'priority'] as const;
+const FLEX_TIERS = ['auto', 'default', 'flex'] as const;
+const FLEX_AND_PRIORITY_TIERS = ['auto', 'default', 'flex', 'priority'] as const;
+
 const MULTIMODAL = { input_modalities: ['text', 'image', 'file'], output_modalities: ['text'], tokenizer: 'GPT' };
 
 export const openai: BuiltinProvider = {
@@ -37,6 +42,7 @@ export const openai: BuiltinProvider = {
       upstreamModel: 'gpt-5',
       pricing: { prompt: perMillion(1.25), completion: perMillion(10), input_cache_read: perMillion(0.125) },
       maxCompletionTokens: 128_000,
+      supportedServiceTiers: FLEX_AND_PRIORITY_TIERS,
       supportedParameters: GPT_5_PARAMETERS,
     },
     {
@@ -51,6 +57,7 @@ export const openai: BuiltinProvider = {
       upstreamModel: 'gpt-5-mini',
       pricing: { prompt: perMillion(0.25), completion: perMillion(2), input_cache_read: perMillion(0.025) },
       maxCompletionTokens: 128_000,
+      supportedServiceTiers: FLEX_AND_PRIORITY_TIERS,
       supportedParameters: GPT_5_PARAMETERS,
     },
     {
@@ -65,6 +72,7 @@ export const openai: BuiltinProvider = {
       upstreamModel: 'gpt-5-nano',
       pricing: { prompt: perMillion(0.05), completion: perMillion(0.4), input_cache_read: perMillion(0.005) },
       maxCompletionTokens: 128_000,
+      supportedServiceTiers: FLEX_TIERS,
       supportedParameters: GPT_5_PARAMETERS,
     },
     {
@@ -79,6 +87,7 @@ export const openai: BuiltinProvider = {
       upstreamModel: 'gpt-4.1',
       pricing: { prompt: perMillion(2), completion: perMillion(8), input_cache_read: perMillion(0.5) },
       maxCompletionTokens: 32_768,
+      supportedServiceTiers: PRIORITY_TIERS,
       supportedParameters: CHAT_PARAMETERS,
     },
     {
@@ -93,6 +102,7 @@ export const openai: BuiltinProvider = {
       upstreamModel: 'gpt-4.1-mini',
       pricing: { prompt: perMillion(0.4), completion: perMillion(1.6), input_cache_read: perMillion(0.1) },
       maxCompletionTokens: 32_768,
+      supportedServiceTiers: PRIORITY_TIERS,
       supportedParameters: CHAT_PARAMETERS,
     },
     {
@@ -107,6 +117,7 @@ export const openai: BuiltinProvider = {
       upstreamModel: 'gpt-4.1-nano',
       pricing: { prompt: perMillion(0.1), completion: perMillion(0.4), input_cache_read: perMillion(0.025) },
       maxCompletionTokens: 32_768,
+      supportedServiceTiers: PRIORITY_TIERS,
       supportedParameters: CHAT_PARAMETERS,
     },
     {
@@ -121,6 +132,7 @@ export const openai: BuiltinProvider = {
       upstreamModel: 'gpt-4o',
       pricing: { prompt: perMillion(2.5), completion: perMillion(10), input_cache_read: perMillion(1.25) },
       maxCompletionTokens: 16_384,
+      supportedServiceTiers: PRIORITY_TIERS,
       supportedParameters: CHAT_PARAMETERS,
     },
     {
@@ -135,6 +147,7 @@ export const openai: BuiltinProvider = {
       upstreamModel: 'gpt-4o-mini',
       pricing: { prompt: perMillion(0.15), completion: perMillion(0.6), input_cache_read: perMillion(0.075) },
       maxCompletionTokens: 16_384,
+      supportedServiceTiers: PRIORITY_TIERS,
       supportedParameters: CHAT_PARAMETERS,
     },
     {
@@ -149,6 +162,7 @@ export const openai: BuiltinProvider = {
       upstreamModel: 'o3',
       pricing: { prompt: perMillion(2), completion: perMillion(8), input_cache_read: perMillion(0.5) },
       maxCompletionTokens: 100_000,
+      supportedServiceTiers: FLEX_AND_PRIORITY_TIERS,
       supportedParameters: REASONING_PARAMETERS,
     },
     {
@@ -163,6 +177,7 @@ export const openai: BuiltinProvider = {
       upstreamModel: 'o4-mini',
       pricing: { prompt: perMillion(1.1), completion: perMillion(4.4), input_cache_read: perMillion(0.275) },
       maxCompletionTokens: 100_000,
+      supportedServiceTiers: FLEX_AND_PRIORITY_TIERS,
       supportedParameters: REASONING_PARAMETERS,
     },
   ],

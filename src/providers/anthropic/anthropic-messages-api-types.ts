@@ -90,6 +90,7 @@ export interface AnthropicMessagesRequest {
   top_k?: number;
   stop_sequences?: string[];
   metadata?: { user_id: string };
+  service_tier?: 'auto' | 'standard_only';
   stream?: true;
 }
 

@@ -230,6 +230,13 @@ describe('convertToAnthropicMessagesRequest', () => {
       expect(request).toEqual(before);
     });
   });
+
+  it('asks for Priority Tier capacity with service_tier "auto" where the endpoint offers it', () => {
+    const tiers = { supportedServiceTiers: ['auto', 'default', 'priority'] as const };
+    expect(build({ service_tier: 'priority' }, tiers)).toMatchObject({ service_tier: 'auto' });
+    expect(build({ service_tier: 'default' }, tiers)).toMatchObject({ service_tier: 'standard_only' });
+    expect(build({ service_tier: 'priority' })).not.toHaveProperty('service_tier');
+  });
 });
 
 describe('native web search', () => {

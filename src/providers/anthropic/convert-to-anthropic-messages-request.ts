@@ -2,6 +2,7 @@ import type { CacheControl, ChatRequest } from '../../chat/types.js';
 import type { UpstreamTarget } from '../types.js';
 import type { AnthropicMessage, AnthropicMessagesRequest } from './anthropic-messages-api-types.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
+import { convertToAnthropicServiceTier } from './convert-to-anthropic-service-tier.js';
 import { convertToAnthropicThinking } from './convert-to-anthropic-thinking.js';
 import { convertToAnthropicTools } from './convert-to-anthropic-tools.js';
 import { convertToAnthropicWebSearchTool } from './convert-to-anthropic-web-search-tool.js';
@@ -22,8 +23,9 @@ const MIN_TOP_P_WHILE_THINKING = 0.95;
  * a tool, and in a tool loop (see continuesToolLoop), which Anthropic
  * refuses with thinking on. A top-level cache_control marks the
  * last block of the prompt. The end user's keyed hash goes in
- * metadata.user_id. What Anthropic has no counterpart for (penalties, seed,
- * logprobs, response_format, the client's metadata) is not sent.
+ * metadata.user_id, the service tier as Anthropic names it. What Anthropic
+ * has no counterpart for (penalties, seed, logprobs, response_format, the
+ * client's metadata) is not sent.
  */
 export function convertToAnthropicMessagesRequest(
   request: ChatRequest,
@@ -57,6 +59,8 @@ export function convertToAnthropicMessagesRequest(
 
   if (request.cache_control) markLastBlock(body, request.cache_control);
   if (options.endUserId) body.metadata = { user_id: options.endUserId };
+  const serviceTier = convertToAnthropicServiceTier(request.service_tier, target.supportedServiceTiers);
+  if (serviceTier) body.service_tier = serviceTier;
   if (options.stream) body.stream = true;
   return body;
 }

@@ -55,6 +55,13 @@ describe('convertToAnthropicMessages', () => {
     ]);
   });
 
+  it('sends a conversation of instructions only as the user turn, since Anthropic refuses empty messages', () => {
+    expect(convertToAnthropicMessages([{ role: 'system', content: 'Say hi.' }, { role: 'developer', content: 'In French.' }])).toStrictEqual({
+      system: [],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hi.' }, { type: 'text', text: 'In French.' }] }],
+    });
+  });
+
   it('merges consecutive turns of one role, as Anthropic requires alternation', () => {
     const { messages } = convertToAnthropicMessages([
       { role: 'user', content: 'One' },

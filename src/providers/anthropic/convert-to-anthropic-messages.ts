@@ -47,6 +47,7 @@ export function convertToAnthropicMessages(messages: readonly ChatMessage[]): { 
         break;
     }
   }
+  if (converted.length === 0 && system.length > 0) return { system: [], messages: [{ role: 'user', content: system }] };
   return { system, messages: converted };
 }
 

@@ -24,6 +24,12 @@ describe('convertToGeminiContents', () => {
     });
   });
 
+  it('sends a conversation of instructions only as the user turn, since Gemini refuses empty contents', () => {
+    expect(convert([{ role: 'system', content: 'Say hi.' }, { role: 'developer', content: 'In French.' }])).toStrictEqual({
+      contents: [{ role: 'user', parts: [{ text: 'Say hi.' }, { text: 'In French.' }] }],
+    });
+  });
+
   it('has no systemInstruction without system messages', () => {
     expect(convert([{ role: 'user', content: 'Hi' }])).toStrictEqual({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] });
   });

@@ -19,7 +19,9 @@ const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
  * back only as signatures). Tool results become functionResponse parts of a
  * user turn, named after the call they answer (Gemini's calls have no ids),
  * and consecutive results share one turn, as Gemini wants the answers to
- * parallel calls. Empty text is left out: Gemini refuses empty parts.
+ * parallel calls. Empty text is left out: Gemini refuses empty parts. A
+ * conversation of instructions only would leave `contents` empty, which
+ * Gemini refuses: its instructions become the user turn instead.
  */
 export function convertToGeminiContents(
   messages: readonly ChatMessage[],
@@ -66,6 +68,7 @@ export function convertToGeminiContents(
       }
     }
   }
+  if (contents.length === 0 && systemParts.length > 0) return { contents: [{ role: 'user', parts: systemParts }] };
   return systemParts.length > 0 ? { systemInstruction: { parts: systemParts }, contents } : { contents };
 }
 

@@ -12,12 +12,14 @@ describe('OpenAI video objects', () => {
   });
 
   it('writes seconds as a string and size from resolution and aspect ratio', () => {
-    expect(toOpenAIVideoRequest({ model: 'm', prompt: 'p', duration: 8, resolution: '720p', aspect_ratio: '9:16' }, 'sora-2')).toEqual({
-      model: 'sora-2',
-      prompt: 'p',
-      seconds: '8',
-      size: '720x1280',
-    });
-    expect(toOpenAIVideoRequest({ model: 'm', prompt: 'p', size: '1280x720', resolution: '720p' }, 'sora-2')).toMatchObject({ size: '1280x720' });
+    const request = { model: 'm', prompt: 'p', duration: 8, resolution: '720p', aspect_ratio: '9:16', passthrough: {} };
+    expect(toOpenAIVideoRequest(request, 'sora-2')).toEqual({ model: 'sora-2', prompt: 'p', seconds: '8', size: '720x1280' });
+    expect(toOpenAIVideoRequest({ ...request, size: '1280x720', aspect_ratio: undefined }, 'sora-2')).toMatchObject({ size: '1280x720' });
+  });
+
+  it('sends the first frame as input_reference, by URL or data URL', () => {
+    const frame = (url: string) => ({ type: 'image_url' as const, image_url: { url }, frame_type: 'first_frame' as const });
+    const body = toOpenAIVideoRequest({ model: 'm', prompt: 'p', frame_images: [frame('data:image/png;base64,AA==')], passthrough: {} }, 'sora-2');
+    expect(body).toEqual({ model: 'sora-2', prompt: 'p', input_reference: { image_url: 'data:image/png;base64,AA==' } });
   });
 });

@@ -2,6 +2,7 @@ import { UpstreamError, type UpstreamTarget } from '../types.js';
 import { parseOpenAIError } from '../openai/parse-openai-error.js';
 import { readUpstreamAnswer } from '../shared/read-upstream-body.js';
 import { sendUpstreamRequest } from '../shared/send-upstream-request.js';
+import { streamedVideo } from '../shared/streamed-video.js';
 import type { VideoAdapter } from '../../videos/video-adapter.js';
 import { fromOpenAIVideo } from './convert-openai-video.js';
 import { toOpenAIVideoRequest } from './convert-to-openai-video-request.js';
@@ -12,16 +13,25 @@ const auth = (target: UpstreamTarget) => ({ ...(target.apiKey ? { authorization:
 /** OpenAI's Videos API: POST /videos, GET /videos/{id}, GET /videos/{id}/content. */
 export const openAIVideosAdapter: VideoAdapter = {
   kind: 'openai',
-  // As OpenAI documents sora-2 and sora-2-pro: 4, 8 or 12 seconds, portrait or landscape, with audio.
-  options: {
-    resolutions: ['720p', '1080p'],
-    aspectRatios: ['16:9', '9:16'],
-    durations: [4, 8, 12],
-    sizes: ['1280x720', '720x1280', '1792x1024', '1024x1792'],
-    frameImages: [],
-    generateAudio: true,
-    seed: false,
+  referenceSlug: 'openai',
+  // As OpenAI documents sora-2 and sora-2-pro: 4, 8 or 12 seconds (4 by default), portrait or
+  // landscape, with audio; the larger sizes are sora-2-pro's. The first frame goes as input_reference.
+  options: (upstreamModel) => {
+    const pro = upstreamModel.startsWith('sora-2-pro');
+    return {
+      resolutions: pro ? ['720p', '1080p'] : ['720p'],
+      aspectRatios: ['16:9', '9:16'],
+      durations: [4, 8, 12],
+      defaultDuration: 4,
+      sizes: pro ? ['1280x720', '720x1280', '1792x1024', '1024x1792'] : ['1280x720', '720x1280'],
+      frameImages: ['first_frame'],
+      referenceImages: 0,
+      generateAudio: true,
+      seed: false,
+      passthrough: [],
+    };
   },
+  refusal: () => undefined,
   async create(request, target, context) {
     const response = await sendUpstreamRequest({
       url: `${base(target)}/videos`,
@@ -53,14 +63,6 @@ export const openAIVideosAdapter: VideoAdapter = {
       context,
       parseProviderError: parseOpenAIError,
     });
-    // The deadline covered reaching the bytes; a long download is limited by the client's patience.
-    response.stopDeadline();
-    const type = response.headers['content-type'];
-    const length = Number(response.headers['content-length']);
-    return {
-      contentType: typeof type === 'string' ? type : 'video/mp4',
-      contentLength: Number.isInteger(length) && length >= 0 ? length : null,
-      body: response.body,
-    };
+    return streamedVideo(response);
   },
 };

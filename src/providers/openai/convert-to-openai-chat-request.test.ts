@@ -117,9 +117,12 @@ describe('convertToOpenAIChatRequest', () => {
     expect(convert({ max_completion_tokens: 50 }, { supportedParameters: ['temperature'] })).not.toHaveProperty('max_tokens');
   });
 
-  it('sends service tier fast as priority', () => {
-    expect(convert({ service_tier: 'fast' })).toMatchObject({ service_tier: 'priority' });
-    expect(convert({ service_tier: 'flex' })).toMatchObject({ service_tier: 'flex' });
+  it('sends a service tier only to an endpoint that offers it, fast as priority', () => {
+    const tiers = { supportedServiceTiers: ['auto', 'default', 'flex', 'priority'] as const };
+    expect(convert({ service_tier: 'fast' }, tiers)).toMatchObject({ service_tier: 'priority' });
+    expect(convert({ service_tier: 'flex' }, tiers)).toMatchObject({ service_tier: 'flex' });
+    expect(convert({ service_tier: 'scale' }, tiers)).not.toHaveProperty('service_tier');
+    expect(convert({ service_tier: 'flex' })).not.toHaveProperty('service_tier');
   });
 
   it('sends the reasoning effort as reasoning_effort, unchanged', () => {
@@ -136,7 +139,7 @@ describe('convertToOpenAIChatRequest', () => {
     expect(convert({ reasoning_effort: 'high' }, { supportedParameters: ['temperature'] })).not.toHaveProperty('reasoning_effort');
   });
 
-  it('strips reasoning from assistant messages and cache_control from text parts', () => {
+  it('strips reasoning and model from assistant messages and cache_control from text parts', () => {
     const body = convert({
       messages: [
         { role: 'system', content: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }] },
@@ -151,6 +154,7 @@ describe('convertToOpenAIChatRequest', () => {
           role: 'assistant',
           content: null,
           reasoning: 'thinking…',
+          model: 'openai/gpt-4o',
           tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
         },
         { role: 'tool', tool_call_id: 'c1', content: 'ok' },

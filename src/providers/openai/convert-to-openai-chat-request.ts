@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatRequest, ContentPart, ReasoningEffort, WebSearchOptions } from '../../chat/types.js';
+import { offersTier } from '../../routing/request-parameters.js';
 import type { UpstreamTarget } from '../types.js';
 
 /**
@@ -75,7 +76,9 @@ export function convertToOpenAIChatRequest(
   else include('max_tokens', maxTokens, lists('max_tokens'));
 
   include('reasoning_effort', reasoningEffort(request), accepts('reasoning_effort') || lists('reasoning'));
-  include('service_tier', request.service_tier === 'fast' ? 'priority' : request.service_tier, accepts('service_tier'));
+  // Only a tier the endpoint offers: elsewhere the field is refused or means something else.
+  const tier = request.service_tier === 'fast' ? 'priority' : request.service_tier;
+  include('service_tier', tier, tier != null && offersTier(target.supportedServiceTiers, tier));
 
   // The gateway's keyed hash of the end user, never the client's raw value: `user` for
   // compatible hosts, `safety_identifier` for OpenAI, which deprecated `user` in its favour.
@@ -119,15 +122,19 @@ function reasoningEffort(request: ChatRequest): ReasoningEffort | undefined {
 }
 
 /**
- * Messages are already in OpenAI's shape, less two canonical additions that
- * OpenAI refuses: `reasoning` on assistant messages and Anthropic-style
- * `cache_control` on text parts (OpenAI caches prompt prefixes by itself).
+ * Messages are already in OpenAI's shape, less the canonical additions that
+ * OpenAI refuses: `reasoning` and `model` on assistant messages and
+ * Anthropic-style `cache_control` on text parts (OpenAI caches prompt
+ * prefixes by itself).
  */
 function convertMessage(message: ChatMessage): ChatMessage {
   const converted = Array.isArray(message.content)
     ? ({ ...message, content: message.content.map(withoutCacheControl) } as ChatMessage)
     : { ...message };
-  if (converted.role === 'assistant') delete converted.reasoning;
+  if (converted.role === 'assistant') {
+    delete converted.reasoning;
+    delete converted.model;
+  }
   return converted;
 }
 

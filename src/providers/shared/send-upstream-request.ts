@@ -12,7 +12,11 @@ export interface UpstreamRequest {
   timeoutMs: number;
   context: Pick<AdapterContext, 'signal' | 'dispatcher'>;
   parseProviderError: ProviderErrorParser;
+  /** Redirects a GET follows (a file download that moves to storage); none by default. */
+  maxRedirects?: number;
 }
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** A 2xx answer whose body is still to be read, with the deadline still running. */
 export interface UpstreamResponse {
@@ -44,13 +48,7 @@ export async function sendUpstreamRequest(call: UpstreamRequest): Promise<Upstre
 
   let response: Dispatcher.ResponseData;
   try {
-    response = await request(call.url, {
-      ...(call.body === undefined
-        ? { method: 'GET', headers: call.headers }
-        : { method: 'POST', headers: { 'content-type': 'application/json', ...call.headers }, body: JSON.stringify(call.body) }),
-      signal: AbortSignal.any([call.context.signal, deadline.signal]),
-      dispatcher: call.context.dispatcher ?? poolFor(new URL(call.url).origin),
-    });
+    response = await requestFollowing(call, AbortSignal.any([call.context.signal, deadline.signal]));
   } catch (error) {
     throw classify(error);
   }
@@ -67,4 +65,32 @@ export async function sendUpstreamRequest(call: UpstreamRequest): Promise<Upstre
     throw upstreamStatusError(statusCode, headers, text, call.parseProviderError);
   }
   return { statusCode, headers, body, stopDeadline, classify };
+}
+
+/**
+ * The answer to the call, after up to `maxRedirects` redirects of a GET. The
+ * call's headers carry the provider's credentials, so they go to its own
+ * origin only: a redirect to another origin (a signed storage URL) is
+ * followed without them.
+ */
+async function requestFollowing(call: UpstreamRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  let url = new URL(call.url);
+  let headers = call.headers;
+  for (let hops = 0; ; hops++) {
+    const response = await request(url, {
+      ...(call.body === undefined
+        ? { method: 'GET', headers }
+        : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(call.body) }),
+      signal,
+      dispatcher: (hops === 0 ? call.context.dispatcher : undefined) ?? poolFor(url.origin),
+    });
+    const location = response.headers.location;
+    if (call.body !== undefined || hops >= (call.maxRedirects ?? 0) || !REDIRECTS.has(response.statusCode) || typeof location !== 'string') {
+      return response;
+    }
+    await response.body.dump();
+    const next = new URL(location, url);
+    if (next.origin !== url.origin) headers = {};
+    url = next;
+  }
 }

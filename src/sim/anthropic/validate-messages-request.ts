@@ -31,6 +31,7 @@ export function validateMessagesRequest(
   const { messages } = body;
   if (messages === undefined) return fail('messages: Field required');
   if (!Array.isArray(messages)) return fail('messages: Input should be a valid list');
+  if (messages.length === 0) return fail('messages: at least one message is required');
   for (const [i, message] of messages.entries()) {
     if (!isObject(message)) return fail(`messages.${i}: Input should be a valid dictionary`);
     if (message.role !== 'user' && message.role !== 'assistant') return fail(`messages.${i}.role: Input should be 'user' or 'assistant'`);
@@ -46,6 +47,9 @@ export function validateMessagesRequest(
   }
   if (body.temperature !== undefined && (typeof body.temperature !== 'number' || body.temperature < 0 || body.temperature > 1)) {
     return fail('temperature: Input should be a number between 0 and 1');
+  }
+  if (body.service_tier !== undefined && body.service_tier !== 'auto' && body.service_tier !== 'standard_only') {
+    return fail("service_tier: Input should be 'auto' or 'standard_only'");
   }
 
   const tools = body.tools ?? [];

@@ -1,18 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { hasBearerToken, parseJson, readBody } from '../chat-route.js';
+import { hasBearerToken, parseJson, readBody, type SimContext } from '../chat-route.js';
 import { sendError, sendJson } from '../deliver.js';
 import { SimErrors } from '../openai-errors.js';
-import { makeMp4 } from './make-mp4.js';
+import { fixtureMp4 } from './fixture-mp4.js';
 import { parseVideoKnobs, type VideoKnobs } from './video-knobs.js';
-
-/**
- * The one video every job "renders": made by make-mp4.ts, byte for byte the
- * kept fixture.mp4 (make-mp4.test.ts checks it), so an install without src/
- * serves it too.
- */
-let fixture: Buffer | undefined;
-const fixtureMp4 = (): Buffer => (fixture ??= makeMp4());
 
 interface SimVideo {
   id: string;
@@ -47,6 +39,13 @@ function videoObject(video: SimVideo, now: number) {
   };
 }
 
+const SECONDS = ['4', '8', '12'];
+const SIZES = ['720x1280', '1280x720', '1024x1792', '1792x1024'];
+
+/** The JSON form of `input_reference`: an image URL (or data URL), or an uploaded file's id. */
+const isImageReference = (v: unknown) =>
+  typeof v === 'object' && v !== null && (typeof (v as { image_url?: unknown }).image_url === 'string' || typeof (v as { file_id?: unknown }).file_id === 'string');
+
 const PATH = /^\/v1\/videos(?:\/([^/]+)(\/content)?)?$/;
 
 /** Whether a request is for OpenAI's Videos API: `POST /v1/videos`, `GET /v1/videos/{id}`, `GET /v1/videos/{id}/content`. */
@@ -62,7 +61,7 @@ export const matchVideoCall = (method: string, path: string) => {
 export async function handleVideoCall(
   req: IncomingMessage,
   res: ServerResponse,
-  videos: SimVideos,
+  { stats, videos }: SimContext & { videos: SimVideos },
   call: NonNullable<ReturnType<typeof matchVideoCall>>,
 ): Promise<void> {
   const raw = call.op === 'create' ? await readBody(req) : '';
@@ -70,10 +69,16 @@ export async function handleVideoCall(
   const now = Date.now();
   if (call.op === 'create') {
     const body = parseJson(raw);
+    stats.recordChatRequest(body.ok ? body.value : raw, req.headers);
     if (!body.ok) return sendError(res, SimErrors.unparseableJson());
-    const { model, prompt, seconds = '4', size = '720x1280' } = body.value as Record<string, unknown>;
+    const { model, prompt, seconds = '4', size = '720x1280', input_reference } = body.value as Record<string, unknown>;
     if (typeof model !== 'string') return sendError(res, SimErrors.missingModel());
     if (typeof prompt !== 'string') return sendError(res, SimErrors.missingParameter('prompt'));
+    if (!SECONDS.includes(String(seconds))) return sendError(res, SimErrors.invalidValue('seconds', String(seconds), SECONDS));
+    if (!SIZES.includes(String(size))) return sendError(res, SimErrors.invalidValue('size', String(size), SIZES));
+    if (input_reference !== undefined && !isImageReference(input_reference)) {
+      return sendError(res, SimErrors.invalidType('input_reference', 'an object with image_url or file_id', typeof input_reference));
+    }
     const parsed = parseVideoKnobs(model);
     if (!parsed.ok) return sendError(res, SimErrors.invalidKnob(parsed.message));
     if (parsed.knobs.status) return sendError(res, SimErrors.simulatedStatus(parsed.knobs.status, parsed.model));

@@ -8,12 +8,16 @@
  * |------------------|----------|--------|
  * | `render_ms`      | ms       | Time from create until the video is completed (default 200); `in_progress` after the first tenth. |
  * | `fail`           | `1`      | The job ends `failed` when rendering would complete. |
- * | `status`         | 400–599  | `POST /videos` answers with this status and an OpenAI-style error. |
- * | `content_status` | 400–599  | `GET /videos/{id}/content` answers with this status. |
+ * | `rai`            | `1`      | Veo only: the operation ends done with every video filtered by Responsible AI. |
+ * | `status`         | 400–599  | The create call (`POST /videos`, `:predictLongRunning`) answers with this status and the provider's error. |
+ * | `content_status` | 400–599  | The download (`GET /videos/{id}/content`, the Veo file) answers with this status. |
+ *
+ * The same knobs work on OpenAI's Videos API and on Veo's long-running operations.
  */
 export interface VideoKnobs {
   renderMs: number;
   fail: boolean;
+  rai: boolean;
   status?: number;
   contentStatus?: number;
 }
@@ -26,11 +30,12 @@ const statusValue = (raw: string) => {
 /** The knobs of a model name, or an error message for an unknown or invalid one. */
 export function parseVideoKnobs(model: string): { ok: true; model: string; knobs: VideoKnobs } | { ok: false; message: string } {
   const [name = '', suffix] = model.split('@', 2);
-  const knobs: VideoKnobs = { renderMs: 200, fail: false };
+  const knobs: VideoKnobs = { renderMs: 200, fail: false, rai: false };
   for (const pair of suffix ? suffix.split(',') : []) {
     const [key, raw = ''] = pair.split('=', 2);
     if (key === 'render_ms' && /^\d+$/.test(raw)) knobs.renderMs = Number(raw);
     else if (key === 'fail' && (raw === '1' || raw === 'true')) knobs.fail = true;
+    else if (key === 'rai' && (raw === '1' || raw === 'true')) knobs.rai = true;
     else if (key === 'status' && statusValue(raw) !== undefined) knobs.status = statusValue(raw);
     else if (key === 'content_status' && statusValue(raw) !== undefined) knobs.contentStatus = statusValue(raw);
     else return { ok: false, message: `Invalid simulator video knob: ${pair}` };

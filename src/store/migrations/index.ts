@@ -5,7 +5,9 @@ import * as generations from './0002-generations.js';
 import * as gatewaySettings from './0003-gateway-settings.js';
 import * as presets from './0004-presets.js';
 import * as videoJobs from './0005-video-jobs.js';
+import * as organizationSettings from './0006-organization-settings.js';
 import * as guardrails from './0007-guardrails.js';
+import * as videoJobFallbacks from './0009-video-job-fallbacks.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -18,7 +20,9 @@ const migrations: Record<string, EngineMigration> = {
   '0003-gateway-settings': gatewaySettings,
   '0004-presets': presets,
   '0005-video-jobs': videoJobs,
+  '0006-organization-settings': organizationSettings,
   '0007-guardrails': guardrails,
+  '0009-video-job-fallbacks': videoJobFallbacks,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -47,6 +47,14 @@ export async function claimDueVideoJobs(
   return db.selectFrom('video_jobs').selectAll().where('claim_token', '=', token).where('claimed_until', '=', leaseUntil.toISOString()).execute();
 }
 
+/** Gives a lease back unchanged (the instance is stopping mid-poll), so another instance polls the job at once. */
+export async function releaseVideoJob(db: Kysely<Database>, { id, token, now }: { id: string; token: string; now: Date }): Promise<void> {
+  await db.updateTable('video_jobs').set({ claimed_until: now.toISOString(), claim_token: null }).where('id', '=', id).where('claim_token', '=', token).execute();
+}
+
+/** A job moved to the next planned endpoint: its provider, upstream model and the endpoints left after it. */
+export type JobRoute = Pick<VideoJobRow, 'provider' | 'upstream_model' | 'fallbacks'>;
+
 /**
  * Stores a poll's result and releases the lease, only while `token` still
  * holds it; the ledger row (a completion's charge) commits in the same
@@ -55,7 +63,14 @@ export async function claimDueVideoJobs(
  */
 export async function settleVideoJob(
   db: Kysely<Database>,
-  { id, token, change, charge, now }: { id: string; token: string; change: JobChange; charge: GenerationRecord | null; now: Date },
+  {
+    id,
+    token,
+    change,
+    charge,
+    route,
+    now,
+  }: { id: string; token: string; change: JobChange; charge: GenerationRecord | null; route?: JobRoute; now: Date },
 ): Promise<boolean> {
   const nowIso = now.toISOString();
   return db.transaction().execute(async (trx) => {
@@ -70,6 +85,7 @@ export async function settleVideoJob(
         ...(change.seconds !== undefined ? { seconds: change.seconds } : {}),
         ...(change.outputs !== undefined ? { outputs: change.outputs } : {}),
         ...(charge ? { cost: charge.total_cost ?? 0 } : {}),
+        ...route,
         claimed_until: nowIso,
         claim_token: null,
         updated_at: nowIso,

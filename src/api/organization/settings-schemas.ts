@@ -1,0 +1,17 @@
+import { Type } from 'typebox';
+import { Nullable } from '../../http/schema-helpers.js';
+import { Plugin } from '../chat/plugin-schemas.js';
+import { ProviderPreferences } from '../chat/provider-preferences-schema.js';
+
+/**
+ * PATCH /organization/settings: the organization's default provider
+ * preferences and plugins, each validated as in a chat request; null clears
+ * one, an absent field keeps it.
+ */
+export const UpdateOrganizationSettingsBody = Type.Object(
+  {
+    provider: Type.Optional(ProviderPreferences),
+    plugins: Type.Optional(Nullable(Type.Array(Plugin))),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);

@@ -1,0 +1,27 @@
+import type { ChatRequest } from '../chat/types.js';
+import type { OrganizationSettingsRow } from '../store/repositories/organization-settings.js';
+
+/** One item of a chat request's `plugins`, already validated: its id, `enabled` and its own fields. */
+export type PluginSettings = NonNullable<ChatRequest['plugins']>[number];
+
+/** A chat request's `provider` object (reference ProviderPreferences), already validated. */
+export type ProviderDocument = Record<string, unknown>;
+
+/** An organization's defaults for its chat requests (none until first set). */
+export interface OrganizationSettings {
+  provider: ProviderDocument | null;
+  plugins: readonly PluginSettings[] | null;
+  /** When they last changed; null while never set. */
+  updatedAt: string | null;
+}
+
+export const NO_SETTINGS: OrganizationSettings = { provider: null, plugins: null, updatedAt: null };
+
+export function toOrganizationSettings(row: OrganizationSettingsRow | undefined): OrganizationSettings {
+  if (!row) return NO_SETTINGS;
+  return {
+    provider: row.provider === null ? null : (JSON.parse(row.provider) as ProviderDocument),
+    plugins: row.plugins === null ? null : (JSON.parse(row.plugins) as PluginSettings[]),
+    updatedAt: row.updated_at,
+  };
+}

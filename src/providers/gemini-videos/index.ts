@@ -1,0 +1,1 @@
+export { geminiVideosAdapter } from './gemini-videos-adapter.js';

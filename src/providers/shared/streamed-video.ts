@@ -1,0 +1,18 @@
+import type { UpstreamVideoContent } from '../../videos/video-adapter.js';
+import type { UpstreamResponse } from './send-upstream-request.js';
+
+/**
+ * A video download's body as it streams, with its type (MP4 unless said)
+ * and length when given. The deadline covered reaching the bytes; a long
+ * download is limited by the client's patience.
+ */
+export function streamedVideo(response: UpstreamResponse): UpstreamVideoContent {
+  response.stopDeadline();
+  const type = response.headers['content-type'];
+  const length = Number(response.headers['content-length']);
+  return {
+    contentType: typeof type === 'string' ? type : 'video/mp4',
+    contentLength: Number.isInteger(length) && length >= 0 ? length : null,
+    body: response.body,
+  };
+}

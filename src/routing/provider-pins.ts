@@ -1,0 +1,71 @@
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Which provider a key routes to, per organization: two customers' equal
+ * keys are different keys. Two kinds: session pins (spec 2.1 session_id:
+ * the provider that served a session first keeps it) and prompt-cache pins
+ * (the provider that last served a conversation holds its cached prefix).
+ * A pin is a preference, never a reason to fail a request: a store that
+ * cannot answer means "no pin".
+ */
+export interface ProviderPins {
+  get(organizationId: string, key: string): Promise<string | undefined>;
+  pin(organizationId: string, key: string, provider: string): Promise<void>;
+}
+
+export interface PinKind {
+  ttlMs: number;
+  /**
+   * Session pins keep the first provider (a fallback does not move a pin)
+   * and live while the session is used; cache pins follow the latest
+   * provider and live while it serves, as its cache does.
+   */
+  keepFirst: boolean;
+  /** Redis key prefix. */
+  prefix: string;
+}
+
+export const SESSION_PINS: PinKind = { ttlMs: 60 * 60 * 1000, keepFirst: true, prefix: 'mg:pin:' };
+
+/** Providers keep a cached prompt prefix for minutes (Anthropic five by default, OpenAI five to ten of inactivity). */
+export const CACHE_PINS: PinKind = { ttlMs: 5 * 60 * 1000, keepFirst: false, prefix: 'mg:cache:' };
+
+const pinKey = (organizationId: string, key: string) => `${organizationId}\u0000${key}`;
+
+/** Pins in this process's memory: one instance, or instances without Redis. */
+export function memoryPins(kind: PinKind, options: { max?: number } = {}): ProviderPins {
+  const pins = new LRUCache<string, string>({ max: options.max ?? 100_000, ttl: kind.ttlMs, updateAgeOnGet: kind.keepFirst });
+  return {
+    async get(organizationId, key) {
+      return pins.get(pinKey(organizationId, key));
+    },
+    async pin(organizationId, key, provider) {
+      const k = pinKey(organizationId, key);
+      if (!kind.keepFirst || !pins.has(k)) pins.set(k, provider);
+    },
+  };
+}
+
+/** Pins shared by every instance through Redis (SET with an expiry; NX for pins that keep the first). */
+export function redisPins(redis: Redis, kind: PinKind, options: { prefix?: string } = {}): ProviderPins {
+  const ttlSeconds = Math.ceil(kind.ttlMs / 1000);
+  const prefix = options.prefix ?? kind.prefix;
+  return {
+    async get(organizationId, key) {
+      try {
+        return (await redis.get(prefix + pinKey(organizationId, key))) ?? undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async pin(organizationId, key, provider) {
+      try {
+        if (kind.keepFirst) await redis.set(prefix + pinKey(organizationId, key), provider, 'EX', ttlSeconds, 'NX');
+        else await redis.set(prefix + pinKey(organizationId, key), provider, 'EX', ttlSeconds);
+      } catch {
+        // An unrecorded pin only costs stickiness.
+      }
+    },
+  };
+}
