@@ -5,7 +5,7 @@ import { UpstreamError } from '../providers/types.js';
 export interface AttemptOutcome {
   model: string;
   provider: string;
-  status: 'success' | 'failed' | 'skipped';
+  status: 'success' | 'failed';
   /** HTTP status of the upstream, or the failure kind when there was none. */
   error?: { status?: number; failure: string; message: string; provider_code?: string };
   latency_ms: number;

@@ -181,13 +181,20 @@ describe.each(testEngines)('chat completions on $name', (engine) => {
     expect(res.body.service_metadata).toMatchObject({
       attempt: 2,
       is_byok: false,
-      requested: { model: 'sim/flaky-meta' },
+      requested: 'sim/flaky-meta',
       strategy: 'fallback',
       summary: 'served by beta (sim/flaky-meta) after 1 failed attempt',
-      endpoints: [
-        { provider: 'alpha', status: 'failed' },
-        { provider: 'beta', status: 'success' },
+      attempts: [
+        { provider: 'alpha', status: 503 },
+        { provider: 'beta', status: 200 },
       ],
+      endpoints: {
+        total: 2,
+        available: [
+          { provider: 'alpha', selected: false, outcome: 'failed' },
+          { provider: 'beta', selected: true, outcome: 'success' },
+        ],
+      },
       pipeline: [expect.objectContaining({ type: 'routing' })],
     });
     expect((await chat({ model: 'sim/fast' })).body).not.toHaveProperty('service_metadata');

@@ -61,12 +61,12 @@ describe.each(testEngines)('organization settings on $name', (engine) => {
 
     const res = await chat();
     expect(res.body.provider).toBe('beta');
-    expect(res.body.service_metadata.endpoints).toContainEqual(expect.objectContaining({ provider: 'alpha', status: 'dropped', reason: 'provider.ignore: in provider.ignore' }));
+    expect(res.body.service_metadata.endpoints.excluded).toContainEqual(expect.objectContaining({ provider: 'alpha', reason: 'provider.ignore: in provider.ignore' }));
     // The request's ignore list is merged with the organization's, not replacing it.
     expect((await chat({ provider: { ignore: ['beta'] } })).body.provider).toBe('gamma');
     // A request scalar wins over a default one.
     await settings({ provider: { ignore: ['alpha'], sort: 'price' } });
-    expect((await chat({ provider: { sort: 'latency' } })).body.service_metadata.endpoints[0].reason).toContain('sort by latency');
+    expect((await chat({ provider: { sort: 'latency' } })).body.service_metadata.endpoints.available[0].reason).toContain('sort by latency');
   });
 
   it('keeps default plugins, which a request’s own fields override', async () => {

@@ -84,8 +84,8 @@ describe.each(testEngines)('request pipeline through the gateway on $name', (eng
     expect(blocked.status).toBe(403);
     expect(blocked.body.error.metadata.patterns).toEqual(['falcon']);
     const meta = blocked.body.service_metadata;
-    expect(meta).toMatchObject({ attempt: 0, is_byok: false, region: null, requested: { model: 'sim/fast' }, strategy: 'fallback', summary: 'no attempt made' });
-    expect(meta.endpoints.map((e: { provider: string }) => e.provider)).toEqual(['alpha', 'beta']);
+    expect(meta).toMatchObject({ attempt: 0, is_byok: false, region: null, requested: 'sim/fast', strategy: 'fallback', summary: 'no attempt made' });
+    expect(meta.endpoints.available.map((e: { provider: string }) => e.provider)).toEqual(['alpha', 'beta']);
     expect(meta.pipeline[0]).toEqual({
       type: 'guardrail',
       name: 'guardrail',
@@ -112,8 +112,7 @@ describe.each(testEngines)('request pipeline through the gateway on $name', (eng
     await guard({ allowed_providers: ['beta'] });
     const served = await chat({ messages: say('hi') }, META);
     expect(served.body.provider).toBe('beta');
-    expect(served.body.service_metadata.endpoints.find((e: { provider: string }) => e.provider === 'alpha')).toMatchObject({
-      decision: 'dropped',
+    expect(served.body.service_metadata.endpoints.excluded.find((e: { provider: string }) => e.provider === 'alpha')).toMatchObject({
       reason: 'guardrail Test guardrail: provider alpha not in allowed_providers',
     });
     await guard({ allowed_models: ['sim/*'] });

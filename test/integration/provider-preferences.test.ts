@@ -39,11 +39,14 @@ describe.each(testEngines)('provider preferences on $name', (engine) => {
     const res = await chat({ provider: { only: ['gamma'] } });
     expect(res.status).toBe(200);
     expect(res.body.provider).toBe('gamma');
-    expect(res.body.service_metadata.endpoints).toEqual([
-      expect.objectContaining({ provider: 'gamma', status: 'success' }),
-      expect.objectContaining({ provider: 'alpha', status: 'dropped', decision: 'dropped', reason: 'provider.only: not in provider.only' }),
-      expect.objectContaining({ provider: 'beta', status: 'dropped', decision: 'dropped' }),
-    ]);
+    expect(res.body.service_metadata.endpoints).toEqual({
+      total: 3,
+      available: [expect.objectContaining({ provider: 'gamma', selected: true, outcome: 'success' })],
+      excluded: [
+        expect.objectContaining({ provider: 'alpha', reason: 'provider.only: not in provider.only' }),
+        expect.objectContaining({ provider: 'beta', reason: 'provider.only: not in provider.only' }),
+      ],
+    });
   });
 
   it('skips ignored providers', async () => {
@@ -54,20 +57,20 @@ describe.each(testEngines)('provider preferences on $name', (engine) => {
   it('follows order', async () => {
     const res = await chat({ provider: { order: ['alpha', 'gamma'] } });
     expect(res.body.provider).toBe('alpha');
-    expect(res.body.service_metadata.strategy).toBe('order');
-    expect(res.body.service_metadata.endpoints.map((e: { provider: string }) => e.provider)).toEqual(['alpha', 'gamma', 'beta']);
+    expect(res.body.service_metadata).toMatchObject({ strategy: 'fallback', params: { endpoint_order: 'order' } });
+    expect(res.body.service_metadata.endpoints.available.map((e: { provider: string }) => e.provider)).toEqual(['alpha', 'gamma', 'beta']);
   });
 
   it('sorts by price', async () => {
     const res = await chat({ provider: { sort: 'price' } });
     expect(res.body.provider).toBe('beta');
-    expect(res.body.service_metadata.endpoints[0]).toMatchObject({ provider: 'beta', reason: 'sort by price: $2/M tokens' });
+    expect(res.body.service_metadata.endpoints.available[0]).toMatchObject({ provider: 'beta', reason: 'sort by price: $2/M tokens' });
   });
 
   it('requires the parameters the request uses', async () => {
     const res = await chat({ temperature: 0.5, tool_choice: 'none', tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }], provider: { require_parameters: true, order: ['alpha', 'gamma', 'beta'] } });
     expect(res.body.provider).toBe('gamma');
-    expect(res.body.service_metadata.endpoints.find((e: { provider: string }) => e.provider === 'alpha')).toMatchObject({ status: 'dropped', reason: expect.stringContaining('provider.require_parameters: does not support tools') });
+    expect(res.body.service_metadata.endpoints.excluded.find((e: { provider: string }) => e.provider === 'alpha')).toMatchObject({ reason: expect.stringContaining('provider.require_parameters: does not support tools') });
   });
 
   it('answers 404 naming the preference that removed the last candidate, and records nothing billable', async () => {

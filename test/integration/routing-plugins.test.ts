@@ -62,7 +62,8 @@ describe.each(testEngines)('routing plugins through the gateway on $name', (engi
       expect(res.body.model).toBe('sim/coder');
       expect(routerStage(res.body)).toMatchObject({ type: 'routing', name: 'auto-router', summary: expect.stringMatching(/^coding → sim\/coder/), data: { router: 'service/auto' } });
       expect(res.body.service_metadata.params).toMatchObject({ task: 'coding', task_cues: ['code block', 'programming word'], cost_band: 'cost_tier max [80, 100]' });
-      expect(res.body.service_metadata.endpoints[0]).toMatchObject({ model: 'sim/coder', provider: 'beta', reason: expect.stringMatching(/^auto-router: coding score 0.9, cost percentile 100; load balancing/) });
+      expect(res.body.service_metadata).toMatchObject({ requested: 'service/auto', strategy: 'auto' });
+      expect(res.body.service_metadata.endpoints.available[0]).toMatchObject({ model: 'sim/coder', provider: 'beta', reason: expect.stringMatching(/^auto-router: coding score 0.9, cost percentile 100; load balancing/) });
       expect(routerStage(res.body).data.models).toContainEqual({ model: 'sim/cheap', decision: 'dropped', reason: 'cost percentile 0 outside cost_tier max [80, 100]' });
 
       const generation = await call(gw, 'GET', `/generation?id=${res.body.id}`, { key: gw.managementKey });
@@ -145,8 +146,8 @@ describe.each(testEngines)('routing plugins through the gateway on $name', (engi
       const res = await chat({ model: 'sim/tiers', service_tier: 'flex', provider: { require_parameters: true } });
       expect(res.body).toMatchObject({ provider: 'alpha', service_tier: 'flex' });
       expect(await upstreamBody()).toMatchObject({ service_tier: 'flex' });
-      expect(res.body.service_metadata.endpoints).toContainEqual(
-        expect.objectContaining({ provider: 'beta', decision: 'dropped', reason: 'provider.require_parameters: does not support service_tier flex' }),
+      expect(res.body.service_metadata.endpoints.excluded).toContainEqual(
+        expect.objectContaining({ provider: 'beta', reason: 'provider.require_parameters: does not support service_tier flex' }),
       );
       const row = await call(gw, 'GET', `/generation?id=${res.body.id}`, { key: gw.managementKey });
       expect(row.body.data.service_tier).toBe('flex');
@@ -159,7 +160,7 @@ describe.each(testEngines)('routing plugins through the gateway on $name', (engi
       const elsewhere = await chat({ model: 'sim/tiers', service_tier: 'flex' });
       expect(elsewhere.body).toMatchObject({ provider: 'beta', service_tier: 'default' });
       expect(await upstreamBody()).not.toHaveProperty('service_tier');
-      expect(elsewhere.body.service_metadata.endpoints[0].reason).toContain('service_tier flex not offered: sent without it');
+      expect(elsewhere.body.service_metadata.endpoints.available[0].reason).toContain('service_tier flex not offered: sent without it');
     });
 
     it('asks Anthropic for Priority Tier capacity with its own value', async () => {
@@ -178,8 +179,8 @@ describe.each(testEngines)('routing plugins through the gateway on $name', (engi
       expect((await chat({ model: 'sim/cached', messages: opening, provider: { ignore: ['beta'] } })).body.provider).toBe('alpha');
       const followUp = await chat({ model: 'sim/cached', messages: [...opening, { role: 'assistant', content: 'Looks fine.' }, { role: 'user', content: 'Any nits?' }] });
       expect(followUp.body.provider).toBe('alpha');
-      expect(followUp.body.service_metadata.strategy).toBe('cache');
-      expect(followUp.body.service_metadata.endpoints[0].reason).toContain("prompt cache: holds this conversation's prefix (cache read $0.2/M < cheapest prompt $1/M): first");
+      expect(followUp.body.service_metadata.params).toMatchObject({ endpoint_order: 'cache' });
+      expect(followUp.body.service_metadata.endpoints.available[0].reason).toContain("prompt cache: holds this conversation's prefix (cache read $0.2/M < cheapest prompt $1/M): first");
 
       // Another conversation has no cache anywhere: the cheaper provider.
       expect((await chat({ model: 'sim/cached', messages: [{ role: 'user', content: 'Review PR 8.' }] })).body.provider).toBe('beta');
