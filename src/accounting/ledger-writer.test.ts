@@ -49,6 +49,14 @@ describe.each(testEngines)('LedgerWriter on $name', (engine) => {
     });
   });
 
+  it('commits the rows recorded in one event-loop turn in one transaction', async () => {
+    await withWriter(async (writer, count, transactions) => {
+      await Promise.all([writer.record(row('gen-1')), writer.record(row('gen-2')), writer.record(row('gen-3'))]);
+      expect(await count()).toBe(3);
+      expect(transactions()).toBe(1);
+    });
+  });
+
   it('writes a lone row at once', async () => {
     await withWriter(async (writer, count) => {
       await writer.record(row('gen-alone'));

@@ -12,13 +12,16 @@ interface Pending {
 
 /**
  * Group commit for the ledger. Every caller still waits until its own row is
- * committed (so a finished generation is never unrecorded), but the rows that
- * arrive while one transaction runs go together into the next one: under load
- * one transaction carries many generations; alone, a row is written at once.
+ * committed (so a finished generation is never unrecorded), but rows go
+ * together: a write starts at the end of the event-loop turn in which its first
+ * row arrived (so the generations finished by one turn's I/O share it), and the
+ * rows that arrive while one transaction runs go into the next. Under load one
+ * transaction carries many generations; alone, a row waits one turn.
  */
 export class LedgerWriter {
   private queue: Pending[] = [];
   private writing = false;
+  private scheduled = false;
 
   constructor(
     private readonly writeBatch: WriteGenerations,
@@ -29,11 +32,14 @@ export class LedgerWriter {
   record(row: GenerationRecord): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ row, resolve, reject });
-      if (!this.writing) void this.drain();
+      if (this.writing || this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => void this.drain());
     });
   }
 
   private async drain(): Promise<void> {
+    this.scheduled = false;
     this.writing = true;
     try {
       while (this.queue.length > 0) {
