@@ -112,7 +112,7 @@ export interface RunContext {
 export async function startChatRun(services: ChatServices, key: ApiKeyRow, request: ChatRequest, context: RunContext): Promise<ChatRun> {
   const routed = routeModels(request, {
     models: routableModels(services.catalog),
-    traffic: (model, provider) => services.health.figures(endpointKey(model, provider))?.samples ?? 0,
+    traffic: (model, provider) => services.health.traffic(endpointKey(model, provider)),
     random: services.random ?? Math.random,
   });
   const requested = routed.requested;

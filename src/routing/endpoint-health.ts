@@ -26,6 +26,11 @@ export class EndpointHealth {
     this.stats.record(endpoint, sample);
   }
 
+  /** Requests the endpoint served lately. */
+  traffic(endpoint: string): number {
+    return this.stats.samples(endpoint);
+  }
+
   figures(endpoint: string): EndpointFigures | undefined {
     return this.stats.figures(endpoint);
   }

@@ -17,5 +17,17 @@ describe('endpoint stats', () => {
     for (let i = 0; i < STATS_WINDOW + 10; i++) stats.record('m@a', { latencyMs: i, ttftMs: i });
     expect(stats.figures('m@a')).toMatchObject({ samples: STATS_WINDOW, latencyMs: { p50: 59 } });
     expect(stats.figures('m@b')).toBeUndefined();
+    expect(stats.samples('m@a')).toBe(STATS_WINDOW);
+    expect(stats.samples('m@b')).toBe(0);
+  });
+
+  it('recomputes figures after a new sample, not before', () => {
+    const stats = new EndpointStats();
+    stats.record('m@a', { latencyMs: 10, ttftMs: 10 });
+    const first = stats.figures('m@a');
+    expect(stats.figures('m@a')).toBe(first);
+    stats.record('m@a', { latencyMs: 30, ttftMs: 30 });
+    expect(stats.figures('m@a')).not.toBe(first);
+    expect(stats.figures('m@a')?.latencyMs.mean).toBe(20);
   });
 });

@@ -23,28 +23,44 @@ export interface EndpointFigures {
   throughput?: Figures;
 }
 
+interface Window {
+  samples: ServedSample[];
+  /** The figures of `samples`, computed when first asked for after a change. */
+  figures?: EndpointFigures;
+}
+
 /** Rolling windows of what each endpoint (endpointKey) served; in memory, per instance. */
 export class EndpointStats {
-  private readonly windows = new Map<string, ServedSample[]>();
+  private readonly windows = new Map<string, Window>();
 
   record(endpoint: string, sample: ServedSample): void {
-    const window = this.windows.get(endpoint) ?? [];
-    window.push(sample);
-    if (window.length > STATS_WINDOW) window.shift();
-    this.windows.set(endpoint, window);
+    let window = this.windows.get(endpoint);
+    if (!window) this.windows.set(endpoint, (window = { samples: [] }));
+    window.samples.push(sample);
+    if (window.samples.length > STATS_WINDOW) window.samples.shift();
+    delete window.figures;
+  }
+
+  /** How many requests the window holds: cheap, unlike figures. */
+  samples(endpoint: string): number {
+    return this.windows.get(endpoint)?.samples.length ?? 0;
   }
 
   figures(endpoint: string): EndpointFigures | undefined {
     const window = this.windows.get(endpoint);
-    if (!window?.length) return undefined;
-    const throughput = window.flatMap((s) => (s.throughput !== undefined ? [s.throughput] : []));
-    return {
-      samples: window.length,
-      latencyMs: summarize(window.map((s) => s.latencyMs)),
-      ttftMs: summarize(window.map((s) => s.ttftMs)),
-      ...(throughput.length > 0 ? { throughput: summarize(throughput) } : {}),
-    };
+    if (!window?.samples.length) return undefined;
+    return (window.figures ??= figuresOf(window.samples));
   }
+}
+
+function figuresOf(window: readonly ServedSample[]): EndpointFigures {
+  const throughput = window.flatMap((s) => (s.throughput !== undefined ? [s.throughput] : []));
+  return {
+    samples: window.length,
+    latencyMs: summarize(window.map((s) => s.latencyMs)),
+    ttftMs: summarize(window.map((s) => s.ttftMs)),
+    ...(throughput.length > 0 ? { throughput: summarize(throughput) } : {}),
+  };
 }
 
 /** Mean and nearest-rank percentiles of a non-empty list. */

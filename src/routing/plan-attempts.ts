@@ -112,7 +112,9 @@ export function planAttempts<E extends FilterableEndpoint>(input: PlanInput<E>):
 
   const base = baseOrder(eligible, prefs, strategy, input, sticky, cacheFirst);
   const global = strategy === 'sort' && prefs.sort?.partition === 'none';
-  const miss = new Map(base.map((c) => [c, missedCutoff(input.figures?.(c.key), prefs)]));
+  // Figures are computed only when a preferred_* cut-off asks for them: most requests set none.
+  const hasCutoffs = prefs.preferredMaxLatency !== undefined || prefs.preferredMinThroughput !== undefined;
+  const miss = new Map(base.map((c) => [c, hasCutoffs ? missedCutoff(input.figures?.(c.key), prefs) : undefined]));
   const unhealthy = (c: Candidate<E>) => input.unhealthy?.has(c.key) === true;
   for (const c of base) {
     if (input.serviceTier && !offersTier(c.endpoint.supportedServiceTiers, input.serviceTier))
