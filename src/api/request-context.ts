@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RunContext } from '../chat/chat-run.js';
 import { wantsServiceMetadata } from '../chat/service-metadata.js';
@@ -16,6 +17,8 @@ export function runContext(request: FastifyRequest): RunContext {
 /** Aborts when the client goes away before the response has been fully sent. */
 export function clientGone(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
+  // A run's parallel upstream calls (fusion's analysts, server tools) each listen to it while they last.
+  setMaxListeners(0, controller.signal);
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort();
   });
