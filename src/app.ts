@@ -36,6 +36,7 @@ import { authenticator } from './http/authenticate.js';
 import { installErrorEnvelope } from './http/error-envelope.js';
 import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
 import { CHAT_ADAPTERS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
+import { endUserHasher } from './providers/shared/hash-end-user.js';
 import { EndpointHealth } from './routing/endpoint-health.js';
 import { CACHE_PINS, memoryPins, SESSION_PINS, type ProviderPins } from './routing/provider-pins.js';
 import type { ChangeFeed } from './store/change-feed.js';
@@ -133,7 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     health: new EndpointHealth(() => clock().getTime()),
     pins: options.sessionPins ?? memoryPins(SESSION_PINS),
     cachePins: options.cachePins ?? memoryPins(CACHE_PINS),
-    userHashSecret: await settingOrCreate(services.db, 'end_user_hash_key', () => randomBytes(32).toString('hex')),
+    hashEndUser: endUserHasher(await settingOrCreate(services.db, 'end_user_hash_key', () => randomBytes(32).toString('hex'))),
     sleep: (ms, signal) => sleep(ms, undefined, { signal }),
     retryBudget: { maxWaitMs: 2_000, totalWaitMs: 5_000 },
     keepAliveAfterMs: 2_000,

@@ -7,7 +7,6 @@ import type { Catalog, Endpoint } from '../catalog/types.js';
 import { Errors, GatewayError } from '../http/errors.js';
 import type { Pipeline } from '../plugins/pipeline.js';
 import type { ActivePlugins } from '../plugins/plugin-configs.js';
-import { hashEndUser } from '../providers/shared/hash-end-user.js';
 import type { ChatAdapter, UpstreamTarget } from '../providers/types.js';
 import { isProviderFault } from './retry-policy.js';
 import type { SettingsCache } from '../organization-settings/settings-cache.js';
@@ -39,7 +38,8 @@ export interface RunServices {
   catalog: Catalog;
   health: EndpointHealth;
   /** Key of the end-user hash: the raw `user` never leaves the gateway. */
-  userHashSecret: string;
+  /** The keyed hash sent upstream instead of the end user's `user` (providers/shared/hash-end-user.ts). */
+  hashEndUser: (user: string) => string;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Retry-After waits: the longest single wait, and all waits of one request together. */
   retryBudget: { maxWaitMs: number; totalWaitMs: number };
@@ -203,7 +203,7 @@ export function startRun<R extends RoutedRequest>(
     task,
     ...context,
     // Without a `user`, the key stands for the end user: still an identity, never a raw value.
-    endUserId: hashEndUser(services.userHashSecret, request.user ?? `key:${key.hash}`),
+    endUserId: services.hashEndUser(request.user ?? `key:${key.hash}`),
     attempts: plan.attempts,
     routing: {
       requested: { model: request.model, models: request.models },

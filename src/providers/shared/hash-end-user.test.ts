@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashEndUser } from './hash-end-user.js';
+import { endUserHasher, hashEndUser } from './hash-end-user.js';
 
 describe('hashEndUser', () => {
   it('is stable for one secret and user', () => {
@@ -19,5 +19,12 @@ describe('hashEndUser', () => {
     expect(hashEndUser('a', 'bob')).not.toBe(hash);
     expect(hash).not.toContain('alice');
     expect(hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('endUserHasher', () => {
+  it('gives hashEndUser’s answer, first and when remembered, and forgets beyond its size', () => {
+    const hash = endUserHasher('s3cret', 2);
+    for (const user of ['alice', 'bob', 'alice', 'carol', 'bob']) expect(hash(user)).toBe(hashEndUser('s3cret', user));
   });
 });

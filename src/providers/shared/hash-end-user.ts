@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /**
  * The identifier sent upstream for an end user: HMAC-SHA256 of the client's
@@ -9,4 +10,18 @@ import { createHmac } from 'node:crypto';
  */
 export function hashEndUser(secret: string, user: string): string {
   return createHmac('sha256', secret).update(user).digest('base64url');
+}
+
+/**
+ * hashEndUser under one secret, remembering the last `max` users: most
+ * requests come from a few keys and users, and an HMAC costs more than a
+ * map lookup on the hot path.
+ */
+export function endUserHasher(secret: string, max = 10_000): (user: string) => string {
+  const cache = new LRUCache<string, string>({ max });
+  return (user) => {
+    let hash = cache.get(user);
+    if (hash === undefined) cache.set(user, (hash = hashEndUser(secret, user)));
+    return hash;
+  };
 }
