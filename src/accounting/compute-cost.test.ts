@@ -1,36 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { computeCost } from './compute-cost.js';
 
+const AT = new Date('2026-11-23T12:00:00Z');
+const costAt = (pricing: Parameters<typeof computeCost>[0], usage: Parameters<typeof computeCost>[1]) => computeCost(pricing, usage, AT);
+
 describe('computeCost', () => {
   const pricing = { prompt: 0.000001, completion: 0.000002 };
 
   it('prices prompt and completion tokens', () => {
-    expect(computeCost(pricing, { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 }).total).toBe(0.002);
+    expect(costAt(pricing, { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 }).total).toBe(0.002);
   });
 
   it('adds the per-request price', () => {
-    expect(computeCost({ ...pricing, request: 0.01 }, { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }).total).toBe(0.01);
+    expect(costAt({ ...pricing, request: 0.01 }, { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }).total).toBe(0.01);
   });
 
   it('prices cached reads and cache writes apart, falling back to the prompt price', () => {
     const usage = { prompt_tokens: 1000, completion_tokens: 0, total_tokens: 1000, prompt_tokens_details: { cached_tokens: 600, cache_write_tokens: 200 } };
-    const priced = computeCost({ ...pricing, input_cache_read: 0.0000001, input_cache_write: 0.00000125 }, usage);
+    const priced = costAt({ ...pricing, input_cache_read: 0.0000001, input_cache_write: 0.00000125 }, usage);
     expect(priced.total).toBeCloseTo(200 * 0.000001 + 600 * 0.0000001 + 200 * 0.00000125, 12);
     expect(priced.cacheDiscount).toBeCloseTo(600 * (0.000001 - 0.0000001) + 200 * (0.000001 - 0.00000125), 12);
-    expect(computeCost(pricing, usage).total).toBe(0.001);
+    expect(costAt(pricing, usage).total).toBe(0.001);
   });
 
   it('prices reasoning tokens at internal_reasoning when the endpoint sets it', () => {
     const usage = { prompt_tokens: 0, completion_tokens: 100, total_tokens: 100, completion_tokens_details: { reasoning_tokens: 40 } };
-    expect(computeCost(pricing, usage).total).toBeCloseTo(100 * 0.000002, 12);
-    expect(computeCost({ ...pricing, internal_reasoning: 0.000005 }, usage).total).toBeCloseTo(60 * 0.000002 + 40 * 0.000005, 12);
+    expect(costAt(pricing, usage).total).toBeCloseTo(100 * 0.000002, 12);
+    expect(costAt({ ...pricing, internal_reasoning: 0.000005 }, usage).total).toBeCloseTo(60 * 0.000002 + 40 * 0.000005, 12);
   });
 
   it('applies a discount', () => {
-    expect(computeCost({ ...pricing, discount: 0.5 }, { prompt_tokens: 1000, completion_tokens: 0, total_tokens: 1000 }).total).toBe(0.0005);
+    expect(costAt({ ...pricing, discount: 0.5 }, { prompt_tokens: 1000, completion_tokens: 0, total_tokens: 1000 }).total).toBe(0.0005);
   });
 
   it('costs nothing without usage or prices', () => {
-    expect(computeCost({ prompt: 0, completion: 0 }, undefined).total).toBe(0);
+    expect(costAt({ prompt: 0, completion: 0 }, undefined).total).toBe(0);
+  });
+
+  it('prices a long prompt at the endpoint’s override', () => {
+    const longContext = { ...pricing, overrides: [{ min_prompt_tokens: 1000, prompt: 0.000003 }] };
+    expect(costAt(longContext, { prompt_tokens: 1000, completion_tokens: 0, total_tokens: 1000 }).total).toBe(0.001);
+    expect(costAt(longContext, { prompt_tokens: 2000, completion_tokens: 10, total_tokens: 2010 }).total).toBeCloseTo(2000 * 0.000003 + 10 * 0.000002, 12);
   });
 });

@@ -1,5 +1,6 @@
 import type { Usage } from '../chat/types.js';
 import type { Pricing } from '../catalog/types.js';
+import { applicablePricing } from './applicable-pricing.js';
 
 export interface CostBreakdown {
   total: number;
@@ -12,9 +13,11 @@ export interface CostBreakdown {
  * prompt tokens are priced at input_cache_read and cache writes at
  * input_cache_write, each falling back to the prompt price; reasoning tokens
  * (part of the completion count) at internal_reasoning when the endpoint
- * prices them apart.
+ * prices them apart. The endpoint's conditional overrides (long-context
+ * and time-window prices) apply as of `at`, the request's start.
  */
-export function computeCost(pricing: Pricing, usage: Usage | undefined, requests = 1): CostBreakdown {
+export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: Date, requests = 1): CostBreakdown {
+  const pricing = applicablePricing(basePricing, usage?.prompt_tokens ?? 0, at);
   const prompt = pricing.prompt ?? 0;
   const completion = pricing.completion ?? 0;
   const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;

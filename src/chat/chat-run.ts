@@ -311,7 +311,7 @@ export async function settleRun(
       servedSample(now.getTime() - run.startedAt, end.ttftMs, end.usage?.completion_tokens),
     );
   const cost =
-    end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage, end.searchUnits ?? 1) : { total: 0, cacheDiscount: 0 };
+    end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? 1) : { total: 0, cacheDiscount: 0 };
   await services.ledger.record({
     id: run.id,
     organization_id: run.key.organization_id,

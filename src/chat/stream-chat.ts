@@ -135,7 +135,7 @@ async function relay(
     if (chunk.system_fingerprint == null) delete chunk.system_fingerprint;
     if (chunk.usage) {
       sentUsage = true;
-      chunk.usage = { ...chunk.usage, cost: computeCost(attempt.endpoint.pricing, chunk.usage).total };
+      chunk.usage = { ...chunk.usage, cost: computeCost(attempt.endpoint.pricing, chunk.usage, new Date(run.startedAt)).total };
       if (run.wantsMetadata) Object.assign(chunk, { service_metadata: serviceMetadata({ ...run.routing, attempts: outcomes }) });
     }
     await sse.data(JSON.stringify(chunk));
