@@ -52,7 +52,7 @@ export function finalError(model: string, attempts: AttemptOutcome[], last: unkn
       if (status === 529) return Errors.upstreamOverloaded(metadata, provider);
       if (status === 408 || status === 504) return Errors.upstreamTimeout(metadata, last.message);
       if (status === 503 && attempts.every((a) => a.error?.status === 503)) return Errors.noEndpointAvailable(metadata, model);
-      if (status >= 400 && status < 500) return new GatewayError(status, `Provider ${provider} refused the request: ${last.message}`, metadata);
+      if (status >= 400 && status < 500) return Errors.upstreamRefused(status, metadata, provider, last.message);
       return Errors.upstreamFailed(metadata, provider, last.message);
     }
   }

@@ -4,7 +4,7 @@ import { computeCost } from '../accounting/compute-cost.js';
 import { modelTask, type ModelTask } from '../catalog/model-task.js';
 import type { ServiceTier } from '../catalog/routing-vocabulary.js';
 import type { Catalog, Endpoint } from '../catalog/types.js';
-import { Errors, GatewayError } from '../http/errors.js';
+import { Errors } from '../http/errors.js';
 import type { Pipeline } from '../plugins/pipeline.js';
 import type { ActivePlugins } from '../plugins/plugin-configs.js';
 import type { ChatAdapter, UpstreamTarget } from '../providers/types.js';
@@ -195,7 +195,7 @@ export function startRun<R extends RoutedRequest>(
     const other = modelTask(services.catalog.getModel(id)!);
     if (other !== task) throw Errors.invalidRequest(`Model ${id} is a ${other} model: send it to ${TASK_ENDPOINTS[other]}`);
   }
-  if (plan.noEndpoint !== undefined) throw new GatewayError(404, plan.noEndpoint, { candidates: plan.candidates });
+  if (plan.noEndpoint !== undefined) throw Errors.noEndpointMatchesPreferences({ candidates: plan.candidates }, plan.noEndpoint);
   return {
     id: newGenerationId(now),
     key,

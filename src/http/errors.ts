@@ -102,6 +102,9 @@ export const Errors = {
   upstreamEdgeTimeout: withMetadata(524, (provider: string) => `Provider ${provider} did not answer in time`),
   upstreamOverloaded: withMetadata(529, (provider: string) => `Provider ${provider} is temporarily overloaded`),
   upstreamRateLimited: withMetadata(429, (provider: string) => `Provider ${provider} is rate limiting requests; retry later`),
+  /** The upstream refused the request itself (a 4xx other than 408/429): its status is passed on. */
+  upstreamRefused: (status: number, metadata: ErrorMetadata, provider: string, detail: string) =>
+    new GatewayError(status, `Provider ${provider} refused the request: ${detail}`, metadata),
   noEndpointAvailable: withMetadata(503, (model: string) => `No provider endpoint is available for ${model}`),
   moderationFailed: withMetadata(502, (provider: string, detail: string) => `Moderation provider ${provider} failed: ${detail}`),
 
