@@ -37,6 +37,7 @@ import { installErrorEnvelope } from './http/error-envelope.js';
 import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
 import { CHAT_ADAPTERS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
 import { endUserHasher } from './providers/shared/hash-end-user.js';
+import type { KeyRateLimiter } from './rate-limits/key-rate-limiter.js';
 import { EndpointHealth } from './routing/endpoint-health.js';
 import { CACHE_PINS, memoryPins, SESSION_PINS, type ProviderPins } from './routing/provider-pins.js';
 import type { ChangeFeed } from './store/change-feed.js';
@@ -71,6 +72,8 @@ export interface AppOptions {
   plugins?: PluginSettings;
   /** How fetches for models resolve names (tests make names resolve anywhere); the system's DNS by default. */
   resolve?: Resolve;
+  /** Per-key request limits (gateway.yaml `rate_limits`); none by default. */
+  rateLimit?: KeyRateLimiter;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -104,7 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const services: Services = {
     db: options.store.db,
     clock,
-    auth: authenticator(keys, clock),
+    auth: authenticator(keys, clock, options.rateLimit),
     keys,
     changes: options.changes,
     catalog: options.catalog,

@@ -11,6 +11,7 @@ import { resolveModerationProvider } from '../plugins/moderation-provider.js';
 import { MODERATION_ADAPTERS, PROVIDER_KINDS } from '../providers/registry.js';
 import { openDatabase } from './open-database.js';
 import { connectSharedState } from './shared-state.js';
+import { keyRateLimiter } from '../rate-limits/key-rate-limiter.js';
 
 /** How long in-flight requests (long streams included) may take to finish after SIGTERM. */
 const DRAIN_TIMEOUT_MS = 30_000;
@@ -44,7 +45,18 @@ export async function serve(settings: Settings): Promise<void> {
   const { store } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, logger);
   const shared = await connectSharedState(store, settings.redisUrl, logger);
   const plugins = pluginSettings(config, process.env);
-  const app = await buildApp({ store, changes: shared.changes, sessionPins: shared.sessionPins, cachePins: shared.cachePins, catalog, logger, plugins, ...(moderation ? { moderation } : {}) });
+  const rateLimit = config?.rate_limits ? keyRateLimiter(config.rate_limits, shared.redis) : undefined;
+  const app = await buildApp({
+    store,
+    changes: shared.changes,
+    sessionPins: shared.sessionPins,
+    cachePins: shared.cachePins,
+    catalog,
+    logger,
+    plugins,
+    ...(moderation ? { moderation } : {}),
+    ...(rateLimit ? { rateLimit } : {}),
+  });
   const address = await app.listen({ host: settings.host, port: settings.port });
   logger.info(`Model Gateway listening on ${address}${API_PREFIX} (${store.engine}, ${catalog.listModels().length} models)`);
 

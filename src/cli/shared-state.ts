@@ -8,6 +8,8 @@ export interface SharedState {
   changes: ChangeFeed;
   sessionPins: ProviderPins;
   cachePins: ProviderPins;
+  /** The shared Redis connection, when there is one (per-key rate limits count there). */
+  redis?: Redis;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export async function connectSharedState(store: Store, redisUrl: string | undefi
       changes,
       sessionPins: redisPins(redis, SESSION_PINS),
       cachePins: redisPins(redis, CACHE_PINS),
+      redis,
       async close() {
         await changes.close();
         redis.disconnect();

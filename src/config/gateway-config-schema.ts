@@ -137,6 +137,15 @@ export const ModerationConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Per-key request limits: at most requests_per_key authenticated requests per window. */
+export const RateLimitsConfigSchema = Type.Object(
+  {
+    requests_per_key: Type.Integer({ minimum: 1 }),
+    window_seconds: Type.Integer({ minimum: 1, maximum: 86_400 }),
+  },
+  { additionalProperties: false },
+);
+
 export const GatewayConfigSchema = Type.Object(
   {
     providers: Type.Optional(Type.Array(ProviderConfigSchema)),
@@ -144,6 +153,7 @@ export const GatewayConfigSchema = Type.Object(
     network: Type.Optional(NetworkConfigSchema),
     web_search: Type.Optional(WebSearchConfigSchema),
     moderation: Type.Optional(ModerationConfigSchema),
+    rate_limits: Type.Optional(RateLimitsConfigSchema),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../accounts/api-key-material.js';
 import type { KeyCache } from '../accounts/key-cache.js';
+import type { KeyRateLimiter } from '../rate-limits/key-rate-limiter.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { Clock } from '../util/clock.js';
 import { Errors } from './errors.js';
@@ -17,10 +18,11 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /**
  * `Authorization: Bearer <key>` → the key's record, from memory (KeyCache).
  * Runs at onRequest, before the body is parsed, so an unauthenticated caller
- * learns nothing about its body.
+ * learns nothing about its body. With a rate limiter, every authenticated
+ * request counts against its key's limit, and one past it is refused with 429.
  */
-export function authenticator(keys: KeyCache, clock: Clock) {
-  async function authenticate(request: FastifyRequest): Promise<ApiKeyRow> {
+export function authenticator(keys: KeyCache, clock: Clock, rateLimit?: KeyRateLimiter) {
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<ApiKeyRow> {
     const header = request.headers.authorization;
     if (!header) throw Errors.missingAuthentication();
     const match = BEARER.exec(header);
@@ -29,15 +31,21 @@ export function authenticator(keys: KeyCache, clock: Clock) {
     if (!key) throw Errors.invalidApiKey();
     if (key.disabled) throw Errors.disabledApiKey();
     if (key.expires_at !== null && Date.parse(key.expires_at) <= clock().getTime()) throw Errors.expiredApiKey();
+    const decision = rateLimit ? await rateLimit(key.hash) : undefined;
+    if (decision && !decision.allowed) {
+      void reply.header('retry-after', String(decision.retryAfterSeconds));
+      const { requests_per_key, window_seconds } = decision.settings;
+      throw Errors.keyRateLimited({ retry_after_seconds: decision.retryAfterSeconds }, requests_per_key, window_seconds);
+    }
     return key;
   }
 
   return {
-    async requireKey(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-      request.apiKey = await authenticate(request);
+    async requireKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      request.apiKey = await authenticate(request, reply);
     },
-    async requireManagementKey(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-      const key = await authenticate(request);
+    async requireManagementKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      const key = await authenticate(request, reply);
       if (!key.is_management) throw Errors.managementKeyRequired();
       request.apiKey = key;
     },

@@ -94,7 +94,10 @@ export const Errors = {
   payloadTooLarge: define(413, (limit: number) => `Request body exceeds the ${limit}-byte limit`),
 
   // 429
-  rateLimited: withMetadata(429, (detail: string) => detail),
+  keyRateLimited: withMetadata(
+    429,
+    (requests: number, seconds: number) => `Rate limit exceeded: an API key may make ${requests} requests per ${seconds} seconds; retry after the Retry-After header's seconds`,
+  ),
 
   // Upstream failures after every attempt (spec 7.2), each with the attempts in metadata.
   upstreamFailed: withMetadata(502, (provider: string, detail: string) => `Provider ${provider} failed: ${detail}`),

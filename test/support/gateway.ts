@@ -5,6 +5,7 @@ import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { Catalog } from '../../src/catalog/types.js';
 import { PROVIDER_KINDS } from '../../src/providers/registry.js';
 import { connectSharedState } from '../../src/cli/shared-state.js';
+import { keyRateLimiter, type RateLimitSettings } from '../../src/rate-limits/key-rate-limiter.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import type { Clock } from '../../src/util/clock.js';
@@ -42,6 +43,8 @@ export interface StartOptions {
   moderation?: AppOptions['moderation'];
   /** Server tools the model may call. */
   serverTools?: AppOptions['serverTools'];
+  /** Per-key request limits, counted in Redis when redisUrl is given (as serve does). */
+  rateLimits?: RateLimitSettings;
 }
 
 /** A movable clock for tests of expiry and resets. */
@@ -84,6 +87,7 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     ...(options.resolve ? { resolve: options.resolve } : {}),
     ...(options.moderation ? { moderation: options.moderation } : {}),
     ...(options.serverTools ? { serverTools: options.serverTools } : {}),
+    ...(options.rateLimits ? { rateLimit: keyRateLimiter(options.rateLimits, shared.redis) } : {}),
   });
   options.configure?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
