@@ -1,6 +1,6 @@
 import { UpstreamError } from '../providers/types.js';
 import { releaseVideoJob, settleVideoJob, type JobRoute, type VideoJobRow } from '../store/repositories/video-jobs.js';
-import { advanceJob, type PollOutcome } from './job-state.js';
+import { advanceJob, isTerminal, type PollOutcome } from './job-state.js';
 import { toUpstreamVideoRequest } from './upstream-video-request.js';
 import type { VideoRequest } from './video-request.js';
 import type { VideoServices } from './video-services.js';
@@ -56,6 +56,9 @@ export async function pollJob(services: VideoServices, job: VideoJobRow, token: 
     change.seconds = seconds;
     const cost = videoCost(found.endpoint.pricing, seconds * outputs);
     charge = videoLedgerRow({ ...job, upstream_id: change.upstream_id }, { seconds, outputs, cost, now });
+  } else if (isTerminal(change.status)) {
+    const failure = { status: change.status === 'cancelled' ? 'cancelled' : 'error', message: change.error ?? change.status } as const;
+    charge = videoLedgerRow({ ...job, upstream_id: change.upstream_id }, { seconds: 0, outputs: 0, cost: 0, now, failure });
   }
   const [next, ...rest] = fallbacks;
   const route = change.fallback && next ? { ...next, fallbacks: JSON.stringify(rest) } : undefined;

@@ -1,10 +1,21 @@
 import type { GenerationRecord } from '../accounting/record-generation.js';
 import type { VideoJobRow } from '../store/repositories/video-jobs.js';
 
-/** The ledger row of a completed job: its generation id, the seconds of each video, how many videos, and the cost. */
+/** How a job ended without videos: failed or expired (an error) or cancelled upstream. */
+export interface VideoFailure {
+  status: 'error' | 'cancelled';
+  message: string;
+}
+
+/**
+ * The ledger row of an ended job: its generation id, the seconds of each
+ * video, how many videos, and the cost. A job that ended without videos
+ * (failed, expired) is a row too, at no cost and with its error, so the
+ * generation id its record shows is one GET /generation finds.
+ */
 export function videoLedgerRow(
   job: VideoJobRow,
-  { seconds, outputs = 1, cost, now }: { seconds: number; outputs?: number; cost: number; now: Date },
+  { seconds, outputs = 1, cost, now, failure }: { seconds: number; outputs?: number; cost: number; now: Date; failure?: VideoFailure },
 ): GenerationRecord {
   return {
     id: job.generation_id,
@@ -21,9 +32,9 @@ export function videoLedgerRow(
     user_hash: null,
     session_id: null,
     api_type: 'video',
-    status: 'success',
+    status: failure?.status ?? 'success',
     streamed: 0,
-    cancelled: 0,
+    cancelled: failure?.status === 'cancelled' ? 1 : 0,
     finish_reason: null,
     native_finish_reason: null,
     service_tier: null,
@@ -33,7 +44,7 @@ export function videoLedgerRow(
     ttft_ms: null,
     generation_time_ms: null,
     error_code: null,
-    error_message: null,
+    error_message: failure?.message ?? null,
     routing: JSON.stringify({ video_job_id: job.id, video_seconds: seconds, videos: outputs }),
     origin: job.origin,
     user_agent: job.user_agent,

@@ -98,11 +98,11 @@ describe.each(testEngines)('Veo video jobs on $name', (engine) => {
     ['sim/veo-fails', 'failed', 'The simulated render failed'],
     ['sim/veo-filtered', 'failed', 'Veo filtered the video: The simulated video was filtered by Responsible AI checks.'],
     ['sim/veo-refused', 'failed', 'upstream answered 400: Request contains an invalid argument.'],
-  ])('reports %s as %s with its error, uncharged', async (model, status, error) => {
+  ])('reports %s as %s with its error, uncharged (a zero-cost ledger row)', async (model, status, error) => {
     const accepted = await submit({ model, prompt: 'x' });
     const done = await finished(accepted.body.id);
     expect(done.body).toEqual({ id: accepted.body.id, polling_url: accepted.body.polling_url, status, error, generation_id: expect.any(String) });
-    expect(await ledgerRows(gw, done.body.generation_id)).toHaveLength(0);
+    expect(await ledgerRows(gw, done.body.generation_id)).toMatchObject([{ status: 'error', total_cost: 0, error_message: error }]);
   });
 
   it('reports a job cancelled upstream as cancelled, uncharged', async () => {
@@ -114,7 +114,7 @@ describe.each(testEngines)('Veo video jobs on $name', (engine) => {
     const done = await finished(accepted.body.id);
     expect(done.body).toMatchObject({ status: 'cancelled', error: 'Operation cancelled.' });
     expect(done.body.usage).toBeUndefined();
-    expect(await ledgerRows(gw, done.body.generation_id)).toHaveLength(0);
+    expect(await ledgerRows(gw, done.body.generation_id)).toMatchObject([{ status: 'cancelled', cancelled: 1, total_cost: 0 }]);
   });
 
   it('answers 404 for content before completion and 502 when the stored video cannot be fetched', async () => {
@@ -204,7 +204,7 @@ describe.each(testEngines)('Veo video jobs on $name', (engine) => {
       const accepted = await call(shortLived, 'POST', '/videos', { key: shortLived.managementKey, body: { model: 'sim/veo-slow', prompt: 'x' } });
       const done = await jobEnded(shortLived, accepted.body.id, shortLived.managementKey);
       expect(done.body).toMatchObject({ status: 'expired', error: 'Video generation did not finish in time', generation_id: expect.any(String) });
-      expect(await ledgerRows(shortLived, done.body.generation_id)).toHaveLength(0);
+      expect(await ledgerRows(shortLived, done.body.generation_id)).toMatchObject([{ status: 'error', total_cost: 0, error_message: 'Video generation did not finish in time' }]);
     } finally {
       await shortLived.close();
     }

@@ -92,11 +92,14 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
   it.each([
     ['sim/video-fails', 'The simulated render failed'],
     ['sim/video-refused', expect.stringContaining('upstream answered 400')],
-  ])('reports %s as failed with its error, uncharged', async (model, error) => {
+  ])('reports %s as failed with its error, uncharged, its generation id a zero-cost error row', async (model, error) => {
     const accepted = await submit({ model, prompt: 'x' });
     const done = await finished(accepted.body.id);
     expect(done.body).toEqual({ id: accepted.body.id, polling_url: accepted.body.polling_url, status: 'failed', error, generation_id: expect.any(String) });
-    expect(await ledger(done.body.generation_id)).toHaveLength(0);
+    expect(await ledger(done.body.generation_id)).toMatchObject([{ status: 'error', total_cost: 0, error_message: error }]);
+    const generation = await call(gw, 'GET', `/generation?id=${done.body.generation_id}`, { key: gw.managementKey });
+    expect(generation.status).toBe(200);
+    expect(generation.body.data).toMatchObject({ id: done.body.generation_id, total_cost: 0 });
   });
 
   it('validates: 400 bad body or wrong task, 401 without a key, 404 unknown model, 402 spent key', async () => {

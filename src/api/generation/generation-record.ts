@@ -3,7 +3,8 @@ import type { GenerationRow } from '../../store/repositories/generations.js';
 
 /** What the ledger's `routing` column holds. */
 export interface RoutingRecord {
-  attempts: AttemptOutcome[];
+  /** The chat attempts; absent on rows of other kinds (a video job's). */
+  attempts?: AttemptOutcome[];
   strategy?: string;
   /** Set when a router model chose the model (chat/service-metadata.ts RouterFacts). */
   router?: { model: string };
@@ -62,7 +63,7 @@ export function toGenerationRecord(row: GenerationRow) {
     preset_id: null,
     router: routing?.router?.model ?? null,
     provider_responses:
-      routing?.attempts.map((a) => ({
+      routing?.attempts?.map((a) => ({
         provider_name: a.provider,
         model_permaslug: a.model,
         status: a.error?.status ?? (a.status === 'success' ? 200 : null),
@@ -78,7 +79,7 @@ export function toGenerationRecord(row: GenerationRow) {
     status: row.status,
     time_to_first_token: row.ttft_ms,
     tokens_cache_write: row.tokens_cache_write,
-    error: row.error_code === null ? null : { code: row.error_code, message: row.error_message },
+    error: row.error_code === null && row.error_message === null ? null : { code: row.error_code, message: row.error_message },
     routing,
   };
 }
