@@ -1,4 +1,5 @@
-import type { BuiltinProvider } from './types.js';
+import { VIDEO } from '../defaults.js';
+import type { BuiltinOffering, BuiltinProvider } from './types.js';
 import { perMillion, released } from './units.js';
 
 // Prices as published on openai.com/api/pricing in 2025 (standard tier).
@@ -19,6 +20,17 @@ const GPT_5_PARAMETERS = [...REASONING_PARAMETERS, 'verbosity'];
 const PRIORITY_TIERS = ['auto', 'default', 'priority'] as const;
 const FLEX_TIERS = ['auto', 'default', 'flex'] as const;
 const FLEX_AND_PRIORITY_TIERS = ['auto', 'default', 'flex', 'priority'] as const;
+
+/**
+ * A Sora model of OpenAI's Videos API, priced per second of video (video jobs,
+ * POST /videos). sora-2-pro is priced at its 720p rate; OpenAI charges more
+ * for its 1792x1024 sizes, which the per-second price here does not see.
+ */
+const sora = (id: string, name: string, description: string, upstreamModel: string, perSecond: number): BuiltinOffering => ({
+  model: { id, name, description, created: released('2025-10-06'), architecture: VIDEO },
+  upstreamModel,
+  pricing: { prompt: 0, completion: 0, video_second: perSecond },
+});
 
 const MULTIMODAL = { input_modalities: ['text', 'image', 'file'], output_modalities: ['text'], tokenizer: 'GPT' };
 
@@ -180,5 +192,7 @@ export const openai: BuiltinProvider = {
       supportedServiceTiers: FLEX_AND_PRIORITY_TIERS,
       supportedParameters: REASONING_PARAMETERS,
     },
+    sora('openai/sora-2', 'OpenAI: Sora 2', 'Video with synced audio from text or a first frame, 720p, 4 to 12 seconds.', 'sora-2', 0.1),
+    sora('openai/sora-2-pro', 'OpenAI: Sora 2 Pro', 'Higher-fidelity Sora 2, 720p and larger sizes, 4 to 12 seconds.', 'sora-2-pro', 0.3),
   ],
 };
