@@ -12,7 +12,8 @@ export interface CostBreakdown {
  * prompt tokens are priced at input_cache_read and cache writes at
  * input_cache_write, each falling back to the prompt price; reasoning tokens
  * (part of the completion count) at internal_reasoning when the endpoint
- * prices them apart.
+ * prices them apart; searches the gateway ran for the answer
+ * (usage.server_tool_use_details.web_search_requests) at web_search.
  */
 export function computeCost(pricing: Pricing, usage: Usage | undefined, requests = 1): CostBreakdown {
   const prompt = pricing.prompt ?? 0;
@@ -32,7 +33,8 @@ export function computeCost(pricing: Pricing, usage: Usage | undefined, requests
     cacheWriteCost +
     plainCompletion * completion +
     reasoning * (pricing.internal_reasoning ?? completion) +
-    requests * (pricing.request ?? 0);
+    requests * (pricing.request ?? 0) +
+    (usage?.server_tool_use_details?.web_search_requests ?? 0) * (pricing.web_search ?? 0);
   const total = gross * (1 - (pricing.discount ?? 0));
   const cacheDiscount = cached * prompt - cacheRead + (cacheWrite * prompt - cacheWriteCost);
   return { total: roundUsd(total), cacheDiscount: roundUsd(cacheDiscount) };
