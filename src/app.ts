@@ -23,7 +23,10 @@ import { guardrailsRoutes } from './api/guardrails/routes.js';
 import { GUARDRAILS_TOPIC, GuardrailCache } from './guardrails/guardrail-cache.js';
 import type { ModerationProvider } from './plugins/moderation-stage.js';
 import { createPipeline } from './plugins/pipeline.js';
-import { ServerToolRegistry, type ServerTool } from './plugins/server-tools.js';
+import { ServerToolRegistry, type ServerTool } from './plugins/server-tools/server-tool.js';
+import { fusionServerTool } from './plugins/fusion/fusion-tool.js';
+import { webSearchServerTool } from './plugins/web/web-search-tool.js';
+import { servesChat } from './catalog/model-task.js';
 import { loadOrganizationGuardrails } from './store/repositories/guardrails.js';
 import type { PluginSettings } from './config/plugin-settings.js';
 import type { Resolve } from './net/guarded-lookup.js';
@@ -66,7 +69,7 @@ export interface AppOptions {
   videos?: VideoTuning;
   /** The moderation plugin's provider; without one the plugin is refused. */
   moderation?: ModerationProvider;
-  /** Tools the gateway runs when the model calls them (see plugins/server-tools.ts). */
+  /** Tools the gateway runs when the model calls them (see plugins/server-tools/). */
   serverTools?: readonly ServerTool[];
   /** The web, web-fetch and file-parser plugins' network and search settings; none open, no search API by default. */
   plugins?: PluginSettings;
@@ -122,7 +125,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const pipeline = createPipeline({
     guardrails,
     moderation: options.moderation,
-    serverTools: new ServerToolRegistry([webFetchServerTool(plugins), ...(options.serverTools ?? [])]),
+    serverTools: new ServerToolRegistry([
+      webFetchServerTool(plugins),
+      webSearchServerTool(plugins.search),
+      fusionServerTool(servesChat(services.catalog)),
+      ...(options.serverTools ?? []),
+    ]),
     clock,
     plugins: { ...plugins, catalog: services.catalog },
   });

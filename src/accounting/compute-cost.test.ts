@@ -33,6 +33,12 @@ describe('computeCost', () => {
     expect(costAt({ ...pricing, discount: 0.5 }, { prompt_tokens: 1000, completion_tokens: 0, total_tokens: 1000 }).total).toBe(0.0005);
   });
 
+  it('prices the searches the gateway ran at web_search', () => {
+    const usage = { prompt_tokens: 1000, completion_tokens: 0, total_tokens: 1000, server_tool_use_details: { tool_calls_requested: 3, tool_calls_executed: 3, web_search_requests: 2 } };
+    expect(costAt({ ...pricing, web_search: 0.004 }, usage).total).toBeCloseTo(1000 * pricing.prompt + 2 * 0.004, 12);
+    expect(costAt(pricing, usage).total).toBeCloseTo(1000 * pricing.prompt, 12);
+  });
+
   it('costs nothing without usage or prices', () => {
     expect(costAt({ prompt: 0, completion: 0 }, undefined).total).toBe(0);
   });

@@ -13,8 +13,10 @@ export interface CostBreakdown {
  * prompt tokens are priced at input_cache_read and cache writes at
  * input_cache_write, each falling back to the prompt price; reasoning tokens
  * (part of the completion count) at internal_reasoning when the endpoint
- * prices them apart. The endpoint's conditional overrides (long-context
- * and time-window prices) apply as of `at`, the request's start.
+ * prices them apart; searches the gateway ran for the answer
+ * (usage.server_tool_use_details.web_search_requests) at web_search. The
+ * endpoint's conditional overrides (long-context and time-window prices)
+ * apply as of `at`, the request's start.
  */
 export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: Date, requests = 1): CostBreakdown {
   const pricing = applicablePricing(basePricing, usage?.prompt_tokens ?? 0, at);
@@ -35,7 +37,8 @@ export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: 
     cacheWriteCost +
     plainCompletion * completion +
     reasoning * (pricing.internal_reasoning ?? completion) +
-    requests * (pricing.request ?? 0);
+    requests * (pricing.request ?? 0) +
+    (usage?.server_tool_use_details?.web_search_requests ?? 0) * (pricing.web_search ?? 0);
   const total = gross * (1 - (pricing.discount ?? 0));
   const cacheDiscount = cached * prompt - cacheRead + (cacheWrite * prompt - cacheWriteCost);
   return { total: roundUsd(total), cacheDiscount: roundUsd(cacheDiscount) };

@@ -42,6 +42,7 @@ const full: GenerationRecord = {
   origin: 'https://app.example',
   user_agent: 'ua',
   created_at: '2026-11-21T12:00:00.000Z',
+  parent_generation_id: 'gen-parent',
 };
 
 describe.each(testEngines)('insertGenerations on $name', (engine) => {

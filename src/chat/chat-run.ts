@@ -88,13 +88,24 @@ export interface Run<R extends RoutedRequest> {
   wantsMetadata: boolean;
   /** The conversation's prompt-cache key, when a model of the plan can stick to a cache holder. */
   conversation?: string;
+  /** Set on an inner call (a fusion panelist or analyst): the generation it was made for. */
+  parentGenerationId?: string;
 }
 
 /**
  * A chat run; `plugins` are the plugins in force once the pipeline has
- * prepared it, `citations` the web plugin's search results once it searched.
+ * prepared it, `citations` the web plugin's search results once it searched
+ * (`webSearches` the searches it made, billed at the endpoint's web_search
+ * price), `innerCost` what inner calls made before the attempts (fusion's
+ * panel and analyst) cost: their own rows charged it, the response's
+ * usage.cost includes it.
  */
-export type ChatRun = Run<ChatRequest> & { plugins?: ActivePlugins; citations?: readonly SearchResult[] };
+export type ChatRun = Run<ChatRequest> & {
+  plugins?: ActivePlugins;
+  citations?: readonly SearchResult[];
+  webSearches?: number;
+  innerCost?: number;
+};
 
 export interface RunContext {
   requestId: string;
@@ -354,6 +365,7 @@ export async function settleRun(
     origin: run.origin,
     user_agent: run.userAgent,
     created_at: new Date(run.startedAt).toISOString(),
+    parent_generation_id: run.parentGenerationId ?? null,
   });
   return { cost: cost.total };
 }

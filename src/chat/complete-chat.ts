@@ -1,38 +1,60 @@
+import { computeCost } from '../accounting/compute-cost.js';
 import type { PipelineEntry } from '../plugins/pipeline-entry.js';
-import { completeWithServerTools } from '../plugins/server-tools.js';
+import { completeWithServerTools, type ToolLoopOptions } from '../plugins/server-tools/tool-loop.js';
+import { stopConditions } from '../plugins/server-tools/stop-conditions.js';
+import type { Endpoint } from '../catalog/types.js';
+import type { Attempt } from '../routing/plan-attempts.js';
 import { adapterFor, settleRun, type ChatRun, type ChatServices } from './chat-run.js';
+import { innerCalls } from './inner-calls.js';
 import { serveRun } from './serve-run.js';
 import { serviceMetadata } from './service-metadata.js';
+import { withWebSearches } from './sum-usage.js';
 import type { ChatCompletion } from './types.js';
+
+/** The server tools a run has (its plugins' and its `tools` entries'). */
+export const serverToolsOf = (services: ChatServices, run: ChatRun) => services.pipeline.serverTools.active(run.plugins ?? new Map(), run.request.server_tools);
+
+/** The server-tool loop's options for one attempt: stop conditions, prices for max_cost, inner calls linked to the run. */
+export function toolLoopOptions(services: ChatServices, run: ChatRun, attempt: Attempt<Endpoint>, signal: AbortSignal): ToolLoopOptions {
+  return {
+    signal,
+    model: attempt.modelId,
+    inner: innerCalls(services, run),
+    conditions: stopConditions(run.request.stop_server_tools_when),
+    costOf: (usage) => computeCost(attempt.endpoint.pricing, usage, new Date(run.startedAt)).total,
+  };
+}
 
 /**
  * A non-streaming chat: try the plan (running the server tools the model
- * calls, when a plugin offers some), let the post-response stages see the
+ * calls, when the request has some), let the post-response stages see the
  * answer, charge the key, answer with the gateway's id, the model and
- * provider that served, and the cost.
+ * provider that served, and the cost: this generation's, plus what its
+ * inner calls (fusion) cost on their own rows.
  */
 export function completeChat(services: ChatServices, run: ChatRun, signal: AbortSignal): Promise<ChatCompletion & Record<string, unknown>> {
-  const serverTools = run.plugins ? services.pipeline.serverTools.active(run.plugins) : [];
+  const serverTools = serverToolsOf(services, run);
   return serveRun(
     services,
     run,
     signal,
-    async (attempt): Promise<{ completion: ChatCompletion; entry?: PipelineEntry }> => {
+    async (attempt): Promise<{ result: ChatCompletion; entry?: PipelineEntry; innerCost: number }> => {
       const { adapter, target } = adapterFor(services, attempt);
       const complete = (request: ChatRun['request']) => adapter.complete(request, target, { signal, endUserId: run.endUserId });
-      if (serverTools.length === 0) return { completion: await complete(run.request) };
-      return completeWithServerTools(run.request, serverTools, complete, signal);
+      if (serverTools.length === 0) return { result: await complete(run.request), innerCost: 0 };
+      return completeWithServerTools(run.request, serverTools, complete, toolLoopOptions(services, run, attempt, signal));
     },
     async ({ result, attempt, outcomes }) => {
       const withTools: ChatRun = result.entry ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), result.entry] } } : run;
-      const { completion, run: finished } = services.pipeline.finishChat(withTools, result.completion);
+      const { completion, run: finished } = services.pipeline.finishChat(withTools, result.result);
       const choice = completion.choices[0];
+      const usage = withWebSearches(completion.usage, run.webSearches);
       const { cost } = await settleRun(services, finished, {
         status: 'success',
         streamed: false,
         attempt,
         outcomes,
-        ...(completion.usage ? { usage: completion.usage } : {}),
+        ...(usage ? { usage } : {}),
         finishReason: choice?.finish_reason ?? null,
         nativeFinishReason: choice?.native_finish_reason ?? null,
         serviceTier: completion.service_tier ?? null,
@@ -44,7 +66,7 @@ export function completeChat(services: ChatServices, run: ChatRun, signal: Abort
         model: attempt.modelId,
         provider: attempt.endpoint.provider,
         system_fingerprint: completion.system_fingerprint ?? null,
-        usage: { ...(completion.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }), cost },
+        usage: { ...(usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }), cost: cost + result.innerCost + (run.innerCost ?? 0) },
         ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...finished.routing, attempts: outcomes }) } : {}),
       };
     },

@@ -11,12 +11,27 @@ import { estimatePromptTokens } from './estimate-tokens.js';
 import { runAttempts } from './run-attempts.js';
 import { urlCitations } from '../plugins/web/url-citations.js';
 import { serviceMetadata } from './service-metadata.js';
-import type { ChatCompletionChunk, FinishReason, Usage } from './types.js';
+import type { ChatCompletionChunk, ChatRequest, FinishReason, Usage } from './types.js';
+import { streamWithServerTools, type StreamedLoopEnd } from '../plugins/server-tools/stream-tool-loop.js';
+import { ToolLoop } from '../plugins/server-tools/tool-loop.js';
+import { serverToolsOf, toolLoopOptions } from './complete-chat.js';
+import { withWebSearches } from './sum-usage.js';
 
 interface OpenedStream {
-  iterator: AsyncIterator<ChatCompletionChunk>;
-  first: IteratorResult<ChatCompletionChunk>;
+  /** The chunks to relay, the first one (already received) included. */
+  chunks: AsyncIterator<ChatCompletionChunk>;
   upstreamBody: unknown;
+  /** Set by a server-tool loop when its last step ends. */
+  loop: { end?: StreamedLoopEnd };
+}
+
+/** The iterator again, starting with the result already taken from it. */
+function replay<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncIterator<T> {
+  let taken = false;
+  return {
+    next: () => (taken ? rest.next() : ((taken = true), Promise.resolve(first))),
+    return: async (value?: unknown) => (await rest.return?.(value)) ?? { done: true, value: undefined },
+  };
 }
 
 /** What the relay saw go by: enough to bill and record the run however it ends. */
@@ -45,7 +60,8 @@ class StreamTally {
     if (this.usage) return { usage: this.usage, estimated: false };
     const prompt = estimatePromptTokens(run.request.messages);
     const completion = Math.ceil(this.completionChars / 4);
-    return { usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }, estimated: true };
+    const estimate = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+    return { usage: withWebSearches(estimate, run.webSearches) ?? estimate, estimated: true };
   }
 }
 
@@ -63,18 +79,22 @@ export async function streamChat(
   respondWithError: (error: unknown) => void,
 ): Promise<void> {
   const keepAlive = startKeepAlive(sse, services.keepAliveAfterMs);
+  const serverTools = serverToolsOf(services, run);
   let served: { result: OpenedStream; attempt: Attempt<Endpoint>; outcomes: AttemptOutcome[] };
   try {
     served = await runAttempts(
       attemptOptions(services, run, signal, async (attempt): Promise<OpenedStream> => {
         const { adapter, target } = adapterFor(services, attempt);
-        const iterable = await adapter.stream(run.request, target, { signal, endUserId: run.endUserId });
-        const iterator = iterable[Symbol.asyncIterator]();
+        const open = async (request: ChatRequest) => (await adapter.stream(request, target, { signal, endUserId: run.endUserId }))[Symbol.asyncIterator]();
+        const loop = serverTools.length > 0 ? new ToolLoop(run.request, serverTools, toolLoopOptions(services, run, attempt, signal)) : undefined;
+        const request = loop ? loop.nextRequest() : run.request;
+        const iterator = await open(request);
+        // The first chunk before anything reaches the client: until then a failure can still fall back.
         const first = await iterator.next();
-        const upstreamBody = run.request.debug?.echo_upstream_body
-          ? adapter.buildRequestBody(run.request, target, { stream: true, endUserId: run.endUserId })
-          : undefined;
-        return { iterator, first, upstreamBody };
+        const upstreamBody = run.request.debug?.echo_upstream_body ? adapter.buildRequestBody(request, target, { stream: true, endUserId: run.endUserId }) : undefined;
+        const state: OpenedStream['loop'] = {};
+        const chunks = loop ? streamWithServerTools(loop, replay(first, iterator), open, (end) => (state.end = end)) : replay(first, iterator);
+        return { chunks, upstreamBody, loop: state };
       }),
     );
   } catch (error) {
@@ -99,8 +119,12 @@ async function relay(
   signal: AbortSignal,
 ): Promise<void> {
   const { attempt, outcomes } = served;
-  const { iterator, first, upstreamBody } = served.result;
+  const { chunks, upstreamBody, loop } = served.result;
   const tally = new StreamTally();
+  // The run as recorded: with the server-tool loop's entry once it ended.
+  const finished = (): ChatRun => (loop.end ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), loop.end.entry] } } : run);
+  // What inner calls (fusion's) cost on their own rows: part of this answer's cost.
+  const innerCost = () => (loop.end?.innerCost ?? 0) + (run.innerCost ?? 0);
   const ttftMs = services.clock().getTime() - run.startedAt;
   const created = Math.floor(run.startedAt / 1000);
   const provider = attempt.endpoint.provider;
@@ -127,6 +151,7 @@ async function relay(
   // The web plugin's citations point into the whole answer: its text is kept (as text, the stream is not held back).
   const answer: string[] | undefined = run.citations ? [] : undefined;
   const send = async (chunk: ChatCompletionChunk) => {
+    if (chunk.usage) chunk.usage = withWebSearches(chunk.usage, run.webSearches);
     tally.see(chunk);
     if (answer) for (const choice of chunk.choices) if (choice.index === 0 && choice.delta.content) answer.push(choice.delta.content);
     chunk.id = run.id;
@@ -135,27 +160,26 @@ async function relay(
     if (chunk.system_fingerprint == null) delete chunk.system_fingerprint;
     if (chunk.usage) {
       sentUsage = true;
-      chunk.usage = { ...chunk.usage, cost: computeCost(attempt.endpoint.pricing, chunk.usage, new Date(run.startedAt)).total };
-      if (run.wantsMetadata) Object.assign(chunk, { service_metadata: serviceMetadata({ ...run.routing, attempts: outcomes }) });
+      chunk.usage = { ...chunk.usage, cost: computeCost(attempt.endpoint.pricing, chunk.usage, new Date(run.startedAt)).total + innerCost() };
+      if (run.wantsMetadata) Object.assign(chunk, { service_metadata: serviceMetadata({ ...finished().routing, attempts: outcomes }) });
     }
     await sse.data(JSON.stringify(chunk));
   };
 
   try {
-    if (!first.done) await send(first.value);
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
       if (sse.closed) throw new UpstreamError('aborted', 'the client went away');
       await send(next.value);
     }
   } catch (error) {
     const usage = tally.usageSoFar(run);
     if (signal.aborted || sse.closed || (error instanceof UpstreamError && error.failure === 'aborted')) {
-      await iterator.return?.();
-      await settleRun(services, run, end({ status: 'cancelled' }, usage));
+      await chunks.return?.();
+      await settleRun(services, finished(), end({ status: 'cancelled' }, usage));
       return sse.end();
     }
     const failure = Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`);
-    await settleRun(services, run, end({ status: 'error', finishReason: 'error', error: { code: failure.statusCode, message: failure.message } }, usage));
+    await settleRun(services, finished(), end({ status: 'error', finishReason: 'error', error: { code: failure.statusCode, message: failure.message } }, usage));
     await sse.data(JSON.stringify(errorChunk(run, attempt.modelId, provider, failure)));
     await sse.data('[DONE]');
     return sse.end();
@@ -166,10 +190,10 @@ async function relay(
     await sse.data(JSON.stringify({ id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [{ index: 0, delta: { annotations }, finish_reason: null }] }));
   }
   const usage = tally.usageSoFar(run);
-  const { cost } = await settleRun(services, run, end({}, usage));
+  const { cost } = await settleRun(services, finished(), end({}, usage));
   if (!sentUsage) {
     // The client gets usage on the final chunk even when the upstream sent none.
-    await sse.data(JSON.stringify({ id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [], usage: { ...usage.usage, cost } }));
+    await sse.data(JSON.stringify({ id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [], usage: { ...usage.usage, cost: cost + innerCost() } }));
   }
   await sse.data('[DONE]');
   sse.end();

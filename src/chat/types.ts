@@ -68,6 +68,16 @@ export interface FunctionTool {
   function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null };
 }
 
+/**
+ * A server tool asked for in `tools` (the reference's `{type, parameters}`
+ * entries, `service:` instead of `openrouter:`): the gateway runs it, the
+ * upstream only sees the function it is offered as.
+ */
+export interface ServerToolEntry {
+  type: 'service:web_search' | 'service:web_fetch' | 'service:fusion';
+  parameters?: Record<string, unknown>;
+}
+
 export type ToolChoice =
   | 'none'
   | 'auto'
@@ -120,6 +130,8 @@ export interface ChatRequest {
   seed?: number | null;
   stop?: string | string[] | null;
   tools?: FunctionTool[];
+  /** The server-tool entries of `tools`, apart from the client's functions (normalizeChatRequest). */
+  server_tools?: ServerToolEntry[];
   tool_choice?: ToolChoice;
   parallel_tool_calls?: boolean | null;
   response_format?: ResponseFormat;
@@ -155,6 +167,14 @@ export interface Usage {
   completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number; image_tokens?: number };
   /** USD, added by the gateway from the catalog's pricing. */
   cost?: number;
+  /** The server tools the gateway ran for this answer (reference ServerToolUseDetails); searches are billed at `web_search`. */
+  server_tool_use_details?: ServerToolUseDetails;
+}
+
+export interface ServerToolUseDetails {
+  tool_calls_requested: number;
+  tool_calls_executed: number;
+  web_search_requests: number;
 }
 
 export interface ChatCompletion {

@@ -126,6 +126,9 @@ export const Errors = {
       `The prompt is ${tokens} tokens even after context-compression, more than the ${budget} tokens the model's context leaves for it`,
   ),
   webSearchFailed: withMetadata(502, (engine: string, detail: string) => `Web search (${engine}) failed: ${detail}`),
+  fusionModelUnavailable: define(400, (field: string, model: string) => `${field}: model ${model} is not served by this gateway`),
+  fusionPresetUnavailable: define(400, (preset: string, models: string) => `plugins fusion preset "${preset}": none of its models (${models}) is served by this gateway; name analysis_models and model`),
+  fusionPanelFailed: withMetadata(502, (detail: string) => `Fusion failed: ${detail}`),
 } as const;
 
 export function isGatewayError(value: unknown): value is GatewayError {

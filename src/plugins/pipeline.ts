@@ -6,13 +6,12 @@ import type { RerankRequest } from '../rerank/types.js';
 import type { Clock } from '../util/clock.js';
 import { guardrailStage } from './guardrail-stage.js';
 import { moderationStage, type ModerationProvider } from './moderation-stage.js';
-import type { PipelineEntry } from './pipeline-entry.js';
-import { activePlugins, type PluginConfig } from './plugin-configs.js';
+import { activePlugins, type ActivePlugins, type PluginConfig } from './plugin-configs.js';
 import { CHAT_VIEW, RERANK_VIEW } from './request-views.js';
 import { runRequestStages, type RequestStage } from './request-stage.js';
 import { responseHealingStage } from './response-healing.js';
 import { runResponseStages, type ResponseStage } from './response-stage.js';
-import type { ServerToolRegistry } from './server-tools.js';
+import type { ServerToolRegistry } from './server-tools/server-tool.js';
 import type { Catalog } from '../catalog/types.js';
 import { contextCompressionStage } from './context-compression/context-compression-stage.js';
 import { fileParserStage, hasFileParts } from './file-parser/file-parser-stage.js';
@@ -48,18 +47,29 @@ export interface Pipeline {
 const NO_DEFAULTS = (): readonly PluginConfig[] => [];
 
 /** What a streaming request gives up, said in the pipeline rather than silently. */
-function streamingLimits(serverTools: ServerToolRegistry): RequestStage<ChatRequest> {
-  const skipped = (name: string, summary: string): PipelineEntry => ({ type: 'plugin', name, summary, data: { action: 'skipped', reason: 'streaming' } });
-  return {
-    name: 'streaming-limits',
-    applies: ({ run, plugins }) => run.request.stream === true && (plugins.has('response-healing') || serverTools.active(plugins).length > 0),
-    run: ({ plugins }) => ({
-      entries: [
-        ...(plugins.has('response-healing') ? [skipped('response-healing', 'Skipped: response-healing repairs non-streaming responses only')] : []),
-        ...serverTools.active(plugins).map((a) => skipped(a.tool.plugin, `Skipped: server tool ${a.tool.name} runs on non-streaming requests only`)),
-      ],
-    }),
-  };
+const streamingLimits: RequestStage<ChatRequest> = {
+  name: 'streaming-limits',
+  applies: ({ run, plugins }) => run.request.stream === true && plugins.has('response-healing'),
+  run: () => ({
+    entries: [{ type: 'plugin', name: 'response-healing', summary: 'Skipped: response-healing repairs non-streaming responses only', data: { action: 'skipped', reason: 'streaming' } }],
+  }),
+};
+
+/**
+ * The request's server tools, checked before any upstream call: a client
+ * function of the same name is a 400, and so are settings a tool could
+ * never serve (fusion's models).
+ */
+function checkServerTools(serverTools: ServerToolRegistry, run: ChatRun, plugins: ActivePlugins): void {
+  const active = serverTools.active(plugins, run.request.server_tools);
+  const clientTools = new Set((run.request.tools ?? []).map((t) => t.function.name));
+  const clash = active.find((a) => clientTools.has(a.tool.name));
+  if (clash) {
+    const owner = clash.tool.plugin !== undefined ? `${clash.tool.plugin} plugin's` : clash.tool.type;
+    throw Errors.invalidRequest(`tools: the function name ${clash.tool.name} is the ${owner} server tool; rename the client tool`);
+  }
+  const model = run.attempts[0]?.modelId ?? run.request.model ?? '';
+  for (const { tool, config } of active) tool.check?.(config, model);
 }
 
 export function createPipeline(options: PipelineOptions): Pipeline {
@@ -71,7 +81,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     moderationStage(CHAT_VIEW.texts, options.moderation, options.clock),
     webSearchStage(options.plugins, options.clock),
     contextCompressionStage(options.plugins.tokens),
-    streamingLimits(options.serverTools),
+    streamingLimits,
   ];
   const rerankStages: RequestStage<RerankRequest>[] = [guardrailStage(RERANK_VIEW)];
   const responseStages: ResponseStage[] = [responseHealingStage, webCitationsStage];
@@ -82,10 +92,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       const plugins = activePlugins(pluginDefaults(run.key.organization_id), run.request.plugins);
       const guardrails = (await options.guardrails.get(run.key.organization_id)).forKey(run.key);
       // The hot path: nothing asked for, nothing assigned, no file to parse, nothing to do.
-      if (plugins.size === 0 && guardrails.length === 0 && !hasFileParts(run.request)) return run;
-      const clientTools = new Set((run.request.tools ?? []).map((t) => t.function.name));
-      const clash = options.serverTools.active(plugins).find((a) => clientTools.has(a.tool.name));
-      if (clash) throw Errors.invalidRequest(`tools: the function name ${clash.tool.name} is the ${clash.tool.plugin} plugin's server tool; rename the client tool`);
+      if (plugins.size === 0 && guardrails.length === 0 && !hasFileParts(run.request) && !run.request.server_tools) return run;
+      checkServerTools(options.serverTools, run, plugins);
       return { ...(await runRequestStages(chatStages, { run, plugins, guardrails, signal })), plugins };
     },
     async prepareRerank(run, signal) {

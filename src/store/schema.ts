@@ -140,6 +140,8 @@ export interface GenerationsTable {
   origin: string | null;
   user_agent: string | null;
   created_at: string;
+  /** The generation this one was an inner call of (fusion panelists and analyst); null for a client's own request. */
+  parent_generation_id: string | null;
 }
 
 export interface GatewaySettingsTable {

@@ -3,6 +3,8 @@ import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
 import { call, startGateway, type RunningGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
+import { makePdf, pdfDataUrl } from '../support/make-pdf.js';
+import { readSimStats } from '../../src/sim/test-support.testing.js';
 
 const messages = [{ role: 'user', content: 'hello there' }];
 
@@ -76,6 +78,24 @@ describe.each(testEngines)('organization settings on $name', (engine) => {
     expect((await settings()).body.data.plugins).toEqual(plugins);
     expect((await settings({ provider: null, plugins: null })).body.data).toMatchObject({ provider: null, plugins: null });
     expect((await chat()).body.provider).toBe('alpha');
+  });
+
+  it('turns file-parser off by default with enabled: false; a request can turn it back on', async () => {
+    const file = { type: 'file', file: { filename: 'report.pdf', file_data: pdfDataUrl(await makePdf(['Revenue grew 12 percent.'])) } };
+    const withPdf = [{ role: 'user', content: [{ type: 'text', text: 'Summarize' }, file] }];
+    const parserEntry = (body: any) => body.service_metadata.pipeline.find((e: { name: string }) => e.name === 'file-parser');
+    expect(parserEntry((await chat({ messages: withPdf })).body)).toMatchObject({ summary: '1 PDF as text' });
+
+    expect((await settings({ plugins: [{ id: 'file-parser', enabled: false }] })).status).toBe(200);
+    const off = await chat({ messages: withPdf });
+    expect(off.status).toBe(200);
+    expect(parserEntry(off.body)).toBeUndefined();
+    // The file went upstream as it was sent.
+    expect((await readSimStats(sim.url)).lastRequestBody.messages[0].content[1]).toEqual(file);
+
+    const on = await chat({ messages: withPdf, plugins: [{ id: 'file-parser', enabled: true }] });
+    expect(parserEntry(on.body)).toMatchObject({ summary: '1 PDF as text' });
+    await settings({ plugins: null });
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveModerationProvider } from '../../src/plugins/moderation-provider.js';
-import type { ServerTool } from '../../src/plugins/server-tools.js';
+import type { ServerTool } from '../../src/plugins/server-tools/server-tool.js';
 import { MODERATION_ADAPTERS } from '../../src/providers/registry.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
@@ -13,9 +13,10 @@ const META = { 'x-service-metadata': 'enabled' };
 /** A test-only server tool: what a later web-fetch or web search tool plugs into. */
 const weatherTool: ServerTool = {
   name: 'server_weather',
+  type: 'service:web_fetch',
   plugin: 'web-fetch',
   definition: () => ({ type: 'function', function: { name: 'server_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }),
-  execute: async () => JSON.stringify({ forecast: 'sunny', celsius: 21 }),
+  execute: async () => ({ content: JSON.stringify({ forecast: 'sunny', celsius: 21 }) }),
 };
 
 describe.each(testEngines)('request pipeline through the gateway on $name', (engine) => {

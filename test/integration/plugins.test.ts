@@ -117,7 +117,7 @@ describe.each(testEngines.slice(0, 1))('plugins through the gateway on $name', (
       expect(siteHits).toEqual(['/to-metadata']);
     });
 
-    it('obeys blocked_domains, says it is skipped when streaming, and refuses a client tool of the same name', async () => {
+    it('obeys blocked_domains, runs when streaming, and refuses a client tool of the same name', async () => {
       await chat({ plugins: [{ id: 'web-fetch', blocked_domains: ['site.test'] }], messages: [{ role: 'user', content: `Read http://site.test:${port}/article` }] });
       expect(JSON.parse((await upstreamBody()).messages.at(-1).content).error).toBe('site.test is blocked by the rule "site.test"');
       expect(siteHits).toEqual([]);
@@ -127,11 +127,14 @@ describe.each(testEngines.slice(0, 1))('plugins through the gateway on $name', (
         headers: { authorization: `Bearer ${gw.managementKey}`, 'content-type': 'application/json', 'x-service-metadata': 'enabled' },
         body: JSON.stringify({ model: 'sim/fast', stream: true, plugins: [{ id: 'web-fetch' }], messages: [{ role: 'user', content: `Read http://site.test:${port}/article` }] }),
       });
-      const last = JSON.parse((await readSseData(streamed)).at(-2)!);
-      expect(last.service_metadata.pipeline.find((e: { name: string }) => e.name === 'web-fetch')).toMatchObject({
-        summary: 'Skipped: server tool web_fetch runs on non-streaming requests only',
-        data: { action: 'skipped', reason: 'streaming' },
-      });
+      const chunks = (await readSseData(streamed)).slice(0, -1).map((data) => JSON.parse(data));
+      // The fetch happened between the steps; the client sees only the answer, which read the page.
+      expect(siteHits).toEqual(['/article']);
+      expect(chunks.some((c) => c.choices?.some((choice: any) => choice.delta.tool_calls))).toBe(false);
+      expect(chunks.map((c) => c.choices?.[0]?.delta.content ?? '').join('')).toContain('384,400 km');
+      const last = chunks.at(-1);
+      expect(pipelineEntry(last, 'server-tools')).toMatchObject({ data: { calls: [{ name: 'web_fetch', ok: true }], rounds: 1 } });
+      expect(last.usage.server_tool_use_details).toEqual({ tool_calls_requested: 1, tool_calls_executed: 1, web_search_requests: 0 });
       const clash = await chat({
         plugins: [{ id: 'web-fetch' }],
         tools: [{ type: 'function', function: { name: 'web_fetch', parameters: { type: 'object' } } }],

@@ -100,7 +100,7 @@ describe('tools and tool_choice', () => {
     ['a tool name of 65 characters', { tools: [{ type: 'function', function: { name: 'f'.repeat(65) } }] }, 'tools[0].function.name must be at most 64 characters long'],
     ['parameters that are not an object', { tools: [{ type: 'function', function: { name: 'f', parameters: 'x' } }] }, 'tools[0].function.parameters must be of type object'],
     ['strict as a string', { tools: [{ type: 'function', function: { name: 'f', strict: 'yes' } }] }, 'tools[0].function.strict must be of type boolean or null'],
-    ['a tool of another type', { tools: [{ type: 'web_search' }] }, 'tools[0].type must be one of "function"'],
+    ['a tool of another type', { tools: [{ type: 'web_search' }] }, 'tools[0].type must be one of "function", "service:web_search", "service:web_fetch", "service:fusion"'],
     ['an unknown tool_choice', { tool_choice: 'any' }, 'tool_choice must be one of "none", "auto", "required"'],
     ['tool_choice as a number', { tool_choice: 1 }, 'tool_choice must be of type string or object'],
     ['a named tool_choice without function', { tool_choice: { type: 'function' } }, 'tool_choice.function is required'],

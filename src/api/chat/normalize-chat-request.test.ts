@@ -95,6 +95,15 @@ describe('normalizeChatRequest', () => {
     expect(normalize(fields)).toMatchObject(fields);
   });
 
+  it('moves the server-tool entries of tools to server_tools: only functions go upstream', () => {
+    const fn = { type: 'function' as const, function: { name: 'lookup' } };
+    const search = { type: 'service:web_search' as const, parameters: { max_results: 2 } };
+    const fusion = { type: 'service:fusion' as const };
+    expect(normalizeChatRequest({ messages, tools: [search, fn, fusion] })).toEqual({ messages, tools: [fn], server_tools: [search, fusion] });
+    expect(normalizeChatRequest({ messages, tools: [search] })).toEqual({ messages, server_tools: [search] });
+    expect(normalizeChatRequest({ messages, tools: [] })).toEqual({ messages, tools: [] });
+  });
+
   it('drops vendor extras the body was allowed to carry', () => {
     const body = { messages, model: 'm', n: 2, store: true } as ChatRequestBody;
     expect(normalizeChatRequest(body)).toEqual({ messages, model: 'm' });

@@ -18,7 +18,9 @@ function knownFields(body: ChatRequestBody): ChatRequestBody {
  * - `max_completion_tokens` carries the limit, from `max_tokens` when only the
  *   deprecated field was sent; `max_tokens` stays as sent;
  * - `session_id` comes from the body, else from the x-session-id header;
- * - the deprecated `route` is kept as sent.
+ * - the deprecated `route` is kept as sent;
+ * - the server-tool entries of `tools` (`service:…`) move to `server_tools`:
+ *   only functions go upstream as `tools`.
  */
 export function normalizeChatRequest(body: ChatRequestBody, sessionIdHeader?: string): ChatRequest {
   const {
@@ -31,9 +33,16 @@ export function normalizeChatRequest(body: ChatRequestBody, sessionIdHeader?: st
     prediction,
     stream_options,
     prompt_cache_options,
+    tools,
     ...rest
   } = knownFields(body);
   const request: ChatRequest = rest;
+  if (tools) {
+    const functions = tools.filter((tool) => tool.type === 'function');
+    const server = tools.filter((tool) => tool.type !== 'function');
+    if (functions.length > 0 || server.length === 0) request.tools = functions;
+    if (server.length > 0) request.server_tools = server;
+  }
 
   const foldedReasoning =
     reasoning_effort != null && reasoning?.effort == null ? { ...reasoning, effort: reasoning_effort } : reasoning;

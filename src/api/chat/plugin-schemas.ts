@@ -2,13 +2,11 @@ import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../http/schema-helpers.js';
 import { AutoBetaRouterPlugin, AutoRouterPlugin } from './auto-router-plugin-schemas.js';
 import { PluginObject } from './plugin-fields.js';
+import { ResearchToolEntry, WEB_FETCH_FIELDS } from './server-tool-schemas.js';
 import { SwitchyardRouterPlugin } from './switchyard-plugin-schema.js';
 import { DiscriminatedUnion } from './union-schemas.js';
 
 const Strings = Type.Array(Type.String());
-
-/** Settings of a server tool, as its own documentation defines them. */
-const ServerToolParameters = Type.Record(Type.String(), Type.Unknown());
 
 const WEB_SEARCH_MODES = ['instant', 'fast', 'auto', 'deep-lite', 'deep', 'deep-reasoning', 'turbo', 'basic', 'advanced'] as const;
 
@@ -34,12 +32,7 @@ const WebPlugin = PluginObject('web', {
   ),
 });
 
-const WebFetchPlugin = PluginObject('web-fetch', {
-  max_uses: Type.Optional(Type.Integer({ minimum: 1 })),
-  max_content_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
-  allowed_domains: Type.Optional(Strings),
-  blocked_domains: Type.Optional(Strings),
-});
+const WebFetchPlugin = PluginObject('web-fetch', WEB_FETCH_FIELDS);
 
 const FileParserPlugin = PluginObject('file-parser', {
   pdf: Type.Optional(Type.Object({ engine: Type.Optional(StringEnum(['mistral-ocr', 'native', 'cloudflare-ai', 'pdf-text'])) })),
@@ -55,15 +48,22 @@ const ParetoRouterPlugin = PluginObject('pareto-router', {
   price_source: Type.Optional(StringEnum(['prompt', 'weighted_avg'])),
 });
 
-const FusionPlugin = PluginObject('fusion', {
-  analysis_models: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: 8 })),
-  model: Type.Optional(Type.String()),
+/**
+ * fusion's settings (spec 2.2 rules 1-5), as the plugin's fields or a
+ * `service:fusion` tool's parameters. Its inner calls may search and fetch,
+ * never start another fusion.
+ */
+export const FUSION_FIELDS = {
+  analysis_models: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 8 })),
+  model: Type.Optional(Type.String({ minLength: 1 })),
   max_tool_calls: Type.Optional(Type.Integer({ minimum: 1, maximum: 16 })),
+  max_completion_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
+  temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
   preset: Type.Optional(StringEnum(['general-high', 'general-budget', 'general-fast'])),
-  tools: Type.Optional(
-    Type.Array(Type.Object({ type: Type.String(), parameters: Type.Optional(ServerToolParameters) }), { maxItems: 8 }),
-  ),
-});
+  tools: Type.Optional(Type.Array(ResearchToolEntry, { maxItems: 8 })),
+};
+
+const FusionPlugin = PluginObject('fusion', FUSION_FIELDS);
 
 /** One item of `plugins`, told apart by `id` (spec 2.2). */
 export const Plugin = DiscriminatedUnion('id', [

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { assertWithinSpendLimit } from '../../accounting/spend-limit.js';
 import { startChatRun, type ChatServices } from '../../chat/chat-run.js';
 import { completeChat } from '../../chat/complete-chat.js';
+import { FUSION_MODEL, startFusionRun } from '../../chat/fusion-run.js';
 import { streamChat } from '../../chat/stream-chat.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { envelope, toGatewayError } from '../../http/error-envelope.js';
@@ -31,7 +32,10 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
         await assertWithinSpendLimit(services.db, key, services.clock());
         const signal = clientGone(reply);
-        const run = await services.pipeline.prepareChat(await startChatRun(services, key, chat, runContext(request)), signal);
+        const run =
+          chat.model === FUSION_MODEL
+            ? await startFusionRun(services, key, chat, runContext(request), signal)
+            : await services.pipeline.prepareChat(await startChatRun(services, key, chat, runContext(request)), signal);
         if (!chat.stream) return completeChat(services, run, signal);
 
         reply.hijack();

@@ -7,7 +7,7 @@ import { ProviderPreferences } from './provider-preferences-schema.js';
 import { Reasoning, ReasoningEffort, TokenLimit } from './reasoning-schema.js';
 import { ResponseFormat } from './response-format-schema.js';
 import { StopServerToolsWhen } from './stop-condition-schema.js';
-import { FunctionTool, ToolChoice } from './tool-schemas.js';
+import { Tool, ToolChoice } from './tool-schemas.js';
 import { TypeUnion } from './union-schemas.js';
 
 const SESSION_ID_MAX_LENGTH = 256;
@@ -50,7 +50,7 @@ export const ChatRequestBody = Type.Object({
   seed: Type.Optional(Nullable(Type.Integer())),
   stop: Type.Optional(TypeUnion([Type.String(), Type.Array(Type.String(), { maxItems: 4 }), Type.Null()])),
 
-  tools: Type.Optional(Type.Array(FunctionTool)),
+  tools: Type.Optional(Type.Array(Tool)),
   tool_choice: Type.Optional(ToolChoice),
   parallel_tool_calls: Type.Optional(Nullable(Type.Boolean())),
   response_format: Type.Optional(ResponseFormat),

@@ -1,12 +1,18 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../http/schema-helpers.js';
 import { CacheControl } from './content-schemas.js';
+import { FUSION_FIELDS } from './plugin-schemas.js';
+import { WebFetchToolEntry, WebSearchToolEntry } from './server-tool-schemas.js';
 import { DiscriminatedUnion, TypeUnion } from './union-schemas.js';
 
 /** A JSON Schema object, passed through to the provider as written. */
 export const JsonSchemaObject = Type.Record(Type.String(), Type.Unknown());
 
-export const FunctionTool = DiscriminatedUnion('type', [
+/**
+ * An item of `tools`: a client function, or a server tool the gateway runs
+ * (`service:web_search`, `service:web_fetch`, `service:fusion`).
+ */
+export const Tool = DiscriminatedUnion('type', [
   Type.Object({
     type: Type.Literal('function'),
     function: Type.Object({
@@ -17,6 +23,9 @@ export const FunctionTool = DiscriminatedUnion('type', [
     }),
     cache_control: Type.Optional(CacheControl),
   }),
+  WebSearchToolEntry,
+  WebFetchToolEntry,
+  Type.Object({ type: Type.Literal('service:fusion'), parameters: Type.Optional(Type.Object(FUSION_FIELDS)) }),
 ]);
 
 const NamedToolChoice = DiscriminatedUnion('type', [

@@ -7,6 +7,7 @@ import { startTestUpstream, type TestUpstream } from '../../providers/shared/ups
 import { extractPdfText } from '../file-parser/extract-pdf-text.js';
 import { PdfTextCache } from '../file-parser/pdf-text-cache.js';
 import { loadTokenCounter } from '../shared/token-counter.js';
+import { noInnerCalls } from '../server-tools/no-inner-calls.testing.js';
 import { WEB_FETCH_FUNCTION, webFetchServerTool, type WebFetchPluginFields } from './web-fetch-tool.js';
 
 const ARTICLE = '<html><head><title>Moon facts</title></head><body><h1>The Moon</h1><p>The Moon is 384,400 km away.</p></body></html>';
@@ -50,7 +51,7 @@ const services = (fetcher: SafeFetcher) => ({ fetcher, tokens: loadTokenCounter,
 async function fetchFor(args: unknown, fields: WebFetchPluginFields = {}, options: { fetcher?: SafeFetcher; calls?: number } = {}): Promise<any> {
   const tool = webFetchServerTool(services(options.fetcher ?? local));
   try {
-    return JSON.parse(await tool.execute(args, { config: { id: 'web-fetch', ...fields }, signal, calls: options.calls ?? 0 }));
+    return JSON.parse((await tool.execute(args, { config: { id: 'web-fetch', ...fields }, signal, calls: options.calls ?? 0, model: 'm', inner: noInnerCalls })).content);
   } catch (error) {
     return { error: (error as Error).message };
   }

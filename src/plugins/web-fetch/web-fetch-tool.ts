@@ -1,6 +1,6 @@
 import type { FunctionTool } from '../../chat/types.js';
 import { FETCH_LIMITS, type PluginServices } from '../plugin-services.js';
-import type { ServerTool } from '../server-tools.js';
+import type { ServerTool } from '../server-tools/server-tool.js';
 import { fetchPage } from './fetch-page.js';
 
 /** The web-fetch plugin's fields (reference WebFetchPlugin), as validated. */
@@ -32,7 +32,7 @@ export const WEB_FETCH_FUNCTION: FunctionTool = {
 };
 
 /**
- * The web-fetch plugin's server tool: the model calls `web_fetch` with a URL
+ * The web-fetch plugin's server tool (also `service:web_fetch` in `tools`): the model calls `web_fetch` with a URL
  * and gets `{url, status, title, content, truncated}` back as the tool
  * result. Each call goes through the SSRF-safe fetcher with the plugin's
  * domain lists, the page limits of FETCH_LIMITS and max_content_tokens. A
@@ -42,6 +42,7 @@ export const WEB_FETCH_FUNCTION: FunctionTool = {
 export function webFetchServerTool(services: Pick<PluginServices, 'fetcher' | 'tokens' | 'pdfText'>): ServerTool {
   return {
     name: WEB_FETCH_FUNCTION.function.name,
+    type: 'service:web_fetch',
     plugin: 'web-fetch',
     definition: () => WEB_FETCH_FUNCTION,
     async execute(args, { config, signal, calls }) {
@@ -59,7 +60,7 @@ export function webFetchServerTool(services: Pick<PluginServices, 'fetcher' | 't
         ...FETCH_LIMITS.page,
         signal,
       });
-      return JSON.stringify(page);
+      return { content: JSON.stringify(page) };
     },
   };
 }

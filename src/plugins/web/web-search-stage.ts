@@ -25,7 +25,7 @@ export interface WebPluginFields {
 export const WEB_SEARCH_DEFAULTS = { maxResults: 5, maxCharacters: 1_500 } as const;
 
 /** Keeps only results inside the domain lists, for engines that filter loosely or not at all. */
-function withinDomains(results: SearchResult[], fields: WebPluginFields): SearchResult[] {
+export function withinDomains(results: SearchResult[], fields: { include_domains?: readonly string[] | undefined; exclude_domains?: readonly string[] | undefined }): SearchResult[] {
   return results.filter((result) => {
     let url: URL;
     try {
@@ -124,7 +124,12 @@ export function webSearchStage(services: { search: SearchEngine | undefined; cat
     async run({ run, plugins, signal }) {
       const engines = { external: services.search, native: nativeSearchOf(services.catalog, run.attempts) };
       const searched = await searchTheWeb(run.request, plugins.get('web') as WebPluginFields, engines, clock, signal);
-      return { entries: [searched.entry], run: { ...run, request: searched.request, ...(searched.results?.length ? { citations: searched.results } : {}) } };
+      // A search the gateway ran (not the provider's native one) is billed at the endpoint's web_search price.
+      const webSearches = searched.results ? 1 : 0;
+      return {
+        entries: [searched.entry],
+        run: { ...run, request: searched.request, ...(searched.results?.length ? { citations: searched.results } : {}), ...(webSearches ? { webSearches } : {}) },
+      };
     },
   };
 }

@@ -8,6 +8,7 @@ import * as videoJobs from './0005-video-jobs.js';
 import * as organizationSettings from './0006-organization-settings.js';
 import * as guardrails from './0007-guardrails.js';
 import * as videoJobFallbacks from './0009-video-job-fallbacks.js';
+import * as generationParent from './0011-generation-parent.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -23,6 +24,7 @@ const migrations: Record<string, EngineMigration> = {
   '0006-organization-settings': organizationSettings,
   '0007-guardrails': guardrails,
   '0009-video-job-fallbacks': videoJobFallbacks,
+  '0011-generation-parent': generationParent,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

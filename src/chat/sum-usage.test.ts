@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { sumUsage } from './sum-usage.js';
+
+describe('sumUsage', () => {
+  it('adds every count, the details field by field', () => {
+    expect(
+      sumUsage(
+        { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12, prompt_tokens_details: { cached_tokens: 4 } },
+        { prompt_tokens: 20, completion_tokens: 3, total_tokens: 23, prompt_tokens_details: { cached_tokens: 1, audio_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 5 } },
+      ),
+    ).toEqual({
+      prompt_tokens: 30,
+      completion_tokens: 5,
+      total_tokens: 35,
+      prompt_tokens_details: { cached_tokens: 5, audio_tokens: 2 },
+      completion_tokens_details: { reasoning_tokens: 5 },
+    });
+  });
+
+  it('keeps the one side that reported', () => {
+    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+    expect(sumUsage(undefined, usage)).toBe(usage);
+    expect(sumUsage(usage, undefined)).toBe(usage);
+    expect(sumUsage(undefined, undefined)).toBeUndefined();
+  });
+});
