@@ -142,6 +142,8 @@ export interface GenerationsTable {
   created_at: string;
   /** The generation this one was an inner call of (fusion panelists and analyst); null for a client's own request. */
   parent_generation_id: string | null;
+  /** The intern run whose model call this was; null otherwise. */
+  intern_run_id: Generated<string | null>;
 }
 
 export interface GatewaySettingsTable {
@@ -247,7 +249,101 @@ export interface GuardrailAssignmentsTable {
   created_at: string;
 }
 
+/** Organizations enrolled in the interns programme; absent rows are outside it. */
+export interface InternProgrammeTable {
+  organization_id: string;
+  enrolled_at: string;
+}
+
+/** The SDK's Intern.status values. */
+export type InternStatus = 'queued' | 'provisioning' | 'running' | 'failed' | 'stopped' | 'destroying' | 'destroy_failed';
+
+export interface InternsTable {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  name: string;
+  description: string | null;
+  instructions: string | null;
+  model: string | null;
+  status: InternStatus;
+  /** JSON {step_label, step_number, total_steps} while provisioning. */
+  progress: string | null;
+  last_failure_message: string | null;
+  vault_id: string | null;
+  /** JSON: see interns/intern-settings (allowed_domains, webhook_url, fallback_answer, deadline_seconds, max_open_questions, turns_per_minute, tools). */
+  settings: string;
+  created_by_user_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type InternSessionOrigin = 'invoke' | 'chat';
+
+export interface InternSessionsTable {
+  id: string;
+  intern_id: string;
+  organization_id: string;
+  /** The key the session was issued to; only it may use the session. */
+  api_key_hash: string;
+  origin: InternSessionOrigin;
+  created_at: string;
+}
+
+export type InternApprovalMode = 'self-drive' | 'manual';
+export type InternRunStatus = 'running' | 'awaiting_input' | 'ended';
+
+export interface InternRunsTable {
+  id: string;
+  session_id: string;
+  intern_id: string;
+  organization_id: string;
+  api_key_hash: string;
+  approval_mode: InternApprovalMode;
+  status: InternRunStatus;
+  /** 'finished' | 'deadline' | 'failed' | 'stopped' | ... once ended. */
+  end_reason: string | null;
+  error: string | null;
+  started_at: string;
+  ended_at: string | null;
+  deadline_at: string;
+  cost: Generated<number>;
+  steps: Generated<number>;
+  /** Lease, as video_jobs: the instance running it and until when. */
+  claimed_by: string | null;
+  claimed_until: string | null;
+  /** JSON of the open question/approval in manual mode. */
+  pending: string | null;
+  updated_at: string;
+}
+
+export type InternRunStepKind = 'input' | 'steer' | 'assistant' | 'tool_call' | 'tool_result' | 'question' | 'answer' | 'approval' | 'end';
+
+export interface InternRunStepsTable {
+  run_id: string;
+  seq: number;
+  kind: InternRunStepKind;
+  /** JSON. */
+  content: string;
+  generation_id: string | null;
+  created_at: string;
+}
+
+export interface InternVaultSecretsTable {
+  intern_id: string;
+  name: string;
+  ciphertext: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  intern_programme: InternProgrammeTable;
+  interns: InternsTable;
+  intern_sessions: InternSessionsTable;
+  intern_runs: InternRunsTable;
+  intern_run_steps: InternRunStepsTable;
+  intern_vault_secrets: InternVaultSecretsTable;
   video_jobs: VideoJobsTable;
   organizations: OrganizationsTable;
   users: UsersTable;

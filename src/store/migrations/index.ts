@@ -9,6 +9,7 @@ import * as organizationSettings from './0006-organization-settings.js';
 import * as guardrails from './0007-guardrails.js';
 import * as videoJobFallbacks from './0009-video-job-fallbacks.js';
 import * as generationParent from './0011-generation-parent.js';
+import * as interns from './0012-interns.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -25,6 +26,7 @@ const migrations: Record<string, EngineMigration> = {
   '0007-guardrails': guardrails,
   '0009-video-job-fallbacks': videoJobFallbacks,
   '0011-generation-parent': generationParent,
+  '0012-interns': interns,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
