@@ -43,6 +43,7 @@ const full: GenerationRecord = {
   user_agent: 'ua',
   created_at: '2026-11-21T12:00:00.000Z',
   parent_generation_id: 'gen-parent',
+  intern_run_id: 'run-1',
 };
 
 describe.each(testEngines)('insertGenerations on $name', (engine) => {
