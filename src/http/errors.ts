@@ -32,6 +32,25 @@ const withMetadata =
   (metadata: ErrorMetadata, ...args: A) =>
     new GatewayError(statusCode, message(...args), metadata);
 
+/** Spec 7.3's reason and retryable of an intern error, by status. */
+export const INTERN_ERROR_REASONS: Readonly<Record<number, { reason: string; retryable: boolean }>> = {
+  400: { reason: 'bad_request', retryable: false },
+  404: { reason: 'not_found', retryable: false },
+  408: { reason: 'timeout', retryable: true },
+  409: { reason: 'intern_not_ready', retryable: true },
+  413: { reason: 'payload_too_large', retryable: false },
+  429: { reason: 'rate_limited', retryable: true },
+  500: { reason: 'intern_unreachable', retryable: true },
+  502: { reason: 'intern_unreachable', retryable: true },
+  503: { reason: 'busy', retryable: true },
+  504: { reason: 'timeout', retryable: true },
+};
+
+const intern =
+  <A extends unknown[]>(statusCode: number, message: (...args: A) => string) =>
+  (...args: A) =>
+    new GatewayError(statusCode, message(...args), { ...INTERN_ERROR_REASONS[statusCode] });
+
 const LIMIT_WINDOWS = { daily: 'per day', weekly: 'per week', monthly: 'per month' } as const;
 
 export const Errors = {
@@ -129,7 +148,37 @@ export const Errors = {
   fusionModelUnavailable: define(400, (field: string, model: string) => `${field}: model ${model} is not served by this gateway`),
   fusionPresetUnavailable: define(400, (preset: string, models: string) => `plugins fusion preset "${preset}": none of its models (${models}) is served by this gateway; name analysis_models and model`),
   fusionPanelFailed: withMetadata(502, (detail: string) => `Fusion failed: ${detail}`),
+
+  // Interns (spec 7.3): every status but 401 and 403 carries {reason, retryable}.
+  internUnauthorized: define(401, (detail: string) => `Invalid or missing API key: ${detail}`),
+  internKeyCreatorNotMember: define(
+    403,
+    () => "This API key's creator is no longer a member of the organization; an organization admin must reassign the key to an active member (PATCH /keys/{hash} with creator_user_id)",
+  ),
+  internBadRequest: intern(400, (detail: string) => detail),
+  internNotFound: intern(404, (what: string) => `${what} not found`),
+  internAcceptTimeout: intern(408, (seconds: number) => `The invoke could not be accepted within ${seconds} seconds`),
+  internNotReady: intern(409, (status: string) => `The intern is not running (status ${status}); provision it first`),
+  internPayloadTooLarge: intern(413, (limit: number) => `Request body exceeds the ${limit}-byte limit`),
+  internRateLimited: intern(429, (turns: number) => `Too many intern turns: this intern takes ${turns} turns per minute; retry later`),
+  internLookupFailed: intern(500, () => 'The intern could not be looked up'),
+  internUnreachable: intern(502, (detail: string) => `The intern could not be reached: ${detail}`),
+  internBusy: intern(503, (open: number) => `The intern already holds ${open} run${open === 1 ? '' : 's'} open across a question and cannot hold another`),
+  internTimeout: intern(504, () => 'The intern did not answer in time'),
 } as const;
+
+/**
+ * A generic error (validation, body size, key rate limit) in spec 7.3's terms
+ * on an intern path: 401 says "invalid or missing API key", 401 and 403 carry
+ * no metadata, every other listed status carries its reason and retryable.
+ */
+export function asInternError(error: GatewayError): GatewayError {
+  if (error.statusCode === 401) return error.message.startsWith('Invalid or missing API key') ? error : Errors.internUnauthorized(error.message);
+  if (error.statusCode === 403) return error.metadata ? new GatewayError(403, error.message) : error;
+  const reasons = INTERN_ERROR_REASONS[error.statusCode];
+  if (!reasons || (error.metadata && 'reason' in error.metadata)) return error;
+  return new GatewayError(error.statusCode, error.message, { ...error.metadata, ...reasons });
+}
 
 export function isGatewayError(value: unknown): value is GatewayError {
   return value instanceof GatewayError;
