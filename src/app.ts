@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { LedgerWriter } from './accounting/ledger-writer.js';
 import { recordGenerations } from './accounting/record-generation.js';
+import { spendGuard } from './accounting/spend-guard.js';
 import { KeyCache } from './accounts/key-cache.js';
 import { authRoutes } from './api/auth/routes.js';
 import { chatRoutes } from './api/chat/routes.js';
@@ -135,8 +136,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     plugins: { ...plugins, catalog: services.catalog },
   });
 
+  const assertCanSpend = spendGuard(services.db, guardrails);
   const chat: ChatServices = {
     pipeline,
+    assertCanSpend,
     db: services.db,
     ledger: new LedgerWriter((rows, now) => recordGenerations(services.db, rows, now), clock),
     clock,
@@ -153,7 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...options.chat,
   };
   assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS), video: Object.keys(VIDEO_ADAPTERS) });
-  const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS, random: chat.random }, options.videos ?? {}, (error) =>
+  const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS, assertCanSpend, random: chat.random }, options.videos ?? {}, (error) =>
     app.log.error({ err: error }, 'video job poll failed'),
   );
   // Jobs live in the database: the poller runs while the server does, and any instance finishes any job.

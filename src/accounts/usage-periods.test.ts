@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentUsage, limitRemaining, usagePeriodsAt, type UsageCounters } from './usage-periods.js';
+import { currentUsage, limitRemaining, usagePeriodsAt, windowEndsAt, type UsageCounters } from './usage-periods.js';
 
 const counters = (over: Partial<UsageCounters> = {}): UsageCounters => ({
   usage: 10,
@@ -77,5 +77,25 @@ describe('limit remaining', () => {
 
   it('never goes below zero', () => {
     expect(limitRemaining(1, null, false, usage)).toBe(0);
+  });
+});
+
+describe('window end', () => {
+  // 2026-11-21 is a Saturday.
+  const now = new Date('2026-11-21T10:00:00Z');
+
+  it('is the next UTC midnight, the Monday after the week, the first of the next month', () => {
+    expect(windowEndsAt('daily', now)?.toISOString()).toBe('2026-11-22T00:00:00.000Z');
+    expect(windowEndsAt('weekly', now)?.toISOString()).toBe('2026-11-23T00:00:00.000Z');
+    expect(windowEndsAt('monthly', now)?.toISOString()).toBe('2026-12-01T00:00:00.000Z');
+  });
+
+  it('ends a week that starts now seven days later, and a December in January', () => {
+    expect(windowEndsAt('weekly', new Date('2026-11-23T00:00:00Z'))?.toISOString()).toBe('2026-11-30T00:00:00.000Z');
+    expect(windowEndsAt('monthly', new Date('2026-12-31T23:59:59Z'))?.toISOString()).toBe('2027-01-01T00:00:00.000Z');
+  });
+
+  it('is null for an all-time window', () => {
+    expect(windowEndsAt(null, now)).toBeNull();
   });
 });

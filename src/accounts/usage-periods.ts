@@ -61,6 +61,37 @@ export function currentUsage(c: UsageCounters, now: Date): CurrentUsage {
   };
 }
 
+/** What was spent in the current window of `reset` (all time when null), BYOK spend included when asked. */
+export function spentInWindow(reset: LimitReset | null, includeByok: boolean, usage: CurrentUsage): number {
+  switch (reset) {
+    case 'daily':
+      return usage.usage_daily + (includeByok ? usage.byok_usage_daily : 0);
+    case 'weekly':
+      return usage.usage_weekly + (includeByok ? usage.byok_usage_weekly : 0);
+    case 'monthly':
+      return usage.usage_monthly + (includeByok ? usage.byok_usage_monthly : 0);
+    case null:
+      return usage.usage + (includeByok ? usage.byok_usage : 0);
+  }
+}
+
+/** When the current window of `reset` ends (UTC midnight; weeks end on Sunday night); null for all time. */
+export function windowEndsAt(reset: LimitReset | null, now: Date): Date | null {
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const d = now.getUTCDate();
+  switch (reset) {
+    case 'daily':
+      return new Date(Date.UTC(y, m, d + 1));
+    case 'weekly':
+      return new Date(Date.UTC(y, m, d + 7 - ((now.getUTCDay() + 6) % 7)));
+    case 'monthly':
+      return new Date(Date.UTC(y, m + 1, 1));
+    case null:
+      return null;
+  }
+}
+
 /** What is left of a limit in its current reset window; null when the key has no limit. */
 export function limitRemaining(
   limit: number | null,
@@ -69,13 +100,5 @@ export function limitRemaining(
   usage: CurrentUsage,
 ): number | null {
   if (limit === null) return null;
-  const spent =
-    reset === 'daily'
-      ? usage.usage_daily + (includeByok ? usage.byok_usage_daily : 0)
-      : reset === 'weekly'
-        ? usage.usage_weekly + (includeByok ? usage.byok_usage_weekly : 0)
-        : reset === 'monthly'
-          ? usage.usage_monthly + (includeByok ? usage.byok_usage_monthly : 0)
-          : usage.usage + (includeByok ? usage.byok_usage : 0);
-  return Math.max(0, limit - spent);
+  return Math.max(0, limit - spentInWindow(reset, includeByok, usage));
 }

@@ -22,6 +22,7 @@ import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { Database, GenerationStatus } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import { newGenerationId } from '../util/ids.js';
+import type { AssertCanSpend } from '../accounting/spend-guard.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
 import { cacheHolders, recordCacheHolder } from './prompt-cache-pins.js';
 import type { RunAttemptsOptions } from './run-attempts.js';
@@ -37,7 +38,6 @@ export interface RunServices {
   clock: Clock;
   catalog: Catalog;
   health: EndpointHealth;
-  /** Key of the end-user hash: the raw `user` never leaves the gateway. */
   /** The keyed hash sent upstream instead of the end user's `user` (providers/shared/hash-end-user.ts). */
   hashEndUser: (user: string) => string;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -47,6 +47,8 @@ export interface RunServices {
   random?: () => number;
   /** Guardrails, plugins and server tools around the attempts. */
   pipeline: Pipeline;
+  /** Guardrail budgets and the key's limit, checked before any upstream call. */
+  assertCanSpend: AssertCanSpend;
 }
 
 /** What the chat flows need beyond the request; built once in app.ts. */

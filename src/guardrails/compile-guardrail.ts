@@ -1,5 +1,6 @@
 import { Errors } from '../http/errors.js';
 import type { GuardrailScope } from '../store/schema.js';
+import type { GuardrailBudget } from './guardrail-budget.js';
 import { BUILTIN_DETECTORS, BUILTIN_LABELS } from './builtin-detectors.js';
 import type { ContentFilterAction, GuardrailRules } from './guardrail-rules.js';
 import { compileLinearPattern, quotePattern, type LinearPattern } from './linear-pattern.js';
@@ -24,6 +25,8 @@ export interface CompiledGuardrail {
   name: string;
   rules: GuardrailRules;
   content: ContentRule[];
+  /** Its spending limit, when it has one (filled by the cache from the stored columns). */
+  budget?: GuardrailBudget | null;
 }
 
 /** A guardrail that applies to a request, and through what it was assigned. */

@@ -1,12 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import type { GuardrailScope } from '../store/schema.js';
 import { compileGuardrail } from './compile-guardrail.js';
+import { guardrailBudget } from './guardrail-budget.js';
 import type { GuardrailRules } from './guardrail-rules.js';
 import { OrganizationGuardrails } from './organization-guardrails.js';
 
-/** What the cache reads of one organization: its guardrails (rules as stored JSON) and assignments. */
+/** What the cache reads of one organization: its guardrails (rules as stored JSON, budget columns) and assignments. */
 export interface StoredGuardrails {
-  guardrails: { id: string; name: string; rules: string }[];
+  guardrails: ({ id: string; name: string; rules: string } & Parameters<typeof guardrailBudget>[0])[];
   assignments: { guardrail_id: string; scope: GuardrailScope; target_id: string }[];
 }
 
@@ -26,7 +27,10 @@ export class GuardrailCache {
       ttl: options.ttlMs ?? 60_000,
       fetchMethod: async (organizationId) => {
         const stored = await load(organizationId);
-        const compiled = stored.guardrails.map((g) => compileGuardrail(g.id, g.name, JSON.parse(g.rules) as GuardrailRules));
+        const compiled = stored.guardrails.map((g) => ({
+          ...compileGuardrail(g.id, g.name, JSON.parse(g.rules) as GuardrailRules),
+          budget: guardrailBudget(g),
+        }));
         return new OrganizationGuardrails(compiled, stored.assignments);
       },
     });

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { assertWithinSpendLimit } from '../accounting/spend-limit.js';
 import { modelTask } from '../catalog/model-task.js';
 import type { Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
@@ -45,7 +44,7 @@ export async function submitVideo(services: VideoServices, key: ApiKeyRow, reque
   const [first, ...fallbacks] = able;
   if (!first) throw Errors.invalidRequest(problems[0] ?? `Model ${model.id} has no provider that generates video`);
   const seconds = request.duration ?? videoAdapterOf(services, first)!.options(first.upstreamModel).defaultDuration;
-  await assertWithinSpendLimit(services.db, key, services.clock(), videoCost(first.pricing, seconds));
+  await services.assertCanSpend(key, services.clock(), videoCost(first.pricing, seconds));
 
   const now = services.clock().toISOString();
   const job: VideoJobRow = {

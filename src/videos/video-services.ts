@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { AssertCanSpend } from '../accounting/spend-guard.js';
 import type { Catalog } from '../catalog/types.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
@@ -12,6 +13,8 @@ export interface VideoServices {
   catalog: Catalog;
   adapters: Readonly<Record<string, VideoAdapter>>;
   policy: PollPolicy;
+  /** Guardrail budgets and the key's limit, checked before a job is submitted. */
+  assertCanSpend: AssertCanSpend;
   /** Draws of the price-weighted load balancing between endpoints; Math.random unless a test fixes it. */
   random?: () => number;
 }

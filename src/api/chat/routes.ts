@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { assertWithinSpendLimit } from '../../accounting/spend-limit.js';
 import { startChatRun, type ChatServices } from '../../chat/chat-run.js';
 import { completeChat } from '../../chat/complete-chat.js';
 import { FUSION_MODEL, startFusionRun } from '../../chat/fusion-run.js';
@@ -30,7 +29,7 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         const normalized = applyOrganizationDefaults(normalizeChatRequest(body, request.headers['x-session-id']), settings);
         // Without a model, an enabled router plugin (the request's or the organization's) names its router model.
         const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
-        await assertWithinSpendLimit(services.db, key, services.clock());
+        await services.assertCanSpend(key, services.clock());
         const signal = clientGone(reply);
         const run =
           chat.model === FUSION_MODEL

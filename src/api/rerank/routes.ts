@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { assertWithinSpendLimit } from '../../accounting/spend-limit.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { completeRerank } from '../../rerank/complete-rerank.js';
 import { startRerankRun, type RerankServices } from '../../rerank/rerank-run.js';
@@ -21,7 +20,7 @@ export function rerankRoutes(services: RerankServices & { auth: Authenticator })
   return async (app) => {
     app.post('/rerank', { onRequest: services.auth.requireKey, schema: { body: RerankRequestBody } }, async (request, reply) => {
       const key = callerKey(request);
-      await assertWithinSpendLimit(services.db, key, services.clock());
+      await services.assertCanSpend(key, services.clock());
       const signal = clientGone(reply);
       const run = await services.pipeline.prepareRerank(startRerankRun(services, key, toRerankRequest(request.body), runContext(request)), signal);
       return completeRerank(services, run, signal);

@@ -74,3 +74,10 @@ export async function deleteApiKey(db: Kysely<Database>, organizationId: string,
     return result.numDeletedRows > 0n;
   });
 }
+
+/** The keys a member created (in one workspace, or in the whole organization when null): a member budget counts all of them. */
+export function memberKeys(db: Kysely<Database>, organizationId: string, userId: string, workspaceId: string | null): Promise<ApiKeyRow[]> {
+  let query = db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId).where('creator_user_id', '=', userId);
+  if (workspaceId !== null) query = query.where('workspace_id', '=', workspaceId);
+  return query.execute();
+}

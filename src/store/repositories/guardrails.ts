@@ -130,7 +130,9 @@ export function listAssignments(
 /** Everything the organization's guardrail cache holds: its guardrails and every assignment. */
 export async function loadOrganizationGuardrails(db: Kysely<Database>, organizationId: string) {
   const [guardrails, assignments] = await Promise.all([
-    db.selectFrom('guardrails').select(['id', 'name', 'rules']).where('organization_id', '=', organizationId).execute(),
+    db
+      .selectFrom('guardrails')
+      .select(['id', 'name', 'rules', 'limit_usd', 'reset_interval', 'include_byok_in_budgets']).where('organization_id', '=', organizationId).execute(),
     db.selectFrom('guardrail_assignments').select(['guardrail_id', 'scope', 'target_id']).where('organization_id', '=', organizationId).execute(),
   ]);
   return { guardrails, assignments };
