@@ -21,6 +21,10 @@ const catalog: Catalog = buildCatalog({
   localModels: { ollama: [{ id: 'llama3.2:3b' }] },
 });
 
+/** The router and fusion slugs, listed after the catalog's models. */
+const ROUTERS = ['service/auto', 'service/pareto', 'service/switchyard', 'service/fusion'];
+const listedIds = () => [...catalog.listModels().map((m) => m.id), ...ROUTERS];
+
 async function modelsApp(options: Partial<ModelsRoutesOptions> = {}): Promise<FastifyInstance> {
   const app = Fastify({ schemaErrorFormatter });
   app.setValidatorCompiler(validatorCompiler);
@@ -40,8 +44,8 @@ describe('GET /api/v1/models', () => {
     expect(response.statusCode).toBe(200);
     const body = response.json();
     const parsed = ModelsListResponse$inboundSchema.parse(body);
-    expect(parsed.totalCount).toBe(catalog.listModels().length);
-    expect(parsed.data.map((m) => m.id)).toEqual(catalog.listModels().map((m) => m.id));
+    expect(parsed.totalCount).toBe(listedIds().length);
+    expect(parsed.data.map((m) => m.id)).toEqual(listedIds());
     expect(body.links).toEqual({ next: null });
     expect(body.data.find((m: { id: string }) => m.id === 'openai/gpt-4o-mini')).toEqual({
       id: 'openai/gpt-4o-mini',
@@ -86,13 +90,42 @@ describe('GET /api/v1/models', () => {
     });
   });
 
+  it('lists the router and fusion slugs after the models, with variable pricing and the union of their inputs and parameters', async () => {
+    const body = (await app.inject('/api/v1/models')).json();
+    const auto = body.data.find((m: { id: string }) => m.id === 'service/auto');
+    expect(auto).toMatchObject({
+      name: 'Auto Router',
+      pricing: { prompt: '-1', completion: '-1' },
+      architecture: { output_modalities: ['text'], input_modalities: expect.arrayContaining(['text', 'image']) },
+      context_length: Math.max(...catalog.listModels().map((m) => m.contextLength ?? 0)),
+      owned_by: 'service',
+      links: { details: '/api/v1/models/service/auto/endpoints' },
+    });
+    expect(auto.supported_parameters).toEqual(expect.arrayContaining(['tools', 'temperature']));
+    const endpoints = await app.inject('/api/v1/models/service/auto/endpoints');
+    expect(endpoints.statusCode).toBe(200);
+    expect(ListEndpointsResponse$inboundSchema.parse(endpoints.json()).data).toMatchObject({ id: 'service/auto', endpoints: [] });
+  });
+
+  it('lists no router when no chat model is served', async () => {
+    const rerankOnly = buildCatalog({ env: {}, knownKinds: ['openai', 'local'] });
+    const only = Fastify({ schemaErrorFormatter });
+    only.setValidatorCompiler(validatorCompiler);
+    installErrorEnvelope(only, 1024);
+    await only.register(modelsRoutes({ catalog: rerankOnly }), { prefix: '/api/v1' });
+    const ids = (await only.inject('/api/v1/models')).json().data.map((m: { id: string }) => m.id);
+    expect(ids).toEqual(rerankOnly.listModels().map((m) => m.id));
+    expect(ids).not.toContain('service/auto');
+    expect((await only.inject('/api/v1/models/service/auto/endpoints')).statusCode).toBe(404);
+  });
+
   it('pages when offset or limit is given', async () => {
-    const total = catalog.listModels().length;
+    const total = listedIds().length;
     const first = (await app.inject('/api/v1/models?offset=1&limit=2')).json();
     expect(first.data.map((m: { id: string }) => m.id)).toEqual(catalog.listModels().slice(1, 3).map((m) => m.id));
     expect(first).toMatchObject({ total_count: total, links: { next: '/api/v1/models?offset=3&limit=2' } });
     const last = (await app.inject(`/api/v1/models?offset=${total - 1}&limit=2`)).json();
-    expect(last).toMatchObject({ data: [{ id: catalog.listModels()[total - 1]!.id }], links: { next: null } });
+    expect(last).toMatchObject({ data: [{ id: listedIds()[total - 1] }], links: { next: null } });
     const refused = await app.inject('/api/v1/models?limit=0');
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error.message).toContain('limit');
@@ -161,13 +194,13 @@ describe('the real clients against /models', () => {
     const client = new OpenAI({ baseURL, apiKey: 'k', maxRetries: 0 });
     const ids: string[] = [];
     for await (const model of client.models.list()) ids.push(model.id);
-    expect(ids).toEqual(catalog.listModels().map((m) => m.id));
+    expect(ids).toEqual(listedIds());
   });
 
   it('@openrouter/sdk models.list() and endpoints.list() read them', async () => {
     const sdk = new OpenRouter({ apiKey: 'k', serverURL: baseURL, retryConfig: { strategy: 'none' } });
     const page = await sdk.models.list();
-    expect(page.result.data.map((m) => m.id)).toEqual(catalog.listModels().map((m) => m.id));
+    expect(page.result.data.map((m) => m.id)).toEqual(listedIds());
     const endpoints = await sdk.endpoints.list({ author: 'x-ai', slug: 'grok-4' });
     expect(endpoints.data.endpoints[0]?.pricing.overrides).toEqual([{ minPromptTokens: 128_000, prompt: '0.000006', completion: '0.00003' }]);
   });

@@ -4,6 +4,7 @@ import type { Catalog } from '../../catalog/types.js';
 import { Errors } from '../../http/errors.js';
 import { toEndpointsRecord } from './endpoints-record.js';
 import { toModelRecord } from './model-record.js';
+import { routerModelRecords } from './router-model-records.js';
 import { ListModelsQuery, ModelEndpointsParams } from './schemas.js';
 
 const DEFAULT_PAGE_SIZE = 500;
@@ -21,7 +22,9 @@ export function modelsRoutes({ catalog, requireKey }: ModelsRoutesOptions): Fast
   return async (app) => {
     const modelsPath = `${app.prefix}/models`;
     // The catalog is fixed for the life of the process: build the listing once.
-    const listing = catalog.listModels().map((model) => toModelRecord(model, modelsPath));
+    const models = catalog.listModels();
+    const routers = routerModelRecords(models, modelsPath);
+    const listing = [...models.map((model) => toModelRecord(model, modelsPath)), ...routers];
     const auth = requireKey ? { onRequest: requireKey } : {};
 
     // Without offset and limit the whole list is returned, as the reference says.
@@ -40,9 +43,14 @@ export function modelsRoutes({ catalog, requireKey }: ModelsRoutesOptions): Fast
     });
 
     app.get('/models/:author/:slug/endpoints', { ...auth, schema: { params: ModelEndpointsParams } }, async (request) => {
-      const model = catalog.getModel(`${request.params.author}/${request.params.slug}`);
-      if (!model) throw Errors.notFound('Model');
-      return { data: toEndpointsRecord(model, catalog.providers) };
+      const id = `${request.params.author}/${request.params.slug}`;
+      const model = catalog.getModel(id);
+      if (model) return { data: toEndpointsRecord(model, catalog.providers) };
+      // A router has no endpoint of its own: it serves through those of the models it chooses.
+      const router = routers.find((r) => r.id === id);
+      if (!router) throw Errors.notFound('Model');
+      const { name, created, description, architecture } = router;
+      return { data: { id, name, created, description, architecture, endpoints: [] } };
     });
   };
 }
