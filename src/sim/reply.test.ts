@@ -108,6 +108,23 @@ describe('planReply', () => {
     expect(reply.kind === 'text' && reply.chunks.flat().join('')).toBe('This is a simulated reply. The tool said: {"title":"Moon facts"}');
   });
 
+  it('works through the tools the user names, one per turn in the order named, then answers', () => {
+    const fetch = { type: 'function', function: { name: 'http_fetch', parameters: { type: 'object', properties: { url: { type: 'string' } } } } } as const;
+    const notify = { type: 'function', function: { name: 'notify', parameters: { type: 'object', properties: { report: { type: 'string' } } } } } as const;
+    const request = ask('Use http_fetch on https://example.com/p then notify me', { tools: [notify, fetch] });
+    expect(planReply(request, undefined)).toMatchObject({ kind: 'tool_call', name: 'http_fetch', arguments: '{"url":"https://example.com/p"}' });
+    request.messages.push(
+      { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'http_fetch', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'HTTP 200 prices up' },
+    );
+    expect(planReply(request, undefined)).toMatchObject({ kind: 'tool_call', name: 'notify', arguments: '{"report":"Found: HTTP 200 prices up"}' });
+    request.messages.push(
+      { role: 'assistant', tool_calls: [{ id: 'c2', type: 'function', function: { name: 'notify', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c2', content: 'delivered' },
+    );
+    expect(planReply(request, undefined).kind).toBe('text');
+  });
+
   it('calls the function tool_choice forces, or any tool with "required"', () => {
     const forced = planReply(ask('hello', { tools: [weatherTool, otherTool], tool_choice: { type: 'function', function: { name: 'lookup' } } }), undefined);
     expect(forced).toMatchObject({ kind: 'tool_call', name: 'lookup', arguments: '{}' });

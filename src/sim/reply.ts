@@ -131,13 +131,18 @@ const takes = (tool: FunctionTool, property: string) => {
  * weather-ish tool (else the first); when it ends with a user message holding
  * a URL, a tool that takes a `url`; when it asks to search, a tool that takes
  * a `query`. Ending on a user message keeps agent loops finite: after the
- * tool result the model answers in text.
+ * tool result the model answers in text. When the last user message names
+ * tools (by function name), the model works through them like an agent:
+ * one call per turn, in the order named, each once after that message, then
+ * it answers in text.
  */
 function chooseTool(request: ChatRequest): FunctionTool | undefined {
   const tools = request.tools ?? [];
   const choice = request.tool_choice;
   if (tools.length === 0 || choice === 'none') return undefined;
   if (typeof choice === 'object') return tools.find((tool) => tool.function.name === choice.function.name);
+  const named = namedTools(request, tools);
+  if (named.length > 0) return nextNamedTool(request, named);
   const userLast = request.messages.at(-1)?.role === 'user';
   const text = lastUserText(request);
   if (userLast && firstUrl(text)) {
@@ -153,16 +158,46 @@ function chooseTool(request: ChatRequest): FunctionTool | undefined {
   return tools.find((tool) => /weather/i.test(tool.function.name)) ?? tools[0];
 }
 
-/** Arguments that fit the tool's schema, with the user's URL in a `url` and the user's words in a `query`. */
+/** The tools the last user message names, in the order it names them. */
+function namedTools(request: ChatRequest, tools: readonly FunctionTool[]): FunctionTool[] {
+  const text = lastUserText(request);
+  const at = (tool: FunctionTool) => new RegExp(`\\b${tool.function.name.replace(/[^A-Za-z0-9_]/g, '\\$&')}\\b`).exec(text)?.index ?? -1;
+  return tools
+    .map((tool) => ({ tool, index: at(tool) }))
+    .filter(({ index }) => index >= 0)
+    .sort((a, b) => a.index - b.index)
+    .map(({ tool }) => tool);
+}
+
+/** The first named tool not yet called since the last user message; undefined once all were (the model then answers). */
+function nextNamedTool(request: ChatRequest, named: readonly FunctionTool[]): FunctionTool | undefined {
+  const since = request.messages.slice(request.messages.findLastIndex((message) => message.role === 'user') + 1);
+  const called = new Set(since.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.function.name) : [])));
+  return named.find((tool) => !called.has(tool.function.name));
+}
+
+/** The text of the conversation's last tool result, if it ends on one. */
+function lastToolText(request: ChatRequest): string | undefined {
+  const last = request.messages.at(-1);
+  return last?.role === 'tool' ? messageText(last.content).trim() : undefined;
+}
+
+/**
+ * Arguments that fit the tool's schema, with the user's URL in a `url`, the
+ * user's words in a `query`, and what the last tool said in a `report` (so an
+ * agent's report carries what it found).
+ */
 function toolArguments(tool: FunctionTool, request: ChatRequest): unknown {
   const args = sampleJson(tool.function.parameters ?? { type: 'object' });
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
   const text = lastUserText(request);
   const url = firstUrl(text);
+  const found = lastToolText(request);
   return {
     ...args,
     ...(takes(tool, 'url') && url ? { url } : {}),
     ...(takes(tool, 'query') && text ? { query: text } : {}),
+    ...(takes(tool, 'report') && found ? { report: `Found: ${splitTokens(found).slice(0, ECHO_TOKENS).join('')}` } : {}),
   };
 }
 
