@@ -20,6 +20,8 @@ import { toOrganizationSettings } from './organization-settings/organization-set
 import { ORGANIZATION_SETTINGS_TOPIC, SettingsCache } from './organization-settings/settings-cache.js';
 import { findOrganizationSettings } from './store/repositories/organization-settings.js';
 import { guardrailAssignmentRoutes } from './api/guardrails/assignment-routes.js';
+import { internServices, type InternOptions } from './api/interns/build-intern-services.js';
+import { internsRoutes } from './api/interns/routes.js';
 import { guardrailsRoutes } from './api/guardrails/routes.js';
 import { GUARDRAILS_TOPIC, GuardrailCache } from './guardrails/guardrail-cache.js';
 import type { ModerationProvider } from './plugins/moderation-stage.js';
@@ -78,6 +80,8 @@ export interface AppOptions {
   resolve?: Resolve;
   /** Per-key request limits (gateway.yaml `rate_limits`); none by default. */
   rateLimit?: KeyRateLimiter;
+  /** Interns: the runtime that runs them (none: provisioning and runs answer 502), shared Redis for turn quotas, tuning. */
+  interns?: InternOptions;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -179,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey }));
       await api.register(guardrailsRoutes(services));
       await api.register(guardrailAssignmentRoutes(services));
+      await api.register(internsRoutes(internServices(services, options.interns ?? {})));
     },
     { prefix: API_PREFIX },
   );

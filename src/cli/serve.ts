@@ -56,6 +56,7 @@ export async function serve(settings: Settings): Promise<void> {
     plugins,
     ...(moderation ? { moderation } : {}),
     ...(rateLimit ? { rateLimit } : {}),
+    interns: shared.redis ? { redis: shared.redis } : {},
   });
   const address = await app.listen({ host: settings.host, port: settings.port });
   logger.info(`Model Gateway listening on ${address}${API_PREFIX} (${store.engine}, ${catalog.listModels().length} models)`);

@@ -165,6 +165,9 @@ export const Errors = {
   internUnreachable: intern(502, (detail: string) => `The intern could not be reached: ${detail}`),
   internBusy: intern(503, (open: number) => `The intern already holds ${open} run${open === 1 ? '' : 's'} open across a question and cannot hold another`),
   internTimeout: intern(504, () => 'The intern did not answer in time'),
+  /** A lifecycle operation the intern's status does not allow (e.g. provisioning a running intern). */
+  internStateConflict: (status: string, action: string) =>
+    new GatewayError(409, `The intern cannot be ${action} while its status is ${status}`, { reason: 'conflict', retryable: false }),
 } as const;
 
 /**

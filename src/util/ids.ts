@@ -24,5 +24,7 @@ export const newOrganizationId = (): string => `org_${token(16)}`;
 export const newUserId = (): string => `user_${token(16)}`;
 export const newAuthorizationCodeId = (): string => `auth_code_${token(24)}`;
 export const newRequestId = (): string => `req_${token(12)}`;
+export const newInternId = (): string => `intern_${token(16)}`;
+export const newInternSessionId = (): string => `isess_${token(16)}`;
 /** A generation id: `gen-<unix seconds>-<random>`, the same in the response and the ledger. */
 export const newGenerationId = (now: Date): string => `gen-${Math.floor(now.getTime() / 1000)}-${randomSlice(10).toString('hex')}`;

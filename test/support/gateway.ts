@@ -6,6 +6,7 @@ import type { Catalog } from '../../src/catalog/types.js';
 import { PROVIDER_KINDS } from '../../src/providers/registry.js';
 import { connectSharedState } from '../../src/cli/shared-state.js';
 import { keyRateLimiter, type RateLimitSettings } from '../../src/rate-limits/key-rate-limiter.js';
+import type { ChangeFeed } from '../../src/store/change-feed.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import type { Clock } from '../../src/util/clock.js';
@@ -18,6 +19,8 @@ export interface RunningGateway {
   baseUrl: string;
   managementKey: string;
   organizationId: string;
+  /** The change notices this instance listens to (what another process's CLI command publishes). */
+  changes: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -45,6 +48,8 @@ export interface StartOptions {
   serverTools?: AppOptions['serverTools'];
   /** Per-key request limits, counted in Redis when redisUrl is given (as serve does). */
   rateLimits?: RateLimitSettings;
+  /** Interns runtime and tuning; turn quotas count in Redis when redisUrl is given. */
+  interns?: AppOptions['interns'];
 }
 
 /** A movable clock for tests of expiry and resets. */
@@ -88,6 +93,7 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     ...(options.moderation ? { moderation: options.moderation } : {}),
     ...(options.serverTools ? { serverTools: options.serverTools } : {}),
     ...(options.rateLimits ? { rateLimit: keyRateLimiter(options.rateLimits, shared.redis) } : {}),
+    interns: { ...(shared.redis ? { redis: shared.redis } : {}), ...options.interns },
   });
   options.configure?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -97,6 +103,7 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     baseUrl: `${address}/api/v1`,
     managementKey: BOOTSTRAP_KEY,
     organizationId,
+    changes: shared.changes,
     async close() {
       await app.close();
       await shared.close();

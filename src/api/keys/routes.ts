@@ -102,8 +102,12 @@ export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
         const caller = callerKey(request);
         const body = request.body;
         const now = clock();
+        if (body.creator_user_id !== undefined && !(await isMember(db, caller.organization_id, body.creator_user_id))) {
+          throw Errors.invalidRequest(`creator_user_id ${body.creator_user_id} is not an active member of this organization`);
+        }
         const row = await updateApiKey(db, caller.organization_id, request.params.hash, {
           ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.creator_user_id !== undefined ? { creator_user_id: body.creator_user_id } : {}),
           ...(body.disabled !== undefined ? { disabled: body.disabled ? 1 : 0 } : {}),
           ...(body.include_byok_in_limit !== undefined ? { include_byok_in_limit: body.include_byok_in_limit ? 1 : 0 } : {}),
           ...(body.limit !== undefined ? { limit_usd: body.limit } : {}),

@@ -24,6 +24,8 @@ export const CreateKeyBody = Type.Object({
 
 export const UpdateKeyBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1 })),
+  /** Reassigns the key to another active member (a key whose creator left is refused by interns, spec 5.5). */
+  creator_user_id: Type.Optional(Type.String({ minLength: 1 })),
   disabled: Type.Optional(Type.Boolean()),
   include_byok_in_limit: Type.Optional(Type.Boolean()),
   limit: Type.Optional(Nullable(Money)),

@@ -88,3 +88,11 @@ export async function addMember(
     return { id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, role: member.role };
   });
 }
+
+/** Removes a person from an organization by e-mail; the user id removed, or undefined when not a member. */
+export async function removeMember(db: Kysely<Database>, organizationId: string, email: string): Promise<string | undefined> {
+  const user = await db.selectFrom('users').select('id').where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  if (!user) return undefined;
+  const result = await db.deleteFrom('memberships').where('organization_id', '=', organizationId).where('user_id', '=', user.id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0 ? user.id : undefined;
+}

@@ -1,0 +1,157 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerKey } from '../../http/authenticate.js';
+import { Errors } from '../../http/errors.js';
+import { findInternSession, sessionRunsWithSteps } from '../../store/repositories/intern-sessions.js';
+import { findIntern, insertIntern, listInterns, updateIntern, type InternRow } from '../../store/repositories/interns.js';
+import { findWorkspace } from '../../store/repositories/organizations.js';
+import type { InternStatus } from '../../store/schema.js';
+import { newInternId } from '../../util/ids.js';
+import { internGate, installInternErrors, requireRuntime, type InternServices } from './intern-services.js';
+import { decodeCursor, encodeCursor, toInternRecord } from './intern-record.js';
+import { addInvokeRoute } from './invoke-route.js';
+import { CreateInternBody, INTERN_BODY_LIMIT, INTERN_STATUSES, InternParams, ListInternsQuery, SessionParams, UpdateInternBody } from './schemas.js';
+import { toSessionRecord } from './session-record.js';
+import { mergeSettings } from './settings-body.js';
+
+const DEFAULT_PAGE = 50;
+
+/** Statuses from which each lifecycle operation may start. */
+const CAN_PROVISION: readonly InternStatus[] = ['queued', 'failed', 'stopped'];
+const CAN_SUSPEND: readonly InternStatus[] = ['provisioning', 'running', 'failed'];
+
+function parseStatuses(value: string | undefined): InternStatus[] | undefined {
+  if (value === undefined) return undefined;
+  const statuses = [...new Set(value.split(',').map((s) => s.trim()))];
+  if (statuses.length > 8) throw Errors.internBadRequest('query parameter status must list at most 8 statuses');
+  for (const s of statuses) {
+    if (!(INTERN_STATUSES as readonly string[]).includes(s)) {
+      throw Errors.internBadRequest(`query parameter status: ${JSON.stringify(s)} is not one of ${INTERN_STATUSES.join(', ')}`);
+    }
+  }
+  return statuses as InternStatus[];
+}
+
+/** The interns lifecycle (the SDK's interns.*), invoke, intern chat and session transcripts, all behind the programme gate. */
+export function internsRoutes(services: InternServices): FastifyPluginAsyncTypebox {
+  const { db, clock } = services;
+
+  async function internOf(organizationId: string, internId: string): Promise<InternRow> {
+    const intern = await findIntern(db, organizationId, internId);
+    if (!intern) throw Errors.internNotFound(`Intern ${internId}`);
+    return intern;
+  }
+
+  return async (app) => {
+    installInternErrors(app);
+    app.addHook('onRequest', internGate(services));
+    const limits = { bodyLimit: INTERN_BODY_LIMIT };
+
+    app.get('/interns', { schema: { querystring: ListInternsQuery } }, async (request) => {
+      const key = callerKey(request);
+      const { limit = DEFAULT_PAGE, status, starting_after, workspace_id } = request.query;
+      const after = starting_after === undefined ? undefined : decodeCursor(starting_after);
+      if (starting_after !== undefined && !after) throw Errors.internBadRequest('query parameter starting_after is not a cursor this gateway issued');
+      const statuses = parseStatuses(status);
+      const page = await listInterns(db, key.organization_id, {
+        limit,
+        ...(statuses ? { statuses } : {}),
+        ...(workspace_id !== undefined ? { workspaceId: workspace_id } : {}),
+        ...(after ? { after } : {}),
+      });
+      const last = page.rows.at(-1);
+      return { data: page.rows.map(toInternRecord), has_more: page.hasMore, ...(page.hasMore && last ? { next_cursor: encodeCursor(last) } : {}) };
+    });
+
+    app.post('/interns', { ...limits, schema: { body: CreateInternBody } }, async (request, reply) => {
+      const key = callerKey(request);
+      const body = request.body;
+      const workspaceId = body.workspace_id ?? key.workspace_id;
+      if (!(await findWorkspace(db, key.organization_id, workspaceId))) {
+        throw Errors.internBadRequest(`workspace_id ${workspaceId} is not a workspace of this organization`);
+      }
+      if (body.provision) requireRuntime(services);
+      const now = clock().toISOString();
+      const id = newInternId();
+      await insertIntern(db, {
+        id,
+        organization_id: key.organization_id,
+        workspace_id: workspaceId,
+        name: body.name,
+        description: body.description ?? null,
+        instructions: body.instructions ?? null,
+        model: body.model ?? null,
+        status: 'queued',
+        progress: null,
+        last_failure_message: null,
+        vault_id: body.vault_id ?? null,
+        settings: JSON.stringify(mergeSettings(null, body)),
+        created_by_user_id: key.creator_user_id,
+        created_at: now,
+        updated_at: now,
+      });
+      if (body.provision) await requireRuntime(services).provision(id);
+      return reply.code(201).send(toInternRecord(await internOf(key.organization_id, id)));
+    });
+
+    app.get('/interns/:internId', { schema: { params: InternParams } }, async (request) => {
+      return toInternRecord(await internOf(callerKey(request).organization_id, request.params.internId));
+    });
+
+    app.patch('/interns/:internId', { ...limits, schema: { params: InternParams, body: UpdateInternBody } }, async (request) => {
+      const key = callerKey(request);
+      const intern = await internOf(key.organization_id, request.params.internId);
+      if (intern.status === 'destroying') throw Errors.internStateConflict(intern.status, 'updated');
+      const body = request.body;
+      const row = await updateIntern(db, key.organization_id, intern.id, {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        ...(body.instructions !== undefined ? { instructions: body.instructions } : {}),
+        ...(body.model !== undefined ? { model: body.model } : {}),
+        ...(body.vault_id !== undefined ? { vault_id: body.vault_id } : {}),
+        settings: JSON.stringify(mergeSettings(intern.settings, body)),
+        updated_at: clock().toISOString(),
+      });
+      if (!row) throw Errors.internNotFound(`Intern ${intern.id}`);
+      return toInternRecord(row);
+    });
+
+    app.delete('/interns/:internId', { schema: { params: InternParams } }, async (request, reply) => {
+      const intern = await internOf(callerKey(request).organization_id, request.params.internId);
+      const runtime = requireRuntime(services);
+      if (intern.status === 'destroying') throw Errors.internStateConflict(intern.status, 'deleted');
+      await runtime.destroy(intern.id);
+      return reply.code(202).send({ deleting: true as const });
+    });
+
+    app.post('/interns/:internId/provision', { ...limits, schema: { params: InternParams } }, async (request, reply) => {
+      const intern = await internOf(callerKey(request).organization_id, request.params.internId);
+      const runtime = requireRuntime(services);
+      if (!CAN_PROVISION.includes(intern.status)) throw Errors.internStateConflict(intern.status, 'provisioned');
+      await runtime.provision(intern.id);
+      return reply.code(202).send({ provisioning: true as const });
+    });
+
+    app.post('/interns/:internId/suspend', { ...limits, schema: { params: InternParams } }, async (request) => {
+      const intern = await internOf(callerKey(request).organization_id, request.params.internId);
+      const runtime = requireRuntime(services);
+      // Suspending a stopped intern changes nothing and is not an error.
+      if (intern.status === 'stopped') return { suspended: true as const };
+      if (!CAN_SUSPEND.includes(intern.status)) throw Errors.internStateConflict(intern.status, 'suspended');
+      await runtime.suspend(intern.id);
+      return { suspended: true as const };
+    });
+
+    app.get('/interns/:internId/sessions/:session_id', { schema: { params: SessionParams } }, async (request) => {
+      const key = callerKey(request);
+      const intern = await internOf(key.organization_id, request.params.internId);
+      const session = await findInternSession(db, request.params.session_id);
+      // Only its owner sees a session: anyone else is told it does not exist.
+      if (!session || session.intern_id !== intern.id || session.api_key_hash !== key.hash) {
+        throw Errors.internNotFound(`Session ${request.params.session_id}`);
+      }
+      return { data: toSessionRecord(session, await sessionRunsWithSteps(db, session.id)) };
+    });
+
+    addInvokeRoute(app, services, internOf);
+  };
+}

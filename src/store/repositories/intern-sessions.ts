@@ -1,0 +1,34 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, InternRunsTable, InternRunStepsTable, InternSessionsTable } from '../schema.js';
+
+export type InternSessionRow = Selectable<InternSessionsTable>;
+
+export async function insertInternSession(db: Kysely<Database>, session: Insertable<InternSessionsTable>): Promise<void> {
+  await db.insertInto('intern_sessions').values(session).execute();
+}
+
+export function findInternSession(db: Kysely<Database>, id: string): Promise<InternSessionRow | undefined> {
+  return db.selectFrom('intern_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A session's runs, oldest first, each with its transcript in order. */
+export async function sessionRunsWithSteps(
+  db: Kysely<Database>,
+  sessionId: string,
+): Promise<Array<Selectable<InternRunsTable> & { transcript: Selectable<InternRunStepsTable>[] }>> {
+  const runs = await db.selectFrom('intern_runs').selectAll().where('session_id', '=', sessionId).orderBy('started_at').orderBy('id').execute();
+  if (runs.length === 0) return [];
+  const steps = await db
+    .selectFrom('intern_run_steps')
+    .selectAll()
+    .where('run_id', 'in', runs.map((r) => r.id))
+    .orderBy('run_id')
+    .orderBy('seq')
+    .execute();
+  return runs.map((run) => ({ ...run, transcript: steps.filter((s) => s.run_id === run.id) }));
+}
+
+/** The session's run that has not ended, if any. */
+export function openRunOfSession(db: Kysely<Database>, sessionId: string): Promise<Selectable<InternRunsTable> | undefined> {
+  return db.selectFrom('intern_runs').selectAll().where('session_id', '=', sessionId).where('status', '!=', 'ended').orderBy('started_at', 'desc').executeTakeFirst();
+}
