@@ -41,6 +41,8 @@ export const PricingSchema = Type.Object(
     input_cache_write_1h: Type.Optional(Usd),
     /** USD per second of generated video. */
     video_second: Type.Optional(Usd),
+    /** USD per second of video of a size (1792x1024) or resolution (1080p) priced apart. */
+    video_second_by_size: Type.Optional(Type.Record(Type.String({ pattern: '^(\\d+x\\d+|\\d+p|4k)$' }), Usd)),
     discount: Type.Optional(Fraction),
     overrides: Type.Optional(Type.Array(PricingOverrideSchema)),
   },

@@ -54,7 +54,7 @@ export async function pollJob(services: VideoServices, job: VideoJobRow, token: 
     const seconds = change.seconds ?? request.duration ?? found.options.defaultDuration;
     const outputs = change.outputs ?? 1;
     change.seconds = seconds;
-    const cost = videoCost(found.endpoint.pricing, seconds * outputs);
+    const cost = videoCost(found.endpoint.pricing, seconds * outputs, request);
     charge = videoLedgerRow({ ...job, upstream_id: change.upstream_id }, { seconds, outputs, cost, now });
   } else if (isTerminal(change.status)) {
     const failure = { status: change.status === 'cancelled' ? 'cancelled' : 'error', message: change.error ?? change.status } as const;

@@ -44,7 +44,7 @@ export async function submitVideo(services: VideoServices, key: ApiKeyRow, reque
   const [first, ...fallbacks] = able;
   if (!first) throw Errors.invalidRequest(problems[0] ?? `Model ${model.id} has no provider that generates video`);
   const seconds = request.duration ?? videoAdapterOf(services, first)!.options(first.upstreamModel).defaultDuration;
-  await services.assertCanSpend(key, services.clock(), videoCost(first.pricing, seconds));
+  await services.assertCanSpend(key, services.clock(), videoCost(first.pricing, seconds, request));
 
   const now = services.clock().toISOString();
   const job: VideoJobRow = {

@@ -1,10 +1,19 @@
 import type { Pricing } from '../catalog/types.js';
 
+/** What a video's price can depend on besides its length: the size or resolution asked for. */
+export interface VideoShape {
+  size?: string | undefined;
+  resolution?: string | undefined;
+}
+
 /**
- * USD for a finished video: the endpoint's `video_second` price (USD per
- * second of generated video, the catalog key chosen for video models) times
- * the seconds made, less the endpoint's discount.
+ * USD for a finished video: the seconds made times the endpoint's price per
+ * second for the video's size (or, without one, its resolution) when `video_second_by_size`
+ * names it, else `video_second`, less the endpoint's discount.
  */
-export function videoCost(pricing: Pricing, seconds: number): number {
-  return seconds * (pricing.video_second ?? 0) * (1 - (pricing.discount ?? 0));
+export function videoCost(pricing: Pricing, seconds: number, shape: VideoShape = {}): number {
+  // A size says exactly what is made; a resolution stands for it only when no size is given.
+  const made = shape.size ?? shape.resolution;
+  const perSecond = (made !== undefined ? pricing.video_second_by_size?.[made] : undefined) ?? pricing.video_second ?? 0;
+  return seconds * perSecond * (1 - (pricing.discount ?? 0));
 }

@@ -13,6 +13,7 @@ const MODELS = [
   { id: 'sim/video-refused', upstream: 'sora-2@status=400' },
   { id: 'sim/video-gone', upstream: 'sora-2@render_ms=10,content_status=500' },
   { id: 'sim/video-slow', upstream: 'sora-2@render_ms=1500' },
+  { id: 'sim/video-pro', endpoints: [{ provider: 'openai-v' as const, upstream: 'sora-2-pro@render_ms=50', price: 0.3, bySize: { '1792x1024': 0.5, '1080p': 0.5 } }] },
 ];
 
 describe.each(testEngines)('video jobs on $name', (engine) => {
@@ -119,6 +120,17 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
     gw.app.log.level = 'silent';
     const refused = await submit({ model: 'sim/video', prompt: 'x' }, spent.body.key);
     expect(refused.status).toBe(402);
+  });
+
+  it('charges a size priced apart at its own rate per second', async () => {
+    const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'video-pro' } });
+    const large = await submitAccepted(gw, { model: 'sim/video-pro', prompt: 'wide', duration: 4, size: '1792x1024' }, created.body.key);
+    await expectChargedOnce(gw, large, await finished(large.id, gw), { cost: 4 * 0.5, keyHash: created.body.data.hash, model: 'sim/video-pro', provider: 'openai-v' });
+    const small = await submitAccepted(gw, { model: 'sim/video-pro', prompt: 'small', duration: 4, resolution: '720p' }, gw.managementKey);
+    const done = await finished(small.id, gw);
+    expect((await ledger(done.body.generation_id))[0]?.total_cost).toBeCloseTo(4 * 0.3);
+    const listed = (await call(gw, 'GET', '/videos/models', { key: gw.managementKey })).body.data.find((m: { id: string }) => m.id === 'sim/video-pro');
+    expect(listed.pricing_skus).toEqual({ video_second: '0.3', 'video_second_1792x1024': '0.5', video_second_1080p: '0.5' });
   });
 
   it('lists the video models with options and price per second', async () => {

@@ -13,7 +13,7 @@ export interface VideoSimModel {
   id: string;
   /** Shorthand for one endpoint on openai-v. */
   upstream?: string;
-  endpoints?: { provider: VideoSimProvider; upstream: string; price?: number }[];
+  endpoints?: { provider: VideoSimProvider; upstream: string; price?: number; bySize?: Record<string, number> }[];
 }
 
 /**
@@ -35,7 +35,8 @@ export function videoSimCatalog(simUrl: string, models: VideoSimModel[]): Catalo
     const endpoints = m.endpoints ?? [{ provider: 'openai-v', upstream: m.upstream ?? '' }];
     lines.push(`  - id: ${m.id}`, '    type: video', '    endpoints:');
     for (const e of endpoints) {
-      lines.push(`      - { provider: ${e.provider}, upstream_model: "${e.upstream}", pricing: { video_second: ${e.price ?? VIDEO_SECOND} } }`);
+      const bySize = e.bySize ? `, video_second_by_size: ${JSON.stringify(e.bySize)}` : '';
+      lines.push(`      - { provider: ${e.provider}, upstream_model: "${e.upstream}", pricing: { video_second: ${e.price ?? VIDEO_SECOND}${bySize} } }`);
     }
   }
   const config = parseGatewayConfig(lines.join('\n'), 'video-test.yaml', { knownKinds: PROVIDER_KINDS }, {});

@@ -18,6 +18,7 @@ function pricesAsStrings(values: Omit<Pricing, 'overrides'> | PricingOverride): 
 }
 
 /** The reference document's PublicPricing. */
-export function toPricingRecord({ overrides, ...prices }: Pricing): PricingRecord {
+// Video prices by size are not a key of the reference's pricing object: /videos/models lists them as pricing_skus.
+export function toPricingRecord({ overrides, video_second_by_size: _bySize, ...prices }: Pricing): PricingRecord {
   return { ...pricesAsStrings(prices), ...(overrides ? { overrides: overrides.map(pricesAsStrings) } : {}) };
 }

@@ -1,6 +1,10 @@
 import type { Endpoint, Model } from '../../catalog/types.js';
 import type { VideoOptions } from '../../videos/video-adapter.js';
 
+/** The sizes and resolutions priced apart, as `video_second_<size>` SKUs. */
+const pricesBySize = (endpoint: Endpoint) =>
+  Object.fromEntries(Object.entries(endpoint.pricing.video_second_by_size ?? {}).map(([size, usd]) => [`video_second_${size}`, String(usd)]));
+
 /** A video model as the reference's VideoModel: what its top endpoint's protocol can make there, and the price per second. */
 export function toVideoModelRecord(model: Model, endpoint: Endpoint, options: VideoOptions) {
   const price = endpoint.pricing.video_second;
@@ -20,6 +24,6 @@ export function toVideoModelRecord(model: Model, endpoint: Endpoint, options: Vi
     generate_audio: options.generateAudio,
     seed: options.seed,
     allowed_passthrough_parameters: options.passthrough,
-    pricing_skus: price !== undefined ? { video_second: String(price) } : null,
+    pricing_skus: price !== undefined ? { video_second: String(price), ...pricesBySize(endpoint) } : null,
   };
 }

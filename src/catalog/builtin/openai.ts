@@ -23,13 +23,18 @@ const FLEX_AND_PRIORITY_TIERS = ['auto', 'default', 'flex', 'priority'] as const
 
 /**
  * A Sora model of OpenAI's Videos API, priced per second of video (video jobs,
- * POST /videos). sora-2-pro is priced at its 720p rate; OpenAI charges more
- * for its 1792x1024 sizes, which the per-second price here does not see.
+ * POST /videos), with the larger sizes' own rate where OpenAI charges more
+ * for them (sora-2-pro at 1792x1024 and 1024x1792, which 1080p asks for).
  */
-const sora = (id: string, name: string, description: string, upstreamModel: string, perSecond: number): BuiltinOffering => ({
+const sora = (id: string, name: string, description: string, upstreamModel: string, perSecond: number, largeSizes?: number): BuiltinOffering => ({
   model: { id, name, description, created: released('2025-10-06'), architecture: VIDEO },
   upstreamModel,
-  pricing: { prompt: 0, completion: 0, video_second: perSecond },
+  pricing: {
+    prompt: 0,
+    completion: 0,
+    video_second: perSecond,
+    ...(largeSizes !== undefined ? { video_second_by_size: { '1792x1024': largeSizes, '1024x1792': largeSizes, '1080p': largeSizes } } : {}),
+  },
 });
 
 const MULTIMODAL = { input_modalities: ['text', 'image', 'file'], output_modalities: ['text'], tokenizer: 'GPT' };
@@ -193,6 +198,6 @@ export const openai: BuiltinProvider = {
       supportedParameters: REASONING_PARAMETERS,
     },
     sora('openai/sora-2', 'OpenAI: Sora 2', 'Video with synced audio from text or a first frame, 720p, 4 to 12 seconds.', 'sora-2', 0.1),
-    sora('openai/sora-2-pro', 'OpenAI: Sora 2 Pro', 'Higher-fidelity Sora 2, 720p and larger sizes, 4 to 12 seconds.', 'sora-2-pro', 0.3),
+    sora('openai/sora-2-pro', 'OpenAI: Sora 2 Pro', 'Higher-fidelity Sora 2, 720p and larger sizes, 4 to 12 seconds.', 'sora-2-pro', 0.3, 0.5),
   ],
 };
