@@ -22,6 +22,8 @@ import { findOrganizationSettings } from './store/repositories/organization-sett
 import { guardrailAssignmentRoutes } from './api/guardrails/assignment-routes.js';
 import { internServices, type InternOptions } from './api/interns/build-intern-services.js';
 import { internsRoutes } from './api/interns/routes.js';
+import { createInternRuntime } from './interns/runtime/intern-runtime-service.js';
+import type { InternRuntimeTuning } from './interns/runtime/runtime-tuning.js';
 import { guardrailsRoutes } from './api/guardrails/routes.js';
 import { GUARDRAILS_TOPIC, GuardrailCache } from './guardrails/guardrail-cache.js';
 import type { ModerationProvider } from './plugins/moderation-stage.js';
@@ -82,6 +84,8 @@ export interface AppOptions {
   rateLimit?: KeyRateLimiter;
   /** Interns: the runtime that runs them (none: provisioning and runs answer 502), shared Redis for turn quotas, tuning. */
   interns?: InternOptions;
+  /** Tuning of the interns runtime built here (it needs the chat services); false runs none. */
+  internRuntime?: InternRuntimeTuning | false;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -167,6 +171,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('videoPoller', videos.poller);
   app.addHook('onReady', async () => videos.poller.start());
   app.addHook('onClose', async () => videos.poller.stop());
+  // Intern runs live in the database under leases, like video jobs: the runtime runs while the server does.
+  const internRuntime =
+    options.interns?.runtime ??
+    (options.internRuntime === false
+      ? undefined
+      : createInternRuntime({ ...options.internRuntime, db: services.db, clock, chat, allowPrivateRanges: options.plugins?.allowPrivateRanges ?? [], log: (message, detail) => app.log.warn({ err: detail }, message) }));
+  app.decorate('internRuntime', internRuntime);
+  app.addHook('onReady', async () => internRuntime?.start());
+  app.addHook('onClose', async () => internRuntime?.close());
 
   await app.register(
     async (api) => {
@@ -183,7 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey }));
       await api.register(guardrailsRoutes(services));
       await api.register(guardrailAssignmentRoutes(services));
-      await api.register(internsRoutes(internServices(services, options.interns ?? {})));
+      await api.register(internsRoutes(internServices(services, { ...options.interns, ...(internRuntime ? { runtime: internRuntime } : {}) })));
     },
     { prefix: API_PREFIX },
   );

@@ -50,6 +50,8 @@ export interface StartOptions {
   rateLimits?: RateLimitSettings;
   /** Interns runtime and tuning; turn quotas count in Redis when redisUrl is given. */
   interns?: AppOptions['interns'];
+  /** Tuning of the interns runtime (shorter leases and timeouts, spawn and backoff), or false for none. */
+  internRuntime?: AppOptions['internRuntime'];
 }
 
 /** A movable clock for tests of expiry and resets. */
@@ -94,6 +96,7 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     ...(options.serverTools ? { serverTools: options.serverTools } : {}),
     ...(options.rateLimits ? { rateLimit: keyRateLimiter(options.rateLimits, shared.redis) } : {}),
     interns: { ...(shared.redis ? { redis: shared.redis } : {}), ...options.interns },
+    ...(options.internRuntime !== undefined ? { internRuntime: options.internRuntime } : {}),
   });
   options.configure?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

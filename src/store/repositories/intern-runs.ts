@@ -133,3 +133,16 @@ export async function releaseRuns(db: Kysely<Database>, { token, now }: { token:
 export function overdueRuns(db: Kysely<Database>, now: Date, limit: number): Promise<InternRunRow[]> {
   return db.selectFrom('intern_runs').selectAll().where('status', 'in', OPEN).where('deadline_at', '<=', now.toISOString()).limit(limit).execute();
 }
+
+/** Leases one open run to `token` if its lease is free or lapsed (a steer for a run no live instance drives). */
+export async function claimRun(db: Kysely<Database>, { id, token, now, leaseUntil }: { id: string; token: string; now: Date; leaseUntil: Date }): Promise<boolean> {
+  const nowIso = now.toISOString();
+  const result = await db
+    .updateTable('intern_runs')
+    .set({ claimed_by: token, claimed_until: leaseUntil.toISOString() })
+    .where('id', '=', id)
+    .where('status', 'in', OPEN)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', nowIso), eb('claimed_by', '=', token)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,0 +1,47 @@
+import { LedgerWriter } from '../../accounting/ledger-writer.js';
+import { recordGenerations } from '../../accounting/record-generation.js';
+import { startChatRun, type ChatServices } from '../../chat/chat-run.js';
+import { completeChat } from '../../chat/complete-chat.js';
+import type { ChatMessage, ChatRequest, FunctionTool } from '../../chat/types.js';
+import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
+import { findApiKeyByHash } from '../../store/repositories/api-keys.js';
+import type { ModelTurn } from '../agent-loop/run-agent-loop.js';
+
+export interface InternModelCall {
+  runId: string;
+  /** The invoking key: the call is planned, guarded and billed as its own chat request. */
+  apiKeyHash: string;
+  model: string;
+  messages: ChatMessage[];
+  tools: readonly FunctionTool[];
+  signal: AbortSignal;
+}
+
+/**
+ * One model turn of a run through the gateway's own chat path (organization
+ * defaults, routing with fallbacks, the pipeline, guardrails, spend checks),
+ * like fusion's inner calls: a ledger row per call charged to the invoking
+ * key, carrying intern_run_id. The rows go through a writer of their own
+ * that stamps the run on them, so the chat flow itself needs no intern field.
+ */
+export function internModelCaller(services: ChatServices) {
+  return async (call: InternModelCall): Promise<ModelTurn & { cost: number }> => {
+    const key = await findApiKeyByHash(services.db, call.apiKeyHash);
+    if (!key) throw new Error('the API key that started this run no longer exists');
+    if (key.disabled) throw new Error('the API key that started this run is disabled');
+    const ledger = new LedgerWriter((rows, now) => recordGenerations(services.db, rows.map((row) => ({ ...row, intern_run_id: call.runId })), now), services.clock);
+    const runServices: ChatServices = { ...services, ledger };
+    const request: ChatRequest = { model: call.model, messages: call.messages, ...(call.tools.length > 0 ? { tools: [...call.tools] } : {}) };
+    const settings = await services.organizationSettings.get(key.organization_id);
+    const context = { requestId: `intern-run-${call.runId}`, origin: null, userAgent: 'model-gateway-intern', wantsMetadata: false };
+    const started = await startChatRun(runServices, key, applyOrganizationDefaults(request, settings), context);
+    const prepared = await runServices.pipeline.prepareChat(started, call.signal);
+    const completion = await completeChat(runServices, prepared, call.signal);
+    const message = completion.choices[0]?.message;
+    return {
+      message: { role: 'assistant', content: message?.content ?? null, ...(message?.tool_calls?.length ? { tool_calls: message.tool_calls } : {}) },
+      generationId: prepared.id,
+      cost: completion.usage?.cost ?? 0,
+    };
+  };
+}

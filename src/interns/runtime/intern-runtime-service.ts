@@ -1,0 +1,371 @@
+import { randomBytes } from 'node:crypto';
+import type { IBackoffFactory } from 'cockatiel';
+import type { Kysely } from 'kysely';
+import type { ChatServices } from '../../chat/chat-run.js';
+import { Errors, GatewayError } from '../../http/errors.js';
+import {
+  addRunCost, appendStep, claimDueRuns, claimRun, countAwaitingRuns, findOpenRunInSession, findRun, insertRun, listSteps, openRunsOfIntern, overdueRuns,
+  releaseRuns, renewRuns, seizeRun, type InternRunRow,
+} from '../../store/repositories/intern-runs.js';
+import type { Database } from '../../store/schema.js';
+import type { Clock } from '../../util/clock.js';
+import type { ModelTurn } from '../agent-loop/run-agent-loop.js';
+import type { EndReason, NewStep, RecordedStep } from '../agent-loop/steps.js';
+import type { ApprovalMode, InternRunEvent, InternRuntime, InternSubmitRequest, InternSubmitResult } from '../intern-runtime.js';
+import { parseInternSettings } from '../intern-settings.js';
+import { internModelCaller } from './intern-model-call.js';
+import { AckTimeoutError, forkIntern, type SpawnIntern } from './intern-process.js';
+import { deleteInternRows, internById, internsWithStatus, setInternState } from './intern-rows.js';
+import type { ChildCalls, ChildMessage } from './protocol.js';
+import { runChangeFor } from './run-change.js';
+import { runEvents } from './run-events.js';
+import { Supervisor } from './supervisor.js';
+
+export interface InternRuntimeOptions {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** The gateway's chat services: runs' model calls go through them. */
+  chat: ChatServices;
+  /** The values of an intern's vault secrets by name (those that exist). */
+  secrets?: (internId: string, names: readonly string[]) => Promise<Record<string, string>>;
+  /** gateway.yaml network.allow_private_ranges: what tools' fetches may reach beyond public addresses. */
+  allowPrivateRanges?: readonly string[];
+  spawn?: SpawnIntern;
+  backoff?: IBackoffFactory<unknown>;
+  /** How long a run's lease lasts without renewal (a dead instance's runs return after it). Default 30 s. */
+  leaseMs?: number;
+  /** Between lease renewals, deadline checks and claims. Default 1 s. */
+  tickMs?: number;
+  /** How long the intern's process has to acknowledge a submitted input (504 after). Default 5 s. */
+  ackTimeoutMs?: number;
+  /** How long a starting process has to answer. Default 20 s. */
+  startTimeoutMs?: number;
+  /** Model calls per run. Default 50. */
+  maxTurns?: number;
+  /** The model of an intern that names none. */
+  defaultModel?: string;
+  log?: (message: string, detail?: unknown) => void;
+}
+
+interface LocalRun {
+  internId: string;
+  mode: ApprovalMode;
+  apiKeyHash: string;
+  /** Undefined when neither the intern nor the gateway names one: the run fails at its first model call, saying so. */
+  model: string | undefined;
+  /** The child acknowledged the run (false after a crash until it is assigned again). */
+  assigned: boolean;
+}
+
+const PROVISION_STEPS = 2;
+
+/**
+ * The interns runtime of one gateway instance: a supervised process per
+ * running intern, and the runs this instance drives. Runs live in the
+ * database under a lease (like video jobs): whichever instance holds it
+ * drives the run through the intern's process; a lease left by a dead or
+ * stopped instance lapses and another instance (or this one restarted)
+ * resumes the run from its last recorded step.
+ */
+export function createInternRuntime(options: InternRuntimeOptions): InternRuntime {
+  const { db, clock } = options;
+  const token = randomBytes(12).toString('hex');
+  const leaseMs = options.leaseMs ?? 30_000;
+  const tickMs = options.tickMs ?? 1_000;
+  const ackTimeoutMs = options.ackTimeoutMs ?? 5_000;
+  const log = options.log ?? (() => undefined);
+  const callModel = internModelCaller(options.chat);
+  const local = new Map<string, LocalRun>();
+  const listeners = new Map<string, Set<() => void>>();
+  const stopping = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> | undefined;
+  let started = false;
+
+  const leaseUntil = () => new Date(clock().getTime() + leaseMs);
+  const notify = (runId: string) => listeners.get(runId)?.forEach((wake) => wake());
+
+  const supervisor = new Supervisor({
+    spawn: options.spawn ?? forkIntern,
+    init: (internId) => ({ internId, allowPrivateRanges: [...(options.allowPrivateRanges ?? [])] }),
+    startTimeoutMs: options.startTimeoutMs ?? 20_000,
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+    handlers: {
+      onCall: (internId, runId, method, args) => handleCall(internId, runId, method as keyof ChildCalls, args),
+      onDone: (_internId, message) => void handleDone(message).catch((error: unknown) => log('intern run end failed', error)),
+      onReady: (internId) => {
+        for (const [runId, run] of local) if (run.internId === internId && !run.assigned) void assign(runId).catch((error: unknown) => log('intern run resume failed', error));
+      },
+      onCrash: (internId, info) => {
+        log(`intern ${internId} process exited (${info.signal ?? info.code}); restarting in ${info.restartInMs} ms`);
+        for (const run of local.values()) if (run.internId === internId) run.assigned = false;
+      },
+    },
+  });
+
+  /** Records a step of a run this instance holds; undefined when the lease was lost or the run ended. */
+  async function record(runId: string, mode: ApprovalMode, step: NewStep, generationId?: string): Promise<RecordedStep | undefined> {
+    const now = clock();
+    const recorded = await appendStep(db, { runId, token, step, generationId, change: runChangeFor(step, mode, now), now });
+    if (recorded) notify(runId);
+    if (!recorded || step.kind === 'end') local.delete(runId);
+    return recorded;
+  }
+
+  async function handleCall(internId: string, runId: string, method: keyof ChildCalls, args: unknown): Promise<unknown> {
+    const run = local.get(runId);
+    if (!run || run.internId !== internId || stopping.signal.aborted) throw new Error(`run ${runId} is not driven by this process`);
+    switch (method) {
+      case 'now':
+        return clock().toISOString();
+      case 'secrets':
+        return options.secrets ? options.secrets(internId, (args as ChildCalls['secrets']['args']).names) : {};
+      case 'model': {
+        const { messages, tools } = args as ChildCalls['model']['args'];
+        if (!run.model) throw new Error('this intern names no model');
+        const turn = await callModel({ runId, apiKeyHash: run.apiKeyHash, model: run.model, messages, tools, signal: stopping.signal });
+        await addRunCost(db, runId, turn.cost);
+        const result: ModelTurn = { message: turn.message, ...(turn.generationId ? { generationId: turn.generationId } : {}) };
+        return result;
+      }
+      case 'record': {
+        const { step, generationId } = args as ChildCalls['record']['args'];
+        const recorded = await record(runId, run.mode, step, generationId);
+        if (!recorded) throw new Error(`run ${runId} is no longer held by this instance`);
+        return recorded;
+      }
+    }
+  }
+
+  async function handleDone(message: Extract<ChildMessage, { type: 'done' }>): Promise<void> {
+    const run = local.get(message.runId);
+    if (!run) return;
+    if ('error' in message) {
+      await record(message.runId, run.mode, { kind: 'end', content: { reason: 'failed', error: message.error } });
+    } else if (!message.outcome.recorded && !stopping.signal.aborted && run.assigned) {
+      // Stopped from outside without an end (this instance records those itself): nothing more to drive.
+      local.delete(message.runId);
+    }
+  }
+
+  /** Ends a run whoever holds it (suspend, deadline), and stops it in its process when it is here. */
+  async function endRun(row: InternRunRow, reason: EndReason, error?: string): Promise<void> {
+    if (!local.has(row.id) && !(await seizeRun(db, { id: row.id, token, leaseUntil: leaseUntil() }))) return;
+    const run = local.get(row.id);
+    await record(row.id, row.approval_mode, { kind: 'end', content: { reason, ...(error ? { error } : {}) } });
+    if (run) await supervisor.channel(run.internId)?.request({ type: 'stop', runId: row.id }, ackTimeoutMs).catch(() => undefined);
+  }
+
+  /** Hands a run this instance holds to its intern's process, with the transcript so far. */
+  async function assign(runId: string): Promise<void> {
+    const run = local.get(runId);
+    const row = await findRun(db, runId);
+    if (!run || !row) return;
+    const intern = await internById(db, run.internId);
+    const channel = supervisor.channel(run.internId);
+    if (!intern || !channel) return;
+    const steps = (await listSteps(db, runId)).map(({ generation_id: _g, ...step }) => step as RecordedStep);
+    await channel.request(
+      {
+        type: 'run',
+        run: {
+          runId,
+          internId: run.internId,
+          instructions: intern.instructions,
+          settings: parseInternSettings(intern.settings),
+          mode: run.mode,
+          deadlineAt: row.deadline_at,
+          maxTurns: options.maxTurns ?? 50,
+          steps,
+        },
+      },
+      ackTimeoutMs,
+    );
+    run.assigned = true;
+  }
+
+  async function adopt(row: InternRunRow): Promise<void> {
+    const intern = await internById(db, row.intern_id);
+    local.set(row.id, { internId: row.intern_id, mode: row.approval_mode, apiKeyHash: row.api_key_hash, model: modelOf(intern?.model), assigned: false });
+    await assign(row.id);
+  }
+
+  function modelOf(model: string | null | undefined): string | undefined {
+    return model ?? options.defaultModel;
+  }
+
+  async function tick(): Promise<void> {
+    const now = clock();
+    const held = await renewRuns(db, { token, ids: [...local.keys()], leaseUntil: leaseUntil() });
+    for (const runId of local.keys()) {
+      if (held.includes(runId)) continue;
+      const run = local.get(runId);
+      local.delete(runId);
+      if (run) await supervisor.channel(run.internId)?.request({ type: 'stop', runId }, ackTimeoutMs).catch(() => undefined);
+    }
+    for (const row of await overdueRuns(db, now, 50)) await endRun(row, 'deadline', `the run passed its deadline (${row.deadline_at})`);
+    const claimed = await claimDueRuns(db, { token, now, leaseUntil: leaseUntil(), limit: 20, internIds: supervisor.readyInterns() });
+    for (const row of claimed) await adopt(row).catch((error: unknown) => log(`intern run ${row.id} could not be resumed`, error));
+  }
+
+  function schedule(ms: number): void {
+    timer = setTimeout(() => {
+      ticking = tick()
+        .catch((error: unknown) => log('intern runtime tick failed', error))
+        .finally(() => {
+          ticking = undefined;
+          if (!stopping.signal.aborted) schedule(tickMs);
+        });
+    }, ms);
+  }
+
+  async function startProcess(internId: string): Promise<void> {
+    const now = clock();
+    await setInternState(db, internId, { status: 'provisioning', progress: { step_label: 'Starting the intern process', step_number: 1, total_steps: PROVISION_STEPS }, lastFailureMessage: null }, now);
+    try {
+      await supervisor.ensure(internId);
+      await setInternState(db, internId, { status: 'running', progress: null }, clock(), ['provisioning']);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await setInternState(db, internId, { status: 'failed', progress: null, lastFailureMessage: `the intern process did not start: ${message}` }, clock(), ['provisioning']);
+    }
+  }
+
+  async function stopIntern(internId: string): Promise<void> {
+    for (const row of await openRunsOfIntern(db, internId)) await endRun(row, 'stopped');
+    await supervisor.stop(internId);
+  }
+
+  const translate = (error: unknown): GatewayError => {
+    if (error instanceof GatewayError) return error;
+    if (error instanceof AckTimeoutError) return Errors.internTimeout();
+    return Errors.internUnreachable(error instanceof Error ? error.message : String(error));
+  };
+
+  return {
+    async provision(internId) {
+      await setInternState(db, internId, { status: 'provisioning', progress: { step_label: 'Queued for start', step_number: 0, total_steps: PROVISION_STEPS }, lastFailureMessage: null }, clock());
+      void startProcess(internId).catch((error: unknown) => log(`intern ${internId} provisioning failed`, error));
+    },
+
+    async suspend(internId) {
+      await stopIntern(internId);
+      await setInternState(db, internId, { status: 'stopped', progress: null }, clock());
+    },
+
+    async destroy(internId) {
+      await setInternState(db, internId, { status: 'destroying', progress: null }, clock());
+      try {
+        await stopIntern(internId);
+        await deleteInternRows(db, internId);
+      } catch (error) {
+        await setInternState(db, internId, { status: 'destroy_failed', lastFailureMessage: error instanceof Error ? error.message : String(error) }, clock());
+      }
+    },
+
+    async submit(req: InternSubmitRequest): Promise<InternSubmitResult> {
+      const intern = await internById(db, req.internId);
+      if (!intern) throw Errors.internNotFound('Intern');
+      if (intern.status !== 'running') throw Errors.internNotReady(intern.status);
+      const channel = supervisor.channel(req.internId);
+      if (!channel) throw Errors.internUnreachable('its process is not running on this gateway');
+      const settings = parseInternSettings(intern.settings);
+
+      const open = await findOpenRunInSession(db, req.sessionId);
+      if (open) {
+        try {
+          if (local.get(open.id)?.assigned) {
+            await channel.request({ type: 'steer', runId: open.id, text: req.input }, ackTimeoutMs);
+          } else {
+            // No process here drives it (yet): take the run if no live instance holds it, record the input, and hand it over.
+            if (!(await claimRun(db, { id: open.id, token, now: clock(), leaseUntil: leaseUntil() }))) throw Errors.internUnreachable('the session\'s run is driven by another gateway instance');
+            local.set(open.id, { internId: open.intern_id, mode: open.approval_mode, apiKeyHash: open.api_key_hash, model: modelOf(intern.model), assigned: false });
+            if (!(await record(open.id, open.approval_mode, { kind: 'steer', content: { text: req.input } }))) throw Errors.internUnreachable('the session\'s run ended meanwhile');
+            await assign(open.id);
+          }
+        } catch (error) {
+          throw translate(error);
+        }
+        return { status: 'steered', runId: open.id };
+      }
+
+      if (req.approvalMode === 'manual') {
+        const waiting = await countAwaitingRuns(db, req.internId);
+        if (waiting >= settings.max_open_questions) throw Errors.internBusy(waiting);
+      }
+      const now = clock();
+      const runId = `irun_${randomBytes(12).toString('hex')}`;
+      await insertRun(
+        db,
+        {
+          id: runId,
+          session_id: req.sessionId,
+          intern_id: req.internId,
+          organization_id: req.organizationId,
+          api_key_hash: req.apiKeyHash,
+          approval_mode: req.approvalMode,
+          started_at: now.toISOString(),
+          deadline_at: new Date(now.getTime() + settings.deadline_seconds * 1000).toISOString(),
+          claimed_by: token,
+          claimed_until: leaseUntil().toISOString(),
+        },
+        req.input,
+        now,
+      );
+      local.set(runId, { internId: req.internId, mode: req.approvalMode, apiKeyHash: req.apiKeyHash, model: modelOf(intern.model), assigned: false });
+      try {
+        await assign(runId);
+      } catch (error) {
+        // The caller is told it failed: the run must not carry on behind its back.
+        const failure = translate(error);
+        await record(runId, req.approvalMode, { kind: 'end', content: { reason: 'failed', error: failure.message } });
+        throw failure;
+      }
+      return { status: 'started', runId };
+    },
+
+    events(runId, signal) {
+      return runEvents({ db, runId, signal, subscribe: (wake) => subscribe(runId, wake) });
+    },
+
+    async answer(runId, text) {
+      const row = await findRun(db, runId);
+      if (!row || row.status !== 'awaiting_input') throw Errors.internBadRequest('the run is not waiting for an answer');
+      const run = local.get(runId);
+      const channel = run?.assigned ? supervisor.channel(run.internId) : undefined;
+      if (!channel) throw Errors.internUnreachable('the run is not driven by this gateway instance');
+      await channel.request({ type: 'answer', runId, text }, ackTimeoutMs).catch((error: unknown) => {
+        throw translate(error);
+      });
+    },
+
+    async start() {
+      if (started) return;
+      started = true;
+      for (const intern of await internsWithStatus(db, ['running', 'provisioning'])) void startProcess(intern.id).catch((error: unknown) => log(`intern ${intern.id} did not start`, error));
+      schedule(0);
+    },
+
+    async close() {
+      stopping.abort();
+      clearTimeout(timer);
+      await ticking;
+      await supervisor.stopAll();
+      local.clear();
+      // The runs carry on from the database: after a restart here, or on another instance at once.
+      await releaseRuns(db, { token, now: clock() });
+    },
+  };
+
+  function subscribe(runId: string, wake: () => void): () => void {
+    const set = listeners.get(runId) ?? new Set();
+    set.add(wake);
+    listeners.set(runId, set);
+    return () => {
+      set.delete(wake);
+      if (set.size === 0) listeners.delete(runId);
+    };
+  }
+}
+
+export type { InternRunEvent };
