@@ -22,6 +22,8 @@ import { findOrganizationSettings } from './store/repositories/organization-sett
 import { guardrailAssignmentRoutes } from './api/guardrails/assignment-routes.js';
 import { internServices, type InternOptions } from './api/interns/build-intern-services.js';
 import { internsRoutes } from './api/interns/routes.js';
+import { secretBox } from './api/vault/secret-box.js';
+import { internSecretReader, vaultRoutes } from './api/vault/routes.js';
 import { createInternRuntime } from './interns/runtime/intern-runtime-service.js';
 import type { InternRuntimeTuning } from './interns/runtime/runtime-tuning.js';
 import { guardrailsRoutes } from './api/guardrails/routes.js';
@@ -171,12 +173,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('videoPoller', videos.poller);
   app.addHook('onReady', async () => videos.poller.start());
   app.addHook('onClose', async () => videos.poller.stop());
+  // Vault secrets are sealed under a key generated once per deployment and kept in the database.
+  const vaultBox = secretBox(await settingOrCreate(services.db, 'vault_key', () => randomBytes(32).toString('hex')));
+  const internSecrets = internSecretReader({ db: services.db, box: vaultBox });
   // Intern runs live in the database under leases, like video jobs: the runtime runs while the server does.
   const internRuntime =
     options.interns?.runtime ??
     (options.internRuntime === false
       ? undefined
-      : createInternRuntime({ ...options.internRuntime, db: services.db, clock, chat, allowPrivateRanges: options.plugins?.allowPrivateRanges ?? [], log: (message, detail) => app.log.warn({ err: detail }, message) }));
+      : createInternRuntime({ ...options.internRuntime, db: services.db, clock, chat, secrets: internSecrets.values, allowPrivateRanges: options.plugins?.allowPrivateRanges ?? [], log: (message, detail) => app.log.warn({ err: detail }, message) }));
   app.decorate('internRuntime', internRuntime);
   app.addHook('onReady', async () => internRuntime?.start());
   app.addHook('onClose', async () => internRuntime?.close());
@@ -196,7 +201,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey }));
       await api.register(guardrailsRoutes(services));
       await api.register(guardrailAssignmentRoutes(services));
-      await api.register(internsRoutes(internServices(services, { ...options.interns, ...(internRuntime ? { runtime: internRuntime } : {}) })));
+      const interns = internServices(services, { ...options.interns, ...(internRuntime ? { runtime: internRuntime } : {}) });
+      await api.register(internsRoutes(interns));
+      await api.register(vaultRoutes({ ...interns, box: vaultBox }));
     },
     { prefix: API_PREFIX },
   );

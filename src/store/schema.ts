@@ -332,7 +332,23 @@ export interface InternRunStepsTable {
 export interface InternVaultSecretsTable {
   intern_id: string;
   name: string;
+  /** AES-256-GCM of the value (api/vault/secret-box.ts); the value is never returned. */
   ciphertext: string;
+  /** JSON string[]: the exact hostnames the value may be sent to. */
+  hosts: Generated<string>;
+  fingerprint: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Workspace secrets (the SDK's /vault/secrets). */
+export interface VaultSecretsTable {
+  workspace_id: string;
+  organization_id: string;
+  name: string;
+  ciphertext: string;
+  hosts: Generated<string>;
+  fingerprint: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -344,6 +360,7 @@ export interface Database {
   intern_runs: InternRunsTable;
   intern_run_steps: InternRunStepsTable;
   intern_vault_secrets: InternVaultSecretsTable;
+  vault_secrets: VaultSecretsTable;
   video_jobs: VideoJobsTable;
   organizations: OrganizationsTable;
   users: UsersTable;

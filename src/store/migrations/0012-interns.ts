@@ -85,9 +85,25 @@ export async function up(db: Kysely<unknown>, _engine: Engine): Promise<void> {
     .addColumn('intern_id', TEXT, (c) => c.notNull())
     .addColumn('name', TEXT, (c) => c.notNull())
     .addColumn('ciphertext', TEXT, (c) => c.notNull())
+    .addColumn('hosts', TEXT, (c) => c.notNull().defaultTo('[]'))
+    .addColumn('fingerprint', TEXT)
     .addColumn('created_at', TEXT, (c) => c.notNull())
     .addColumn('updated_at', TEXT, (c) => c.notNull())
     .addPrimaryKeyConstraint('intern_vault_secrets_pk', ['intern_id', 'name'])
+    .execute();
+
+  // Workspace secrets (the SDK's /vault/secrets), copied into an intern's vault by name.
+  await db.schema
+    .createTable('vault_secrets')
+    .addColumn('workspace_id', TEXT, (c) => c.notNull())
+    .addColumn('organization_id', TEXT, (c) => c.notNull())
+    .addColumn('name', TEXT, (c) => c.notNull())
+    .addColumn('ciphertext', TEXT, (c) => c.notNull())
+    .addColumn('hosts', TEXT, (c) => c.notNull().defaultTo('[]'))
+    .addColumn('fingerprint', TEXT)
+    .addColumn('created_at', TEXT, (c) => c.notNull())
+    .addColumn('updated_at', TEXT, (c) => c.notNull())
+    .addPrimaryKeyConstraint('vault_secrets_pk', ['workspace_id', 'name'])
     .execute();
 
   await db.schema.alterTable('generations').addColumn('intern_run_id', TEXT).execute();

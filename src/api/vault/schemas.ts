@@ -1,0 +1,26 @@
+import { Type } from 'typebox';
+
+/** The SDK's secret name rule: lowercase letters, digits and single underscores, a letter first, no trailing underscore. */
+export const SecretName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[a-z](?:_?[a-z0-9])*$' });
+
+export const SecretParams = Type.Object({ name: SecretName });
+export const InternSecretParams = Type.Object({ internId: Type.String({ minLength: 1, maxLength: 256 }), name: SecretName });
+export const InternVaultParams = Type.Object({ internId: Type.String({ minLength: 1, maxLength: 256 }) });
+
+export const WriteSecretBody = Type.Object(
+  {
+    value: Type.String({ minLength: 1, maxLength: 65_536 }),
+    hosts: Type.Array(Type.String({ maxLength: 253 }), { minItems: 1, maxItems: 100 }),
+  },
+  { additionalProperties: false },
+);
+
+export const CopySecretsBody = Type.Object(
+  { names: Type.Array(SecretName, { minItems: 1, maxItems: 100, uniqueItems: true }) },
+  { additionalProperties: false },
+);
+
+export const ListSecretsQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+});
