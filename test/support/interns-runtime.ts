@@ -39,3 +39,13 @@ export async function collectEvents(runtime: InternRuntime, runId: string, timeo
 }
 
 export const stepKinds = (events: readonly InternRunEvent[]) => events.flatMap((event) => (event.type === 'step' ? [event.kind] : []));
+
+/** Steps of a run as stored, in order. */
+export const storedSteps = (db: Kysely<Database>, runId: string) =>
+  db.selectFrom('intern_run_steps').select(['seq', 'kind', 'content']).where('run_id', '=', runId).orderBy('seq').execute();
+
+/** Waits until the run has recorded a step of this kind. */
+export const untilStep = (db: Kysely<Database>, runId: string, kind: string) =>
+  waitFor(() => storedSteps(db, runId), (steps) => steps.some((step) => step.kind === kind), `a ${kind} step of ${runId}`);
+
+export const runRow = (db: Kysely<Database>, runId: string) => db.selectFrom('intern_runs').selectAll().where('id', '=', runId).executeTakeFirst();
