@@ -6,8 +6,12 @@ import { CatalogError } from './catalog/catalog-error.js';
 import { ConfigError } from './config/load-gateway-config.js';
 import { readSettings, SettingsError } from './config/settings.js';
 import { DatabaseUrlError } from './store/database.js';
-import { addMember } from './store/repositories/members.js';
-import { findDefaultWorkspace } from './store/repositories/organizations.js';
+import { addMember, removeMember } from './store/repositories/members.js';
+import { findDefaultWorkspace, findOrganization } from './store/repositories/organizations.js';
+import { enroll, unenroll } from './store/repositories/interns.js';
+import { INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC } from './api/interns/intern-services.js';
+import { membershipKey } from './api/interns/flag-cache.js';
+import { announce } from './cli/announce.js';
 import { newUserId } from './util/ids.js';
 import { withDatabase } from './cli/open-database.js';
 import { serve } from './cli/serve.js';
@@ -102,6 +106,39 @@ members
       process.stdout.write(`${JSON.stringify(member)}\n`);
     });
   });
+
+members
+  .command('remove')
+  .description('remove a member from the default organization (their keys stop reaching interns until reassigned)')
+  .requiredOption('--email <email>', 'e-mail address')
+  .action(async (opts: { email: string }) => {
+    const settings = readSettings();
+    await withDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog, async (store, organizationId) => {
+      const userId = await removeMember(store.db, organizationId, opts.email);
+      if (!userId) throw new InvalidArgumentError(`${opts.email} is not a member of the organization`);
+      await announce(store, settings.redisUrl, MEMBERSHIP_TOPIC, membershipKey(organizationId, userId));
+      process.stdout.write(`removed ${opts.email.trim().toLowerCase()} (${userId})\n`);
+    });
+  });
+
+const interns = program.command('interns').description('the interns programme');
+for (const [name, description] of [['enroll', 'enroll an organization in the interns programme'], ['unenroll', 'take an organization out of the interns programme']] as const) {
+  interns
+    .command(name)
+    .description(`${description} (the default organization unless --org)`)
+    .option('--org <id>', 'organization id')
+    .action(async (opts: { org?: string }) => {
+      const settings = readSettings();
+      await withDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog, async (store, defaultOrganizationId) => {
+        const organizationId = opts.org ?? defaultOrganizationId;
+        if (!(await findOrganization(store.db, organizationId))) throw new InvalidArgumentError(`--org ${organizationId} is not an organization`);
+        if (name === 'enroll') await enroll(store.db, organizationId, new Date().toISOString());
+        else await unenroll(store.db, organizationId);
+        await announce(store, settings.redisUrl, INTERN_PROGRAMME_TOPIC, organizationId);
+        process.stdout.write(`${name === 'enroll' ? 'enrolled' : 'unenrolled'} ${organizationId}\n`);
+      });
+    });
+}
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const known =
