@@ -26,8 +26,8 @@ export interface InternRuntimeOptions {
   clock: Clock;
   /** The gateway's chat services: runs' model calls go through them. */
   chat: ChatServices;
-  /** The values of an intern's vault secrets by name (those that exist). */
-  secrets?: (internId: string, names: readonly string[]) => Promise<Record<string, string>>;
+  /** An intern's vault secrets by name (those that exist): each value and the exact hostnames it may be sent to. */
+  secrets?: (internId: string, names: readonly string[]) => Promise<Record<string, { value: string; hosts: string[] }>>;
   /** gateway.yaml network.allow_private_ranges: what tools' fetches may reach beyond public addresses. */
   allowPrivateRanges?: readonly string[];
   spawn?: SpawnIntern;

@@ -51,7 +51,7 @@ export type ParentMessage = ParentRequest | { type: 'reply'; id: number; ok: tru
 export interface ChildCalls {
   model: { args: { messages: ChatMessage[]; tools: readonly FunctionTool[] }; result: ModelTurn };
   record: { args: { step: NewStep; generationId?: string }; result: RecordedStep };
-  secrets: { args: { names: readonly string[] }; result: Record<string, string> };
+  secrets: { args: { names: readonly string[] }; result: Record<string, { value: string; hosts: string[] }> };
   now: { args: Record<string, never>; result: string };
 }
 export type ChildCallMethod = keyof ChildCalls;

@@ -36,6 +36,7 @@ export function httpFetchTool(fetcher: SafeFetcher, allowedDomains: readonly str
         },
       },
     },
+    destination: (args) => urlOrUndefined(args.url),
     async run(args, signal) {
       const url = stringArg(args, 'url', true);
       const method = stringArg(args, 'method') ?? 'GET';
@@ -68,4 +69,12 @@ function stringRecord(value: unknown): Record<string, string> {
   if (!value || typeof value !== 'object' || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string'))
     throw new ToolError('argument "headers" must be an object of strings');
   return value as Record<string, string>;
+}
+
+function urlOrUndefined(value: unknown): URL | undefined {
+  try {
+    return typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -5,6 +5,8 @@ export interface InternTool {
   definition: FunctionTool;
   /** In manual mode the user approves each call first (self-drive approves its own). */
   needsApproval: boolean;
+  /** The URL the call's data is sent to (arguments already substituted): vault secrets are released only to their bound hosts. */
+  destination(args: Record<string, unknown>): URL | undefined;
   /** Runs with secrets already substituted; the text returned is the tool result the model sees. Throws ToolError for a failure the model should read. */
   run(args: Record<string, unknown>, signal: AbortSignal): Promise<string>;
 }

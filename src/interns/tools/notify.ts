@@ -33,6 +33,7 @@ export function notifyTool(fetcher: SafeFetcher, target: NotifyTarget): InternTo
         },
       },
     },
+    destination: () => (target.webhookUrl && URL.canParse(target.webhookUrl) ? new URL(target.webhookUrl) : undefined),
     async run(args, signal) {
       const report = stringArg(args, 'report', true);
       const subject = stringArg(args, 'subject') ?? null;
