@@ -18,7 +18,9 @@ import { videoRoutes } from './api/videos/routes.js';
 import { createVideoJobs, type VideoTuning } from './videos/video-jobs.js';
 import { toOrganizationSettings } from './organization-settings/organization-settings.js';
 import { ORGANIZATION_SETTINGS_TOPIC, SettingsCache } from './organization-settings/settings-cache.js';
+import { PresetCache, PRESETS_TOPIC } from './presets/preset-cache.js';
 import { findOrganizationSettings } from './store/repositories/organization-settings.js';
+import { findDesignatedSettings } from './store/repositories/presets.js';
 import { guardrailAssignmentRoutes } from './api/guardrails/assignment-routes.js';
 import { internServices, type InternOptions } from './api/interns/build-intern-services.js';
 import { internsRoutes } from './api/interns/routes.js';
@@ -129,6 +131,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const organizationSettings = new SettingsCache(async (id) => toOrganizationSettings(await findOrganizationSettings(services.db, id)));
   options.changes.subscribe(ORGANIZATION_SETTINGS_TOPIC, (id) => organizationSettings.invalidate(id));
+  const presets = new PresetCache(async (organizationId, slug) => {
+    const found = await findDesignatedSettings(services.db, organizationId, slug);
+    return found && { config: JSON.parse(found.config) as Record<string, unknown>, systemPrompt: found.system_prompt };
+  });
+  options.changes.subscribe(PRESETS_TOPIC, (id) => presets.invalidate(id));
   const guardrails = new GuardrailCache((organizationId) => loadOrganizationGuardrails(services.db, organizationId));
   options.changes.subscribe(GUARDRAILS_TOPIC, (organizationId) => guardrails.invalidate(organizationId));
   const plugins = createPluginServices(options.plugins ?? { allowPrivateRanges: [] }, options.resolve ? { resolve: options.resolve } : {});
@@ -163,6 +170,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     retryBudget: { maxWaitMs: 2_000, totalWaitMs: 5_000 },
     keepAliveAfterMs: 2_000,
     organizationSettings,
+    presets,
     ...options.chat,
   };
   assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS), video: Object.keys(VIDEO_ADAPTERS) });

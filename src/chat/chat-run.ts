@@ -10,6 +10,7 @@ import type { ActivePlugins } from '../plugins/plugin-configs.js';
 import type { ChatAdapter, UpstreamTarget } from '../providers/types.js';
 import { isProviderFault } from './retry-policy.js';
 import type { SettingsCache } from '../organization-settings/settings-cache.js';
+import type { PresetCache } from '../presets/preset-cache.js';
 import type { EndpointHealth } from '../routing/endpoint-health.js';
 import { servedSample } from '../routing/endpoint-stats.js';
 import { endpointKey, planAttempts, type Attempt, type CandidateReport } from '../routing/plan-attempts.js';
@@ -62,6 +63,8 @@ export interface ChatServices extends RunServices {
   keepAliveAfterMs: number;
   /** Each organization's defaults for provider preferences and plugins, cached (no database read per request). */
   organizationSettings: SettingsCache;
+  /** Presets a request may name, cached the same way. */
+  presets: PresetCache;
 }
 
 /** The request fields a run reads whatever its API: what routes it and whom it serves. */

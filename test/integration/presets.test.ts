@@ -161,5 +161,21 @@ describe.each(testEngines)('presets on $name', (engine) => {
       expect(res.status).toBe(404);
       expect(res.body.error.message).toBe('Preset missing not found');
     });
+
+    it('applies a changed, a re-created or a deleted preset at once, though requests read presets from a cache', async () => {
+      await admin().post('/presets', { slug: 'changing', config: { ...config, temperature: 0.1 } });
+      expect((await as(userKey).post('/chat/completions', { model: '@preset/changing', messages })).status).toBe(200);
+      expect(await upstreamBody()).toMatchObject({ temperature: 0.1 });
+
+      await admin().patch('/presets/changing', { config: { ...config, temperature: 0.9 } });
+      await as(userKey).post('/chat/completions', { model: '@preset/changing', messages });
+      expect(await upstreamBody()).toMatchObject({ temperature: 0.9 });
+
+      await admin().post('/presets/changing/chat/completions', { model: 'sim/other', temperature: 0.3, messages });
+      expect((await as(userKey).post('/chat/completions', { model: '@preset/changing', messages })).body.model).toBe('sim/other');
+
+      await admin().delete('/presets/changing');
+      expect((await as(userKey).post('/chat/completions', { model: '@preset/changing', messages })).status).toBe(404);
+    });
   });
 });

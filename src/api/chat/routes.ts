@@ -23,7 +23,7 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
       async (request, reply) => {
         const key = callerKey(request);
         // A preset's fields fill in before the checks, so the merged request obeys the same rules.
-        const body = await applyPreset(services.db, key.organization_id, request.body);
+        const body = await applyPreset(services.presets, key.organization_id, request.body);
         checkChatRequest(body);
         const settings = await services.organizationSettings.get(key.organization_id);
         const normalized = applyOrganizationDefaults(normalizeChatRequest(body, request.headers['x-session-id']), settings);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
+import { presetCacheId, PRESETS_TOPIC } from '../../presets/preset-cache.js';
 import { presetFromRequest } from '../../presets/preset-from-request.js';
 import { isPresetModel } from '../../presets/preset-reference.js';
 import type { ApiKeyRow } from '../../store/repositories/api-keys.js';
@@ -43,7 +44,9 @@ const creatorOf = (key: ApiKeyRow) => key.creator_user_id ?? key.label;
  * as the reference's 403 on its create operation says.
  */
 export function presetsRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { db, clock, auth } = services;
+  const { db, clock, auth, changes } = services;
+  // Requests naming a preset read it from every instance's PresetCache: a change drops it there.
+  const changed = (organizationId: string, slug: string) => changes.publish(PRESETS_TOPIC, presetCacheId(organizationId, slug));
 
   async function presetOf(organizationId: string, slug: string): Promise<PresetRow> {
     const preset = await findPreset(db, organizationId, slug);
@@ -109,6 +112,7 @@ export function presetsRoutes(services: Services): FastifyPluginAsyncTypebox {
             creatorId: creatorOf(caller),
           };
           await addVersion(db, preset.id, settings, now);
+          await changed(caller.organization_id, preset.slug);
         }
         return { data: await withDesignatedVersion(await presetOf(caller.organization_id, preset.slug)) };
       },
@@ -117,6 +121,7 @@ export function presetsRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.delete('/presets/:slug', { onRequest: auth.requireManagementKey, schema: { params: PresetParams } }, async (request) => {
       const deleted = await deletePreset(db, callerKey(request).organization_id, request.params.slug);
       if (!deleted) throw Errors.notFound(`Preset ${request.params.slug}`);
+      await changed(callerKey(request).organization_id, request.params.slug);
       return { deleted: true as const };
     });
 
@@ -132,6 +137,7 @@ export function presetsRoutes(services: Services): FastifyPluginAsyncTypebox {
         const existing = await findPreset(db, caller.organization_id, slug);
         if (existing) {
           await addVersion(db, existing.id, settings, now);
+          await changed(caller.organization_id, slug);
           return { data: await withDesignatedVersion(await presetOf(caller.organization_id, slug)) };
         }
         const preset = await createPreset(

@@ -30,6 +30,17 @@ export async function findPreset(db: Kysely<Database>, organizationId: string, s
   return db.selectFrom('presets').selectAll().where('organization_id', '=', organizationId).where('slug', '=', slug).executeTakeFirst();
 }
 
+/** The settings of a preset's designated version, in one query: what a chat request naming the preset applies. */
+export async function findDesignatedSettings(db: Kysely<Database>, organizationId: string, slug: string): Promise<{ config: string; system_prompt: string | null } | undefined> {
+  return db
+    .selectFrom('presets')
+    .innerJoin('preset_versions', 'preset_versions.id', 'presets.designated_version_id')
+    .select(['preset_versions.config', 'preset_versions.system_prompt'])
+    .where('presets.organization_id', '=', organizationId)
+    .where('presets.slug', '=', slug)
+    .executeTakeFirst();
+}
+
 /** Most recently updated first, as the reference lists them. */
 export async function listPresets(
   db: Kysely<Database>,

@@ -1,0 +1,39 @@
+import { LRUCache } from 'lru-cache';
+import type { PresetSettings } from './merge-preset.js';
+
+/**
+ * The settings of presets' designated versions by organization and slug, so that a request naming one reads no
+ * database: concurrent misses share one load, a change notice (PRESETS_TOPIC,
+ * `<organization id>/<slug>`) drops the entry, the TTL is the backstop for a
+ * lost notice. An unknown slug is not remembered: it is a 404, and creating
+ * the preset must take effect at once.
+ */
+export class PresetCache {
+  private readonly cache: LRUCache<string, PresetSettings>;
+
+  constructor(load: (organizationId: string, slug: string) => Promise<PresetSettings | undefined>, options: { max?: number; ttlMs?: number } = {}) {
+    this.cache = new LRUCache<string, PresetSettings>({
+      max: options.max ?? 10_000,
+      ttl: options.ttlMs ?? 5 * 60_000,
+      fetchMethod: (id) => {
+        const slash = id.indexOf('/');
+        return load(id.slice(0, slash), id.slice(slash + 1));
+      },
+    });
+  }
+
+  async get(organizationId: string, slug: string): Promise<PresetSettings | undefined> {
+    const id = presetCacheId(organizationId, slug);
+    return this.cache.get(id) ?? (await this.cache.fetch(id));
+  }
+
+  /** Drops one preset, named as PRESETS_TOPIC notices name it. */
+  invalidate(id: string): void {
+    this.cache.delete(id);
+  }
+}
+
+export const presetCacheId = (organizationId: string, slug: string): string => `${organizationId}/${slug}`;
+
+/** The change-feed topic whose notices carry `<organization id>/<slug>` of a preset that changed. */
+export const PRESETS_TOPIC = 'presets';
