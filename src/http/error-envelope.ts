@@ -43,9 +43,9 @@ export function toGatewayError(error: unknown, bodyLimit: number): GatewayError 
 export function installErrorEnvelope(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error, request, reply) => {
     const gatewayError = toGatewayError(error, bodyLimit);
-    if (gatewayError.statusCode >= 500) {
-      request.log.error({ err: error, reqId: request.id }, 'request failed');
-    }
+    // A client that hung up causes the failure (its upstream call is aborted) and cannot read it: not the gateway's error.
+    if (reply.raw.destroyed) request.log.info({ reqId: request.id, status: gatewayError.statusCode }, 'client closed the connection before the answer');
+    else if (gatewayError.statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
     void reply.code(gatewayError.statusCode).send(envelope(gatewayError));
   });
   app.setNotFoundHandler((request, reply) => {
