@@ -9,6 +9,7 @@ import { newInternId } from '../../util/ids.js';
 import { internGate, installInternErrors, requireRuntime, type InternServices } from './intern-services.js';
 import { decodeCursor, encodeCursor, toInternRecord } from './intern-record.js';
 import { addInvokeRoute } from './invoke-route.js';
+import { addInternChatRoute } from './chat-route.js';
 import { CreateInternBody, INTERN_BODY_LIMIT, INTERN_STATUSES, InternParams, ListInternsQuery, SessionParams, UpdateInternBody } from './schemas.js';
 import { toSessionRecord } from './session-record.js';
 import { mergeSettings } from './settings-body.js';
@@ -153,5 +154,6 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
     });
 
     addInvokeRoute(app, services, internOf);
+    addInternChatRoute(app, services, internOf);
   };
 }

@@ -69,3 +69,26 @@ export const SessionParams = Type.Object({
   internId: Type.String({ minLength: 1, maxLength: 256 }),
   session_id: Type.String({ minLength: 1, maxLength: 256 }),
 });
+
+const ChatContent = Type.Union([
+  Type.String({ maxLength: 32_000 }),
+  Type.Array(Type.Object({ type: Type.Literal('text'), text: Type.String({ maxLength: 32_000 }) }), { maxItems: 64 }),
+  Type.Null(),
+]);
+
+/** The SDK's InternChatCompletionRequest; the last message is the turn's input. */
+export const InternChatBody = Type.Object({
+  messages: Type.Array(
+    Type.Object({
+      role: StringEnum(['system', 'developer', 'user', 'assistant', 'tool'] as const),
+      content: Type.Optional(ChatContent),
+      tool_call_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+      tool_calls: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 64 })),
+    }),
+    { minItems: 1, maxItems: 256 },
+  ),
+  approval_mode: Type.Optional(StringEnum(['self-drive', 'manual'] as const)),
+  model: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  stream: Type.Optional(Type.Boolean()),
+});

@@ -1,0 +1,167 @@
+import type { ServerResponse } from 'node:http';
+import { ConstantBackoff } from 'cockatiel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INTERN_PROGRAMME_TOPIC } from '../../src/api/interns/intern-services.js';
+import { recordingServer } from '../../src/interns/tools/tools.testing.js';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { enroll } from '../../src/store/repositories/interns.js';
+import { testEngines } from '../support/databases.js';
+import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { waitFor } from '../support/interns-runtime.js';
+import { simCatalog } from '../support/sim-gateway.js';
+
+/** Reads server-sent events until the stream ends; `onChunk` sees each as it comes. */
+async function readSse(response: Response, onChunk: (chunk: any) => void = () => undefined): Promise<{ chunks: any[]; done: boolean }> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const chunks: any[] = [];
+  let buffer = '';
+  let done = false;
+  for (;;) {
+    const { value, done: ended } = await reader.read();
+    if (ended) break;
+    buffer += value;
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const event = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const data = event.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+      if (!data) continue;
+      if (data === '[DONE]') done = true;
+      else {
+        const parsed = JSON.parse(data);
+        chunks.push(parsed);
+        onChunk(parsed);
+      }
+    }
+  }
+  return { chunks, done };
+}
+
+const reasoning = (chunks: any[]) => chunks.map((c) => c.choices[0]?.delta?.reasoning ?? '').join('');
+
+describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
+  let sim: Simulator;
+  let site: Awaited<ReturnType<typeof recordingServer>>;
+  let webhook: Awaited<ReturnType<typeof recordingServer>>;
+  let gateway: RunningGateway;
+  let key: string;
+  const held: ServerResponse[] = [];
+  const release = () => held.splice(0).forEach((res) => res.end('slow page body'));
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    site = await recordingServer((req, res) => (req.url === '/slow' ? held.push(res) : res.end('quick page body')));
+    webhook = await recordingServer((_req, res) => res.writeHead(204).end());
+    gateway = await startGateway(engine, {
+      catalog: simCatalog(sim.url, ['alpha'], [{ id: 'sim/agent', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] }]),
+      plugins: { allowPrivateRanges: ['127.0.0.0/8'] },
+      internRuntime: { tickMs: 100, leaseMs: 3_000, backoff: new ConstantBackoff(100) },
+    });
+    await enroll(gateway.store.db, gateway.organizationId, new Date().toISOString());
+    await gateway.changes.publish(INTERN_PROGRAMME_TOPIC, gateway.organizationId);
+    key = gateway.managementKey;
+  }, 30_000);
+  afterAll(async () => {
+    release();
+    await gateway?.close();
+    await sim?.close();
+    await site?.close();
+    await webhook?.close();
+  });
+
+  async function runningIntern(extra: Record<string, unknown> = {}) {
+    const created = await call(gateway, 'POST', '/interns', {
+      key,
+      body: { name: 'chatty', model: 'sim/agent', provision: true, allowed_domains: ['127.0.0.1'], webhook_url: `${webhook.url}/hook`, ...extra },
+    });
+    await waitFor(async () => (await call(gateway, 'GET', `/interns/${created.body.id}`, { key })).body.status, (s) => s === 'running', 'running');
+    return created.body.id as string;
+  }
+
+  const chat = (id: string, body: Record<string, unknown>) =>
+    fetch(`${gateway.baseUrl}/interns/${id}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ stream: true, ...body }),
+    });
+
+  it('streams a self-drive run as chat.completion.chunk chunks carrying session_id, ending with stop and [DONE]', async () => {
+    const id = await runningIntern();
+    const response = await chat(id, { messages: [{ role: 'user', content: `Use http_fetch on ${site.url}/quick then notify me` }] });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const { chunks, done } = await readSse(response);
+    expect(done).toBe(true);
+    const sessionId = chunks[0].session_id;
+    expect(sessionId).toMatch(/^isess_/);
+    for (const c of chunks) expect(c).toMatchObject({ object: 'chat.completion.chunk', session_id: sessionId, model: 'sim/agent' });
+    expect(chunks[0].choices[0].delta).toEqual({ role: 'assistant' });
+    expect(reasoning(chunks)).toContain('[http_fetch]');
+    expect(reasoning(chunks)).toContain('quick page body');
+    expect(chunks.at(-1).choices[0].finish_reason).toBe('stop');
+    const view = await call(gateway, 'GET', `/interns/${id}/sessions/${sessionId}`, { key });
+    expect(view.body.data).toMatchObject({ origin: 'chat', runs: [{ status: 'ended', end_reason: 'finished' }] });
+    // A chat session is not an invoke session.
+    const invoked = await call(gateway, 'POST', `/interns/${id}/invoke`, { key, body: { input: 'hi', session_id: sessionId } });
+    expect(invoked.status).toBe(404);
+  }, 60_000);
+
+  it('a message to a session whose run is going answers 202 steered, and the open stream shows the rest of the run', async () => {
+    const id = await runningIntern();
+    let sessionId: string | undefined;
+    const first = await chat(id, { messages: [{ role: 'user', content: `Use http_fetch on ${site.url}/slow then notify me` }] });
+    const streamed = readSse(first, (c) => (sessionId ??= c.session_id));
+    await waitFor(async () => held.length, (n) => n > 0, 'the page request');
+    await waitFor(async () => sessionId, (s) => s !== undefined, 'the first chunk');
+    const steered = await chat(id, { session_id: sessionId, messages: [{ role: 'user', content: 'Also mention the date' }] });
+    expect(steered.status).toBe(202);
+    expect(await steered.json()).toEqual({ session_id: sessionId, status: 'steered' });
+    release();
+    const { chunks, done } = await streamed;
+    expect(done).toBe(true);
+    expect(chunks.at(-1).choices[0].finish_reason).toBe('stop');
+    const view = await call(gateway, 'GET', `/interns/${id}/sessions/${sessionId}`, { key });
+    expect(view.body.data.runs[0].transcript.map((s: { kind: string }) => s.kind)).toContain('steer');
+  }, 60_000);
+
+  it('manual mode: a tool approval pauses the run and is surfaced as provide_input; the next request answers it; 503 busy past max_open_questions', async () => {
+    const id = await runningIntern({ max_open_questions: 1 });
+    const task = `Use http_fetch on ${site.url}/quick then notify me`;
+    const paused = await readSse(await chat(id, { approval_mode: 'manual', messages: [{ role: 'user', content: task }] }));
+    expect(paused.done).toBe(true);
+    const last = paused.chunks.at(-1);
+    expect(last.choices[0].finish_reason).toBe('tool_calls');
+    const call0 = last.choices[0].delta.tool_calls[0];
+    expect(call0).toMatchObject({ type: 'function', function: { name: 'openrouter.provide_input' } });
+    expect(JSON.parse(call0.function.arguments)).toMatchObject({ kind: 'approval', name: 'notify' });
+    const sessionId = last.session_id;
+
+    const busy = await chat(id, { approval_mode: 'manual', messages: [{ role: 'user', content: task }] });
+    expect(busy.status).toBe(503);
+    expect(((await busy.json()) as any).error.metadata).toEqual({ reason: 'busy', retryable: true });
+
+    const reports = webhook.received.length;
+    const resumed = await readSse(
+      await chat(id, { session_id: sessionId, approval_mode: 'manual', messages: [{ role: 'tool', tool_call_id: call0.id, content: 'approve' }] }),
+    );
+    expect(resumed.chunks.every((c) => c.session_id === sessionId)).toBe(true);
+    expect(reasoning(resumed.chunks)).toContain('[approval granted by user]');
+    // Only the steps after the pause: the fetch before it is not streamed again.
+    expect(reasoning(resumed.chunks)).not.toContain('[http_fetch]');
+    expect(reasoning(resumed.chunks)).toContain('[notify result]');
+    expect(resumed.chunks.at(-1).choices[0].finish_reason).toBe('stop');
+    expect(webhook.received.length).toBe(reports + 1);
+  }, 60_000);
+
+  it('refuses bad bodies with 400 bad_request and foreign sessions with 404', async () => {
+    const id = await runningIntern();
+    for (const body of [{ messages: [] }, { messages: [{ role: 'user', content: '' }] }, { stream: false, messages: [{ role: 'user', content: 'hi' }] }, { messages: [{ role: 'robot', content: 'hi' }] }, { approval_mode: 'auto', messages: [{ role: 'user', content: 'hi' }] }]) {
+      const res = await chat(id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(((await res.json()) as any).error.metadata).toEqual({ reason: 'bad_request', retryable: false });
+    }
+    const invoked = await call(gateway, 'POST', `/interns/${id}/invoke`, { key, body: { input: `Use http_fetch on ${site.url}/quick then notify me` } });
+    const foreign = await chat(id, { session_id: invoked.body.session_id, messages: [{ role: 'user', content: 'hi' }] });
+    expect(foreign.status).toBe(404);
+  }, 60_000);
+});
