@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ async function failingServer(failAfterMs: number) {
       done();
     },
   });
-  const app = Fastify({ loggerInstance: pino({ level: 'info' }, sink), forceCloseConnections: true });
+  const app = Fastify({ loggerInstance: pino({ level: 'info' }, sink) as FastifyBaseLogger, forceCloseConnections: true });
   installErrorEnvelope(app, 1024);
   let failed: () => void = () => undefined;
   const settled = new Promise<void>((resolve) => (failed = resolve));
