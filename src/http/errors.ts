@@ -165,10 +165,12 @@ export const Errors = {
   internUnreachable: intern(502, (detail: string) => `The intern could not be reached: ${detail}`),
   internBusy: intern(503, (open: number) => `The intern already holds ${open} run${open === 1 ? '' : 's'} open across a question and cannot hold another`),
   internTimeout: intern(504, () => 'The intern did not answer in time'),
+  /** A tool message on intern chat that answers nothing the session's run asked (the SDK's interaction reasons). */
+  interactionUnknown: (id: string) => new GatewayError(400, `tool_call_id ${id} is not the input this session's run asked for`, { reason: 'interaction_unknown', retryable: false }),
+  interactionNotPending: () => new GatewayError(409, "A tool message answers a question, but this session's run is not waiting for one", { reason: 'interaction_not_pending', retryable: false }),
   /** How an intern chat stream reports a run that did not finish (the SDK's InternChatStreamError reasons). */
-  internRunDeadline: () => new GatewayError(504, "The run reached the intern's execution deadline", { reason: 'timeout', retryable: false }),
   internRunFailed: (detail: string) => new GatewayError(502, `The run failed: ${detail}`, { reason: 'turn_failed', retryable: true }),
-  internRunEnded: (reason: string) => new GatewayError(410, `The run ended (${reason})`, { reason: 'run_ended', retryable: false }),
+  internRunEnded: (reason: string) => new GatewayError(410, `The run ended (${reason === 'deadline' ? "the intern's execution deadline passed" : reason})`, { reason: 'run_ended', retryable: false }),
   /** A lifecycle operation the intern's status does not allow (e.g. provisioning a running intern). */
   internStateConflict: (status: string, action: string) =>
     new GatewayError(409, `The intern cannot be ${action} while its status is ${status}`, { reason: 'conflict', retryable: false }),

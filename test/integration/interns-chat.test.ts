@@ -98,7 +98,14 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
     expect(chunks[0].choices[0].delta).toEqual({ role: 'assistant' });
     expect(reasoning(chunks)).toContain('[http_fetch]');
     expect(reasoning(chunks)).toContain('quick page body');
-    expect(chunks.at(-1).choices[0].finish_reason).toBe('stop');
+    expect(chunks.at(-2).choices[0].finish_reason).toBe('stop');
+    // The closing chunk: no choices, the session, and the run's usage from its ledger rows.
+    const usage = chunks.at(-1).usage;
+    expect(chunks.at(-1).choices).toEqual([]);
+    expect(usage.prompt_tokens).toBeGreaterThan(0);
+    expect(usage.completion_tokens).toBeGreaterThan(0);
+    expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
+    expect(usage.cost).toBeGreaterThan(0);
     const view = await call(gateway, 'GET', `/interns/${id}/sessions/${sessionId}`, { key });
     expect(view.body.data).toMatchObject({ origin: 'chat', runs: [{ status: 'ended', end_reason: 'finished' }] });
     // A chat session is not an invoke session.
@@ -119,7 +126,7 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
     release();
     const { chunks, done } = await streamed;
     expect(done).toBe(true);
-    expect(chunks.at(-1).choices[0].finish_reason).toBe('stop');
+    expect(chunks.at(-2).choices[0].finish_reason).toBe('stop');
     const view = await call(gateway, 'GET', `/interns/${id}/sessions/${sessionId}`, { key });
     expect(view.body.data.runs[0].transcript.map((s: { kind: string }) => s.kind)).toContain('steer');
   }, 60_000);
@@ -129,33 +136,55 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
     const task = `Use http_fetch on ${site.url}/quick then notify me`;
     const paused = await readSse(await chat(id, { approval_mode: 'manual', messages: [{ role: 'user', content: task }] }));
     expect(paused.done).toBe(true);
-    const last = paused.chunks.at(-1);
+    const last = paused.chunks.at(-2);
     expect(last.choices[0].finish_reason).toBe('tool_calls');
+    // The turn is not over: no usage yet.
+    expect(paused.chunks.at(-1)).toMatchObject({ choices: [], usage: null });
     const call0 = last.choices[0].delta.tool_calls[0];
     expect(call0).toMatchObject({ type: 'function', function: { name: 'openrouter.provide_input' } });
-    expect(JSON.parse(call0.function.arguments)).toMatchObject({ kind: 'approval', name: 'notify' });
-    const sessionId = last.session_id;
+    expect(JSON.parse(call0.function.arguments)).toEqual({ kind: 'permission', operation: 'notify', options: ['allow_once', 'reject_once'] });
+    const sessionId = paused.chunks.at(-1).session_id;
 
     const busy = await chat(id, { approval_mode: 'manual', messages: [{ role: 'user', content: task }] });
     expect(busy.status).toBe(503);
     expect(((await busy.json()) as any).error.metadata).toEqual({ reason: 'busy', retryable: true });
 
+    const wrongId = await chat(id, { session_id: sessionId, messages: [{ role: 'tool', tool_call_id: 'call_other', content: 'allow_once' }] });
+    expect(wrongId.status).toBe(400);
+    expect(((await wrongId.json()) as any).error.metadata).toEqual({ reason: 'interaction_unknown', retryable: false });
+
     const reports = webhook.received.length;
     const resumed = await readSse(
-      await chat(id, { session_id: sessionId, approval_mode: 'manual', messages: [{ role: 'tool', tool_call_id: call0.id, content: 'approve' }] }),
+      await chat(id, { session_id: sessionId, approval_mode: 'manual', messages: [{ role: 'tool', tool_call_id: call0.id, content: 'allow_once' }] }),
     );
     expect(resumed.chunks.every((c) => c.session_id === sessionId)).toBe(true);
     expect(reasoning(resumed.chunks)).toContain('[approval granted by user]');
     // Only the steps after the pause: the fetch before it is not streamed again.
     expect(reasoning(resumed.chunks)).not.toContain('[http_fetch]');
     expect(reasoning(resumed.chunks)).toContain('[notify result]');
-    expect(resumed.chunks.at(-1).choices[0].finish_reason).toBe('stop');
+    expect(resumed.chunks.at(-2).choices[0].finish_reason).toBe('stop');
     expect(webhook.received.length).toBe(reports + 1);
+
+    // The run is over: a further answer has nothing to answer.
+    const late = await chat(id, { session_id: sessionId, messages: [{ role: 'tool', tool_call_id: call0.id, content: 'allow_once' }] });
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as any).error.metadata).toEqual({ reason: 'interaction_not_pending', retryable: false });
   }, 60_000);
 
   it('refuses bad bodies with 400 bad_request and foreign sessions with 404', async () => {
     const id = await runningIntern();
-    for (const body of [{ messages: [] }, { messages: [{ role: 'user', content: '' }] }, { stream: false, messages: [{ role: 'user', content: 'hi' }] }, { messages: [{ role: 'robot', content: 'hi' }] }, { approval_mode: 'auto', messages: [{ role: 'user', content: 'hi' }] }]) {
+    const bad = [
+      { messages: [] },
+      { messages: [{ role: 'user', content: '' }] },
+      { stream: false, messages: [{ role: 'user', content: 'hi' }] },
+      { stream: undefined, messages: [{ role: 'user', content: 'hi' }] },
+      { messages: [{ role: 'robot', content: 'hi' }] },
+      { messages: [{ role: 'system', content: 'be brief' }] },
+      { messages: [{ role: 'tool', content: 'allow_once' }], session_id: 'isess_x' },
+      { messages: [{ role: 'tool', tool_call_id: 'call_1', content: 'allow_once' }] },
+      { approval_mode: 'auto', messages: [{ role: 'user', content: 'hi' }] },
+    ];
+    for (const body of bad) {
       const res = await chat(id, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(((await res.json()) as any).error.metadata).toEqual({ reason: 'bad_request', retryable: false });

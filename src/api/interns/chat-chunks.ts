@@ -1,5 +1,6 @@
 import { Errors, type GatewayError } from '../../http/errors.js';
 import type { InternRunEvent } from '../../interns/intern-runtime.js';
+import { interactionArguments, interactionId, pendingOf } from './interaction-answer.js';
 
 /** The one tool intern chat calls on the caller: asking for input (a question, or a tool approval). */
 export const PROVIDE_INPUT = 'openrouter.provide_input';
@@ -18,6 +19,18 @@ export function chunk(ctx: ChunkContext, delta: Delta, finishReason: 'stop' | 't
   return { id: ctx.id, object: 'chat.completion.chunk' as const, created: ctx.created, model: ctx.model, session_id: ctx.sessionId, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
 }
 
+export interface ChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  cost: number;
+}
+
+/** The SDK's closing chunk: no choices, the session_id, and the run's usage (null while the turn is not over). */
+export function finalChunk(ctx: ChunkContext, usage: ChatUsage | null) {
+  return { id: ctx.id, object: 'chat.completion.chunk' as const, created: ctx.created, model: ctx.model, session_id: ctx.sessionId, choices: [], usage };
+}
+
 /** The SDK's InternChatStreamError of a catalogue error. */
 export const streamError = (error: GatewayError) => ({ code: error.statusCode, message: error.message, metadata: error.metadata ?? { reason: 'turn_failed', retryable: false } });
 
@@ -30,7 +43,8 @@ function text(content: unknown): string {
 /** Why a run ended, as the stream's last word: a stop, or an error chunk. */
 function endChunk(ctx: ChunkContext, reason: string, error: string | undefined) {
   if (reason === 'finished') return chunk(ctx, {}, 'stop');
-  const failure = reason === 'deadline' ? Errors.internRunDeadline() : reason === 'failed' ? Errors.internRunFailed(error ?? 'unknown error') : Errors.internRunEnded(reason);
+  // The SDK: a run the intern ends (cancelled, deadline) is 410 run_ended; a failed turn is turn_failed.
+  const failure = reason === 'failed' ? Errors.internRunFailed(error ?? 'unknown error') : Errors.internRunEnded(reason);
   return chunk(ctx, {}, 'error', { error: streamError(failure) });
 }
 
@@ -43,8 +57,9 @@ function endChunk(ctx: ChunkContext, reason: string, error: string | undefined) 
 export function eventChunks(ctx: ChunkContext, event: InternRunEvent): ReturnType<typeof chunk>[] {
   if (event.type === 'end') return [endChunk(ctx, event.reason, event.error)];
   if (event.type === 'pending') {
-    const content = event.content as { id?: string };
-    const call = { index: 0, id: `call_${content.id ?? 'input'}`, type: 'function', function: { name: PROVIDE_INPUT, arguments: JSON.stringify(event.content) } };
+    const pending = pendingOf(event.content);
+    if (!pending) return [];
+    const call = { index: 0, id: interactionId(pending), type: 'function', function: { name: PROVIDE_INPUT, arguments: interactionArguments(pending) } };
     return [chunk(ctx, { tool_calls: [call] }, 'tool_calls')];
   }
   const c = event.content as Record<string, unknown>;

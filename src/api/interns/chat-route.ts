@@ -3,24 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors, isGatewayError } from '../../http/errors.js';
 import { SseWriter } from '../../http/sse-writer.js';
-import { openRunOfSession } from '../../store/repositories/intern-sessions.js';
+import { openRunOfSession, runUsage } from '../../store/repositories/intern-sessions.js';
 import { acceptWithin } from './accept-within.js';
-import { chunk, eventChunks, streamError, type ChunkContext } from './chat-chunks.js';
+import { chunk, eventChunks, finalChunk, streamError, type ChatUsage, type ChunkContext } from './chat-chunks.js';
+import { answerText, interactionId, parsePending, pendingOf } from './interaction-answer.js';
 import { requireRuntime, type InternServices } from './intern-services.js';
 import { admitTurn, lookupIntern, newSession, ownedSession, type InternLookup } from './invoke-route.js';
 import { INTERN_BODY_LIMIT, InternChatBody, InternParams } from './schemas.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
-
-/** The id of a run's pending question or approval (intern_runs.pending JSON). */
-function pendingId(pending: string | null): string | undefined {
-  try {
-    const id: unknown = pending ? (JSON.parse(pending) as { id?: unknown }).id : undefined;
-    return typeof id === 'string' ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -30,10 +21,13 @@ function messageText(content: unknown): string {
 
 /**
  * POST /interns/{internId}/chat/completions (the SDK's interns.chat): the last
- * message starts a run and its steps stream back as chunks carrying the
+ * user message starts a run and its steps stream back as chunks carrying the
  * session_id; on a session whose run is going it is delivered into it (202
- * steered); on a run paused for a question or approval (manual mode) it is
- * the answer, and the run's steps from there stream back.
+ * steered). A tool message answers the question or approval a paused run
+ * (manual mode) asked as openrouter.provide_input, and the run's steps from
+ * there stream back; so does a user message on such a session, read as a
+ * typed answer. Every stream closes with a chunk without choices carrying the
+ * run's usage (null while the run waits for input), then [DONE].
  */
 export function addInternChatRoute(app: App, services: InternServices, internOf: InternLookup): void {
   app.post(
@@ -42,8 +36,12 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
     async (request, reply) => {
       const key = callerKey(request);
       const body = request.body;
-      if (body.stream === false) throw Errors.internBadRequest('stream must be true: intern chat answers as server-sent events');
+      if (body.stream !== true) throw Errors.internBadRequest('stream must be true: intern chat answers as server-sent events');
       const last = body.messages.at(-1)!;
+      if (last.role !== 'user' && last.role !== 'tool') throw Errors.internBadRequest(`messages: the last message must be a user message (a run's input) or a tool message (an answer), not ${last.role}`);
+      const toolCallId = last.role === 'tool' ? last.tool_call_id : undefined;
+      if (last.role === 'tool' && toolCallId === undefined) throw Errors.internBadRequest('messages: a tool message must carry the tool_call_id of the input it answers');
+      if (last.role === 'tool' && body.session_id === undefined) throw Errors.internBadRequest('session_id is required when the last message is a tool message');
       const input = messageText(last.content);
       if (input.length === 0) throw Errors.internBadRequest('messages: the last message must have text content');
       if (input.length > 32_000) throw Errors.internBadRequest('messages: the last message must be at most 32000 characters long');
@@ -56,10 +54,13 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
           const runtime = requireRuntime(services);
           const given = body.session_id === undefined ? undefined : await ownedSession(services, intern, key, body.session_id, 'chat');
           const open = given === undefined ? undefined : await openRunOfSession(services.db, given);
-          if (open?.status === 'awaiting_input') {
+          const pending = open?.status === 'awaiting_input' ? parsePending(open.pending) : undefined;
+          if (toolCallId !== undefined && !pending) throw Errors.interactionNotPending();
+          if (toolCallId !== undefined && toolCallId !== interactionId(pending!)) throw Errors.interactionUnknown(toolCallId);
+          if (open && pending) {
             // The answer to the paused run: stream its steps from the one after the pause.
-            await runtime.answer(open.id, input);
-            return { kind: 'stream' as const, sessionId: given!, runId: open.id, after: open.steps, answered: pendingId(open.pending), model: intern.model };
+            await runtime.answer(open.id, answerText(pending, input));
+            return { kind: 'stream' as const, sessionId: given!, runId: open.id, after: open.steps, answered: pending.id, model: intern.model };
           }
           await admitTurn(services, intern, (seconds) => void reply.header('retry-after', String(seconds)));
           const sessionId = given ?? (await newSession(services, intern, key, 'chat'));
@@ -91,21 +92,26 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
       request.raw.on('close', () => gone.abort());
       reply.hijack();
       const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
+      // Chunks the gateway emits itself (a failed stream, and the usage after it) name no model of the intern's.
+      const own: ChunkContext = { ...ctx, model: 'openrouter/intern' };
+      let usage: ChatUsage | null = null;
       try {
         await sse.data(JSON.stringify(chunk(ctx, { role: 'assistant' })));
         for await (const event of requireRuntime(services).events(plan.runId, gone.signal)) {
           if (event.type === 'step' && event.seq <= plan.after) continue;
           // Until the run records the answer it still shows the question it was asked: not a new one.
-          if (event.type === 'pending' && plan.answered !== undefined && pendingId(JSON.stringify(event.content)) === plan.answered) continue;
+          if (event.type === 'pending' && plan.answered !== undefined && pendingOf(event.content)?.id === plan.answered) continue;
           for (const out of eventChunks(ctx, event)) await sse.data(JSON.stringify(out));
           // A paused run waits for the caller's next request on the session.
           if (event.type === 'pending') break;
+          if (event.type === 'end') usage = await runUsage(services.db, plan.runId);
         }
       } catch (error) {
         const failure = isGatewayError(error) ? error : Errors.internUnreachable('the run\'s events could not be read');
         request.log.error({ err: error }, 'intern chat stream failed');
-        await sse.data(JSON.stringify(chunk(ctx, {}, 'error', { error: streamError(failure) })));
+        await sse.data(JSON.stringify(chunk(own, {}, 'error', { error: streamError(failure) })));
       }
+      await sse.data(JSON.stringify(finalChunk(usage ? ctx : own, usage)));
       await sse.data('[DONE]');
       sse.end();
       return reply;

@@ -32,3 +32,16 @@ export async function sessionRunsWithSteps(
 export function openRunOfSession(db: Kysely<Database>, sessionId: string): Promise<Selectable<InternRunsTable> | undefined> {
   return db.selectFrom('intern_runs').selectAll().where('session_id', '=', sessionId).where('status', '!=', 'ended').orderBy('started_at', 'desc').executeTakeFirst();
 }
+
+/** Tokens and cost of a run's model calls (its ledger rows), and the run's own cost. */
+export async function runUsage(db: Kysely<Database>, runId: string): Promise<{ prompt_tokens: number; completion_tokens: number; total_tokens: number; cost: number }> {
+  const row = await db
+    .selectFrom('generations')
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('tokens_prompt'), eb.lit(0)).as('prompt'), eb.fn.coalesce(eb.fn.sum<number>('tokens_completion'), eb.lit(0)).as('completion')])
+    .where('intern_run_id', '=', runId)
+    .executeTakeFirst();
+  const run = await db.selectFrom('intern_runs').select('cost').where('id', '=', runId).executeTakeFirst();
+  const prompt = Number(row?.prompt ?? 0);
+  const completion = Number(row?.completion ?? 0);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, cost: Number(run?.cost ?? 0) };
+}
