@@ -19,6 +19,15 @@ describe.each(testEngines)('secret vault on $name', (engine) => {
     await gateway?.close();
   });
 
+  it('answers every vault path, workspace secrets included, with 404 outside the programme', async () => {
+    for (const [method, path] of [['GET', '/vault/secrets'], ['PUT', '/vault/secrets/a'], ['DELETE', '/vault/secrets/a'], ['GET', '/vault/interns/intern_x/secrets']] as const) {
+      const outside = await call(gateway, method, path, { key: key(), ...(method === 'PUT' ? { body: { value: 'v', hosts: ['a.com'] } } : {}) });
+      expect([outside.status, outside.body.error.metadata], `${method} ${path}`).toEqual([404, { reason: 'not_found', retryable: false }]);
+    }
+    await enroll(gateway.store.db, gateway.organizationId, new Date().toISOString());
+    await gateway.changes.publish(INTERN_PROGRAMME_TOPIC, gateway.organizationId);
+  });
+
   it('stores workspace secrets write-only, lists and deletes them', async () => {
     const put = await call(gateway, 'PUT', '/vault/secrets/github_token', { key: key(), body: { value: VALUE, hosts: ['API.GitHub.com.', 'api.github.com'] } });
     expect(put.status).toBe(200);
@@ -32,17 +41,13 @@ describe.each(testEngines)('secret vault on $name', (engine) => {
 
     for (const [name, body] of [['Bad-Name', { value: 'v', hosts: ['a.com'] }], ['ok', { value: '', hosts: ['a.com'] }], ['ok', { value: 'v', hosts: ['https://a.com'] }], ['ok', { value: 'v', hosts: [] }]] as const) {
       const res = await call(gateway, 'PUT', `/vault/secrets/${name}`, { key: key(), body });
-      expect(res.status, `${name} ${JSON.stringify(body)}`).toBe(400);
+      expect([res.status, res.body.error.metadata], `${name} ${JSON.stringify(body)}`).toEqual([400, { reason: 'bad_request', retryable: false }]);
     }
     expect((await call(gateway, 'DELETE', '/vault/secrets/github_token', { key: key() })).status).toBe(204);
     expect((await call(gateway, 'DELETE', '/vault/secrets/github_token', { key: key() })).status).toBe(404);
   });
 
-  it("keeps an intern's own secrets behind the programme gate, copies workspace secrets in, and hands values only to the runtime", async () => {
-    const outside = await call(gateway, 'GET', '/vault/interns/intern_x/secrets', { key: key() });
-    expect([outside.status, outside.body.error.metadata]).toEqual([404, { reason: 'not_found', retryable: false }]);
-    await enroll(gateway.store.db, gateway.organizationId, new Date().toISOString());
-    await gateway.changes.publish(INTERN_PROGRAMME_TOPIC, gateway.organizationId);
+  it("keeps an intern's own secrets, copies workspace secrets in, and hands values only to the runtime", async () => {
     const intern = (await call(gateway, 'POST', '/interns', { key: key(), body: { name: 'vaulted' } })).body;
     const unknown = await call(gateway, 'PUT', '/vault/interns/intern_nope/secrets/a', { key: key(), body: { value: 'v', hosts: ['a.com'] } });
     expect(unknown.status).toBe(404);

@@ -21,20 +21,19 @@ function toSecretRecord(row: VaultSecretRow) {
   return { name: row.name, created_at: row.created_at, fingerprint: row.fingerprint, hosts };
 }
 
-type App = Parameters<FastifyPluginAsyncTypebox>[0];
 type VaultServices = InternServices & { box: SecretBox };
 
 /**
  * The secret vault (the SDK's vault.*): workspace secrets under /vault/secrets
- * (the key's workspace), an intern's own under /vault/interns/{internId}/secrets
- * (behind the interns programme gate). Values are write-only.
+ * (the key's workspace), an intern's own under /vault/interns/{internId}/secrets,
+ * all behind the interns programme gate. Values are write-only.
  */
 export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox {
   const { db, clock, box } = services;
 
-  async function write(scope: VaultScope, name: string, body: { value: string; hosts: string[] }, badRequest: (detail: string) => Error) {
+  async function write(scope: VaultScope, name: string, body: { value: string; hosts: string[] }) {
     const normalized = normalizeHosts(body.hosts);
-    if ('problem' in normalized) throw badRequest(normalized.problem);
+    if ('problem' in normalized) throw Errors.internBadRequest(normalized.problem);
     const row = await putSecret(
       db,
       scope,
@@ -47,59 +46,55 @@ export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox 
   const workspaceScope = (key: ApiKeyRow): VaultScope => ({ table: 'vault_secrets', workspaceId: key.workspace_id, organizationId: key.organization_id });
 
   return async (app) => {
-    await app.register(async (workspace: App) => {
-      workspace.addHook('onRequest', services.auth.requireKey);
-      workspace.get('/vault/secrets', { schema: { querystring: ListSecretsQuery } }, async (request) => {
-        const page = await listSecrets(db, workspaceScope(callerKey(request)), request.query.limit ?? 100, request.query.offset ?? 0);
-        return { data: page.rows.map(toSecretRecord), has_more: page.hasMore };
-      });
-      workspace.put('/vault/secrets/:name', { bodyLimit: INTERN_BODY_LIMIT, schema: { params: SecretParams, body: WriteSecretBody } }, async (request) =>
-        write(workspaceScope(callerKey(request)), request.params.name, request.body, Errors.invalidRequest),
-      );
-      workspace.delete('/vault/secrets/:name', { schema: { params: SecretParams } }, async (request, reply) => {
-        if (!(await deleteSecret(db, workspaceScope(callerKey(request)), request.params.name))) throw Errors.notFound(`Vault secret ${request.params.name}`);
-        return reply.code(204).send();
-      });
+    // The SDK: every vault route, reads included, is for programme members (404 outside it), workspace secrets too.
+    installInternErrors(app);
+    app.addHook('onRequest', internGate(services));
+    app.get('/vault/secrets', { schema: { querystring: ListSecretsQuery } }, async (request) => {
+      const page = await listSecrets(db, workspaceScope(callerKey(request)), request.query.limit ?? 100, request.query.offset ?? 0);
+      return { data: page.rows.map(toSecretRecord), has_more: page.hasMore };
+    });
+    app.put('/vault/secrets/:name', { bodyLimit: INTERN_BODY_LIMIT, schema: { params: SecretParams, body: WriteSecretBody } }, async (request) =>
+      write(workspaceScope(callerKey(request)), request.params.name, request.body),
+    );
+    app.delete('/vault/secrets/:name', { schema: { params: SecretParams } }, async (request, reply) => {
+      if (!(await deleteSecret(db, workspaceScope(callerKey(request)), request.params.name))) throw Errors.internNotFound(`Vault secret ${request.params.name}`);
+      return reply.code(204).send();
     });
 
-    await app.register(async (interns: App) => {
-      installInternErrors(interns);
-      interns.addHook('onRequest', internGate(services));
-      const internScope = async (key: ApiKeyRow, internId: string): Promise<VaultScope> => {
-        if (!(await findIntern(db, key.organization_id, internId))) throw Errors.internNotFound(`Intern ${internId}`);
-        return { table: 'intern_vault_secrets', internId };
-      };
-      interns.get('/vault/interns/:internId/secrets', { schema: { params: InternVaultParams, querystring: ListSecretsQuery } }, async (request) => {
-        const scope = await internScope(callerKey(request), request.params.internId);
-        const page = await listSecrets(db, scope, request.query.limit ?? 100, request.query.offset ?? 0);
-        return { data: page.rows.map(toSecretRecord), has_more: page.hasMore };
-      });
-      interns.put(
-        '/vault/interns/:internId/secrets/:name',
-        { bodyLimit: INTERN_BODY_LIMIT, schema: { params: InternSecretParams, body: WriteSecretBody } },
-        async (request) => write(await internScope(callerKey(request), request.params.internId), request.params.name, request.body, Errors.internBadRequest),
-      );
-      interns.delete('/vault/interns/:internId/secrets/:name', { schema: { params: InternSecretParams } }, async (request, reply) => {
-        const scope = await internScope(callerKey(request), request.params.internId);
-        if (!(await deleteSecret(db, scope, request.params.name))) throw Errors.internNotFound(`Vault secret ${request.params.name}`);
-        return reply.code(204).send();
-      });
-      interns.post(
-        '/vault/interns/:internId/secrets/copy',
-        { bodyLimit: INTERN_BODY_LIMIT, schema: { params: InternVaultParams, body: CopySecretsBody } },
-        async (request) => {
-          const key = callerKey(request);
-          const scope = await internScope(key, request.params.internId);
-          const sources = await findSecrets(db, workspaceScope(key), request.body.names);
-          const missing = request.body.names.filter((name) => !sources.some((s) => s.name === name));
-          if (missing.length > 0) throw Errors.internNotFound(`Workspace vault secret ${missing.join(', ')}`);
-          const now = clock().toISOString();
-          const copied = [];
-          for (const s of sources) copied.push(await putSecret(db, scope, { name: s.name, ciphertext: s.ciphertext, hosts: s.hosts, fingerprint: s.fingerprint ?? '' }, now));
-          return { data: copied.map(toSecretRecord) };
-        },
-      );
+    const internScope = async (key: ApiKeyRow, internId: string): Promise<VaultScope> => {
+      if (!(await findIntern(db, key.organization_id, internId))) throw Errors.internNotFound(`Intern ${internId}`);
+      return { table: 'intern_vault_secrets', internId };
+    };
+    app.get('/vault/interns/:internId/secrets', { schema: { params: InternVaultParams, querystring: ListSecretsQuery } }, async (request) => {
+      const scope = await internScope(callerKey(request), request.params.internId);
+      const page = await listSecrets(db, scope, request.query.limit ?? 100, request.query.offset ?? 0);
+      return { data: page.rows.map(toSecretRecord), has_more: page.hasMore };
     });
+    app.put(
+      '/vault/interns/:internId/secrets/:name',
+      { bodyLimit: INTERN_BODY_LIMIT, schema: { params: InternSecretParams, body: WriteSecretBody } },
+      async (request) => write(await internScope(callerKey(request), request.params.internId), request.params.name, request.body),
+    );
+    app.delete('/vault/interns/:internId/secrets/:name', { schema: { params: InternSecretParams } }, async (request, reply) => {
+      const scope = await internScope(callerKey(request), request.params.internId);
+      if (!(await deleteSecret(db, scope, request.params.name))) throw Errors.internNotFound(`Vault secret ${request.params.name}`);
+      return reply.code(204).send();
+    });
+    app.post(
+      '/vault/interns/:internId/secrets/copy',
+      { bodyLimit: INTERN_BODY_LIMIT, schema: { params: InternVaultParams, body: CopySecretsBody } },
+      async (request) => {
+        const key = callerKey(request);
+        const scope = await internScope(key, request.params.internId);
+        const sources = await findSecrets(db, workspaceScope(key), request.body.names);
+        const missing = request.body.names.filter((name) => !sources.some((s) => s.name === name));
+        if (missing.length > 0) throw Errors.internNotFound(`Workspace vault secret ${missing.join(', ')}`);
+        const now = clock().toISOString();
+        const copied = [];
+        for (const s of sources) copied.push(await putSecret(db, scope, { name: s.name, ciphertext: s.ciphertext, hosts: s.hosts, fingerprint: s.fingerprint ?? '' }, now));
+        return { data: copied.map(toSecretRecord) };
+      },
+    );
   };
 }
 
