@@ -1,14 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { ConstantBackoff } from 'cockatiel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERN_PROGRAMME_TOPIC } from '../../src/api/interns/intern-services.js';
-import { recordingServer } from '../../src/interns/tools/tools.testing.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { enroll } from '../../src/store/repositories/interns.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway } from '../support/gateway.js';
+import { enrolInProgramme, startInternWorld, type InternWorld } from '../support/intern-world.js';
 import { waitFor } from '../support/interns-runtime.js';
-import { simCatalog } from '../support/sim-gateway.js';
 
 /** Reads server-sent events until the stream ends; `onChunk` sees each as it comes. */
 async function readSse(response: Response, onChunk: (chunk: any) => void = () => undefined): Promise<{ chunks: any[]; done: boolean }> {
@@ -40,33 +35,22 @@ async function readSse(response: Response, onChunk: (chunk: any) => void = () =>
 const reasoning = (chunks: any[]) => chunks.map((c) => c.choices[0]?.delta?.reasoning ?? '').join('');
 
 describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
-  let sim: Simulator;
-  let site: Awaited<ReturnType<typeof recordingServer>>;
-  let webhook: Awaited<ReturnType<typeof recordingServer>>;
+  let world: InternWorld;
+  let site: InternWorld['site'];
+  let webhook: InternWorld['webhook'];
   let gateway: RunningGateway;
   let key: string;
-  const held: ServerResponse[] = [];
-  const release = () => held.splice(0).forEach((res) => res.end('slow page body'));
+  let held: ServerResponse[];
+  const release = () => world.release();
 
   beforeAll(async () => {
-    sim = await startSimulator();
-    site = await recordingServer((req, res) => (req.url === '/slow' ? held.push(res) : res.end('quick page body')));
-    webhook = await recordingServer((_req, res) => res.writeHead(204).end());
-    gateway = await startGateway(engine, {
-      catalog: simCatalog(sim.url, ['alpha'], [{ id: 'sim/agent', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] }]),
-      plugins: { allowPrivateRanges: ['127.0.0.0/8'] },
-      internRuntime: { tickMs: 100, leaseMs: 3_000, backoff: new ConstantBackoff(100) },
-    });
-    await enroll(gateway.store.db, gateway.organizationId, new Date().toISOString());
-    await gateway.changes.publish(INTERN_PROGRAMME_TOPIC, gateway.organizationId);
+    world = await startInternWorld(engine);
+    ({ site, webhook, gateway, held } = world);
+    await enrolInProgramme(gateway);
     key = gateway.managementKey;
   }, 30_000);
   afterAll(async () => {
-    release();
-    await gateway?.close();
-    await sim?.close();
-    await site?.close();
-    await webhook?.close();
+    await world?.close();
   });
 
   async function runningIntern(extra: Record<string, unknown> = {}) {
