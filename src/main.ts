@@ -3,18 +3,16 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import pino from 'pino';
 import { createApiKey } from './accounts/create-api-key.js';
 import { CatalogError } from './catalog/catalog-error.js';
-import { ConfigError } from './config/load-gateway-config.js';
+import { ConfigError } from './config/config-error.js';
 import { readSettings, SettingsError } from './config/settings.js';
 import { DatabaseUrlError } from './store/database.js';
 import { addMember, removeMember } from './store/repositories/members.js';
 import { findDefaultWorkspace, findOrganization } from './store/repositories/organizations.js';
 import { enroll, unenroll } from './store/repositories/interns.js';
-import { INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC } from './api/interns/intern-services.js';
-import { membershipKey } from './api/interns/flag-cache.js';
+import { INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC, membershipKey } from './api/interns/flag-cache.js';
 import { announce } from './cli/announce.js';
 import { newUserId } from './util/ids.js';
 import { withDatabase } from './cli/open-database.js';
-import { serve } from './cli/serve.js';
 import { DEFAULT_SIM_PORT, runSimulator } from './sim/cli.js';
 
 const usd = (value: string) => {
@@ -30,7 +28,8 @@ const program = new Command('model-gateway').description('Self-hosted model gate
 program
   .command('serve')
   .description('serve the API (HOST, PORT, DATABASE_URL, GATEWAY_CONFIG)')
-  .action(async () => serve(readSettings()));
+  // Imported when run: the server's modules take most of a start, and the other commands need none of them.
+  .action(async () => (await import('./cli/serve.js')).serve(readSettings()));
 
 program
   .command('sim')

@@ -1,7 +1,8 @@
 import { Model$inboundSchema } from '@openrouter/sdk/models';
 import { describe, expect, it } from 'vitest';
 import { toModelRecord } from '../api/models/model-record.js';
-import { ConfigError, parseGatewayConfig } from '../config/load-gateway-config.js';
+import { ConfigError } from '../config/config-error.js';
+import { parseGatewayConfig } from '../config/load-gateway-config.js';
 import { buildCatalog } from './build-catalog.js';
 import { modelTask } from './model-task.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseGatewayConfig } from './load-gateway-config.js';
+import { ConfigError } from './config-error.js';
+import { parseGatewayConfig } from './load-gateway-config.js';
 
 const rules = { knownKinds: ['openai'] };
 const parse = (text: string, env: NodeJS.ProcessEnv = {}) => parseGatewayConfig(text, 'gateway.yaml', rules, env);

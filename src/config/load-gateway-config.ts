@@ -5,9 +5,9 @@ import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import { formatValidationErrors } from '../http/validation.js';
 import { invalidRanges } from '../net/address-policy.js';
 import { GatewayConfigSchema, type GatewayConfig } from './gateway-config-schema.js';
+import { ConfigError } from './config-error.js';
 
 /** An invalid config file: the message names the file, line, column and key. */
-export class ConfigError extends Error {}
 
 type Path = (string | number)[];
 

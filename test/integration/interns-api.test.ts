@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERN_PROGRAMME_TOPIC } from '../../src/api/interns/intern-services.js';
+import { INTERN_PROGRAMME_TOPIC } from '../../src/api/interns/flag-cache.js';
 import { enroll, unenroll } from '../../src/store/repositories/interns.js';
 import { addMember, removeMember } from '../../src/store/repositories/members.js';
 import { newUserId } from '../../src/util/ids.js';
@@ -184,6 +184,25 @@ describe.each(testEngines)('interns API on $name', (engine) => {
     const reassigned = await call(gateway, 'PATCH', `/keys/${leaver.hash}`, { key: gateway.managementKey, body: { creator_user_id: keeper.id } });
     expect(reassigned.status).toBe(200);
     expect((await call(gateway, 'GET', '/interns', { key: leaver.key })).status).toBe(200);
+  });
+
+  it('as the SDK documents: 415 for a lifecycle body that is not JSON, 400 for provision or suspend with a body carrying fields', async () => {
+    await enrolled(true);
+    const intern = (await call(gateway, 'POST', '/interns', { key, body: { name: 'strict' } })).body;
+    for (const [method, path] of [['POST', '/interns'], ['PATCH', `/interns/${intern.id}`], ['DELETE', `/interns/${intern.id}`], ['POST', `/interns/${intern.id}/provision`], ['POST', `/interns/${intern.id}/suspend`]] as const) {
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+        const res = await fetch(`${gateway.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': type }, body: 'name=x' });
+        expect(res.status, `${method} ${path} ${type}`).toBe(415);
+        expect(((await res.json()) as any).error.metadata).toEqual(meta('unsupported_media_type', false));
+      }
+    }
+    for (const action of ['provision', 'suspend']) {
+      const res = await call(gateway, 'POST', `/interns/${intern.id}/${action}`, { key, body: { now: true } });
+      expect([res.status, res.body.error.metadata], action).toEqual([400, meta('bad_request', false)]);
+    }
+    // No body, or an empty one, is what these operations take (here answered 502: this gateway runs no runtime).
+    expect((await call(gateway, 'POST', `/interns/${intern.id}/provision`, { key, body: {} })).status).toBe(502);
+    expect((await call(gateway, 'GET', `/interns/${intern.id}`, { key })).body.status).toBe('queued');
   });
 
   it('without a runtime, provisioning answers 502 intern_unreachable and leaves the intern queued', async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConstantBackoff } from 'cockatiel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERN_PROGRAMME_TOPIC } from '../../src/api/interns/intern-services.js';
+import { INTERN_PROGRAMME_TOPIC } from '../../src/api/interns/flag-cache.js';
 import { forkIntern, type ChildHandle } from '../../src/interns/runtime/intern-process.js';
 import type { ParentMessage } from '../../src/interns/runtime/protocol.js';
 import { recordingServer } from '../../src/interns/tools/tools.testing.js';

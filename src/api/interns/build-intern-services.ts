@@ -3,8 +3,8 @@ import type { InternRuntime } from '../../interns/intern-runtime.js';
 import type { Services } from '../../services.js';
 import { isEnrolled } from '../../store/repositories/interns.js';
 import { isMember } from '../../store/repositories/members.js';
-import { FlagCache } from './flag-cache.js';
-import { INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC, type InternServices } from './intern-services.js';
+import { FlagCache, INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC } from './flag-cache.js';
+import type { InternServices } from './intern-services.js';
 import { turnLimiter } from './turn-limiter.js';
 
 export interface InternOptions {

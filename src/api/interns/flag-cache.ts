@@ -1,5 +1,9 @@
 import { LRUCache } from 'lru-cache';
 
+/** Change-feed topics that drop these caches: the id is an organization id, or membershipKey(organization, user). */
+export const INTERN_PROGRAMME_TOPIC = 'intern_programme';
+export const MEMBERSHIP_TOPIC = 'membership';
+
 /**
  * Yes/no answers (is this organization in the programme, is this user a
  * member) kept in memory so that gating an intern request reads no database.

@@ -10,10 +10,6 @@ import { membershipKey, type FlagCache } from './flag-cache.js';
 import { INTERN_BODY_LIMIT } from './schemas.js';
 import type { TurnLimiter } from './turn-limiter.js';
 
-/** Change-feed topics: the id is an organization id, or membershipKey(organization, user). */
-export const INTERN_PROGRAMME_TOPIC = 'intern_programme';
-export const MEMBERSHIP_TOPIC = 'membership';
-
 export interface InternServices {
   db: Kysely<Database>;
   clock: Clock;
