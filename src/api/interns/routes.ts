@@ -10,6 +10,7 @@ import { internGate, installInternErrors, requireRuntime, type InternServices } 
 import { decodeCursor, encodeCursor, toInternRecord } from './intern-record.js';
 import { addInvokeRoute } from './invoke-route.js';
 import { addInternChatRoute } from './chat-route.js';
+import { jsonBodyOnly, refuseFields } from './lifecycle-body.js';
 import { CreateInternBody, INTERN_BODY_LIMIT, INTERN_STATUSES, InternParams, ListInternsQuery, SessionParams, UpdateInternBody } from './schemas.js';
 import { toSessionRecord } from './session-record.js';
 import { mergeSettings } from './settings-body.js';
@@ -45,7 +46,8 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
   return async (app) => {
     installInternErrors(app);
     app.addHook('onRequest', internGate(services));
-    const limits = { bodyLimit: INTERN_BODY_LIMIT };
+    // Lifecycle writes: at most 1 MiB, and JSON when there is a body.
+    const limits = { bodyLimit: INTERN_BODY_LIMIT, onRequest: jsonBodyOnly };
 
     app.get('/interns', { schema: { querystring: ListInternsQuery } }, async (request) => {
       const key = callerKey(request);
@@ -116,7 +118,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
       return toInternRecord(row);
     });
 
-    app.delete('/interns/:internId', { schema: { params: InternParams } }, async (request, reply) => {
+    app.delete('/interns/:internId', { ...limits, schema: { params: InternParams } }, async (request, reply) => {
       const intern = await internOf(callerKey(request).organization_id, request.params.internId);
       const runtime = requireRuntime(services);
       if (intern.status === 'destroying') throw Errors.internStateConflict(intern.status, 'deleted');
@@ -125,6 +127,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
     });
 
     app.post('/interns/:internId/provision', { ...limits, schema: { params: InternParams } }, async (request, reply) => {
+      refuseFields(request.body);
       const intern = await internOf(callerKey(request).organization_id, request.params.internId);
       const runtime = requireRuntime(services);
       if (!CAN_PROVISION.includes(intern.status)) throw Errors.internStateConflict(intern.status, 'provisioned');
@@ -133,6 +136,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
     });
 
     app.post('/interns/:internId/suspend', { ...limits, schema: { params: InternParams } }, async (request) => {
+      refuseFields(request.body);
       const intern = await internOf(callerKey(request).organization_id, request.params.internId);
       const runtime = requireRuntime(services);
       // Suspending a stopped intern changes nothing and is not an error.
