@@ -16,6 +16,7 @@ const HEADERS = {
  */
 export class SseWriter {
   private opened = false;
+  private idle: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly raw: ServerResponse,
@@ -48,13 +49,26 @@ export class SseWriter {
     await this.write(`: ${text}\n\n`);
   }
 
+  /**
+   * A `: keepalive` comment whenever nothing else has been written for `ms`:
+   * a stream that is silent for long (an intern at work) still writes, so a
+   * client that left is noticed and proxies do not drop the connection.
+   */
+  keepAlive(ms: number): void {
+    this.idle = setInterval(() => void this.comment('keepalive'), ms);
+    this.raw.once('close', () => clearInterval(this.idle));
+  }
+
   end(): void {
+    clearInterval(this.idle);
     if (!this.closed) this.raw.end();
   }
 
   private async write(text: string): Promise<void> {
     this.open();
     if (this.closed) return;
+    // Anything written counts as a sign of life: the keepalive waits a full interval from here.
+    this.idle?.refresh();
     if (!this.raw.write(text)) {
       await Promise.race([once(this.raw, 'drain'), once(this.raw, 'close')]);
     }

@@ -13,6 +13,9 @@ import { INTERN_BODY_LIMIT, InternChatBody, InternParams } from './schemas.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
+/** The SDK: the stream writes `: keepalive` whenever nothing else has been written for 30 seconds. */
+const KEEPALIVE_MS = 30_000;
+
 function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((part: { text: string }) => part.text).join('');
@@ -92,6 +95,7 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
       request.raw.on('close', () => gone.abort());
       reply.hijack();
       const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
+      sse.keepAlive(KEEPALIVE_MS);
       // Chunks the gateway emits itself (a failed stream, and the usage after it) name no model of the intern's.
       const own: ChunkContext = { ...ctx, model: 'openrouter/intern' };
       let usage: ChatUsage | null = null;
