@@ -17,7 +17,7 @@ describe('eventChunks', () => {
 
   it('surfaces a pending question as a provide_input tool call, and ends with stop or an error chunk', () => {
     const [pending] = eventChunks(ctx, { type: 'pending', kind: 'question', content: { kind: 'question', id: 'q1', question: 'Which city?' } });
-    expect(pending!.choices[0]).toMatchObject({ finish_reason: 'tool_calls', delta: { tool_calls: [{ id: 'call_q1', type: 'function', function: { name: PROVIDE_INPUT } }] } });
+    expect(pending!.choices[0]).toMatchObject({ finish_reason: 'tool_calls', delta: { tool_calls: [{ id: 'q1', type: 'function', function: { name: PROVIDE_INPUT } }] } });
     expect(JSON.parse((pending!.choices[0]!.delta.tool_calls![0] as { function: { arguments: string } }).function.arguments)).toMatchObject({ kind: 'elicitation', message: 'Which city?' });
     expect(deltas({ type: 'end', reason: 'finished' })).toEqual([[{}, 'stop']]);
     const [deadline] = eventChunks(ctx, { type: 'end', reason: 'deadline' });

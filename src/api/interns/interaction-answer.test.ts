@@ -14,7 +14,7 @@ describe('interaction answers', () => {
   });
 
   it('shapes provide_input arguments as the SDK documents them', () => {
-    expect(interactionId(approval)).toBe('call_c1');
+    expect(interactionId(approval)).toBe('c1');
     expect(JSON.parse(interactionArguments(approval))).toEqual({ kind: 'permission', operation: 'notify', options: ['allow_once', 'reject_once'] });
     expect(JSON.parse(interactionArguments(question))).toMatchObject({ kind: 'elicitation', message: 'Which city?', fields: [{ name: 'answer' }] });
   });

@@ -11,8 +11,8 @@ const PERMISSION_OPTIONS = ['allow_once', 'reject_once'] as const;
 const GRANTED = new Set(['allow_once', 'allow_always']);
 const REFUSED = new Set(['reject_once', 'reject_always']);
 
-/** The interaction id a caller answers as `tool_call_id`. */
-export const interactionId = (pending: { id: string }) => `call_${pending.id}`;
+/** The interaction id a caller answers as `tool_call_id`: the id of the intern's own tool call that asked. */
+export const interactionId = (pending: { id: string }) => pending.id;
 
 /** provide_input's arguments: `{"kind":"permission",…}` or `{"kind":"elicitation",…}`. */
 export function interactionArguments(pending: Pending): string {
