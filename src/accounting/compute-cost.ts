@@ -1,6 +1,7 @@
 import type { Usage } from '../chat/types.js';
 import type { Pricing } from '../catalog/types.js';
 import { applicablePricing } from './applicable-pricing.js';
+import { roundUsd } from '../util/round-usd.js';
 
 export interface CostBreakdown {
   total: number;
@@ -43,6 +44,3 @@ export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: 
   const cacheDiscount = cached * prompt - cacheRead + (cacheWrite * prompt - cacheWriteCost);
   return { total: roundUsd(total), cacheDiscount: roundUsd(cacheDiscount) };
 }
-
-/** Twelve decimals: below any price unit, above floating-point noise. */
-const roundUsd = (usd: number) => Math.round(usd * 1e12) / 1e12;

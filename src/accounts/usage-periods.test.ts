@@ -78,6 +78,14 @@ describe('limit remaining', () => {
   it('never goes below zero', () => {
     expect(limitRemaining(1, null, false, usage)).toBe(0);
   });
+
+  it('shows sums of charges without floating-point noise', () => {
+    // 0.1 + 0.2 and the like: what a counter holds after adding charges.
+    const summed = currentUsage(counters({ usage: 0.1 + 0.2, usage_daily: 0.0001 + 0.0002 }), new Date('2026-11-21T10:00:00Z'));
+    expect(summed.usage).toBe(0.3);
+    expect(summed.usage_daily).toBe(0.0003);
+    expect(limitRemaining(0.5, null, false, { ...summed, usage: 0.1 + 0.2 })).toBe(0.2);
+  });
 });
 
 describe('window end', () => {

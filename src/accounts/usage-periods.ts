@@ -1,4 +1,5 @@
 import type { LimitReset } from '../store/schema.js';
+import { roundUsd } from '../util/round-usd.js';
 
 /**
  * The UTC period a spend counter belongs to. A counter whose stored period is
@@ -49,15 +50,16 @@ export function currentUsage(c: UsageCounters, now: Date): CurrentUsage {
   const daily = c.usage_daily_period === p.daily;
   const weekly = c.usage_weekly_period === p.weekly;
   const monthly = c.usage_monthly_period === p.monthly;
+  // The counters are sums of charges: rounded as each charge is, so float noise does not show.
   return {
-    usage: c.usage,
-    usage_daily: daily ? c.usage_daily : 0,
-    usage_weekly: weekly ? c.usage_weekly : 0,
-    usage_monthly: monthly ? c.usage_monthly : 0,
-    byok_usage: c.byok_usage,
-    byok_usage_daily: daily ? c.byok_usage_daily : 0,
-    byok_usage_weekly: weekly ? c.byok_usage_weekly : 0,
-    byok_usage_monthly: monthly ? c.byok_usage_monthly : 0,
+    usage: roundUsd(c.usage),
+    usage_daily: daily ? roundUsd(c.usage_daily) : 0,
+    usage_weekly: weekly ? roundUsd(c.usage_weekly) : 0,
+    usage_monthly: monthly ? roundUsd(c.usage_monthly) : 0,
+    byok_usage: roundUsd(c.byok_usage),
+    byok_usage_daily: daily ? roundUsd(c.byok_usage_daily) : 0,
+    byok_usage_weekly: weekly ? roundUsd(c.byok_usage_weekly) : 0,
+    byok_usage_monthly: monthly ? roundUsd(c.byok_usage_monthly) : 0,
   };
 }
 
@@ -100,5 +102,5 @@ export function limitRemaining(
   usage: CurrentUsage,
 ): number | null {
   if (limit === null) return null;
-  return Math.max(0, limit - spentInWindow(reset, includeByok, usage));
+  return Math.max(0, roundUsd(limit - spentInWindow(reset, includeByok, usage)));
 }

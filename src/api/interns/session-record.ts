@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { roundUsd } from '../../util/round-usd.js';
 import type { InternSessionRow } from '../../store/repositories/intern-sessions.js';
 import type { InternRunsTable, InternRunStepsTable } from '../../store/schema.js';
 
@@ -28,7 +29,8 @@ export function toSessionRecord(session: InternSessionRow, runs: readonly RunWit
       end_reason: run.end_reason,
       error: run.error,
       deadline_at: run.deadline_at,
-      cost: run.cost,
+      // A sum of charges: rounded as each charge is, so float noise does not show.
+      cost: roundUsd(run.cost),
       steps: run.steps,
       pending: run.pending === null ? null : parseContent(run.pending),
       transcript: run.transcript.map((step) => ({

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, InternRunsTable, InternRunStepsTable, InternSessionsTable } from '../schema.js';
+import { roundUsd } from '../../util/round-usd.js';
 
 export type InternSessionRow = Selectable<InternSessionsTable>;
 
@@ -43,5 +44,5 @@ export async function runUsage(db: Kysely<Database>, runId: string): Promise<{ p
   const run = await db.selectFrom('intern_runs').select('cost').where('id', '=', runId).executeTakeFirst();
   const prompt = Number(row?.prompt ?? 0);
   const completion = Number(row?.completion ?? 0);
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, cost: Number(run?.cost ?? 0) };
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, cost: roundUsd(Number(run?.cost ?? 0)) };
 }
