@@ -45,6 +45,11 @@ export interface InternRuntime {
   submit(req: InternSubmitRequest): Promise<InternSubmitResult>;
   /** Live events of a run for intern chat SSE (steps recorded so far and as they are recorded, then the end). */
   events(runId: string, signal: AbortSignal): AsyncIterable<InternRunEvent>;
+  /**
+   * Ends the run (end_reason 'cancelled', `why` as its error) whichever instance drives it: that
+   * instance's next step finds the run gone and its process stops it. Nothing when it has ended.
+   */
+  cancel(runId: string, why: string): Promise<void>;
   /** Manual mode: the answer to the run's pending question/approval. Approvals: 'approve'/'yes' grant, anything else denies. */
   answer(runId: string, answer: string): Promise<void>;
   /** Supervisor + lease poller; starts the processes of interns whose status is running. */

@@ -301,7 +301,7 @@ export interface InternRunsTable {
   api_key_hash: string;
   approval_mode: InternApprovalMode;
   status: InternRunStatus;
-  /** 'finished' | 'deadline' | 'failed' | 'stopped' | ... once ended. */
+  /** 'finished' | 'deadline' | 'failed' | 'stopped' | 'cancelled' | ... once ended. */
   end_reason: string | null;
   error: string | null;
   started_at: string;

@@ -62,12 +62,15 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
     return created.body.id as string;
   }
 
-  const chat = (id: string, body: Record<string, unknown>) =>
+  const chat = (id: string, body: Record<string, unknown>, signal?: AbortSignal) =>
     fetch(`${gateway.baseUrl}/interns/${id}/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ stream: true, ...body }),
+      ...(signal ? { signal } : {}),
     });
+
+  const sessionRun = async (id: string, sessionId: string) => (await call(gateway, 'GET', `/interns/${id}/sessions/${sessionId}`, { key })).body.data.runs[0];
 
   it('streams a self-drive run as chat.completion.chunk chunks carrying session_id, ending with stop and [DONE]', async () => {
     const id = await runningIntern();
@@ -153,6 +156,39 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
     const late = await chat(id, { session_id: sessionId, messages: [{ role: 'tool', tool_call_id: call0.id, content: 'allow_once' }] });
     expect(late.status).toBe(409);
     expect(((await late.json()) as any).error.metadata).toEqual({ reason: 'interaction_not_pending', retryable: false });
+  }, 60_000);
+
+  it('disconnecting while the response streams cancels the run (end_reason cancelled in the session view)', async () => {
+    const id = await runningIntern();
+    const leave = new AbortController();
+    let sessionId: string | undefined;
+    const response = await chat(id, { messages: [{ role: 'user', content: `Use http_fetch on ${site.url}/slow then notify me` }] }, leave.signal);
+    const reading = readSse(response, (c) => (sessionId ??= c.session_id)).catch(() => undefined);
+    await waitFor(async () => held.length, (n) => n > 0, 'the page request');
+    await waitFor(async () => sessionId, (s) => s !== undefined, 'the first chunk');
+    leave.abort();
+    await reading;
+    const run = await waitFor(() => sessionRun(id, sessionId!), (r) => r.status === 'ended', 'the run to end');
+    expect(run).toMatchObject({ end_reason: 'cancelled', error: expect.stringContaining('disconnected') });
+    // The page answering later changes nothing: the run stays ended, its end the last step.
+    const reports = webhook.received.length;
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = await sessionRun(id, sessionId!);
+    expect(after.transcript.at(-1).kind).toBe('end');
+    expect(webhook.received.length).toBe(reports);
+  }, 60_000);
+
+  it('closing the connection after the [DONE] that follows tool_calls keeps the paused run', async () => {
+    const id = await runningIntern();
+    const paused = await readSse(await chat(id, { approval_mode: 'manual', messages: [{ role: 'user', content: 'Please ask_question about the city' }] }));
+    expect(paused.chunks.at(-2).choices[0].finish_reason).toBe('tool_calls');
+    const sessionId = paused.chunks.at(-1).session_id;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await sessionRun(id, sessionId)).toMatchObject({ status: 'awaiting_input', end_reason: null });
+    const callId = paused.chunks.at(-2).choices[0].delta.tool_calls[0].id;
+    const resumed = await readSse(await chat(id, { session_id: sessionId, approval_mode: 'manual', messages: [{ role: 'tool', tool_call_id: callId, content: 'Oslo' }] }));
+    expect(resumed.chunks.at(-2).choices[0].finish_reason).toBe('stop');
   }, 60_000);
 
   it('refuses bad bodies with 400 bad_request and foreign sessions with 404', async () => {

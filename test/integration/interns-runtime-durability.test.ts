@@ -157,6 +157,27 @@ describe.each(testEngines)('interns runtime durability on $name', (engine) => {
     expect(rows).toHaveLength(3);
   }, 60_000);
 
+  it('cancels a run from another gateway instance than the one driving it: the run ends cancelled and its driver stops it', async () => {
+    const database = await engine.create();
+    open.push({ database });
+    const driver = await gateway({}, { databaseUrl: database.url });
+    const other = await gateway({}, { databaseUrl: database.url });
+    const intern = await runningIntern(driver);
+    const { runId } = await submit(driver, intern, slowTask());
+    await untilStep(driver.gw.store.db, runId, 'tool_call');
+    await waitFor(async () => held.length, (n) => n > 0, 'the page request');
+    const reports = webhook.received.length;
+    await other.runtime.cancel(runId, 'the caller left');
+    expect(await runRow(driver.gw.store.db, runId)).toMatchObject({ status: 'ended', end_reason: 'cancelled', error: 'the caller left', claimed_by: null });
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await storedSteps(driver.gw.store.db, runId)).at(-1)?.kind).toBe('end');
+    expect(webhook.received.length).toBe(reports);
+    // Cancelling an ended run changes nothing.
+    await other.runtime.cancel(runId, 'again');
+    expect(await runRow(driver.gw.store.db, runId)).toMatchObject({ end_reason: 'cancelled', error: 'the caller left' });
+  }, 40_000);
+
   it('pauses a manual run on its question; the intern is busy for another manual run until it is answered', async () => {
     const setup = await gateway();
     const intern = await runningIntern(setup, { max_open_questions: 1 });

@@ -90,9 +90,17 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
         model: plan.model ?? body.model ?? 'intern',
         sessionId: plan.sessionId,
       };
-      // Leaving the stream does not stop the run: the intern carries on, and the session shows it.
+      // The SDK: disconnecting while the response still streams cancels the run; closing after the
+      // [DONE] (a paused run's tool_calls, or the end) leaves it as it is. The response's 'close' is
+      // the connection's: the request's has fired once its body was read.
+      const runtime = requireRuntime(services);
       const gone = new AbortController();
-      request.raw.on('close', () => gone.abort());
+      let delivered = false;
+      reply.raw.on('close', () => {
+        if (delivered) return;
+        gone.abort();
+        runtime.cancel(plan.runId, 'the client disconnected while the response was streaming').catch((error: unknown) => request.log.error({ err: error }, 'intern run cancel failed'));
+      });
       reply.hijack();
       const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
       sse.keepAlive(KEEPALIVE_MS);
@@ -101,7 +109,7 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
       let usage: ChatUsage | null = null;
       try {
         await sse.data(JSON.stringify(chunk(ctx, { role: 'assistant' })));
-        for await (const event of requireRuntime(services).events(plan.runId, gone.signal)) {
+        for await (const event of runtime.events(plan.runId, gone.signal)) {
           if (event.type === 'step' && event.seq <= plan.after) continue;
           // Until the run records the answer it still shows the question it was asked: not a new one.
           if (event.type === 'pending' && plan.answered !== undefined && pendingOf(event.content)?.id === plan.answered) continue;
@@ -117,6 +125,7 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
       }
       await sse.data(JSON.stringify(finalChunk(usage ? ctx : own, usage)));
       await sse.data('[DONE]');
+      delivered = !sse.closed;
       sse.end();
       return reply;
     },

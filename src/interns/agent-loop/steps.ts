@@ -3,8 +3,8 @@ import type { AssistantMessage } from '../../chat/types.js';
 /** The kinds of intern_run_steps rows, in the order a run writes them. */
 export type StepKind = 'input' | 'steer' | 'assistant' | 'tool_call' | 'tool_result' | 'question' | 'answer' | 'approval' | 'end';
 
-/** Why a run ended (intern_runs.end_reason). */
-export type EndReason = 'finished' | 'deadline' | 'failed' | 'stopped' | 'step_limit' | 'interrupted';
+/** Why a run ended (intern_runs.end_reason). 'cancelled': its caller left the stream, or left its question unanswered. */
+export type EndReason = 'finished' | 'deadline' | 'failed' | 'stopped' | 'step_limit' | 'interrupted' | 'cancelled';
 
 /** What each kind of step holds (intern_run_steps.content, JSON). Tool arguments are kept as the model wrote them: secrets unsubstituted. */
 export interface StepContents {

@@ -148,7 +148,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     }
   }
 
-  /** Ends a run whoever holds it (suspend, deadline), and stops it in its process when it is here. */
+  /** Ends a run whoever holds it (suspend, deadline, cancel), and stops it in its process when it is here. */
   async function endRun(row: InternRunRow, reason: EndReason, error?: string): Promise<void> {
     if (!local.has(row.id) && !(await seizeRun(db, { id: row.id, token, leaseUntil: leaseUntil() }))) return;
     const run = local.get(row.id);
@@ -326,6 +326,11 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
 
     events(runId, signal) {
       return runEvents({ db, runId, signal, subscribe: (wake) => subscribe(runId, wake) });
+    },
+
+    async cancel(runId, why) {
+      const row = await findRun(db, runId);
+      if (row) await endRun(row, 'cancelled', why);
     },
 
     async answer(runId, text) {
