@@ -172,7 +172,8 @@ export const Errors = {
   interactionNotPending: () => new GatewayError(409, "A tool message answers a question, but this session's run is not waiting for one", { reason: 'interaction_not_pending', retryable: false }),
   /** How an intern chat stream reports a run that did not finish (the SDK's InternChatStreamError reasons). */
   internRunFailed: (detail: string) => new GatewayError(502, `The run failed: ${detail}`, { reason: 'turn_failed', retryable: true }),
-  internRunEnded: (reason: string) => new GatewayError(410, `The run ended (${reason === 'deadline' ? "the intern's execution deadline passed" : reason})`, { reason: 'run_ended', retryable: false }),
+  internRunEnded: (reason: string, detail?: string) =>
+    new GatewayError(410, `The run ended (${reason === 'deadline' ? "the intern's execution deadline passed" : detail ? `${reason}: ${detail}` : reason})`, { reason: 'run_ended', retryable: false }),
   /** A lifecycle operation the intern's status does not allow (e.g. provisioning a running intern). */
   internStateConflict: (status: string, action: string) =>
     new GatewayError(409, `The intern cannot be ${action} while its status is ${status}`, { reason: 'conflict', retryable: false }),

@@ -5,6 +5,8 @@ describe('parseInternSettings', () => {
   it('fills defaults: one hour deadline, one open question, every built-in tool, no domains', () => {
     expect(parseInternSettings('{}')).toEqual(INTERN_SETTING_DEFAULTS);
     expect(parseInternSettings(null).deadline_seconds).toBe(3600);
+    expect(parseInternSettings(null).interaction_deadline_seconds).toBe(300);
+    expect(parseInternSettings('{"interaction_deadline_seconds":30}').interaction_deadline_seconds).toBe(30);
     expect(parseInternSettings('not json').tools).toEqual(['http_fetch', 'notify', 'ask_question']);
   });
 

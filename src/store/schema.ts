@@ -314,6 +314,8 @@ export interface InternRunsTable {
   claimed_until: string | null;
   /** JSON of the open question/approval in manual mode. */
   pending: string | null;
+  /** While it waits for an answer: when the run is cancelled unless answered (migration 0013). */
+  interaction_deadline_at: string | null;
   updated_at: string;
 }
 

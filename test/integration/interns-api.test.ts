@@ -60,13 +60,13 @@ describe.each(testEngines)('interns API on $name', (engine) => {
     await enrolled(true);
     const created = await call(gateway, 'POST', '/interns', {
       key,
-      body: { name: 'scout', description: 'finds things', instructions: 'be brief', model: 'sim/echo', allowed_domains: ['example.com'], deadline_seconds: 120, turns_per_minute: 30 },
+      body: { name: 'scout', description: 'finds things', instructions: 'be brief', model: 'sim/echo', allowed_domains: ['example.com'], deadline_seconds: 120, interaction_deadline_seconds: 600, turns_per_minute: 30 },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       name: 'scout', description: 'finds things', instructions: 'be brief', model: 'sim/echo', status: 'queued', progress: null,
       last_failure_message: null, vault_id: null, attached_vault_id: null, hostname: null,
-      settings: { allowed_domains: ['example.com'], deadline_seconds: 120, turns_per_minute: 30, max_open_questions: 1 },
+      settings: { allowed_domains: ['example.com'], deadline_seconds: 120, interaction_deadline_seconds: 600, turns_per_minute: 30, max_open_questions: 1 },
     });
     expect(created.body.id).toMatch(/^intern_/);
     const ids = [created.body.id];
@@ -102,6 +102,7 @@ describe.each(testEngines)('interns API on $name', (engine) => {
       [{}, /name/],
       [{ name: '' }, /name must be at least 1 character/],
       [{ name: 'x', deadline_seconds: 0 }, /deadline_seconds/],
+      [{ name: 'x', interaction_deadline_seconds: 0 }, /interaction_deadline_seconds/],
       [{ name: 'x', webhook_url: 'ftp://x' }, /webhook_url/],
       [{ name: 'x', allowed_domains: ['not a domain'] }, /allowed_domains/],
       [{ name: 'x', tools: ['shell'] }, /tools/],

@@ -178,6 +178,33 @@ describe.each(testEngines)('interns runtime durability on $name', (engine) => {
     expect(await runRow(driver.gw.store.db, runId)).toMatchObject({ end_reason: 'cancelled', error: 'the caller left' });
   }, 40_000);
 
+  it('cancels a manual run whose question outlives its interaction deadline (5 minutes by default, the intern\'s own otherwise) on the gateway clock', async () => {
+    const time = testClock(new Date().toISOString());
+    const setup = await gateway({}, { clock: time.clock });
+    const db = setup.gw.store.db;
+    const intern = await runningIntern(setup, { max_open_questions: 5 });
+    const { runId } = await submit(setup, intern, 'Please ask_question about the city', 'manual');
+    const paused = await waitFor(() => runRow(db, runId), (run) => run?.status === 'awaiting_input', 'the question');
+    expect(Date.parse(paused!.interaction_deadline_at!) - time.clock().getTime()).toBe(300_000);
+    const events = collectEvents(setup.runtime, runId);
+    time.advance(299_000);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await runRow(db, runId)).toMatchObject({ status: 'awaiting_input' });
+    time.advance(2_000);
+    // An event feed still open on the run (what a chat stream reads) sees it end.
+    expect((await events).at(-1)).toEqual({ type: 'end', reason: 'cancelled', error: expect.stringContaining('interaction deadline') });
+    expect(await runRow(db, runId)).toMatchObject({ status: 'ended', end_reason: 'cancelled', pending: null, interaction_deadline_at: null, claimed_by: null });
+    await expect(setup.runtime.answer(runId, 'Oslo')).rejects.toMatchObject({ statusCode: 400 });
+
+    const brief = await runningIntern(setup, { interaction_deadline_seconds: 30 });
+    const second = await submit(setup, brief, 'Please ask_question about the city', 'manual');
+    const waiting = await waitFor(() => runRow(db, second.runId), (run) => run?.status === 'awaiting_input', 'the second question');
+    expect(Date.parse(waiting!.interaction_deadline_at!) - time.clock().getTime()).toBe(30_000);
+    time.advance(31_000);
+    await waitFor(() => runRow(db, second.runId), (run) => run?.status === 'ended', 'the second run to be cancelled');
+    expect(await runRow(db, second.runId)).toMatchObject({ end_reason: 'cancelled' });
+  }, 40_000);
+
   it('pauses a manual run on its question; the intern is busy for another manual run until it is answered', async () => {
     const setup = await gateway();
     const intern = await runningIntern(setup, { max_open_questions: 1 });

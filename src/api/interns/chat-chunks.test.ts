@@ -24,5 +24,10 @@ describe('eventChunks', () => {
     expect(deadline).toMatchObject({ choices: [{ finish_reason: 'error' }], error: { code: 410, message: expect.stringMatching(/deadline/), metadata: { reason: 'run_ended', retryable: false } } });
     expect(eventChunks(ctx, { type: 'end', reason: 'failed', error: 'boom' })[0]).toMatchObject({ error: { code: 502, message: 'The run failed: boom', metadata: { reason: 'turn_failed' } } });
     expect(eventChunks(ctx, { type: 'end', reason: 'stopped' })[0]).toMatchObject({ error: { code: 410, metadata: { reason: 'run_ended' } } });
+    // A question left unanswered past its interaction deadline: the run was cancelled, and the stream says why.
+    expect(eventChunks(ctx, { type: 'end', reason: 'cancelled', error: 'no answer within the interaction deadline (2026-01-01T00:05:00.000Z)' })[0]).toMatchObject({
+      choices: [{ finish_reason: 'error' }],
+      error: { code: 410, message: 'The run ended (cancelled: no answer within the interaction deadline (2026-01-01T00:05:00.000Z))', metadata: { reason: 'run_ended', retryable: false } },
+    });
   });
 });

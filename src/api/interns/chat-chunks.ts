@@ -44,7 +44,7 @@ function text(content: unknown): string {
 function endChunk(ctx: ChunkContext, reason: string, error: string | undefined) {
   if (reason === 'finished') return chunk(ctx, {}, 'stop');
   // The SDK: a run the intern ends (cancelled, deadline) is 410 run_ended; a failed turn is turn_failed.
-  const failure = reason === 'failed' ? Errors.internRunFailed(error ?? 'unknown error') : Errors.internRunEnded(reason);
+  const failure = reason === 'failed' ? Errors.internRunFailed(error ?? 'unknown error') : Errors.internRunEnded(reason, error);
   return chunk(ctx, {}, 'error', { error: streamError(failure) });
 }
 

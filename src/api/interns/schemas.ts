@@ -18,6 +18,7 @@ const settingFields = {
   webhook_url: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://' }))),
   fallback_answer: Type.Optional(Type.String({ minLength: 1, maxLength: 4000 })),
   deadline_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+  interaction_deadline_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
   max_open_questions: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   turns_per_minute: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 10_000 }))),
   tools: Type.Optional(Type.Array(StringEnum(INTERN_TOOLS), { maxItems: INTERN_TOOLS.length, uniqueItems: true })),

@@ -5,19 +5,19 @@ import type { ChatServices } from '../../chat/chat-run.js';
 import { Errors, GatewayError } from '../../http/errors.js';
 import {
   addRunCost, appendStep, claimDueRuns, claimRun, countAwaitingRuns, findOpenRunInSession, findRun, insertRun, listSteps, openRunsOfIntern, overdueRuns,
-  releaseRuns, renewRuns, seizeRun, type InternRunRow,
+  releaseRuns, renewRuns, seizeRun, unansweredRuns, type InternRunRow,
 } from '../../store/repositories/intern-runs.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../util/clock.js';
 import type { ModelTurn } from '../agent-loop/run-agent-loop.js';
 import type { EndReason, NewStep, RecordedStep } from '../agent-loop/steps.js';
-import type { ApprovalMode, InternRunEvent, InternRuntime, InternSubmitRequest, InternSubmitResult } from '../intern-runtime.js';
+import type { InternRunEvent, InternRuntime, InternSubmitRequest, InternSubmitResult } from '../intern-runtime.js';
 import { parseInternSettings } from '../intern-settings.js';
 import { internModelCaller } from './intern-model-call.js';
 import { AckTimeoutError, forkIntern, type SpawnIntern } from './intern-process.js';
 import { deleteInternRows, internById, internsWithStatus, setInternState } from './intern-rows.js';
 import type { ChildCalls, ChildMessage } from './protocol.js';
-import { runChangeFor } from './run-change.js';
+import { runChangeFor, type RunTerms } from './run-change.js';
 import { runEvents } from './run-events.js';
 import { Supervisor } from './supervisor.js';
 
@@ -47,9 +47,8 @@ export interface InternRuntimeOptions {
   log?: (message: string, detail?: unknown) => void;
 }
 
-interface LocalRun {
+interface LocalRun extends RunTerms {
   internId: string;
-  mode: ApprovalMode;
   apiKeyHash: string;
   /** Undefined when neither the intern nor the gateway names one: the run fails at its first model call, saying so. */
   model: string | undefined;
@@ -104,9 +103,9 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
   });
 
   /** Records a step of a run this instance holds; undefined when the lease was lost or the run ended. */
-  async function record(runId: string, mode: ApprovalMode, step: NewStep, generationId?: string): Promise<RecordedStep | undefined> {
+  async function record(runId: string, terms: RunTerms, step: NewStep, generationId?: string): Promise<RecordedStep | undefined> {
     const now = clock();
-    const recorded = await appendStep(db, { runId, token, step, generationId, change: runChangeFor(step, mode, now), now });
+    const recorded = await appendStep(db, { runId, token, step, generationId, change: runChangeFor(step, terms, now), now });
     if (recorded) notify(runId);
     if (!recorded || step.kind === 'end') local.delete(runId);
     return recorded;
@@ -130,7 +129,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
       }
       case 'record': {
         const { step, generationId } = args as ChildCalls['record']['args'];
-        const recorded = await record(runId, run.mode, step, generationId);
+        const recorded = await record(runId, run, step, generationId);
         if (!recorded) throw new Error(`run ${runId} is no longer held by this instance`);
         return recorded;
       }
@@ -141,7 +140,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     const run = local.get(message.runId);
     if (!run) return;
     if ('error' in message) {
-      await record(message.runId, run.mode, { kind: 'end', content: { reason: 'failed', error: message.error } });
+      await record(message.runId, run, { kind: 'end', content: { reason: 'failed', error: message.error } });
     } else if (!message.outcome.recorded && !stopping.signal.aborted && run.assigned) {
       // Stopped from outside without an end (this instance records those itself): nothing more to drive.
       local.delete(message.runId);
@@ -152,7 +151,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
   async function endRun(row: InternRunRow, reason: EndReason, error?: string): Promise<void> {
     if (!local.has(row.id) && !(await seizeRun(db, { id: row.id, token, leaseUntil: leaseUntil() }))) return;
     const run = local.get(row.id);
-    await record(row.id, row.approval_mode, { kind: 'end', content: { reason, ...(error ? { error } : {}) } });
+    await record(row.id, run ?? termsOf(row, undefined), { kind: 'end', content: { reason, ...(error ? { error } : {}) } });
     if (run) await supervisor.channel(run.internId)?.request({ type: 'stop', runId: row.id }, ackTimeoutMs).catch(() => undefined);
   }
 
@@ -186,8 +185,13 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
 
   async function adopt(row: InternRunRow): Promise<void> {
     const intern = await internById(db, row.intern_id);
-    local.set(row.id, { internId: row.intern_id, mode: row.approval_mode, apiKeyHash: row.api_key_hash, model: modelOf(intern?.model), assigned: false });
+    local.set(row.id, { internId: row.intern_id, ...termsOf(row, intern?.settings), apiKeyHash: row.api_key_hash, model: modelOf(intern?.model), assigned: false });
     await assign(row.id);
+  }
+
+  /** A run's terms from its row and its intern's settings (the defaults when the intern is gone: the run can only end). */
+  function termsOf(row: InternRunRow, settings: string | undefined): RunTerms {
+    return { mode: row.approval_mode, interactionDeadlineSeconds: parseInternSettings(settings).interaction_deadline_seconds };
   }
 
   function modelOf(model: string | null | undefined): string | undefined {
@@ -204,6 +208,8 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
       if (run) await supervisor.channel(run.internId)?.request({ type: 'stop', runId }, ackTimeoutMs).catch(() => undefined);
     }
     for (const row of await overdueRuns(db, now, 50)) await endRun(row, 'deadline', `the run passed its deadline (${row.deadline_at})`);
+    // The SDK: a question stays open for its interaction deadline, and the run is cancelled when that passes.
+    for (const row of await unansweredRuns(db, now, 50)) await endRun(row, 'cancelled', `no answer within the interaction deadline (${row.interaction_deadline_at})`);
     const claimed = await claimDueRuns(db, { token, now, leaseUntil: leaseUntil(), limit: 20, internIds: supervisor.readyInterns() });
     for (const row of claimed) await adopt(row).catch((error: unknown) => log(`intern run ${row.id} could not be resumed`, error));
   }
@@ -279,8 +285,9 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
           } else {
             // No process here drives it (yet): take the run if no live instance holds it, record the input, and hand it over.
             if (!(await claimRun(db, { id: open.id, token, now: clock(), leaseUntil: leaseUntil() }))) throw Errors.internUnreachable('the session\'s run is driven by another gateway instance');
-            local.set(open.id, { internId: open.intern_id, mode: open.approval_mode, apiKeyHash: open.api_key_hash, model: modelOf(intern.model), assigned: false });
-            if (!(await record(open.id, open.approval_mode, { kind: 'steer', content: { text: req.input } }))) throw Errors.internUnreachable('the session\'s run ended meanwhile');
+            const run: LocalRun = { internId: open.intern_id, ...termsOf(open, intern.settings), apiKeyHash: open.api_key_hash, model: modelOf(intern.model), assigned: false };
+            local.set(open.id, run);
+            if (!(await record(open.id, run, { kind: 'steer', content: { text: req.input } }))) throw Errors.internUnreachable('the session\'s run ended meanwhile');
             await assign(open.id);
           }
         } catch (error) {
@@ -312,13 +319,14 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
         req.input,
         now,
       );
-      local.set(runId, { internId: req.internId, mode: req.approvalMode, apiKeyHash: req.apiKeyHash, model: modelOf(intern.model), assigned: false });
+      const run: LocalRun = { internId: req.internId, mode: req.approvalMode, interactionDeadlineSeconds: settings.interaction_deadline_seconds, apiKeyHash: req.apiKeyHash, model: modelOf(intern.model), assigned: false };
+      local.set(runId, run);
       try {
         await assign(runId);
       } catch (error) {
         // The caller is told it failed: the run must not carry on behind its back.
         const failure = translate(error);
-        await record(runId, req.approvalMode, { kind: 'end', content: { reason: 'failed', error: failure.message } });
+        await record(runId, run, { kind: 'end', content: { reason: 'failed', error: failure.message } });
         throw failure;
       }
       return { status: 'started', runId };

@@ -10,6 +10,7 @@ import * as guardrails from './0007-guardrails.js';
 import * as videoJobFallbacks from './0009-video-job-fallbacks.js';
 import * as generationParent from './0011-generation-parent.js';
 import * as interns from './0012-interns.js';
+import * as internInteractionDeadline from './0013-intern-interaction-deadline.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -27,6 +28,7 @@ const migrations: Record<string, EngineMigration> = {
   '0009-video-job-fallbacks': videoJobFallbacks,
   '0011-generation-parent': generationParent,
   '0012-interns': interns,
+  '0013-intern-interaction-deadline': internInteractionDeadline,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -6,7 +6,7 @@ import type { Database, InternRunsTable } from '../schema.js';
 export type InternRunRow = Selectable<InternRunsTable>;
 export type NewInternRun = Omit<Insertable<InternRunsTable>, 'steps' | 'cost' | 'status' | 'updated_at'>;
 /** What a recorded step changes on its run (status, pending, the end). */
-export type RunChange = Pick<Updateable<InternRunsTable>, 'status' | 'pending' | 'end_reason' | 'error' | 'ended_at' | 'claimed_by' | 'claimed_until'>;
+export type RunChange = Pick<Updateable<InternRunsTable>, 'status' | 'pending' | 'interaction_deadline_at' | 'end_reason' | 'error' | 'ended_at' | 'claimed_by' | 'claimed_until'>;
 
 const OPEN = ['running', 'awaiting_input'] as const;
 
@@ -132,6 +132,11 @@ export async function releaseRuns(db: Kysely<Database>, { token, now }: { token:
 /** Open runs past their deadline (whoever holds them). */
 export function overdueRuns(db: Kysely<Database>, now: Date, limit: number): Promise<InternRunRow[]> {
   return db.selectFrom('intern_runs').selectAll().where('status', 'in', OPEN).where('deadline_at', '<=', now.toISOString()).limit(limit).execute();
+}
+
+/** Runs paused on a question or approval past their interaction deadline (whoever holds them). */
+export function unansweredRuns(db: Kysely<Database>, now: Date, limit: number): Promise<InternRunRow[]> {
+  return db.selectFrom('intern_runs').selectAll().where('status', '=', 'awaiting_input').where('interaction_deadline_at', '<=', now.toISOString()).limit(limit).execute();
 }
 
 /** Leases one open run to `token` if its lease is free or lapsed (a steer for a run no live instance drives). */
