@@ -174,6 +174,12 @@ export const Errors = {
   internRunFailed: (detail: string) => new GatewayError(502, `The run failed: ${detail}`, { reason: 'turn_failed', retryable: true }),
   internRunEnded: (reason: string, detail?: string) =>
     new GatewayError(410, `The run ended (${reason === 'deadline' ? "the intern's execution deadline passed" : detail ? `${reason}: ${detail}` : reason})`, { reason: 'run_ended', retryable: false }),
+  /**
+   * A chat stream that can no longer read its run's events (the runtime or the database failed):
+   * the run's fate is unknown to the stream, unlike run_ended. 502 as intern_unreachable, the
+   * status this failure would have had before the stream opened: the gateway lost its upstream.
+   */
+  internStreamSevered: (detail: string) => new GatewayError(502, `The stream of the run was severed: ${detail}`, { reason: 'stream_severed', retryable: true }),
   /** A lifecycle operation the intern's status does not allow (e.g. provisioning a running intern). */
   internStateConflict: (status: string, action: string) =>
     new GatewayError(409, `The intern cannot be ${action} while its status is ${status}`, { reason: 'conflict', retryable: false }),

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../support/databases.js';
 import { call, type RunningGateway } from '../support/gateway.js';
@@ -189,6 +190,32 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
     const callId = paused.chunks.at(-2).choices[0].delta.tool_calls[0].id;
     const resumed = await readSse(await chat(id, { session_id: sessionId, approval_mode: 'manual', messages: [{ role: 'tool', tool_call_id: callId, content: 'Oslo' }] }));
     expect(resumed.chunks.at(-2).choices[0].finish_reason).toBe('stop');
+  }, 60_000);
+
+  it('a stream that can no longer read its run\'s events (the database failed) ends with stream_severed, 502 and retryable', async () => {
+    const id = await runningIntern();
+    let sessionId: string | undefined;
+    const response = await chat(id, { messages: [{ role: 'user', content: `Use http_fetch on ${site.url}/slow then notify me` }] });
+    const reading = readSse(response, (c) => (sessionId ??= c.session_id));
+    await waitFor(async () => held.length, (n) => n > 0, 'the page request');
+    await waitFor(async () => sessionId, (s) => s !== undefined, 'the first chunk');
+    // The transcript out of reach: the stream's next read of the run's steps fails.
+    await sql`ALTER TABLE intern_run_steps RENAME TO intern_run_steps_away`.execute(gateway.store.db);
+    let streamed: Awaited<typeof reading>;
+    try {
+      streamed = await reading;
+    } finally {
+      await sql`ALTER TABLE intern_run_steps_away RENAME TO intern_run_steps`.execute(gateway.store.db);
+    }
+    expect(streamed.done).toBe(true);
+    const failed = streamed.chunks.at(-2);
+    expect(failed).toMatchObject({ model: 'openrouter/intern', session_id: sessionId, choices: [{ finish_reason: 'error' }] });
+    expect(failed.error).toEqual({ code: 502, message: expect.stringContaining('severed'), metadata: { reason: 'stream_severed', retryable: true } });
+    expect(streamed.chunks.at(-1)).toMatchObject({ choices: [], session_id: sessionId, usage: null });
+    // The stream only lost sight of the run: it goes on once the page answers.
+    release();
+    const run = await waitFor(() => sessionRun(id, sessionId!), (r) => r.status === 'ended', 'the run to end');
+    expect(run.end_reason).toBe('finished');
   }, 60_000);
 
   it('refuses bad bodies with 400 bad_request and foreign sessions with 404', async () => {

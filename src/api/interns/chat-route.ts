@@ -119,7 +119,7 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
           if (event.type === 'end') usage = await runUsage(services.db, plan.runId);
         }
       } catch (error) {
-        const failure = isGatewayError(error) ? error : Errors.internUnreachable('the run\'s events could not be read');
+        const failure = isGatewayError(error) ? error : Errors.internStreamSevered('the run\'s events could not be read');
         request.log.error({ err: error }, 'intern chat stream failed');
         await sse.data(JSON.stringify(chunk(own, {}, 'error', { error: streamError(failure) })));
       }
