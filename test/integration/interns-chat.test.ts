@@ -71,6 +71,18 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
       ...(signal ? { signal } : {}),
     });
 
+  /** A chat whose run is held in http_fetch of /slow until release(): resolves once its stream has said which session it is. */
+  async function slowChat(id: string, signal?: AbortSignal) {
+    let sessionId: string | undefined;
+    const response = await chat(id, { messages: [{ role: 'user', content: `Use http_fetch on ${site.url}/slow then notify me` }] }, signal);
+    const streamed = readSse(response, (c) => (sessionId ??= c.session_id));
+    // A stream the test abandons must not fail the test when its read is cut.
+    streamed.catch(() => undefined);
+    await waitFor(async () => held.length, (n) => n > 0, 'the page request');
+    await waitFor(async () => sessionId, (s) => s !== undefined, 'the first chunk');
+    return { streamed, sessionId: sessionId! };
+  }
+
   const sessionRun = async (id: string, sessionId: string) => (await call(gateway, 'GET', `/interns/${id}/sessions/${sessionId}`, { key })).body.data.runs[0];
 
   it('streams a self-drive run as chat.completion.chunk chunks carrying session_id, ending with stop and [DONE]', async () => {
@@ -103,11 +115,7 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
 
   it('a message to a session whose run is going answers 202 steered, and the open stream shows the rest of the run', async () => {
     const id = await runningIntern();
-    let sessionId: string | undefined;
-    const first = await chat(id, { messages: [{ role: 'user', content: `Use http_fetch on ${site.url}/slow then notify me` }] });
-    const streamed = readSse(first, (c) => (sessionId ??= c.session_id));
-    await waitFor(async () => held.length, (n) => n > 0, 'the page request');
-    await waitFor(async () => sessionId, (s) => s !== undefined, 'the first chunk');
+    const { streamed, sessionId } = await slowChat(id);
     const steered = await chat(id, { session_id: sessionId, messages: [{ role: 'user', content: 'Also mention the date' }] });
     expect(steered.status).toBe(202);
     expect(await steered.json()).toEqual({ session_id: sessionId, status: 'steered' });
@@ -162,20 +170,16 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
   it('disconnecting while the response streams cancels the run (end_reason cancelled in the session view)', async () => {
     const id = await runningIntern();
     const leave = new AbortController();
-    let sessionId: string | undefined;
-    const response = await chat(id, { messages: [{ role: 'user', content: `Use http_fetch on ${site.url}/slow then notify me` }] }, leave.signal);
-    const reading = readSse(response, (c) => (sessionId ??= c.session_id)).catch(() => undefined);
-    await waitFor(async () => held.length, (n) => n > 0, 'the page request');
-    await waitFor(async () => sessionId, (s) => s !== undefined, 'the first chunk');
+    const { streamed, sessionId } = await slowChat(id, leave.signal);
     leave.abort();
-    await reading;
-    const run = await waitFor(() => sessionRun(id, sessionId!), (r) => r.status === 'ended', 'the run to end');
+    await streamed.catch(() => undefined);
+    const run = await waitFor(() => sessionRun(id, sessionId), (r) => r.status === 'ended', 'the run to end');
     expect(run).toMatchObject({ end_reason: 'cancelled', error: expect.stringContaining('disconnected') });
     // The page answering later changes nothing: the run stays ended, its end the last step.
     const reports = webhook.received.length;
     release();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const after = await sessionRun(id, sessionId!);
+    const after = await sessionRun(id, sessionId);
     expect(after.transcript.at(-1).kind).toBe('end');
     expect(webhook.received.length).toBe(reports);
   }, 60_000);
@@ -194,11 +198,7 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
 
   it('a stream that can no longer read its run\'s events (the database failed) ends with stream_severed, 502 and retryable', async () => {
     const id = await runningIntern();
-    let sessionId: string | undefined;
-    const response = await chat(id, { messages: [{ role: 'user', content: `Use http_fetch on ${site.url}/slow then notify me` }] });
-    const reading = readSse(response, (c) => (sessionId ??= c.session_id));
-    await waitFor(async () => held.length, (n) => n > 0, 'the page request');
-    await waitFor(async () => sessionId, (s) => s !== undefined, 'the first chunk');
+    const { streamed: reading, sessionId } = await slowChat(id);
     // The transcript out of reach: the stream's next read of the run's steps fails.
     await sql`ALTER TABLE intern_run_steps RENAME TO intern_run_steps_away`.execute(gateway.store.db);
     let streamed: Awaited<typeof reading>;
@@ -214,7 +214,7 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
     expect(streamed.chunks.at(-1)).toMatchObject({ choices: [], session_id: sessionId, usage: null });
     // The stream only lost sight of the run: it goes on once the page answers.
     release();
-    const run = await waitFor(() => sessionRun(id, sessionId!), (r) => r.status === 'ended', 'the run to end');
+    const run = await waitFor(() => sessionRun(id, sessionId), (r) => r.status === 'ended', 'the run to end');
     expect(run.end_reason).toBe('finished');
   }, 60_000);
 
