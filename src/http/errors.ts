@@ -180,6 +180,9 @@ export const Errors = {
    * status this failure would have had before the stream opened: the gateway lost its upstream.
    */
   internStreamSevered: (detail: string) => new GatewayError(502, `The stream of the run was severed: ${detail}`, { reason: 'stream_severed', retryable: true }),
+  /** An intern create retried under its Idempotency-Key with another body: 409, as the SDK's createIntern errors allow (not 422). */
+  internIdempotencyConflict: () =>
+    new GatewayError(409, 'This Idempotency-Key was used for a create with another body; send a new key to create another intern', { reason: 'idempotency_key_reused', retryable: false }),
   /** A lifecycle operation the intern's status does not allow (e.g. provisioning a running intern). */
   internStateConflict: (status: string, action: string) =>
     new GatewayError(409, `The intern cannot be ${action} while its status is ${status}`, { reason: 'conflict', retryable: false }),

@@ -331,6 +331,18 @@ export interface InternRunStepsTable {
   created_at: string;
 }
 
+/** An intern create's idempotency key (migration 0014): what it created, from which body. */
+export interface InternCreateKeysTable {
+  api_key_hash: string;
+  /** 'header': the caller's Idempotency-Key; 'body': derived from the request body. */
+  source: 'header' | 'body';
+  key: string;
+  /** SHA-256 of the body's canonical JSON. */
+  body_hash: string;
+  intern_id: string;
+  created_at: string;
+}
+
 export interface InternVaultSecretsTable {
   intern_id: string;
   name: string;
@@ -362,6 +374,7 @@ export interface Database {
   intern_runs: InternRunsTable;
   intern_run_steps: InternRunStepsTable;
   intern_vault_secrets: InternVaultSecretsTable;
+  intern_create_keys: InternCreateKeysTable;
   vault_secrets: VaultSecretsTable;
   video_jobs: VideoJobsTable;
   organizations: OrganizationsTable;

@@ -122,6 +122,16 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
     }
   }, 30_000);
 
+  it('createIntern with an idempotencyKey: a retry returns the same intern; the key with another body is a 409 InternLifecycleError', async () => {
+    const first = await sdk.interns.createIntern({ idempotencyKey: 'sdk-once', createInternRequest: { name: 'keyed', instructions: 'once' } });
+    expect(await sdk.interns.createIntern({ idempotencyKey: 'sdk-once', createInternRequest: { name: 'keyed', instructions: 'once' } })).toEqual(first);
+    const conflict = await rejection(sdk.interns.createIntern({ idempotencyKey: 'sdk-once', createInternRequest: { name: 'keyed', instructions: 'twice' } }));
+    expect(conflict).toBeInstanceOf(InternLifecycleError);
+    expect(conflict).toMatchObject({ statusCode: 409, error: { code: 409, metadata: { reason: 'idempotency_key_reused', retryable: false } } });
+    const tooLong = await rejection(sdk.interns.createIntern({ idempotencyKey: 'k'.repeat(256), createInternRequest: { name: 'keyed' } }));
+    expect(tooLong).toMatchObject({ statusCode: 400, error: { metadata: { reason: 'bad_request', retryable: false } } });
+  });
+
   it('chat: refuses an intern that is not running with 409 intern_not_ready, an answer without a session with 400 bad_request', async () => {
     const queued = await sdk.interns.createIntern({ createInternRequest: { name: 'idle' } });
     const notReady = await rejection(sdk.interns.chat({ internId: queued.id, internChatCompletionRequest: { stream: true, messages: [{ role: 'user', content: 'hi' }] } }));

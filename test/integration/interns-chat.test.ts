@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,8 +56,10 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
   });
 
   async function runningIntern(extra: Record<string, unknown> = {}) {
+    // Each call is a new intern: without a key of its own, the same body within the hour would be the same create.
     const created = await call(gateway, 'POST', '/interns', {
       key,
+      headers: { 'idempotency-key': randomUUID() },
       body: { name: 'chatty', model: 'sim/agent', provision: true, allowed_domains: ['127.0.0.1'], webhook_url: `${webhook.url}/hook`, ...extra },
     });
     await waitFor(async () => (await call(gateway, 'GET', `/interns/${created.body.id}`, { key })).body.status, (s) => s === 'running', 'running');

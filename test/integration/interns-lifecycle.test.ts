@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -89,8 +90,10 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
   const invoke = (id: string, body: Record<string, unknown>) => call(gateway, 'POST', `/interns/${id}/invoke`, { key, body });
 
   async function runningIntern(extra: Record<string, unknown> = {}) {
+    // Each call is a new intern: without a key of its own, the same body within the hour would be the same create.
     const created = await call(gateway, 'POST', '/interns', {
       key,
+      headers: { 'idempotency-key': randomUUID() },
       body: { name: 'helper', model: 'sim/agent', provision: true, allowed_domains: ['127.0.0.1'], webhook_url: `${webhook.url}/hook`, ...extra },
     });
     expect(created.status).toBe(201);

@@ -2,16 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { findInternSession, sessionRunsWithSteps } from '../../store/repositories/intern-sessions.js';
-import { findIntern, insertIntern, listInterns, updateIntern, type InternRow } from '../../store/repositories/interns.js';
-import { findWorkspace } from '../../store/repositories/organizations.js';
+import { findIntern, listInterns, updateIntern, type InternRow } from '../../store/repositories/interns.js';
 import type { InternStatus } from '../../store/schema.js';
-import { newInternId } from '../../util/ids.js';
 import { internGate, installInternErrors, requireRuntime, type InternServices } from './intern-services.js';
 import { decodeCursor, encodeCursor, toInternRecord } from './intern-record.js';
+import { addCreateRoute } from './create-route.js';
 import { addInvokeRoute } from './invoke-route.js';
 import { addInternChatRoute } from './chat-route.js';
 import { jsonBodyOnly, refuseFields } from './lifecycle-body.js';
-import { CreateInternBody, INTERN_BODY_LIMIT, INTERN_STATUSES, InternParams, ListInternsQuery, SessionParams, UpdateInternBody } from './schemas.js';
+import { INTERN_BODY_LIMIT, INTERN_STATUSES, InternParams, ListInternsQuery, SessionParams, UpdateInternBody } from './schemas.js';
 import { toSessionRecord } from './session-record.js';
 import { mergeSettings } from './settings-body.js';
 
@@ -63,37 +62,6 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
       });
       const last = page.rows.at(-1);
       return { data: page.rows.map(toInternRecord), has_more: page.hasMore, ...(page.hasMore && last ? { next_cursor: encodeCursor(last) } : {}) };
-    });
-
-    app.post('/interns', { ...limits, schema: { body: CreateInternBody } }, async (request, reply) => {
-      const key = callerKey(request);
-      const body = request.body;
-      const workspaceId = body.workspace_id ?? key.workspace_id;
-      if (!(await findWorkspace(db, key.organization_id, workspaceId))) {
-        throw Errors.internBadRequest(`workspace_id ${workspaceId} is not a workspace of this organization`);
-      }
-      if (body.provision) requireRuntime(services);
-      const now = clock().toISOString();
-      const id = newInternId();
-      await insertIntern(db, {
-        id,
-        organization_id: key.organization_id,
-        workspace_id: workspaceId,
-        name: body.name,
-        description: body.description ?? null,
-        instructions: body.instructions ?? null,
-        model: body.model ?? null,
-        status: 'queued',
-        progress: null,
-        last_failure_message: null,
-        vault_id: body.vault_id ?? null,
-        settings: JSON.stringify(mergeSettings(null, body)),
-        created_by_user_id: key.creator_user_id,
-        created_at: now,
-        updated_at: now,
-      });
-      if (body.provision) await requireRuntime(services).provision(id);
-      return reply.code(201).send(toInternRecord(await internOf(key.organization_id, id)));
     });
 
     app.get('/interns/:internId', { schema: { params: InternParams } }, async (request) => {
@@ -157,6 +125,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
       return { data: toSessionRecord(session, await sessionRunsWithSteps(db, session.id)) };
     });
 
+    addCreateRoute(app, services, internOf);
     addInvokeRoute(app, services, internOf);
     addInternChatRoute(app, services, internOf);
   };

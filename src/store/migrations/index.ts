@@ -11,6 +11,7 @@ import * as videoJobFallbacks from './0009-video-job-fallbacks.js';
 import * as generationParent from './0011-generation-parent.js';
 import * as interns from './0012-interns.js';
 import * as internInteractionDeadline from './0013-intern-interaction-deadline.js';
+import * as internCreateKeys from './0014-intern-create-keys.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -29,6 +30,7 @@ const migrations: Record<string, EngineMigration> = {
   '0011-generation-parent': generationParent,
   '0012-interns': interns,
   '0013-intern-interaction-deadline': internInteractionDeadline,
+  '0014-intern-create-keys': internCreateKeys,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
