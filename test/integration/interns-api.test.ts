@@ -60,11 +60,11 @@ describe.each(testEngines)('interns API on $name', (engine) => {
     await enrolled(true);
     const created = await call(gateway, 'POST', '/interns', {
       key,
-      body: { name: 'scout', description: 'finds things', instructions: 'be brief', model: 'sim/echo', allowed_domains: ['example.com'], deadline_seconds: 120, interaction_deadline_seconds: 600, turns_per_minute: 30 },
+      body: { name: 'scout', description: 'finds things', instructions: 'be brief', model: 'service/auto', allowed_domains: ['example.com'], deadline_seconds: 120, interaction_deadline_seconds: 600, turns_per_minute: 30 },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
-      name: 'scout', description: 'finds things', instructions: 'be brief', model: 'sim/echo', status: 'queued', progress: null,
+      name: 'scout', description: 'finds things', instructions: 'be brief', model: 'service/auto', status: 'queued', progress: null,
       last_failure_message: null, vault_id: null, attached_vault_id: null, hostname: null,
       settings: { allowed_domains: ['example.com'], deadline_seconds: 120, interaction_deadline_seconds: 600, turns_per_minute: 30, max_open_questions: 1 },
     });
@@ -108,6 +108,8 @@ describe.each(testEngines)('interns API on $name', (engine) => {
       [{ name: 'x', tools: ['shell'] }, /tools/],
       [{ name: 'x', surprise: 1 }, /surprise/],
       [{ name: 'x', workspace_id: 'ws_other' }, /workspace_id ws_other is not a workspace/],
+      // Checked when set, not at the run's first model call.
+      [{ name: 'x', model: 'acme/nonexistent' }, /model: acme\/nonexistent is not a chat model this gateway serves/],
     ];
     for (const [body, message] of cases) {
       const res = await call(gateway, 'POST', '/interns', { key, body });
@@ -115,6 +117,10 @@ describe.each(testEngines)('interns API on $name', (engine) => {
       expect(res.body.error.message).toMatch(message);
       expect(res.body.error.metadata).toEqual(meta('bad_request', false));
     }
+    const intern = (await call(gateway, 'POST', '/interns', { key, body: { name: 'm', model: 'service/auto' } })).body;
+    const badModel = await call(gateway, 'PATCH', `/interns/${intern.id}`, { key, body: { model: 'acme/nonexistent' } });
+    expect([badModel.status, badModel.body.error.metadata]).toEqual([400, meta('bad_request', false)]);
+    expect((await call(gateway, 'GET', `/interns/${intern.id}`, { key })).body.model).toBe('service/auto');
   });
 
   it('invoke: 400 for bad bodies, 413 past 1 MiB, 404 for unknown interns, 409 for an intern that is not running', async () => {

@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
+import { servesChat } from '../../catalog/model-task.js';
 import type { InternRuntime } from '../../interns/intern-runtime.js';
+import { ROUTER_MODELS } from '../../routing/routers/route-models.js';
 import type { Services } from '../../services.js';
 import { isEnrolled } from '../../store/repositories/interns.js';
 import { isMember } from '../../store/repositories/members.js';
@@ -27,6 +29,7 @@ export function internServices(services: Services, options: InternOptions): Inte
   }, ttl);
   services.changes.subscribe(INTERN_PROGRAMME_TOPIC, (id) => programme.invalidate(id));
   services.changes.subscribe(MEMBERSHIP_TOPIC, (id) => members.invalidate(id));
+  const chatModel = servesChat(services.catalog);
   return {
     db: services.db,
     clock: services.clock,
@@ -36,5 +39,6 @@ export function internServices(services: Services, options: InternOptions): Inte
     acceptTimeoutMs: options.acceptTimeoutMs ?? 60_000,
     programme,
     members,
+    servesModel: (model) => chatModel(model) || Object.hasOwn(ROUTER_MODELS, model),
   };
 }

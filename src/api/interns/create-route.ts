@@ -7,7 +7,7 @@ import { findWorkspace } from '../../store/repositories/organizations.js';
 import { newInternId } from '../../util/ids.js';
 import { bodyHash, createKeyOf } from './create-key.js';
 import { toInternRecord, type InternRecord } from './intern-record.js';
-import { requireRuntime, type InternServices } from './intern-services.js';
+import { checkInternModel, requireRuntime, type InternServices } from './intern-services.js';
 import type { InternLookup } from './invoke-route.js';
 import { jsonBodyOnly } from './lifecycle-body.js';
 import { CreateInternBody, INTERN_BODY_LIMIT } from './schemas.js';
@@ -46,6 +46,7 @@ export function addCreateRoute(app: App, services: InternServices, internOf: Int
     const earlier = await findCreateKey(db, ref, since);
     if (earlier) return reply.code(201).send(await replay(earlier));
 
+    checkInternModel(services, body.model);
     const workspaceId = body.workspace_id ?? key.workspace_id;
     if (!(await findWorkspace(db, key.organization_id, workspaceId))) {
       throw Errors.internBadRequest(`workspace_id ${workspaceId} is not a workspace of this organization`);

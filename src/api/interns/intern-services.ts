@@ -23,6 +23,15 @@ export interface InternServices {
   programme: FlagCache;
   /** Active memberships, by membershipKey(organization, user). */
   members: FlagCache;
+  /** Whether a chat request could name this model here: an intern's model is checked when it is set, not at its first run. */
+  servesModel: (model: string) => boolean;
+}
+
+/** 400 naming `model` when this gateway could not run a chat with it. */
+export function checkInternModel(services: InternServices, model: string | null | undefined): void {
+  if (model !== null && model !== undefined && !services.servesModel(model)) {
+    throw Errors.internBadRequest(`model: ${model} is not a chat model this gateway serves (GET /models lists them)`);
+  }
 }
 
 export function requireRuntime(services: InternServices): InternRuntime {

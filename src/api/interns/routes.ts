@@ -4,7 +4,7 @@ import { Errors } from '../../http/errors.js';
 import { findInternSession, sessionRunsWithSteps } from '../../store/repositories/intern-sessions.js';
 import { findIntern, listInterns, updateIntern, type InternRow } from '../../store/repositories/interns.js';
 import type { InternStatus } from '../../store/schema.js';
-import { internGate, installInternErrors, requireRuntime, type InternServices } from './intern-services.js';
+import { checkInternModel, internGate, installInternErrors, requireRuntime, type InternServices } from './intern-services.js';
 import { decodeCursor, encodeCursor, toInternRecord } from './intern-record.js';
 import { addCreateRoute } from './create-route.js';
 import { addInvokeRoute } from './invoke-route.js';
@@ -73,6 +73,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
       const intern = await internOf(key.organization_id, request.params.internId);
       if (intern.status === 'destroying') throw Errors.internStateConflict(intern.status, 'updated');
       const body = request.body;
+      checkInternModel(services, body.model);
       const row = await updateIntern(db, key.organization_id, intern.id, {
         ...(body.name !== undefined ? { name: body.name } : {}),
         ...(body.description !== undefined ? { description: body.description } : {}),
