@@ -189,7 +189,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.interns?.runtime ??
     (options.internRuntime === false
       ? undefined
-      : createInternRuntime({ ...options.internRuntime, db: services.db, clock, chat, secrets: internSecrets.withHosts, allowPrivateRanges: options.plugins?.allowPrivateRanges ?? [], log: (message, detail) => app.log.warn({ err: detail }, message) }));
+      : createInternRuntime({ ...options.internRuntime, db: services.db, clock, chat, changes: services.changes, secrets: internSecrets.withHosts, allowPrivateRanges: options.plugins?.allowPrivateRanges ?? [], log: (message, detail) => app.log.warn({ err: detail }, message) }));
   app.decorate('internRuntime', internRuntime);
   app.addHook('onReady', async () => internRuntime?.start());
   app.addHook('onClose', async () => internRuntime?.close());

@@ -232,12 +232,21 @@ describe.each(testEngines)('interns runtime durability on $name', (engine) => {
     expect(events.some((e) => e.type === 'pending')).toBe(false);
   }, 40_000);
 
-  it('refuses submits: 409 when the intern is not running, 502 when its process is not, 504 when the process does not acknowledge', async () => {
+  it('refuses submits: 409 when the intern is not running, 502 when its process cannot be started here, 504 when the process does not acknowledge', async () => {
     const dropRuns = (child: ChildHandle): ChildHandle =>
       Object.assign(Object.create(child) as ChildHandle, { send: (message: { type: string }) => (message.type === 'run' ? true : child.send(message as never)) });
-    const setup = await gateway({ ackTimeoutMs: 300, spawn: (id) => dropRuns(forkIntern(id)) });
+    /** Interns whose processes die as they start. */
+    const doomed = new Set<string>();
+    const spawn = (id: string) => {
+      const child = forkIntern(id);
+      if (doomed.has(id)) child.kill('SIGKILL');
+      return dropRuns(child);
+    };
+    const setup = await gateway({ ackTimeoutMs: 300, spawn });
     const queued = await seedIntern(setup.gw.store.db, { organizationId: setup.gw.organizationId, workspaceId: setup.key.workspaceId, apiKeyHash: setup.key.hash, model: 'sim/agent', settings: {} });
     await expect(submit(setup, queued, 'x')).rejects.toMatchObject({ statusCode: 409, metadata: { reason: 'intern_not_ready' } });
+    // Running in the database, but its process does not come up on this instance (it tries to start it on demand).
+    doomed.add(queued.internId);
     await setup.gw.store.db.updateTable('interns').set({ status: 'running' }).where('id', '=', queued.internId).execute();
     await expect(submit(setup, queued, 'x')).rejects.toMatchObject({ statusCode: 502, metadata: { reason: 'intern_unreachable' } });
 

@@ -9,10 +9,6 @@ export function internById(db: Kysely<Database>, id: string) {
   return db.selectFrom('interns').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function internsWithStatus(db: Kysely<Database>, statuses: readonly InternStatus[]) {
-  return db.selectFrom('interns').select(['id', 'status']).where('status', 'in', statuses).execute();
-}
-
 export interface InternStateChange {
   status: InternStatus;
   progress?: { step_label: string; step_number: number; total_steps: number } | null;

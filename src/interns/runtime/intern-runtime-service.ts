@@ -7,6 +7,7 @@ import {
   addRunCost, appendStep, claimDueRuns, claimRun, countAwaitingRuns, findOpenRunInSession, findRun, insertRun, listSteps, openRunsOfIntern, overdueRuns,
   releaseRuns, renewRuns, seizeRun, unansweredRuns, type InternRunRow,
 } from '../../store/repositories/intern-runs.js';
+import type { ChangeFeed } from '../../store/change-feed.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../util/clock.js';
 import type { ModelTurn } from '../agent-loop/run-agent-loop.js';
@@ -15,7 +16,8 @@ import type { InternRunEvent, InternRuntime, InternSubmitRequest, InternSubmitRe
 import { parseInternSettings } from '../intern-settings.js';
 import { internModelCaller } from './intern-model-call.js';
 import { AckTimeoutError, forkIntern, type SpawnIntern } from './intern-process.js';
-import { deleteInternRows, internById, internsWithStatus, setInternState } from './intern-rows.js';
+import { deleteInternRows, internById, setInternState } from './intern-rows.js';
+import { INTERN_PROCESS_TOPIC, processReconciler } from './process-reconciler.js';
 import type { ChildCalls, ChildMessage } from './protocol.js';
 import { runChangeFor, type RunTerms } from './run-change.js';
 import { runEvents } from './run-events.js';
@@ -30,6 +32,8 @@ export interface InternRuntimeOptions {
   secrets?: (internId: string, names: readonly string[]) => Promise<Record<string, { value: string; hosts: string[] }>>;
   /** gateway.yaml network.allow_private_ranges: what tools' fetches may reach beyond public addresses. */
   allowPrivateRanges?: readonly string[];
+  /** Notices between the instances sharing the database (an intern's process started or stopped elsewhere). */
+  changes?: ChangeFeed;
   spawn?: SpawnIntern;
   backoff?: IBackoffFactory<unknown>;
   /** How long a run's lease lasts without renewal (a dead instance's runs return after it). Default 30 s. */
@@ -80,6 +84,8 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
   let started = false;
+  const provisioningHere = new Set<string>();
+  const startTimeoutMs = options.startTimeoutMs ?? 20_000;
 
   const leaseUntil = () => new Date(clock().getTime() + leaseMs);
   const notify = (runId: string) => listeners.get(runId)?.forEach((wake) => wake());
@@ -87,7 +93,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
   const supervisor = new Supervisor({
     spawn: options.spawn ?? forkIntern,
     init: (internId) => ({ internId, allowPrivateRanges: [...(options.allowPrivateRanges ?? [])] }),
-    startTimeoutMs: options.startTimeoutMs ?? 20_000,
+    startTimeoutMs,
     ...(options.backoff ? { backoff: options.backoff } : {}),
     handlers: {
       onCall: (internId, runId, method, args) => handleCall(internId, runId, method as keyof ChildCalls, args),
@@ -101,6 +107,21 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
       },
     },
   });
+
+  const reconciler = processReconciler({
+    db,
+    supervisor,
+    now: clock,
+    provisioningHere,
+    staleProvisioningMs: startTimeoutMs + leaseMs,
+    retryMs: Math.max(tickMs * 10, 1_000),
+    provision: (internId) => void startProcess(internId).catch((error: unknown) => log(`intern ${internId} provisioning failed`, error)),
+    onStopped: (internId) => {
+      for (const [runId, run] of local) if (run.internId === internId) local.delete(runId);
+    },
+    log,
+  });
+  const announce = (internId: string) => options.changes?.publish(INTERN_PROCESS_TOPIC, internId).catch((error: unknown) => log('intern change notice failed', error));
 
   /** Records a step of a run this instance holds; undefined when the lease was lost or the run ended. */
   async function record(runId: string, terms: RunTerms, step: NewStep, generationId?: string): Promise<RecordedStep | undefined> {
@@ -199,6 +220,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
   }
 
   async function tick(): Promise<void> {
+    await reconciler.all();
     const now = clock();
     const held = await renewRuns(db, { token, ids: [...local.keys()], leaseUntil: leaseUntil() });
     for (const runId of local.keys()) {
@@ -225,16 +247,23 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     }, ms);
   }
 
+  /** The one place an intern's provisioning is decided: on the instance that got the request (or took over an abandoned one). */
   async function startProcess(internId: string): Promise<void> {
-    const now = clock();
-    await setInternState(db, internId, { status: 'provisioning', progress: { step_label: 'Starting the intern process', step_number: 1, total_steps: PROVISION_STEPS }, lastFailureMessage: null }, now);
+    if (provisioningHere.has(internId)) return;
+    provisioningHere.add(internId);
     try {
-      await supervisor.ensure(internId);
-      await setInternState(db, internId, { status: 'running', progress: null }, clock(), ['provisioning']);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await setInternState(db, internId, { status: 'failed', progress: null, lastFailureMessage: `the intern process did not start: ${message}` }, clock(), ['provisioning']);
+      await setInternState(db, internId, { status: 'provisioning', progress: { step_label: 'Starting the intern process', step_number: 1, total_steps: PROVISION_STEPS }, lastFailureMessage: null }, clock());
+      try {
+        await supervisor.ensure(internId);
+        await setInternState(db, internId, { status: 'running', progress: null }, clock(), ['provisioning']);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await setInternState(db, internId, { status: 'failed', progress: null, lastFailureMessage: `the intern process did not start: ${message}` }, clock(), ['provisioning']);
+      }
+    } finally {
+      provisioningHere.delete(internId);
     }
+    await announce(internId);
   }
 
   async function stopIntern(internId: string): Promise<void> {
@@ -257,6 +286,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     async suspend(internId) {
       await stopIntern(internId);
       await setInternState(db, internId, { status: 'stopped', progress: null }, clock());
+      await announce(internId);
     },
 
     async destroy(internId) {
@@ -267,12 +297,17 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
       } catch (error) {
         await setInternState(db, internId, { status: 'destroy_failed', lastFailureMessage: error instanceof Error ? error.message : String(error) }, clock());
       }
+      await announce(internId);
     },
 
     async submit(req: InternSubmitRequest): Promise<InternSubmitResult> {
       const intern = await internById(db, req.internId);
       if (!intern) throw Errors.internNotFound('Intern');
       if (intern.status !== 'running') throw Errors.internNotReady(intern.status);
+      // Running, yet no process here (the notice that it started elsewhere has not arrived): start it now.
+      if (!supervisor.channel(req.internId)) await supervisor.ensure(req.internId).catch((error: unknown) => {
+        throw Errors.internUnreachable(`its process is not running on this gateway: ${error instanceof Error ? error.message : String(error)}`);
+      });
       const channel = supervisor.channel(req.internId);
       if (!channel) throw Errors.internUnreachable('its process is not running on this gateway');
       const settings = parseInternSettings(intern.settings);
@@ -355,7 +390,9 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     async start() {
       if (started) return;
       started = true;
-      for (const intern of await internsWithStatus(db, ['running', 'provisioning'])) void startProcess(intern.id).catch((error: unknown) => log(`intern ${intern.id} did not start`, error));
+      options.changes?.subscribe(INTERN_PROCESS_TOPIC, (internId) => {
+        if (!stopping.signal.aborted) void reconciler.one(internId).catch((error: unknown) => log(`intern ${internId} could not be brought in line`, error));
+      });
       schedule(0);
     },
 

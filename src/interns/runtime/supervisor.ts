@@ -29,6 +29,8 @@ interface Managed {
   child?: ChildHandle;
   channel?: InternChannel;
   ready: boolean;
+  /** The start in progress (first start or a restart), until it answers or fails. */
+  launching?: Promise<void>;
   startedAt: number;
   backoff?: IBackoff<unknown>;
   timer?: NodeJS.Timeout;
@@ -59,20 +61,27 @@ export class Supervisor {
     return [...this.procs.values()].filter((m) => m.ready && m.channel?.open).map((m) => m.internId);
   }
 
+  /** Every intern this supervisor keeps a process for (up, starting or waiting to restart). */
+  internIds(): string[] {
+    return [...this.procs.keys()];
+  }
+
   isWanted(internId: string): boolean {
     return this.procs.get(internId)?.wanted ?? false;
   }
 
   /**
-   * Starts the intern's process (unless it is already up) and resolves once it
-   * answers; the first start failing rejects and gives up (provision reports
-   * it). Crashes after that are restarted in the background.
+   * Starts the intern's process (unless it is already up or starting) and
+   * resolves once it answers; the first start failing rejects and gives up
+   * (provision reports it). Crashes after that are restarted in the
+   * background; while one waits out its backoff, this rejects.
    */
   async ensure(internId: string): Promise<void> {
     const existing = this.procs.get(internId);
     if (existing?.wanted && existing.ready) return;
-    const managed: Managed = existing ?? { internId, wanted: true, ready: false, startedAt: 0 };
-    managed.wanted = true;
+    if (existing?.wanted && existing.launching) return existing.launching;
+    if (existing?.wanted) throw new Error('its process is restarting after a crash');
+    const managed: Managed = { internId, wanted: true, ready: false, startedAt: 0 };
     this.procs.set(internId, managed);
     try {
       await this.launch(managed);
@@ -96,7 +105,14 @@ export class Supervisor {
     await Promise.all([...this.procs.keys()].map((id) => this.stop(id)));
   }
 
-  private async launch(managed: Managed): Promise<void> {
+  private launch(managed: Managed): Promise<void> {
+    managed.launching = this.start(managed).finally(() => {
+      managed.launching = undefined;
+    });
+    return managed.launching;
+  }
+
+  private async start(managed: Managed): Promise<void> {
     const { internId } = managed;
     const child = this.options.spawn(internId);
     managed.child = child;
