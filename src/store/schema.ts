@@ -343,6 +343,17 @@ export interface InternCreateKeysTable {
   created_at: string;
 }
 
+/** An input for a run driven by another instance (migration 0015): waiting until its driver takes it (taken_at), or says why not (error). */
+export interface InternRunInputsTable {
+  id: string;
+  run_id: string;
+  kind: 'steer' | 'answer';
+  text: string;
+  created_at: string;
+  taken_at: string | null;
+  error: string | null;
+}
+
 export interface InternVaultSecretsTable {
   intern_id: string;
   name: string;
@@ -375,6 +386,7 @@ export interface Database {
   intern_run_steps: InternRunStepsTable;
   intern_vault_secrets: InternVaultSecretsTable;
   intern_create_keys: InternCreateKeysTable;
+  intern_run_inputs: InternRunInputsTable;
   vault_secrets: VaultSecretsTable;
   video_jobs: VideoJobsTable;
   organizations: OrganizationsTable;

@@ -35,7 +35,10 @@ export interface InternPair {
  * processes, the simulator as the intern's model (`sim/agent`) and a site
  * whose /slow page is held until release().
  */
-export async function startInternPair(engine: TestEngine, { redisUrl, tuning = {} }: { redisUrl?: string; tuning?: InternRuntimeTuning } = {}): Promise<InternPair> {
+export async function startInternPair(
+  engine: TestEngine,
+  { redisUrl, tuning = {}, tuningOfA = {} }: { redisUrl?: string; tuning?: InternRuntimeTuning; /** A's own, over `tuning`. */ tuningOfA?: InternRuntimeTuning } = {},
+): Promise<InternPair> {
   const held: ServerResponse[] = [];
   const release = () => held.splice(0).forEach((res) => res.end('slow page body'));
   const sim = await startSimulator();
@@ -45,7 +48,7 @@ export async function startInternPair(engine: TestEngine, { redisUrl, tuning = {
     { id: 'sim/agent', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
     { id: 'sim/slow-agent', endpoints: [{ provider: 'alpha', upstream: 'sim-model@latency=1500' }] },
   ]);
-  const instance = async (databaseUrl?: string): Promise<PairedInstance> => {
+  const instance = async (own: InternRuntimeTuning, databaseUrl?: string): Promise<PairedInstance> => {
     const children: PairedInstance['children'] = [];
     const spawn = (internId: string) => {
       const child = forkIntern(internId);
@@ -59,14 +62,14 @@ export async function startInternPair(engine: TestEngine, { redisUrl, tuning = {
     const gateway = await startGateway(engine, {
       catalog,
       plugins: { allowPrivateRanges: ['127.0.0.0/8'] },
-      internRuntime: { tickMs: 100, leaseMs: 3_000, backoff: new ConstantBackoff(100), spawn, ...tuning },
+      internRuntime: { tickMs: 100, leaseMs: 3_000, backoff: new ConstantBackoff(100), spawn, ...tuning, ...own },
       ...(databaseUrl ? { databaseUrl } : {}),
       ...(redisUrl ? { redisUrl } : {}),
     });
     return { gateway, children, live: () => children.filter((c) => !c.exited).map((c) => c.internId) };
   };
-  const a = await instance();
-  const b = await instance(a.gateway.store.url);
+  const a = await instance(tuningOfA);
+  const b = await instance({}, a.gateway.store.url);
   await enrolInProgramme(a.gateway);
   return {
     a,

@@ -21,6 +21,7 @@ import { INTERN_PROCESS_TOPIC, processReconciler } from './process-reconciler.js
 import type { ChildCalls, ChildMessage } from './protocol.js';
 import { runChangeFor, type RunTerms } from './run-change.js';
 import { runEvents } from './run-events.js';
+import { INTERN_RUN_INPUT_TOPIC, runInputs } from './run-inputs.js';
 import { Supervisor } from './supervisor.js';
 
 export interface InternRuntimeOptions {
@@ -121,6 +122,22 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     },
     log,
   });
+  /** Steers and answers for runs another instance drives, and those that others hand to runs driven here. */
+  const inputs = runInputs({
+    db,
+    clock,
+    changes: options.changes,
+    timeoutMs: ackTimeoutMs,
+    deliver: async (input) => {
+      const run = local.get(input.run_id);
+      const channel = run?.assigned ? supervisor.channel(run.internId) : undefined;
+      if (!channel) return false;
+      await channel.request({ type: input.kind, runId: input.run_id, text: input.text }, ackTimeoutMs);
+      return true;
+    },
+    log,
+  });
+  const assignedRuns = () => [...local].filter(([, run]) => run.assigned).map(([runId]) => runId);
   const announce = (internId: string) => options.changes?.publish(INTERN_PROCESS_TOPIC, internId).catch((error: unknown) => log('intern change notice failed', error));
 
   /** Records a step of a run this instance holds; undefined when the lease was lost or the run ended. */
@@ -202,6 +219,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
       ackTimeoutMs,
     );
     run.assigned = true;
+    void inputs.drain([runId]);
   }
 
   async function adopt(row: InternRunRow): Promise<void> {
@@ -234,6 +252,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     for (const row of await unansweredRuns(db, now, 50)) await endRun(row, 'cancelled', `no answer within the interaction deadline (${row.interaction_deadline_at})`);
     const claimed = await claimDueRuns(db, { token, now, leaseUntil: leaseUntil(), limit: 20, internIds: supervisor.readyInterns() });
     for (const row of claimed) await adopt(row).catch((error: unknown) => log(`intern run ${row.id} could not be resumed`, error));
+    await inputs.drain(assignedRuns());
   }
 
   function schedule(ms: number): void {
@@ -271,6 +290,16 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     await supervisor.stop(internId);
   }
 
+  /** The channel of the intern's process here, started now if it is not yet (the notice that it runs has not arrived). */
+  async function processHere(internId: string) {
+    if (!supervisor.channel(internId)) await supervisor.ensure(internId).catch((error: unknown) => {
+      throw Errors.internUnreachable(`its process is not running on this gateway: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    const channel = supervisor.channel(internId);
+    if (!channel) throw Errors.internUnreachable('its process is not running on this gateway');
+    return channel;
+  }
+
   const translate = (error: unknown): GatewayError => {
     if (error instanceof GatewayError) return error;
     if (error instanceof AckTimeoutError) return Errors.internTimeout();
@@ -304,12 +333,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
       const intern = await internById(db, req.internId);
       if (!intern) throw Errors.internNotFound('Intern');
       if (intern.status !== 'running') throw Errors.internNotReady(intern.status);
-      // Running, yet no process here (the notice that it started elsewhere has not arrived): start it now.
-      if (!supervisor.channel(req.internId)) await supervisor.ensure(req.internId).catch((error: unknown) => {
-        throw Errors.internUnreachable(`its process is not running on this gateway: ${error instanceof Error ? error.message : String(error)}`);
-      });
-      const channel = supervisor.channel(req.internId);
-      if (!channel) throw Errors.internUnreachable('its process is not running on this gateway');
+      const channel = await processHere(req.internId);
       const settings = parseInternSettings(intern.settings);
 
       const open = await findOpenRunInSession(db, req.sessionId);
@@ -319,7 +343,10 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
             await channel.request({ type: 'steer', runId: open.id, text: req.input }, ackTimeoutMs);
           } else {
             // No process here drives it (yet): take the run if no live instance holds it, record the input, and hand it over.
-            if (!(await claimRun(db, { id: open.id, token, now: clock(), leaseUntil: leaseUntil() }))) throw Errors.internUnreachable('the session\'s run is driven by another gateway instance');
+            if (!(await claimRun(db, { id: open.id, token, now: clock(), leaseUntil: leaseUntil() }))) {
+              await inputs.handOver(open.id, 'steer', req.input);
+              return { status: 'steered', runId: open.id };
+            }
             const run: LocalRun = { internId: open.intern_id, ...termsOf(open, intern.settings), apiKeyHash: open.api_key_hash, model: modelOf(intern.model), assigned: false };
             local.set(open.id, run);
             if (!(await record(open.id, run, { kind: 'steer', content: { text: req.input } }))) throw Errors.internUnreachable('the session\'s run ended meanwhile');
@@ -379,17 +406,29 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     async answer(runId, text) {
       const row = await findRun(db, runId);
       if (!row || row.status !== 'awaiting_input') throw Errors.internBadRequest('the run is not waiting for an answer');
-      const run = local.get(runId);
-      const channel = run?.assigned ? supervisor.channel(run.internId) : undefined;
-      if (!channel) throw Errors.internUnreachable('the run is not driven by this gateway instance');
-      await channel.request({ type: 'answer', runId, text }, ackTimeoutMs).catch((error: unknown) => {
+      try {
+        if (!local.has(runId) && (await claimRun(db, { id: runId, token, now: clock(), leaseUntil: leaseUntil() }))) {
+          // No live instance drives it: this one takes it over, then answers it here.
+          await processHere(row.intern_id);
+          await adopt(row);
+        } else if (!local.has(runId)) {
+          return await inputs.handOver(runId, 'answer', text);
+        }
+        const run = local.get(runId);
+        const channel = run?.assigned ? supervisor.channel(run.internId) : undefined;
+        if (!channel) throw Errors.internUnreachable('the intern process driving the run here is restarting');
+        await channel.request({ type: 'answer', runId, text }, ackTimeoutMs);
+      } catch (error) {
         throw translate(error);
-      });
+      }
     },
 
     async start() {
       if (started) return;
       started = true;
+      options.changes?.subscribe(INTERN_RUN_INPUT_TOPIC, (runId) => {
+        if (local.get(runId)?.assigned) void inputs.drain([runId]);
+      });
       options.changes?.subscribe(INTERN_PROCESS_TOPIC, (internId) => {
         if (!stopping.signal.aborted) void reconciler.one(internId).catch((error: unknown) => log(`intern ${internId} could not be brought in line`, error));
       });

@@ -12,6 +12,7 @@ import * as generationParent from './0011-generation-parent.js';
 import * as interns from './0012-interns.js';
 import * as internInteractionDeadline from './0013-intern-interaction-deadline.js';
 import * as internCreateKeys from './0014-intern-create-keys.js';
+import * as internRunInputs from './0015-intern-run-inputs.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -31,6 +32,7 @@ const migrations: Record<string, EngineMigration> = {
   '0012-interns': interns,
   '0013-intern-interaction-deadline': internInteractionDeadline,
   '0014-intern-create-keys': internCreateKeys,
+  '0015-intern-run-inputs': internRunInputs,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
