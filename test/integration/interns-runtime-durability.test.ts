@@ -46,7 +46,10 @@ describe.each(testEngines)('interns runtime durability on $name', (engine) => {
   });
 
   async function gateway(tuning: InternRuntimeTuning = {}, extra: { clock?: ReturnType<typeof testClock>['clock']; databaseUrl?: string } = {}) {
-    const catalog = simCatalog(sim.url, ['alpha'], [{ id: 'sim/agent', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] }]);
+    const catalog = simCatalog(sim.url, ['alpha'], [
+      { id: 'sim/agent', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
+      { id: 'sim/slow-agent', endpoints: [{ provider: 'alpha', upstream: 'sim-model@latency=1500' }] },
+    ]);
     const gw = await startGateway(engine, {
       catalog,
       plugins: { allowPrivateRanges: ['127.0.0.0/8'] },
@@ -60,12 +63,25 @@ describe.each(testEngines)('interns runtime durability on $name', (engine) => {
 
   type Setup = Awaited<ReturnType<typeof gateway>>;
 
-  async function runningIntern({ gw, runtime, key }: Setup, settings: Record<string, unknown> = {}) {
+  /** A gateway whose intern processes the test can kill. */
+  async function gatewayKeepingChildren() {
+    const children: ChildHandle[] = [];
+    const setup = await gateway({
+      spawn: (id) => {
+        const child = forkIntern(id);
+        children.push(child);
+        return child;
+      },
+    });
+    return { setup, children };
+  }
+
+  async function runningIntern({ gw, runtime, key }: Setup, settings: Record<string, unknown> = {}, model = 'sim/agent') {
     const seeded = await seedIntern(gw.store.db, {
       organizationId: gw.organizationId,
       workspaceId: key.workspaceId,
       apiKeyHash: key.hash,
-      model: 'sim/agent',
+      model,
       settings: { allowed_domains: ['127.0.0.1'], webhook_url: `${webhook.url}/hook`, ...settings },
     });
     await runtime.provision(seeded.internId);
@@ -114,14 +130,7 @@ describe.each(testEngines)('interns runtime durability on $name', (engine) => {
   }, 40_000);
 
   it('restarts a killed intern process with backoff and resumes its run from the last recorded step', async () => {
-    const children: ChildHandle[] = [];
-    const setup = await gateway({
-      spawn: (id) => {
-        const child = forkIntern(id);
-        children.push(child);
-        return child;
-      },
-    });
+    const { setup, children } = await gatewayKeepingChildren();
     const intern = await runningIntern(setup);
     const { runId } = await submit(setup, intern, slowTask());
     await untilStep(setup.gw.store.db, runId, 'tool_call');
@@ -136,6 +145,27 @@ describe.each(testEngines)('interns runtime durability on $name', (engine) => {
     expect(steps.map((s) => s.kind).slice(4)).toEqual(['assistant', 'approval', 'answer', 'tool_call', 'tool_result', 'assistant', 'end']);
     expect(webhook.received.length).toBe(reports + 1);
     expect(steps.map((s) => s.seq)).toEqual(steps.map((_, i) => i + 1));
+  }, 40_000);
+
+  it('bills a model call once when the intern process dies during it: the gateway records the reply and the restarted process resumes after that turn', async () => {
+    const { setup, children } = await gatewayKeepingChildren();
+    const intern = await runningIntern(setup, {}, 'sim/slow-agent');
+    const modelCalls = async () => {
+      const stats = (await (await fetch(`${sim.url}/__sim/stats`)).json()) as { requests: Record<string, number> };
+      return Object.entries(stats.requests).reduce((sum, [path, n]) => (path.endsWith('/chat/completions') ? sum + n : sum), 0);
+    };
+    const before = await modelCalls();
+    const { runId } = await submit(setup, intern, 'Say hello');
+    await waitFor(modelCalls, (n) => n > before, 'the model call');
+    children.at(-1)!.kill('SIGKILL');
+    const ended = await waitFor(() => runRow(setup.gw.store.db, runId), (run) => run?.status === 'ended', 'the resumed run to end', 30_000);
+    expect(ended).toMatchObject({ end_reason: 'finished' });
+    expect(children.length).toBeGreaterThanOrEqual(2);
+    const steps = await setup.gw.store.db.selectFrom('intern_run_steps').select(['kind', 'generation_id']).where('run_id', '=', runId).orderBy('seq').execute();
+    expect(steps.map((s) => s.kind)).toEqual(['input', 'assistant', 'end']);
+    const ledger = await setup.gw.store.db.selectFrom('generations').select('id').where('intern_run_id', '=', runId).execute();
+    expect(ledger.map((row) => row.id)).toEqual([steps[1]!.generation_id]);
+    expect(await modelCalls()).toBe(before + 1);
   }, 40_000);
 
   it('resumes a run in the next gateway instance after the first one is restarted mid-run', async () => {

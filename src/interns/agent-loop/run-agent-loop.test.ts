@@ -3,7 +3,7 @@ import type { AssistantMessage, ChatMessage } from '../../chat/types.js';
 import { askQuestionDefinition } from '../tools/intern-tool.js';
 import { Inbox } from './inbox.js';
 import { runAgentLoop, type LoopDeps } from './run-agent-loop.js';
-import type { RecordedStep } from './steps.js';
+import type { NewStep, RecordedStep, StepOf } from './steps.js';
 
 const call = (id: string, name: string, args: unknown): AssistantMessage => ({
   role: 'assistant',
@@ -18,21 +18,22 @@ function harness(script: AssistantMessage[], overrides: Partial<LoopDeps> = {}, 
   const seen: ChatMessage[][] = [];
   const executed: string[] = [];
   let now = Date.parse('2026-01-01T00:00:00Z');
+  const append = (step: NewStep): RecordedStep => {
+    const recorded = { ...step, seq: steps.length + 1 } as RecordedStep;
+    steps.push(recorded);
+    return recorded;
+  };
   const deps: LoopDeps = {
     instructions: 'be useful',
     tools: [askQuestionDefinition],
     needsApproval: (name) => name === 'notify',
-    model: async (messages) => {
+    turn: async (messages) => {
       seen.push(messages);
       const next = script.shift();
       if (!next) throw new Error('the model has nothing more to say');
-      return { message: next, generationId: `gen-${seen.length}` };
+      return append({ kind: 'assistant', content: { message: next } }) as StepOf<'assistant'>;
     },
-    record: async (step) => {
-      const recorded = { ...step, seq: steps.length + 1 } as RecordedStep;
-      steps.push(recorded);
-      return recorded;
-    },
+    record: async (step) => append(step),
     execute: async (fn) => {
       executed.push(fn.name);
       return { content: `${fn.name} ran with ${fn.arguments}` };

@@ -1,24 +1,25 @@
-import type { AssistantMessage, ChatMessage, FunctionTool, ToolCall } from '../../chat/types.js';
+import type { ChatMessage, FunctionTool, ToolCall } from '../../chat/types.js';
 import type { ApprovalMode } from '../intern-runtime.js';
 import { ASK_QUESTION } from '../tools/intern-tool.js';
 import type { Inbox } from './inbox.js';
 import { nextOpenCall, type OpenCall } from './open-call.js';
-import type { EndReason, NewStep, RecordedStep } from './steps.js';
+import type { EndReason, NewStep, RecordedStep, StepOf } from './steps.js';
 import { transcriptMessages } from './transcript-messages.js';
-
-export interface ModelTurn {
-  message: AssistantMessage;
-  generationId?: string;
-}
 
 export interface LoopDeps {
   instructions: string | null;
   /** Offered to the model (ask_question included when the intern has it). */
   tools: readonly FunctionTool[];
   needsApproval(name: string): boolean;
-  model(messages: ChatMessage[], tools: readonly FunctionTool[], signal: AbortSignal): Promise<ModelTurn>;
+  /**
+   * Calls the model and appends its reply to the transcript as an assistant
+   * step: one act where the call is billed, so a turn paid for is never lost
+   * to a loop that dies before the reply reaches it (the resumed loop starts
+   * after it instead of paying for it again).
+   */
+  turn(messages: ChatMessage[], tools: readonly FunctionTool[], signal: AbortSignal): Promise<StepOf<'assistant'>>;
   /** Appends a step to the run's transcript; resolves once it is stored (the loop acts on a step only after). */
-  record(step: NewStep, generationId?: string): Promise<RecordedStep>;
+  record(step: NewStep): Promise<RecordedStep>;
   /** Runs a tool call (secrets substituted by the executor): the result text the model sees. */
   execute(call: ToolCall['function'], signal: AbortSignal): Promise<{ content: string; error?: boolean }>;
   inbox: Inbox;
@@ -52,8 +53,8 @@ const GRANTS = /^\s*(approve|approved|yes|y|ok|allow|grant|granted)\s*[.!]?\s*$/
  */
 export async function runAgentLoop(initial: readonly RecordedStep[], deps: LoopDeps): Promise<LoopOutcome> {
   const steps = [...initial];
-  const push = async (step: NewStep, generationId?: string) => {
-    steps.push(await deps.record(step, generationId));
+  const push = async (step: NewStep) => {
+    steps.push(await deps.record(step));
   };
   const end = async (reason: EndReason, error?: string): Promise<LoopOutcome> => {
     await push({ kind: 'end', content: { reason, ...(error !== undefined ? { error } : {}) } });
@@ -80,15 +81,15 @@ export async function runAgentLoop(initial: readonly RecordedStep[], deps: LoopD
     if (latest?.kind === 'assistant' && !latest.content.message.tool_calls?.length) return end('finished');
     if (turns >= deps.maxTurns) return end('step_limit', `more than ${deps.maxTurns} model calls`);
 
-    let turn: ModelTurn;
+    let turn: StepOf<'assistant'>;
     try {
-      turn = await deps.model(transcriptMessages(deps.instructions, steps), deps.tools, deps.signal);
+      turn = await deps.turn(transcriptMessages(deps.instructions, steps), deps.tools, deps.signal);
     } catch (error) {
       if (deps.signal.aborted) return stopped;
       return end('failed', error instanceof Error ? error.message : String(error));
     }
     turns += 1;
-    await push({ kind: 'assistant', content: { message: turn.message } }, turn.generationId);
+    steps.push(turn);
   }
 
   /** Moves an open tool call to its result; false when stopped while waiting for an answer. */

@@ -2,10 +2,16 @@ import { LedgerWriter } from '../../accounting/ledger-writer.js';
 import { recordGenerations } from '../../accounting/record-generation.js';
 import { startChatRun, type ChatServices } from '../../chat/chat-run.js';
 import { completeChat } from '../../chat/complete-chat.js';
-import type { ChatMessage, ChatRequest, FunctionTool } from '../../chat/types.js';
+import type { AssistantMessage, ChatMessage, ChatRequest, FunctionTool } from '../../chat/types.js';
 import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
 import { findApiKeyByHash } from '../../store/repositories/api-keys.js';
-import type { ModelTurn } from '../agent-loop/run-agent-loop.js';
+
+/** A model's reply to a run, the generation that billed it, and what it cost. */
+export interface ModelTurn {
+  message: AssistantMessage;
+  generationId: string;
+  cost: number;
+}
 
 export interface InternModelCall {
   runId: string;
@@ -25,7 +31,7 @@ export interface InternModelCall {
  * that stamps the run on them, so the chat flow itself needs no intern field.
  */
 export function internModelCaller(services: ChatServices) {
-  return async (call: InternModelCall): Promise<ModelTurn & { cost: number }> => {
+  return async (call: InternModelCall): Promise<ModelTurn> => {
     const key = await findApiKeyByHash(services.db, call.apiKeyHash);
     if (!key) throw new Error('the API key that started this run no longer exists');
     if (key.disabled) throw new Error('the API key that started this run is disabled');

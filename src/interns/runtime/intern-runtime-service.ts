@@ -10,7 +10,6 @@ import {
 import type { ChangeFeed } from '../../store/change-feed.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../util/clock.js';
-import type { ModelTurn } from '../agent-loop/run-agent-loop.js';
 import type { EndReason, NewStep, RecordedStep } from '../agent-loop/steps.js';
 import type { InternRunEvent, InternRuntime, InternSubmitRequest, InternSubmitResult } from '../intern-runtime.js';
 import { parseInternSettings } from '../intern-settings.js';
@@ -59,6 +58,8 @@ interface LocalRun extends RunTerms {
   model: string | undefined;
   /** The child acknowledged the run (false after a crash until it is assigned again). */
   assigned: boolean;
+  /** A model turn being taken: a restarted process is assigned the run only once it is recorded (or failed). */
+  turning?: Promise<unknown>;
 }
 
 const PROVISION_STEPS = 2;
@@ -157,21 +158,27 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
         return clock().toISOString();
       case 'secrets':
         return options.secrets ? options.secrets(internId, (args as ChildCalls['secrets']['args']).names) : {};
-      case 'model': {
-        const { messages, tools } = args as ChildCalls['model']['args'];
-        if (!run.model) throw new Error('this intern names no model');
-        const turn = await callModel({ runId, apiKeyHash: run.apiKeyHash, model: run.model, messages, tools, signal: stopping.signal });
-        await addRunCost(db, runId, turn.cost);
-        const result: ModelTurn = { message: turn.message, ...(turn.generationId ? { generationId: turn.generationId } : {}) };
-        return result;
+      case 'turn': {
+        const turning = takeTurn(runId, run, args as ChildCalls['turn']['args']);
+        run.turning = turning.catch(() => undefined);
+        return turning;
       }
       case 'record': {
-        const { step, generationId } = args as ChildCalls['record']['args'];
-        const recorded = await record(runId, run, step, generationId);
+        const recorded = await record(runId, run, (args as ChildCalls['record']['args']).step);
         if (!recorded) throw new Error(`run ${runId} is no longer held by this instance`);
         return recorded;
       }
     }
+  }
+
+  /** Calls the model and records its reply with the generation billed for it, whether or not the process is still there to read it. */
+  async function takeTurn(runId: string, run: LocalRun, { messages, tools }: ChildCalls['turn']['args']): Promise<RecordedStep> {
+    if (!run.model) throw new Error('this intern names no model');
+    const turn = await callModel({ runId, apiKeyHash: run.apiKeyHash, model: run.model, messages, tools, signal: stopping.signal });
+    await addRunCost(db, runId, turn.cost);
+    const recorded = await record(runId, run, { kind: 'assistant', content: { message: turn.message } }, turn.generationId);
+    if (!recorded) throw new Error(`run ${runId} is no longer held by this instance`);
+    return recorded;
   }
 
   async function handleDone(message: Extract<ChildMessage, { type: 'done' }>): Promise<void> {
@@ -195,6 +202,8 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
 
   /** Hands a run this instance holds to its intern's process, with the transcript so far. */
   async function assign(runId: string): Promise<void> {
+    // A turn the previous process asked for is recorded first: the new one resumes after it.
+    await local.get(runId)?.turning;
     const run = local.get(runId);
     const row = await findRun(db, runId);
     if (!run || !row) return;

@@ -1,6 +1,6 @@
 import type { ChatMessage, FunctionTool } from '../../chat/types.js';
-import type { LoopOutcome, ModelTurn } from '../agent-loop/run-agent-loop.js';
-import type { NewStep, RecordedStep } from '../agent-loop/steps.js';
+import type { LoopOutcome } from '../agent-loop/run-agent-loop.js';
+import type { NewStep, RecordedStep, StepOf } from '../agent-loop/steps.js';
 import type { ApprovalMode } from '../intern-runtime.js';
 import type { InternSettings } from '../intern-settings.js';
 
@@ -16,7 +16,8 @@ import type { InternSettings } from '../intern-settings.js';
  * recorded in the ledger like any chat) and the vault (secrets leave the
  * parent one tool call at a time). Each step the loop takes is a `record`
  * call the parent stores before answering, so the loop acts on a step only
- * once it is durable.
+ * once it is durable; a model turn is recorded by the parent itself, with
+ * its bill, so a process dying mid-call never has it paid for twice.
  */
 
 export interface RunAssignment {
@@ -49,8 +50,9 @@ export type ParentRequest =
 export type ParentMessage = ParentRequest | { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; error: string };
 
 export interface ChildCalls {
-  model: { args: { messages: ChatMessage[]; tools: readonly FunctionTool[] }; result: ModelTurn };
-  record: { args: { step: NewStep; generationId?: string }; result: RecordedStep };
+  /** A model call, billed and recorded as the run's next (assistant) step by the parent before it answers. */
+  turn: { args: { messages: ChatMessage[]; tools: readonly FunctionTool[] }; result: StepOf<'assistant'> };
+  record: { args: { step: NewStep }; result: RecordedStep };
   secrets: { args: { names: readonly string[] }; result: Record<string, { value: string; hosts: string[] }> };
   now: { args: Record<string, never>; result: string };
 }
