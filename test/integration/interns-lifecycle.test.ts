@@ -5,6 +5,7 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConstantBackoff } from 'cockatiel';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERN_PROGRAMME_TOPIC } from '../../src/api/interns/flag-cache.js';
 import { forkIntern, type ChildHandle } from '../../src/interns/runtime/intern-process.js';
@@ -171,6 +172,29 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
     expect([deleted.status, deleted.body]).toEqual([202, { deleting: true }]);
     await waitFor(async () => (await get(id)).status, (status) => status === 404, 'the intern to be gone');
     expect((await get(id)).body.error.metadata).toEqual(meta('not_found', false));
+  }, 60_000);
+
+  it('destroying -> destroy_failed with last_failure_message when its rows cannot be deleted; DELETE again finishes it', async () => {
+    const id = await runningIntern();
+    // The database refuses to delete this intern's row, as a full disk or a lost connection would.
+    const refuse =
+      engine.name === 'sqlite'
+        ? [`CREATE TRIGGER keep_intern BEFORE DELETE ON interns WHEN OLD.id = '${id}' BEGIN SELECT RAISE(ABORT, 'the disk is full'); END`]
+        : [
+            "CREATE FUNCTION keep_intern() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'the disk is full'; END $$ LANGUAGE plpgsql",
+            `CREATE TRIGGER keep_intern BEFORE DELETE ON interns FOR EACH ROW WHEN (OLD.id = '${id}') EXECUTE FUNCTION keep_intern()`,
+          ];
+    for (const statement of refuse) await sql.raw(statement).execute(gateway.store.db);
+    const deleted = await call(gateway, 'DELETE', `/interns/${id}`, { key });
+    expect(deleted.status).toBe(202);
+    const failed = await waitFor(async () => (await get(id)).body, (body) => body.status === 'destroy_failed', 'destroy_failed');
+    expect(failed.last_failure_message).toMatch(/the disk is full/);
+    const invoked = await call(gateway, 'POST', `/interns/${id}/invoke`, { key, body: { input: 'hi' } });
+    expect([invoked.status, invoked.body.error.metadata]).toEqual([409, meta('intern_not_ready', true)]);
+
+    await sql.raw(engine.name === 'sqlite' ? 'DROP TRIGGER keep_intern' : 'DROP TRIGGER keep_intern ON interns').execute(gateway.store.db);
+    expect((await call(gateway, 'DELETE', `/interns/${id}`, { key })).status).toBe(202);
+    await waitFor(async () => (await get(id)).status, (status) => status === 404, 'the intern to be gone');
   }, 60_000);
 
   it('provisioning -> failed with last_failure_message when the process does not start; failed -> running by provision', async () => {
