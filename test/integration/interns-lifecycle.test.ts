@@ -48,7 +48,7 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
     const child = forkIntern(internId);
     children.push(child);
     return {
-      send: (message: ParentMessage) => (mode === 'drop-runs' && message.type === 'run' ? true : child.send(message)),
+      send: (message: ParentMessage, callback?: (error: Error | null) => void) => (mode === 'drop-runs' && message.type === 'run' ? true : child.send(message, callback)),
       on: (event: 'message' | 'exit', listener: (...args: any[]) => void) => child.on(event as 'message', listener),
       kill: (signal) => child.kill(signal),
       get connected() {

@@ -264,7 +264,7 @@ describe.each(testEngines)('interns runtime durability on $name', (engine) => {
 
   it('refuses submits: 409 when the intern is not running, 502 when its process cannot be started here, 504 when the process does not acknowledge', async () => {
     const dropRuns = (child: ChildHandle): ChildHandle =>
-      Object.assign(Object.create(child) as ChildHandle, { send: (message: { type: string }) => (message.type === 'run' ? true : child.send(message as never)) });
+      Object.assign(Object.create(child) as ChildHandle, { send: (message: { type: string }, callback?: (error: Error | null) => void) => (message.type === 'run' ? true : child.send(message as never, callback)) });
     /** Interns whose processes die as they start. */
     const doomed = new Set<string>();
     const spawn = (id: string) => {

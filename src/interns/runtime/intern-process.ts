@@ -4,9 +4,11 @@ import type { ChildMessage, ParentMessage, ParentRequest } from './protocol.js';
 
 /** What the supervisor needs of a child process (a forked one, or a fake in tests). */
 export interface ChildHandle {
-  send(message: ParentMessage): boolean;
+  /** A failed send (the process gone: EPIPE) reaches the callback; without one Node raises it as the process's 'error'. */
+  send(message: ParentMessage, callback?: (error: Error | null) => void): boolean;
   on(event: 'message', listener: (message: unknown) => void): unknown;
   on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
   kill(signal?: NodeJS.Signals): boolean;
   readonly connected: boolean;
   readonly pid?: number | undefined;
@@ -58,6 +60,8 @@ export class InternChannel {
   ) {
     child.on('message', (raw) => this.receive(raw as ChildMessage));
     child.on('exit', () => this.close());
+    // A process that could not be forked or whose channel broke: unanswered, an 'error' would take the gateway down.
+    child.on('error', () => this.close());
   }
 
   get open(): boolean {
@@ -74,12 +78,16 @@ export class InternChannel {
         reject(new AckTimeoutError(`the intern process did not acknowledge ${message.type} within ${timeoutMs} ms`));
       }, timeoutMs);
       this.acks.set(id, { resolve, reject, timer });
-      try {
-        this.child.send({ ...message, id } as ParentMessage);
-      } catch (error) {
+      const failed = (error: unknown) => {
         clearTimeout(timer);
         this.acks.delete(id);
         reject(new ChannelClosedError(error instanceof Error ? error.message : String(error)));
+      };
+      try {
+        // The process may die between the check above and the write: the write then fails later, here.
+        this.child.send({ ...message, id } as ParentMessage, (error) => error && failed(error));
+      } catch (error) {
+        failed(error);
       }
     });
   }
@@ -118,6 +126,7 @@ export class InternChannel {
   }
 
   private reply(message: ParentMessage): void {
-    if (this.open) this.child.send(message);
+    // A reply to a process that died meanwhile has no one to read it; its exit is handled where it is seen.
+    if (this.open) this.child.send(message, () => undefined);
   }
 }
