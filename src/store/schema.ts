@@ -354,8 +354,8 @@ export interface InternRunInputsTable {
   error: string | null;
 }
 
-export interface InternVaultSecretsTable {
-  intern_id: string;
+/** The columns every vault secret has, whoever owns it. */
+interface SecretColumns {
   name: string;
   /** AES-256-GCM of the value (api/vault/secret-box.ts); the value is never returned. */
   ciphertext: string;
@@ -366,16 +366,14 @@ export interface InternVaultSecretsTable {
   updated_at: string;
 }
 
+export interface InternVaultSecretsTable extends SecretColumns {
+  intern_id: string;
+}
+
 /** Workspace secrets (the SDK's /vault/secrets). */
-export interface VaultSecretsTable {
+export interface VaultSecretsTable extends SecretColumns {
   workspace_id: string;
   organization_id: string;
-  name: string;
-  ciphertext: string;
-  hosts: Generated<string>;
-  fingerprint: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface Database {
