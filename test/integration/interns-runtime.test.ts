@@ -99,6 +99,18 @@ describe.each(testEngines)('interns runtime on $name', (engine) => {
     expect(assistantSteps.map((s) => s.generation_id).sort()).toEqual(rows.map((r) => r.id).sort());
   }, 30_000);
 
+  it('checks the invoking key\'s spend limit before each model call: a spent key fails the run with no upstream call', async () => {
+    const spent = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'spent caller', limit: 0 } });
+    const seeded = await seedIntern(gw.store.db, { organizationId: gw.organizationId, workspaceId: key.workspaceId, apiKeyHash: spent.body.data.hash, model: 'sim/agent', settings: {} });
+    await runtime.provision(seeded.internId);
+    await waitFor(() => internStatus(gw.store.db, seeded.internId), (row) => row?.status === 'running', 'the intern to run');
+    const { runId } = await runtime.submit({ ...seeded, input: 'hello', approvalMode: 'self-drive', apiKeyHash: spent.body.data.hash, organizationId: gw.organizationId, workspaceId: key.workspaceId });
+    const events = await collectEvents(runtime, runId);
+    expect(events.at(-1)).toMatchObject({ type: 'end', reason: 'failed', error: expect.stringMatching(/limit/i) });
+    const rows = await gw.store.db.selectFrom('generations').select('id').where('intern_run_id', '=', runId).execute();
+    expect(rows).toEqual([]);
+  }, 30_000);
+
   it('refuses a fetch outside the intern\'s allowed domains as a tool error the model reads', async () => {
     const intern = await runningIntern({ allowed_domains: ['example.com'] });
     const { runId } = await submit(intern, `Use http_fetch on ${site.url}/prices`);

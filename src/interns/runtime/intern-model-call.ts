@@ -35,6 +35,8 @@ export function internModelCaller(services: ChatServices) {
     const key = await findApiKeyByHash(services.db, call.apiKeyHash);
     if (!key) throw new Error('the API key that started this run no longer exists');
     if (key.disabled) throw new Error('the API key that started this run is disabled');
+    // Each turn is a request of the key: its guardrail budgets and limit are checked before the upstream call, as the chat route does.
+    await services.assertCanSpend(key, services.clock());
     const ledger = new LedgerWriter((rows, now) => recordGenerations(services.db, rows.map((row) => ({ ...row, intern_run_id: call.runId })), now), services.clock);
     const runServices: ChatServices = { ...services, ledger };
     const request: ChatRequest = { model: call.model, messages: call.messages, ...(call.tools.length > 0 ? { tools: [...call.tools] } : {}) };
