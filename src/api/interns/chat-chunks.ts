@@ -14,9 +14,12 @@ export interface ChunkContext {
 
 type Delta = { role?: 'assistant'; content?: string; reasoning?: string; tool_calls?: unknown[] };
 
+/** What every chunk of one response carries. */
+const header = (ctx: ChunkContext) => ({ id: ctx.id, object: 'chat.completion.chunk' as const, created: ctx.created, model: ctx.model, session_id: ctx.sessionId });
+
 /** The SDK's InternChatCompletionChunk. */
 export function chunk(ctx: ChunkContext, delta: Delta, finishReason: 'stop' | 'tool_calls' | 'error' | null = null, extra: Record<string, unknown> = {}) {
-  return { id: ctx.id, object: 'chat.completion.chunk' as const, created: ctx.created, model: ctx.model, session_id: ctx.sessionId, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
+  return { ...header(ctx), choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
 }
 
 export interface ChatUsage {
@@ -28,13 +31,14 @@ export interface ChatUsage {
 
 /** The SDK's closing chunk: no choices, the session_id, and the run's usage (null while the turn is not over). */
 export function finalChunk(ctx: ChunkContext, usage: ChatUsage | null) {
-  return { id: ctx.id, object: 'chat.completion.chunk' as const, created: ctx.created, model: ctx.model, session_id: ctx.sessionId, choices: [], usage };
+  return { ...header(ctx), choices: [], usage };
 }
 
 /** The SDK's InternChatStreamError of a catalogue error. */
 export const streamError = (error: GatewayError) => ({ code: error.statusCode, message: error.message, metadata: error.metadata ?? { reason: 'turn_failed', retryable: false } });
 
-function text(content: unknown): string {
+/** A message's text: a string, or its text parts joined. */
+export function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('');
   return '';
@@ -67,7 +71,7 @@ export function eventChunks(ctx: ChunkContext, event: InternRunEvent): ReturnTyp
     case 'assistant': {
       const message = (c.message ?? {}) as { content?: unknown; reasoning?: unknown };
       const out: Delta = {};
-      const words = text(message.content);
+      const words = messageText(message.content);
       if (words) out.content = words;
       if (typeof message.reasoning === 'string' && message.reasoning) out.reasoning = message.reasoning;
       return Object.keys(out).length > 0 ? [chunk(ctx, out)] : [];

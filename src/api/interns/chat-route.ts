@@ -5,7 +5,7 @@ import { Errors, isGatewayError } from '../../http/errors.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { openRunOfSession, runUsage } from '../../store/repositories/intern-sessions.js';
 import { acceptWithin } from './accept-within.js';
-import { chunk, eventChunks, finalChunk, streamError, type ChatUsage, type ChunkContext } from './chat-chunks.js';
+import { chunk, eventChunks, finalChunk, messageText, streamError, type ChatUsage, type ChunkContext } from './chat-chunks.js';
 import { answerText, interactionId, parsePending, pendingOf } from './interaction-answer.js';
 import { requireRuntime, type InternServices } from './intern-services.js';
 import { admitTurn, lookupIntern, newSession, ownedSession, type InternLookup } from './invoke-route.js';
@@ -15,12 +15,6 @@ type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
 /** The SDK: the stream writes `: keepalive` whenever nothing else has been written for 30 seconds. */
 const KEEPALIVE_MS = 30_000;
-
-function messageText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part: { text: string }) => part.text).join('');
-  return '';
-}
 
 /**
  * POST /interns/{internId}/chat/completions (the SDK's interns.chat): the last
