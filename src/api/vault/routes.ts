@@ -43,21 +43,27 @@ export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox 
     return { data: toSecretRecord(row) };
   }
 
+  async function list(scope: VaultScope, query: { limit?: number; offset?: number }) {
+    const page = await listSecrets(db, scope, query.limit ?? 100, query.offset ?? 0);
+    return { data: page.rows.map(toSecretRecord), has_more: page.hasMore };
+  }
+
+  async function remove(scope: VaultScope, name: string): Promise<void> {
+    if (!(await deleteSecret(db, scope, name))) throw Errors.internNotFound(`Vault secret ${name}`);
+  }
+
   const workspaceScope = (key: ApiKeyRow): VaultScope => ({ table: 'vault_secrets', workspaceId: key.workspace_id, organizationId: key.organization_id });
 
   return async (app) => {
     // The SDK: every vault route, reads included, is for programme members (404 outside it), workspace secrets too.
     installInternErrors(app);
     app.addHook('onRequest', internGate(services));
-    app.get('/vault/secrets', { schema: { querystring: ListSecretsQuery } }, async (request) => {
-      const page = await listSecrets(db, workspaceScope(callerKey(request)), request.query.limit ?? 100, request.query.offset ?? 0);
-      return { data: page.rows.map(toSecretRecord), has_more: page.hasMore };
-    });
+    app.get('/vault/secrets', { schema: { querystring: ListSecretsQuery } }, async (request) => list(workspaceScope(callerKey(request)), request.query));
     app.put('/vault/secrets/:name', { bodyLimit: INTERN_BODY_LIMIT, schema: { params: SecretParams, body: WriteSecretBody } }, async (request) =>
       write(workspaceScope(callerKey(request)), request.params.name, request.body),
     );
     app.delete('/vault/secrets/:name', { schema: { params: SecretParams } }, async (request, reply) => {
-      if (!(await deleteSecret(db, workspaceScope(callerKey(request)), request.params.name))) throw Errors.internNotFound(`Vault secret ${request.params.name}`);
+      await remove(workspaceScope(callerKey(request)), request.params.name);
       return reply.code(204).send();
     });
 
@@ -66,9 +72,7 @@ export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox 
       return { table: 'intern_vault_secrets', internId };
     };
     app.get('/vault/interns/:internId/secrets', { schema: { params: InternVaultParams, querystring: ListSecretsQuery } }, async (request) => {
-      const scope = await internScope(callerKey(request), request.params.internId);
-      const page = await listSecrets(db, scope, request.query.limit ?? 100, request.query.offset ?? 0);
-      return { data: page.rows.map(toSecretRecord), has_more: page.hasMore };
+      return list(await internScope(callerKey(request), request.params.internId), request.query);
     });
     app.put(
       '/vault/interns/:internId/secrets/:name',
@@ -76,8 +80,7 @@ export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox 
       async (request) => write(await internScope(callerKey(request), request.params.internId), request.params.name, request.body),
     );
     app.delete('/vault/interns/:internId/secrets/:name', { schema: { params: InternSecretParams } }, async (request, reply) => {
-      const scope = await internScope(callerKey(request), request.params.internId);
-      if (!(await deleteSecret(db, scope, request.params.name))) throw Errors.internNotFound(`Vault secret ${request.params.name}`);
+      await remove(await internScope(callerKey(request), request.params.internId), request.params.name);
       return reply.code(204).send();
     });
     app.post(
@@ -101,10 +104,6 @@ export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox 
 /** What the runtime's tools get: an intern's secret values and the hosts each may be sent to. */
 export function internSecretReader(services: Pick<VaultServices, 'db' | 'box'>) {
   return {
-    async values(internId: string, names: readonly string[]): Promise<Record<string, string>> {
-      const rows = await findSecrets(services.db, { table: 'intern_vault_secrets', internId }, names);
-      return Object.fromEntries(rows.map((row) => [row.name, services.box.open(row.ciphertext)]));
-    },
     async withHosts(internId: string, names: readonly string[]): Promise<Record<string, { value: string; hosts: string[] }>> {
       const rows = await findSecrets(services.db, { table: 'intern_vault_secrets', internId }, names);
       return Object.fromEntries(rows.map((row) => [row.name, { value: services.box.open(row.ciphertext), hosts: JSON.parse(row.hosts) as string[] }]));
