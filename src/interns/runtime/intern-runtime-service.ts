@@ -117,7 +117,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     provisioningHere,
     staleProvisioningMs: startTimeoutMs + leaseMs,
     retryMs: Math.max(tickMs * 10, 1_000),
-    provision: (internId) => void startProcess(internId).catch((error: unknown) => log(`intern ${internId} provisioning failed`, error)),
+    provision: (internId) => startInBackground(internId),
     onStopped: (internId) => {
       for (const [runId, run] of local) if (run.internId === internId) local.delete(runId);
     },
@@ -192,12 +192,17 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     }
   }
 
+  /** Stops a run in its intern's process here, if that process is up (a gone process has stopped it already). */
+  async function stopInProcess(internId: string, runId: string): Promise<void> {
+    await supervisor.channel(internId)?.request({ type: 'stop', runId }, ackTimeoutMs).catch(() => undefined);
+  }
+
   /** Ends a run whoever holds it (suspend, deadline, cancel), and stops it in its process when it is here. */
   async function endRun(row: InternRunRow, reason: EndReason, error?: string): Promise<void> {
     if (!local.has(row.id) && !(await seizeRun(db, { id: row.id, token, leaseUntil: leaseUntil() }))) return;
     const run = local.get(row.id);
     await record(row.id, run ?? termsOf(row, undefined), { kind: 'end', content: { reason, ...(error ? { error } : {}) } });
-    if (run) await supervisor.channel(run.internId)?.request({ type: 'stop', runId: row.id }, ackTimeoutMs).catch(() => undefined);
+    if (run) await stopInProcess(run.internId, row.id);
   }
 
   /** Hands a run this instance holds to its intern's process, with the transcript so far. */
@@ -254,7 +259,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
       if (held.includes(runId)) continue;
       const run = local.get(runId);
       local.delete(runId);
-      if (run) await supervisor.channel(run.internId)?.request({ type: 'stop', runId }, ackTimeoutMs).catch(() => undefined);
+      if (run) await stopInProcess(run.internId, runId);
     }
     for (const row of await overdueRuns(db, now, 50)) await endRun(row, 'deadline', `the run passed its deadline (${row.deadline_at})`);
     // The SDK: a question stays open for its interaction deadline, and the run is cancelled when that passes.
@@ -276,6 +281,10 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
   }
 
   /** The one place an intern's provisioning is decided: on the instance that got the request (or took over an abandoned one). */
+  function startInBackground(internId: string): void {
+    void startProcess(internId).catch((error: unknown) => log(`intern ${internId} provisioning failed`, error));
+  }
+
   async function startProcess(internId: string): Promise<void> {
     if (provisioningHere.has(internId)) return;
     provisioningHere.add(internId);
@@ -318,7 +327,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
   return {
     async provision(internId) {
       await setInternState(db, internId, { status: 'provisioning', progress: { step_label: 'Queued for start', step_number: 0, total_steps: PROVISION_STEPS }, lastFailureMessage: null }, clock());
-      void startProcess(internId).catch((error: unknown) => log(`intern ${internId} provisioning failed`, error));
+      startInBackground(internId);
     },
 
     async suspend(internId) {
