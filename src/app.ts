@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { LedgerWriter } from './accounting/ledger-writer.js';
-import { recordGenerations } from './accounting/record-generation.js';
+import { ledgerWrites } from './accounting/ledger-writes.js';
 import { spendGuard } from './accounting/spend-guard.js';
 import { KeyCache } from './accounts/key-cache.js';
 import { authRoutes } from './api/auth/routes.js';
@@ -158,7 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     pipeline,
     assertCanSpend,
     db: services.db,
-    ledger: new LedgerWriter((rows, now) => recordGenerations(services.db, rows, now), clock),
+    ledger: new LedgerWriter(ledgerWrites(options.store), clock),
     clock,
     catalog: services.catalog,
     adapters: CHAT_ADAPTERS,

@@ -43,8 +43,13 @@ function insertSql(db: Kysely<Database>, count: number): string {
   return text;
 }
 
-export async function insertGenerations(db: Kysely<Database>, rows: readonly GenerationRecord[]): Promise<void> {
+/** The INSERT of `rows`, compiled for `db`'s dialect. */
+export function insertGenerationsQuery(db: Kysely<Database>, rows: readonly GenerationRecord[]): CompiledQuery {
   const parameters: unknown[] = [];
   for (const row of rows) for (const column of COLUMNS) parameters.push(row[column] ?? DEFAULTS[column] ?? null);
-  await db.executeQuery(CompiledQuery.raw(insertSql(db, rows.length), parameters));
+  return CompiledQuery.raw(insertSql(db, rows.length), parameters);
+}
+
+export async function insertGenerations(db: Kysely<Database>, rows: readonly GenerationRecord[]): Promise<void> {
+  await db.executeQuery(insertGenerationsQuery(db, rows));
 }

@@ -1,15 +1,13 @@
-import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Database, GenerationsTable } from '../store/schema.js';
-import { usagePeriodsAt } from '../accounts/usage-periods.js';
-import { insertGenerations } from './insert-generations.js';
+import { usagePeriodsAt, type UsagePeriods } from '../accounts/usage-periods.js';
+import { insertGenerationsQuery } from './insert-generations.js';
 
 export type GenerationRecord = Insertable<GenerationsTable>;
 
 /**
  * Writes ledger rows and adds their costs to their keys' counters in one
  * transaction: a recorded charge and the spend it counts toward never part.
- * Costs are summed per key first, so a batch costs one update per key.
- * Each period counter restarts when the stored period is not the current one.
  */
 export async function recordGenerations(db: Kysely<Database>, rows: readonly GenerationRecord[], now: Date): Promise<void> {
   if (rows.length === 0) return;
@@ -18,29 +16,42 @@ export async function recordGenerations(db: Kysely<Database>, rows: readonly Gen
 
 /** recordGenerations inside the caller's transaction, for a charge that must commit with other changes (a video job's end). */
 export async function recordGenerationsIn(trx: Transaction<Database>, rows: readonly GenerationRecord[], now: Date): Promise<void> {
-  const p = usagePeriodsAt(now);
+  for (const query of ledgerStatements(trx, rows, now)) await trx.executeQuery(query);
+}
+
+export const recordGeneration = (db: Kysely<Database>, row: GenerationRecord, now: Date): Promise<void> =>
+  recordGenerations(db, [row], now);
+
+/**
+ * The statements that record a batch, to run in one transaction: the rows'
+ * INSERT, then one update per key of its summed cost. Each period counter
+ * restarts when the stored period is not the current one.
+ */
+export function ledgerStatements(db: Kysely<Database>, rows: readonly GenerationRecord[], now: Date): CompiledQuery[] {
   const costs = new Map<string, number>();
   for (const row of rows) {
     const cost = row.total_cost ?? 0;
     if (cost !== 0) costs.set(row.api_key_hash, (costs.get(row.api_key_hash) ?? 0) + cost);
   }
-  await insertGenerations(trx, rows);
-  for (const [hash, cost] of costs) {
-    await trx
-      .updateTable('api_keys')
-      .set({
-        usage: sql`usage + ${cost}`,
-        ...rollingCounter('daily', p.daily, cost),
-        ...rollingCounter('weekly', p.weekly, cost),
-        ...rollingCounter('monthly', p.monthly, cost),
-      })
-      .where('hash', '=', hash)
-      .execute();
-  }
+  const statements = [insertGenerationsQuery(db, rows)];
+  if (costs.size === 0) return statements;
+  const periods = usagePeriodsAt(now);
+  for (const [hash, cost] of costs) statements.push(keyUsageUpdate(db, hash, cost, periods));
+  return statements;
 }
 
-export const recordGeneration = (db: Kysely<Database>, row: GenerationRecord, now: Date): Promise<void> =>
-  recordGenerations(db, [row], now);
+function keyUsageUpdate(db: Kysely<Database>, hash: string, cost: number, p: UsagePeriods): CompiledQuery {
+  return db
+    .updateTable('api_keys')
+    .set({
+      usage: sql`usage + ${cost}`,
+      ...rollingCounter('daily', p.daily, cost),
+      ...rollingCounter('weekly', p.weekly, cost),
+      ...rollingCounter('monthly', p.monthly, cost),
+    })
+    .where('hash', '=', hash)
+    .compile();
+}
 
 /**
  * Adds to a period's counter, restarting it (and the BYOK counter that shares

@@ -8,9 +8,18 @@ import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
+/** A SQLite store's own connection, for work that runs better synchronously than through Kysely (the ledger's batches). */
+export interface SqliteConnection {
+  readonly database: SqliteDatabase.Database;
+  /** A prepared statement by its SQL, from the cache Kysely's queries use too. */
+  prepare(sql: string): SqliteDatabase.Statement;
+}
+
 export interface Store {
   readonly db: Kysely<Database>;
   readonly engine: Engine;
+  /** Set on SQLite: Kysely's one connection underneath. */
+  readonly sqlite?: SqliteConnection;
   /** The connection string the store was opened with (credentials included). */
   readonly url: string;
   close(): Promise<void>;
@@ -47,6 +56,8 @@ export function openStore(url: string): Store {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, engine: 'sqlite', url, close: () => db.destroy() };
+  const cached = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const connection: SqliteConnection = { database: sqlite, prepare: (text) => cached.prepare(text) as unknown as SqliteDatabase.Statement };
+  return { db, engine: 'sqlite', url, sqlite: connection, close: () => db.destroy() };
 }

@@ -13,6 +13,7 @@ import * as interns from './0012-interns.js';
 import * as internInteractionDeadline from './0013-intern-interaction-deadline.js';
 import * as internCreateKeys from './0014-intern-create-keys.js';
 import * as internRunInputs from './0015-intern-run-inputs.js';
+import * as generationsPartialIndexes from './0016-generations-partial-indexes.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -33,6 +34,7 @@ const migrations: Record<string, EngineMigration> = {
   '0013-intern-interaction-deadline': internInteractionDeadline,
   '0014-intern-create-keys': internCreateKeys,
   '0015-intern-run-inputs': internRunInputs,
+  '0016-generations-partial-indexes': generationsPartialIndexes,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { testEngines } from '../../test/support/databases.js';
+import { openStore, type Store } from '../store/database.js';
+import { migrateToLatest } from '../store/migrate.js';
+import { ledgerWrites } from './ledger-writes.js';
+import type { GenerationRecord } from './record-generation.js';
+
+const row = (id: string): GenerationRecord => ({
+  id,
+  organization_id: 'org',
+  workspace_id: 'ws',
+  api_key_hash: 'hash',
+  model: 'acme/fast',
+  api_type: 'completions',
+  status: 'success',
+  streamed: 0,
+  cancelled: 0,
+  total_cost: 0.5,
+  created_at: '2026-11-23T12:00:00.000Z',
+});
+const now = new Date('2026-11-23T12:00:00.000Z');
+
+describe.each(testEngines)('ledgerWrites on $name', (engine) => {
+  let store: Store;
+  let drop: () => Promise<void>;
+
+  const open = async () => {
+    const database = await engine.create();
+    drop = database.drop;
+    store = openStore(database.url);
+    await migrateToLatest(store);
+  };
+  const storedIds = async () => (await store.db.selectFrom('generations').select('id').orderBy('id').execute()).map((r) => r.id);
+
+  afterEach(async () => {
+    await store.close();
+    await drop();
+  });
+
+  it('commits a batch whole or not at all', async () => {
+    await open();
+    const write = ledgerWrites(store);
+    await write([row('gen-a'), row('gen-b')], now);
+    await expect(write([row('gen-c'), row('gen-a')], now)).rejects.toThrow();
+    expect(await storedIds()).toEqual(['gen-a', 'gen-b']);
+  });
+
+  it('neither joins nor breaks a transaction open on the connection', async () => {
+    await open();
+    const write = ledgerWrites(store);
+    let written: Promise<void> | undefined;
+    await expect(
+      store.db.transaction().execute(async (trx) => {
+        await trx.insertInto('generations').values(row('gen-rolled-back')).execute();
+        written = write([row('gen-kept')], now);
+        // The write may not run inside this transaction: give it the chance it must not take.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await written;
+    expect(await storedIds()).toEqual(['gen-kept']);
+  });
+});

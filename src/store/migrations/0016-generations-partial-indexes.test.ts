@@ -1,0 +1,37 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines, type TestDatabase } from '../../../test/support/databases.js';
+import { openStore, type Store } from '../database.js';
+import { migrateToLatest } from '../migrate.js';
+
+describe.each(testEngines)('migration 0016-generations-partial-indexes on $name', (engine) => {
+  let database: TestDatabase;
+  let store: Store;
+  beforeAll(async () => {
+    database = await engine.create();
+    store = openStore(database.url);
+    await migrateToLatest(store);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  const definition = async (name: string): Promise<string> => {
+    const { rows } =
+      engine.name === 'sqlite'
+        ? await sql<{ text: string }>`select sql as text from sqlite_master where type = 'index' and name = ${name}`.execute(store.db)
+        : await sql<{ text: string }>`select indexdef as text from pg_indexes where schemaname = current_schema() and indexname = ${name}`.execute(store.db);
+    return rows[0]?.text ?? '';
+  };
+
+  it('indexes only the ledger rows that have a parent generation or an intern run', async () => {
+    expect(await definition('generations_parent')).toMatch(/where \(?"?parent_generation_id"? is not null\)?/i);
+    expect(await definition('generations_intern_run')).toMatch(/where \(?"?intern_run_id"? is not null\)?/i);
+  });
+
+  it.runIf(engine.name === 'sqlite')('still serves a lookup by intern run from its index', async () => {
+    const { rows } = await sql<{ detail: string }>`explain query plan select id from generations where intern_run_id = ${'run-1'}`.execute(store.db);
+    expect(rows.map((r) => r.detail).join(' ')).toContain('generations_intern_run');
+  });
+});
