@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import { perDialect } from '../store/compiled-once.js';
 import type { Database, GenerationsTable } from '../store/schema.js';
 import type { GenerationRecord } from './record-generation.js';
 
@@ -22,26 +23,15 @@ const DEFAULTS: Partial<Record<(typeof COLUMNS)[number], number>> = {
   total_cost: 0,
 };
 
-// Keyed by the dialect's adapter: a transaction is a new Kysely instance but speaks the same SQL.
-const statements = new WeakMap<object, Map<number, string>>();
-
 /**
  * The SQL of a multi-row INSERT of `count` ledger rows, built by Kysely once
- * per dialect and row count. Kysely builds a query node by node, which on the
- * hot path cost more than SQLite's own work; the SQL only depends on the count.
+ * per dialect and row count: the SQL only depends on the count.
  */
-function insertSql(db: Kysely<Database>, count: number): string {
-  const adapter = db.getExecutor().adapter;
-  let byCount = statements.get(adapter);
-  if (!byCount) statements.set(adapter, (byCount = new Map()));
-  let text = byCount.get(count);
-  if (!text) {
+const insertSql = (db: Kysely<Database>, count: number): string =>
+  perDialect(db, `insert-generations:${count}`, () => {
     const template = Object.fromEntries(COLUMNS.map((c) => [c, 'x'])) as unknown as GenerationRecord;
-    text = db.insertInto('generations').values(Array.from({ length: count }, () => template)).compile().sql;
-    byCount.set(count, text);
-  }
-  return text;
-}
+    return db.insertInto('generations').values(Array.from({ length: count }, () => template)).compile().sql;
+  });
 
 /** The INSERT of `rows`, compiled for `db`'s dialect. */
 export function insertGenerationsQuery(db: Kysely<Database>, rows: readonly GenerationRecord[]): CompiledQuery {

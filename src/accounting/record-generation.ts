@@ -1,6 +1,7 @@
 import { sql, type CompiledQuery, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Database, GenerationsTable } from '../store/schema.js';
-import { usagePeriodsAt, type UsagePeriods } from '../accounts/usage-periods.js';
+import { usagePeriodsAt } from '../accounts/usage-periods.js';
+import { compiledOnce } from '../store/compiled-once.js';
 import { insertGenerationsQuery } from './insert-generations.js';
 
 export type GenerationRecord = Insertable<GenerationsTable>;
@@ -36,22 +37,21 @@ export function ledgerStatements(db: Kysely<Database>, rows: readonly Generation
   const statements = [insertGenerationsQuery(db, rows)];
   if (costs.size === 0) return statements;
   const periods = usagePeriodsAt(now);
-  for (const [hash, cost] of costs) statements.push(keyUsageUpdate(db, hash, cost, periods));
+  for (const [hash, cost] of costs) statements.push(keyUsageUpdate(db, { hash, cost, ...periods }));
   return statements;
 }
 
-function keyUsageUpdate(db: Kysely<Database>, hash: string, cost: number, p: UsagePeriods): CompiledQuery {
-  return db
+const keyUsageUpdate = compiledOnce('key-usage-update', ['hash', 'cost', 'daily', 'weekly', 'monthly'], (db, v) =>
+  db
     .updateTable('api_keys')
     .set({
-      usage: sql`usage + ${cost}`,
-      ...rollingCounter('daily', p.daily, cost),
-      ...rollingCounter('weekly', p.weekly, cost),
-      ...rollingCounter('monthly', p.monthly, cost),
+      usage: sql`usage + ${v.cost}`,
+      ...rollingCounter('daily', v.daily, v.cost),
+      ...rollingCounter('weekly', v.weekly, v.cost),
+      ...rollingCounter('monthly', v.monthly, v.cost),
     })
-    .where('hash', '=', hash)
-    .compile();
-}
+    .where('hash', '=', v.hash),
+);
 
 /**
  * Adds to a period's counter, restarting it (and the BYOK counter that shares
