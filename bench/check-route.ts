@@ -14,8 +14,11 @@ async function checkOne(target: HttpTarget, expect: string): Promise<void> {
   }
 }
 
-/** One request of each kind before any load: a misconfigured route fails here, with its answer, not as a phase full of errors. */
+/** One chat request before any load: a misconfigured route fails here, with its answer, not as a phase full of errors. */
+export const checkChat = (route: Route): Promise<void> => checkOne(chatTarget(route), '"choices"');
+
+/** checkChat, and one stream. */
 export async function checkRoute(route: Route): Promise<void> {
-  await checkOne(chatTarget(route), '"choices"');
+  await checkChat(route);
   await checkOne(streamTarget(route), '[DONE]');
 }

@@ -20,6 +20,9 @@ export interface Figures {
   gatewayCpuMicros: { throughput?: number; openLoop?: number; streaming?: number; soak?: number };
   /** Simulator CPU µs per request in the direct phases: the upstream's own share, for scale. */
   simCpuMicros: { throughput?: number; openLoop?: number };
+  /** The bare proxy's requests/s and CPU µs per request on the gateway's core: the floor under any Node gateway. */
+  bareProxyRps: number;
+  bareProxyCpuMicros: { throughput?: number; openLoop?: number };
   gatewayPeakRssMb: number | undefined;
   /** Growth of the post-collection RSS floor over the soak (see SoakResult). */
   memoryDrift: number;
@@ -49,7 +52,7 @@ function coreUse(phase: string, m: Measured<unknown>): CoreUse {
 }
 
 export function deriveFigures(r: PhaseResults, gatewayPeakRssMb: number | undefined): Figures {
-  const { direct, gateway } = r;
+  const { direct, gateway, bareProxy } = r;
   const tp = gateway.throughput;
   return {
     directRps: direct.throughput.result.requestsPerSecond,
@@ -72,12 +75,19 @@ export function deriveFigures(r: PhaseResults, gatewayPeakRssMb: number | undefi
       throughput: microsPerRequest(direct.throughput.simCpuSeconds, direct.throughput.result.requests),
       openLoop: microsPerRequest(direct.openLoop.simCpuSeconds, direct.openLoop.result.completed),
     },
+    bareProxyRps: bareProxy.throughput.result.requestsPerSecond,
+    bareProxyCpuMicros: {
+      throughput: microsPerRequest(bareProxy.throughput.gatewayCpuSeconds, bareProxy.throughput.result.requests),
+      openLoop: microsPerRequest(bareProxy.openLoop.gatewayCpuSeconds, bareProxy.openLoop.result.completed),
+    },
     gatewayPeakRssMb,
     memoryDrift: r.soak.result.floorDrift,
     cores: [
       coreUse('direct throughput', direct.throughput),
       coreUse('direct open loop', direct.openLoop),
       coreUse('direct streaming', direct.streaming),
+      coreUse('bare proxy throughput', bareProxy.throughput),
+      coreUse('bare proxy open loop', bareProxy.openLoop),
       coreUse('gateway throughput', tp),
       coreUse('gateway open loop', gateway.openLoop),
       coreUse('gateway streaming', gateway.streaming),

@@ -18,6 +18,8 @@ export interface RouteResults {
 export interface PhaseResults {
   direct: RouteResults;
   gateway: RouteResults;
+  /** The floor (bare-proxy.ts): no streams, which it does not relay, and no soak. */
+  bareProxy: Pick<RouteResults, 'throughput' | 'openLoop'>;
   soak: Measured<SoakResult>;
 }
 
@@ -25,9 +27,10 @@ export interface PhaseContext {
   processes: Processes;
   pinning: Pinning;
   settings: BenchSettings;
-  pids: { gateway: number; sim: number };
+  pids: { gateway: number; sim: number; bareProxy: number };
   direct: Route;
   gateway: Route;
+  bareProxy: Route;
 }
 
 const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
@@ -41,13 +44,15 @@ const cores = (others: number | undefined) => (others === undefined ? '?' : `${M
  */
 type LoadRun<R> = (onMark: (mark: Mark) => void) => Promise<LoadOutput<R>>;
 
-async function phase<R>(ctx: PhaseContext, label: string, run: LoadRun<R>): Promise<Measured<R>> {
+async function phase<R>(ctx: PhaseContext, label: string, run: LoadRun<R>, server: 'gateway' | 'bareProxy' = 'gateway'): Promise<Measured<R>> {
   const { settings: s } = ctx;
+  // The server on the gateway's core is measured as "the gateway" of the phase.
+  const pids = { gateway: ctx.pids[server], sim: ctx.pids.sim };
   let best: Measured<R> | undefined;
   for (let attempt = 1; attempt <= s.retries + 1; attempt++) {
     await waitForQuietMachine(s.quietWaitSeconds, Object.values(ctx.pids), progress);
     progress(attempt === 1 ? label : `${label} (attempt ${attempt})`);
-    const m = await measured(ctx.pids, run);
+    const m = await measured(pids, run);
     if (best === undefined || (m.others ?? 0) < (best.others ?? 0)) best = m;
     best.attempts = attempt;
     if ((m.others ?? 0) <= s.maxOthers) break;
@@ -82,11 +87,16 @@ export async function runPhases(ctx: PhaseContext): Promise<PhaseResults> {
     concurrency: s.streamConcurrency,
     warmupStreams,
   });
-  const both = async <R>(label: string, run: (route: Route, onMark: (mark: Mark) => void) => Promise<LoadOutput<R>>) => {
+  type RunOn<R> = (route: Route, onMark: (mark: Mark) => void) => Promise<LoadOutput<R>>;
+  const both = async <R>(label: string, run: RunOn<R>) => {
     const direct = await phase(ctx, `${label}: direct`, (onMark) => run(ctx.direct, onMark));
     const gateway = await phase(ctx, `${label}: gateway`, (onMark) => run(ctx.gateway, onMark));
     return { direct, gateway };
   };
+  const all = async <R>(label: string, run: RunOn<R>) => ({
+    ...(await both(label, run)),
+    bareProxy: await phase(ctx, `${label}: bare proxy`, (onMark) => run(ctx.bareProxy, onMark), 'bareProxy'),
+  });
 
   // Warm-up: the servers' JIT, connection pools, the gateway's key cache; the results are thrown away.
   for (const route of [ctx.direct, ctx.gateway]) {
@@ -94,11 +104,13 @@ export async function runPhases(ctx: PhaseContext): Promise<PhaseResults> {
     await runLoad(processes, pinning, 'load-closed.ts', closedSpec(route, s.warmupSeconds, 0));
     await runLoad(processes, pinning, 'load-stream.ts', streamSpec(route, 2 * s.streamConcurrency, 0));
   }
+  progress(`warm-up (${s.warmupSeconds} s): ${ctx.bareProxy.name}`);
+  await runLoad(processes, pinning, 'load-closed.ts', closedSpec(ctx.bareProxy, s.warmupSeconds, 0));
 
-  const throughput = await both(`throughput, concurrency ${s.concurrency} (${s.phaseSeconds} s)`, (route, onMark) =>
+  const throughput = await all(`throughput, concurrency ${s.concurrency} (${s.phaseSeconds} s)`, (route, onMark) =>
     runLoad(processes, pinning, 'load-closed.ts', closedSpec(route, s.phaseSeconds, s.loadWarmupSeconds), onMark),
   );
-  const openLoop = await both(`open loop, ${s.openLoopRate} requests/s (${s.phaseSeconds} s)`, (route, onMark) =>
+  const openLoop = await all(`open loop, ${s.openLoopRate} requests/s (${s.phaseSeconds} s)`, (route, onMark) =>
     runLoad(processes, pinning, 'load-open.ts', openSpec(route, s.phaseSeconds), onMark),
   );
   const streaming = await both(`streaming, ${s.streams} streams, ${s.streamConcurrency} at a time`, (route, onMark) =>
@@ -112,10 +124,15 @@ export async function runPhases(ctx: PhaseContext): Promise<PhaseResults> {
     soak(processes, pinning, ctx.pids.gateway, openSpec(ctx.gateway, s.soakSeconds), onMark),
   );
 
-  const pick = (name: Route['name']): RouteResults => ({
+  const pick = (name: 'direct' | 'gateway'): RouteResults => ({
     throughput: throughput[name],
     openLoop: openLoop[name],
     streaming: streaming[name],
   });
-  return { direct: pick('direct'), gateway: pick('gateway'), soak: soakResult };
+  return {
+    direct: pick('direct'),
+    gateway: pick('gateway'),
+    bareProxy: { throughput: throughput.bareProxy, openLoop: openLoop.bareProxy },
+    soak: soakResult,
+  };
 }

@@ -36,6 +36,7 @@ export function renderReport(
 ): string {
   const d = r.direct;
   const g = r.gateway;
+  const b = r.bareProxy;
   const out: string[] = [];
   out.push(`Model Gateway benchmark, ${info.date} (UTC)${s.quick ? ' — QUICK MODE, figures not for the record' : ''}${s.profile ? ' — PROFILED, figures inflated by the profiler' : ''}`);
   out.push(`  node ${info.node}, ${info.cpu} (${info.cores} cores), commit ${info.commit}`);
@@ -50,27 +51,39 @@ export function renderReport(
   out.push('', `Throughput, closed loop, ${s.concurrency} connections (autocannon, ${s.phaseSeconds} s)`);
   out.push(
     table([
-      ['', 'direct', 'gateway', ''],
-      ['requests/s', n(d.throughput.result.requestsPerSecond), n(g.throughput.result.requestsPerSecond), `ratio ${n(f.throughputRatio, 2)}`],
-      ['latency p50 (ms)', ms(d.throughput.result.latencyMs.p50), ms(g.throughput.result.latencyMs.p50), ''],
-      ['latency p99 (ms)', ms(d.throughput.result.latencyMs.p99), ms(g.throughput.result.latencyMs.p99), ''],
-      ['errors / non-2xx', `${d.throughput.result.errors} / ${d.throughput.result.non2xx}`, `${g.throughput.result.errors} / ${g.throughput.result.non2xx}`, ''],
+      ['', 'direct', 'bare proxy', 'gateway', ''],
+      [
+        'requests/s',
+        n(d.throughput.result.requestsPerSecond),
+        n(b.throughput.result.requestsPerSecond),
+        n(g.throughput.result.requestsPerSecond),
+        `ratio ${n(f.throughputRatio, 2)} (bare proxy: ${n(f.bareProxyRps / f.directRps, 2)})`,
+      ],
+      ...(['p50', 'p99'] as const).map((p) => [
+        `latency ${p} (ms)`,
+        ms(d.throughput.result.latencyMs[p]),
+        ms(b.throughput.result.latencyMs[p]),
+        ms(g.throughput.result.latencyMs[p]),
+        '',
+      ]),
+      ['errors / non-2xx', ...[d, b, g].map((x) => `${x.throughput.result.errors} / ${x.throughput.result.non2xx}`), ''],
     ]),
   );
 
-  const lo = (x: PhaseResults['direct']) => x.openLoop.result;
+  const lo = (x: Pick<PhaseResults['direct'], 'openLoop'>) => x.openLoop.result;
   out.push('', `Latency, open loop at ${n(s.openLoopRate)} requests/s (${s.phaseSeconds} s), from each request's scheduled send time`);
   out.push(
     table([
-      ['', 'direct', 'gateway', 'added'],
-      ['p50 (ms)', ms(lo(d).latency.p50), ms(lo(g).latency.p50), signed(f.addedP50Ms)],
-      ['p90 (ms)', ms(lo(d).latency.p90), ms(lo(g).latency.p90), signed(f.addedP90Ms)],
-      ['p99 (ms)', ms(lo(d).latency.p99), ms(lo(g).latency.p99), signed(f.addedP99Ms)],
-      ['max (ms)', ms(lo(d).latency.max), ms(lo(g).latency.max), signed(lo(g).latency.max - lo(d).latency.max)],
-      ['completed / scheduled', `${lo(d).completed} / ${lo(d).scheduled}`, `${lo(g).completed} / ${lo(g).scheduled}`, ''],
-      ['achieved requests/s', n(lo(d).achievedRate), n(lo(g).achievedRate), ''],
-      ['errors / non-2xx', `${lo(d).errors} / ${lo(d).non2xx}`, `${lo(g).errors} / ${lo(g).non2xx}`, ''],
-      ['generator send lag p50 / p99 (ms)', `${pair(lo(d).sendLag, 'p50')} / ${pair(lo(d).sendLag, 'p99')}`, `${pair(lo(g).sendLag, 'p50')} / ${pair(lo(g).sendLag, 'p99')}`, ''],
+      ['', 'direct', 'bare proxy', 'gateway', 'added (gateway)'],
+      ...(['p50', 'p90', 'p99', 'max'] as const).map((p) => [
+        `${p} (ms)`,
+        ...[d, b, g].map((x) => ms(lo(x).latency[p])),
+        signed(lo(g).latency[p] - lo(d).latency[p]),
+      ]),
+      ['completed / scheduled', ...[d, b, g].map((x) => `${lo(x).completed} / ${lo(x).scheduled}`), ''],
+      ['achieved requests/s', ...[d, b, g].map((x) => n(lo(x).achievedRate)), ''],
+      ['errors / non-2xx', ...[d, b, g].map((x) => `${lo(x).errors} / ${lo(x).non2xx}`), ''],
+      ['generator send lag p50 / p99 (ms)', ...[d, b, g].map((x) => `${pair(lo(x).sendLag, 'p50')} / ${pair(lo(x).sendLag, 'p99')}`), ''],
     ]),
   );
 
@@ -91,8 +104,11 @@ export function renderReport(
   out.push('', 'Gateway process');
   out.push(
     table([
-      ['CPU per request, throughput phase', `${n(f.gatewayCpuMicros.throughput)} µs`, `(simulator alone: ${n(f.simCpuMicros.throughput)} µs)`],
-      ['CPU per request, open loop 1,000/s', `${n(f.gatewayCpuMicros.openLoop)} µs`, `(simulator alone: ${n(f.simCpuMicros.openLoop)} µs)`],
+      ...(['throughput', 'openLoop'] as const).map((p) => [
+        `CPU per request, ${p === 'throughput' ? 'throughput phase' : `open loop ${n(s.openLoopRate)}/s`}`,
+        `${n(f.gatewayCpuMicros[p])} µs`,
+        `(bare proxy: ${n(f.bareProxyCpuMicros[p])} µs, ${n((f.gatewayCpuMicros[p] ?? NaN) / (f.bareProxyCpuMicros[p] ?? NaN), 1)}×; simulator alone: ${n(f.simCpuMicros[p])} µs)`,
+      ]),
       ['CPU per stream', `${n(f.gatewayCpuMicros.streaming)} µs`, ''],
       ['CPU per request, soak', `${n(f.gatewayCpuMicros.soak)} µs`, ''],
       ['gateway CPU / autocannon time, throughput', `${n((f.gatewayCoreBusy ?? NaN) * 100)}%`, '(near 100%: the gateway\'s core was the limit)'],

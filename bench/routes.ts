@@ -2,7 +2,7 @@ import type { HttpTarget } from './load-types.js';
 
 /** The two ways to the same upstream work: (a) straight to the simulator, (b) through the gateway. */
 export interface Route {
-  name: 'direct' | 'gateway';
+  name: 'direct' | 'gateway' | 'bare proxy';
   origin: string;
   path: string;
   authorization: string;
@@ -25,6 +25,9 @@ export const directRoute = (simOrigin: string): Route => ({
   model: SIM_MODEL,
   streamModel: SIM_STREAM_MODEL,
 });
+
+/** The bare proxy forwards whatever it is sent to the simulator's chat path. */
+export const bareProxyRoute = (proxyOrigin: string): Route => ({ ...directRoute(proxyOrigin), name: 'bare proxy' });
 
 export const gatewayRoute = (gatewayOrigin: string): Route => ({
   name: 'gateway',

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkRoute } from './check-route.js';
+import { checkChat, checkRoute } from './check-route.js';
 import { ensureBuilt } from './ensure-built.js';
 import { deriveFigures } from './figures.js';
 import { runPhases } from './phases.js';
@@ -13,9 +13,9 @@ import { logTail, Processes } from './processes.js';
 import { summarizeProfile } from './profile.js';
 import { renderReport } from './report.js';
 import { keepProfile, runStamp, writeResults } from './results-file.js';
-import { directRoute, gatewayRoute } from './routes.js';
+import { bareProxyRoute, directRoute, gatewayRoute } from './routes.js';
 import { runInfo } from './run-info.js';
-import { startGateway, startSimulator } from './servers.js';
+import { startBareProxy, startGateway, startSimulator } from './servers.js';
 import { waitForQuietMachine } from './quiet-machine.js';
 import { readBenchSettings } from './settings.js';
 import { checkTargets } from './targets.js';
@@ -57,12 +57,23 @@ async function main(): Promise<number> {
     const gateway = await startGateway(processes, pinning, dir, sim.origin, profileDir);
     const direct = directRoute(sim.origin);
     const through = gatewayRoute(gateway.origin);
+    const bareProxy = await startBareProxy(processes, pinning, dir, sim.origin);
+    const floor = bareProxyRoute(bareProxy.origin);
     await checkRoute(direct);
     await checkRoute(through);
+    await checkChat(floor);
 
     const gatewayPid = gateway.started.pid;
     const startRssMb = memory(gatewayPid)?.rssMb;
-    const results = await runPhases({ processes, pinning, settings, pids: { gateway: gatewayPid, sim: sim.started.pid }, direct, gateway: through });
+    const results = await runPhases({
+      processes,
+      pinning,
+      settings,
+      pids: { gateway: gatewayPid, sim: sim.started.pid, bareProxy: bareProxy.started.pid },
+      direct,
+      gateway: through,
+      bareProxy: floor,
+    });
     const peakRssMb = memory(gatewayPid)?.peakRssMb;
 
     // Stopping the gateway is what makes it write its profile.

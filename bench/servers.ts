@@ -55,3 +55,13 @@ export async function startGateway(
   await waitUntilReady(started, `${origin}/api/v1/models`, { authorization: `Bearer ${MANAGEMENT_KEY}` });
   return { started, origin };
 }
+
+/** The bare proxy (bare-proxy.ts) in front of the simulator, on the gateway's core: the floor the gateway is read against. */
+export async function startBareProxy(processes: Processes, pinning: Pinning, dir: string, simOrigin: string): Promise<Server> {
+  const port = await freePort();
+  const { command, args } = pinned(pinning, GATEWAY_CORE, process.execPath, ['--import', 'tsx', 'bench/bare-proxy.ts', simOrigin, String(port)]);
+  const started = processes.start('bare proxy', command, args, { env: cleanEnv({}), logPath: join(dir, 'bare-proxy.log') });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitUntilReady(started, `${origin}/health`, {});
+  return { started, origin };
+}
