@@ -1,27 +1,16 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngines, type TestDatabase } from '../../../test/support/databases.js';
-import { openStore, type Store } from '../database.js';
-import { migrateToLatest } from '../migrate.js';
+import { describe, expect, it } from 'vitest';
+import { testEngines } from '../../../test/support/databases.js';
+import { migratedStore } from '../../../test/support/migrated-store.js';
 
 describe.each(testEngines)('migration 0016-generations-partial-indexes on $name', (engine) => {
-  let database: TestDatabase;
-  let store: Store;
-  beforeAll(async () => {
-    database = await engine.create();
-    store = openStore(database.url);
-    await migrateToLatest(store);
-  });
-  afterAll(async () => {
-    await store?.close();
-    await database?.drop();
-  });
+  const store = migratedStore(engine);
 
   const definition = async (name: string): Promise<string> => {
     const { rows } =
       engine.name === 'sqlite'
-        ? await sql<{ text: string }>`select sql as text from sqlite_master where type = 'index' and name = ${name}`.execute(store.db)
-        : await sql<{ text: string }>`select indexdef as text from pg_indexes where schemaname = current_schema() and indexname = ${name}`.execute(store.db);
+        ? await sql<{ text: string }>`select sql as text from sqlite_master where type = 'index' and name = ${name}`.execute(store().db)
+        : await sql<{ text: string }>`select indexdef as text from pg_indexes where schemaname = current_schema() and indexname = ${name}`.execute(store().db);
     return rows[0]?.text ?? '';
   };
 
@@ -31,7 +20,7 @@ describe.each(testEngines)('migration 0016-generations-partial-indexes on $name'
   });
 
   it.runIf(engine.name === 'sqlite')('still serves a lookup by intern run from its index', async () => {
-    const { rows } = await sql<{ detail: string }>`explain query plan select id from generations where intern_run_id = ${'run-1'}`.execute(store.db);
+    const { rows } = await sql<{ detail: string }>`explain query plan select id from generations where intern_run_id = ${'run-1'}`.execute(store().db);
     expect(rows.map((r) => r.detail).join(' ')).toContain('generations_intern_run');
   });
 });

@@ -1,0 +1,23 @@
+import { afterAll, beforeAll } from 'vitest';
+import { openStore, type Store } from '../../src/store/database.js';
+import { migrateToLatest } from '../../src/store/migrate.js';
+import type { TestDatabase, TestEngine } from './databases.js';
+
+/** A store of `engine` with the schema up to date for the suite's tests: opened before them, closed and dropped after. */
+export function migratedStore(engine: TestEngine): () => Store {
+  let database: TestDatabase | undefined;
+  let store: Store | undefined;
+  beforeAll(async () => {
+    database = await engine.create();
+    store = openStore(database.url);
+    await migrateToLatest(store);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+  return () => {
+    if (!store) throw new Error('migratedStore: the store is opened in beforeAll; read it inside a test');
+    return store;
+  };
+}
