@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Store, SqliteConnection } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import type { WriteGenerations } from './ledger-writer.js';
@@ -20,7 +20,7 @@ export function ledgerWrites(store: Pick<Store, 'db' | 'sqlite'>): WriteGenerati
 }
 
 function sqliteLedgerWrites(db: Kysely<Database>, sqlite: SqliteConnection): WriteGenerations {
-  const commit = sqlite.database.transaction((statements: ReturnType<typeof ledgerStatements>) => {
+  const commit = sqlite.database.transaction((statements: CompiledQuery[]) => {
     for (const { sql, parameters } of statements) sqlite.prepare(sql).run(parameters as unknown[]);
   });
   return async (rows, now) => {

@@ -7,8 +7,6 @@ import { invalidRanges } from '../net/address-policy.js';
 import { GatewayConfigSchema, type GatewayConfig } from './gateway-config-schema.js';
 import { ConfigError } from './config-error.js';
 
-/** An invalid config file: the message names the file, line, column and key. */
-
 type Path = (string | number)[];
 
 const ajv = new Ajv.default({ allErrors: false, strict: false });

@@ -9,8 +9,8 @@ import { bodyHash, createKeyOf } from './create-key.js';
 import { toInternRecord, type InternRecord } from './intern-record.js';
 import { checkInternModel, requireRuntime, type InternServices } from './intern-services.js';
 import type { InternLookup } from './invoke-route.js';
-import { jsonBodyOnly } from './lifecycle-body.js';
-import { CreateInternBody, INTERN_BODY_LIMIT } from './schemas.js';
+import { LIFECYCLE_WRITE } from './lifecycle-body.js';
+import { CreateInternBody } from './schemas.js';
 import { mergeSettings } from './settings-body.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
@@ -26,7 +26,7 @@ type App = Parameters<FastifyPluginAsyncTypebox>[0];
  */
 export function addCreateRoute(app: App, services: InternServices, internOf: InternLookup): void {
   const { db, clock } = services;
-  app.post('/interns', { bodyLimit: INTERN_BODY_LIMIT, onRequest: jsonBodyOnly, schema: { body: CreateInternBody } }, async (request, reply) => {
+  app.post('/interns', { ...LIFECYCLE_WRITE, schema: { body: CreateInternBody } }, async (request, reply) => {
     const key = callerKey(request);
     const body = request.body;
     const hash = bodyHash(body);

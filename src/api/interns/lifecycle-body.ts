@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Errors } from '../../http/errors.js';
+import { INTERN_BODY_LIMIT } from './schemas.js';
 
 const hasBody = (request: FastifyRequest): boolean =>
   request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
@@ -21,3 +22,6 @@ export function refuseFields(body: unknown): void {
   if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
   throw Errors.internBadRequest('this operation takes no request body; send none, or {}');
 }
+
+/** The route options of every lifecycle write (create, update, provision, suspend, delete): at most 1 MiB, and JSON when there is a body. */
+export const LIFECYCLE_WRITE = { bodyLimit: INTERN_BODY_LIMIT, onRequest: jsonBodyOnly };

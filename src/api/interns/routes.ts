@@ -9,8 +9,8 @@ import { decodeCursor, encodeCursor, toInternRecord } from './intern-record.js';
 import { addCreateRoute } from './create-route.js';
 import { addInvokeRoute } from './invoke-route.js';
 import { addInternChatRoute } from './chat-route.js';
-import { jsonBodyOnly, refuseFields } from './lifecycle-body.js';
-import { INTERN_BODY_LIMIT, INTERN_STATUSES, InternParams, ListInternsQuery, SessionParams, UpdateInternBody } from './schemas.js';
+import { LIFECYCLE_WRITE, refuseFields } from './lifecycle-body.js';
+import { INTERN_STATUSES, InternParams, ListInternsQuery, SessionParams, UpdateInternBody } from './schemas.js';
 import { toSessionRecord } from './session-record.js';
 import { mergeSettings } from './settings-body.js';
 
@@ -45,8 +45,6 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
   return async (app) => {
     installInternErrors(app);
     app.addHook('onRequest', internGate(services));
-    // Lifecycle writes: at most 1 MiB, and JSON when there is a body.
-    const limits = { bodyLimit: INTERN_BODY_LIMIT, onRequest: jsonBodyOnly };
 
     app.get('/interns', { schema: { querystring: ListInternsQuery } }, async (request) => {
       const key = callerKey(request);
@@ -68,7 +66,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
       return toInternRecord(await internOf(callerKey(request).organization_id, request.params.internId));
     });
 
-    app.patch('/interns/:internId', { ...limits, schema: { params: InternParams, body: UpdateInternBody } }, async (request) => {
+    app.patch('/interns/:internId', { ...LIFECYCLE_WRITE, schema: { params: InternParams, body: UpdateInternBody } }, async (request) => {
       const key = callerKey(request);
       const intern = await internOf(key.organization_id, request.params.internId);
       if (intern.status === 'destroying') throw Errors.internStateConflict(intern.status, 'updated');
@@ -87,7 +85,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
       return toInternRecord(row);
     });
 
-    app.delete('/interns/:internId', { ...limits, schema: { params: InternParams } }, async (request, reply) => {
+    app.delete('/interns/:internId', { ...LIFECYCLE_WRITE, schema: { params: InternParams } }, async (request, reply) => {
       const intern = await internOf(callerKey(request).organization_id, request.params.internId);
       const runtime = requireRuntime(services);
       if (intern.status === 'destroying') throw Errors.internStateConflict(intern.status, 'deleted');
@@ -95,7 +93,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
       return reply.code(202).send({ deleting: true as const });
     });
 
-    app.post('/interns/:internId/provision', { ...limits, schema: { params: InternParams } }, async (request, reply) => {
+    app.post('/interns/:internId/provision', { ...LIFECYCLE_WRITE, schema: { params: InternParams } }, async (request, reply) => {
       refuseFields(request.body);
       const intern = await internOf(callerKey(request).organization_id, request.params.internId);
       const runtime = requireRuntime(services);
@@ -104,7 +102,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
       return reply.code(202).send({ provisioning: true as const });
     });
 
-    app.post('/interns/:internId/suspend', { ...limits, schema: { params: InternParams } }, async (request) => {
+    app.post('/interns/:internId/suspend', { ...LIFECYCLE_WRITE, schema: { params: InternParams } }, async (request) => {
       refuseFields(request.body);
       const intern = await internOf(callerKey(request).organization_id, request.params.internId);
       const runtime = requireRuntime(services);

@@ -130,8 +130,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     changes: options.changes,
     timeoutMs: ackTimeoutMs,
     deliver: async (input) => {
-      const run = local.get(input.run_id);
-      const channel = run?.assigned ? supervisor.channel(run.internId) : undefined;
+      const channel = assignedChannel(input.run_id);
       if (!channel) return false;
       await channel.request({ type: input.kind, runId: input.run_id, text: input.text }, ackTimeoutMs);
       return true;
@@ -237,9 +236,26 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
   }
 
   async function adopt(row: InternRunRow): Promise<void> {
-    const intern = await internById(db, row.intern_id);
-    local.set(row.id, { internId: row.intern_id, ...termsOf(row, intern?.settings), apiKeyHash: row.api_key_hash, model: modelOf(intern?.model), assigned: false });
+    holdRow(row, await internById(db, row.intern_id));
     await assign(row.id);
+  }
+
+  /** Takes a run into this instance's hands; its process gets it when it is assigned. */
+  function hold(runId: string, run: Omit<LocalRun, 'model' | 'assigned'>, model: string | null | undefined): LocalRun {
+    const held: LocalRun = { ...run, model: modelOf(model), assigned: false };
+    local.set(runId, held);
+    return held;
+  }
+
+  /** hold for a run read from the database, on the terms of its intern (gone: the defaults, and the run can only end). */
+  function holdRow(row: InternRunRow, intern: { model: string | null; settings: string } | undefined): LocalRun {
+    return hold(row.id, { internId: row.intern_id, ...termsOf(row, intern?.settings), apiKeyHash: row.api_key_hash }, intern?.model);
+  }
+
+  /** The channel to the process of a run this instance drives, once the run is assigned to it. */
+  function assignedChannel(runId: string) {
+    const run = local.get(runId);
+    return run?.assigned ? supervisor.channel(run.internId) : undefined;
   }
 
   /** A run's terms from its row and its intern's settings (the defaults when the intern is gone: the run can only end). */
@@ -365,8 +381,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
               await inputs.handOver(open.id, 'steer', req.input);
               return { status: 'steered', runId: open.id };
             }
-            const run: LocalRun = { internId: open.intern_id, ...termsOf(open, intern.settings), apiKeyHash: open.api_key_hash, model: modelOf(intern.model), assigned: false };
-            local.set(open.id, run);
+            const run = holdRow(open, intern);
             if (!(await record(open.id, run, { kind: 'steer', content: { text: req.input } }))) throw Errors.internUnreachable('the session\'s run ended meanwhile');
             await assign(open.id);
           }
@@ -399,8 +414,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
         req.input,
         now,
       );
-      const run: LocalRun = { internId: req.internId, mode: req.approvalMode, interactionDeadlineSeconds: settings.interaction_deadline_seconds, apiKeyHash: req.apiKeyHash, model: modelOf(intern.model), assigned: false };
-      local.set(runId, run);
+      const run = hold(runId, { internId: req.internId, mode: req.approvalMode, interactionDeadlineSeconds: settings.interaction_deadline_seconds, apiKeyHash: req.apiKeyHash }, intern.model);
       try {
         await assign(runId);
       } catch (error) {
@@ -432,8 +446,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
         } else if (!local.has(runId)) {
           return await inputs.handOver(runId, 'answer', text);
         }
-        const run = local.get(runId);
-        const channel = run?.assigned ? supervisor.channel(run.internId) : undefined;
+        const channel = assignedChannel(runId);
         if (!channel) throw Errors.internUnreachable('the intern process driving the run here is restarting');
         await channel.request({ type: 'answer', runId, text }, ackTimeoutMs);
       } catch (error) {
