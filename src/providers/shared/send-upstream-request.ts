@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { request, type Dispatcher } from 'undici';
 import type { AdapterContext, UpstreamError } from '../types.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
@@ -37,9 +38,9 @@ export interface UpstreamResponse {
  * read and rejected as a 'status' UpstreamError.
  */
 export async function sendUpstreamRequest(call: UpstreamRequest): Promise<UpstreamResponse> {
-  // One controller per call, fed by the caller's signal and by a timer (not AbortSignal.timeout,
-  // because a stream stops it at its first event): cheaper than composing signals with AbortSignal.any.
-  const abort = new AbortController();
+  // One switch per call, thrown by the caller's signal or by a timer (not AbortSignal.timeout,
+  // because a stream stops it at its first event).
+  const abort = new AbortSwitch();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -62,7 +63,7 @@ export async function sendUpstreamRequest(call: UpstreamRequest): Promise<Upstre
 
   let response: Dispatcher.ResponseData;
   try {
-    response = await requestFollowing(call, abort.signal);
+    response = await requestFollowing(call, abort);
   } catch (error) {
     throw classify(error);
   }
@@ -83,12 +84,27 @@ export async function sendUpstreamRequest(call: UpstreamRequest): Promise<Upstre
 }
 
 /**
+ * What undici takes as a request's signal: an EventEmitter with `aborted`.
+ * Cheaper to make per call than an AbortController, whose signal the
+ * benchmark's profile showed among the costliest objects of a request.
+ */
+class AbortSwitch extends EventEmitter {
+  aborted = false;
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.emit('abort');
+  }
+}
+
+/**
  * The answer to the call, after up to `maxRedirects` redirects of a GET. The
  * call's headers carry the provider's credentials, so they go to its own
  * origin only: a redirect to another origin (a signed storage URL) is
  * followed without them.
  */
-async function requestFollowing(call: UpstreamRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+async function requestFollowing(call: UpstreamRequest, signal: AbortSwitch): Promise<Dispatcher.ResponseData> {
   let url = new URL(call.url);
   let headers = call.headers;
   for (let hops = 0; ; hops++) {
