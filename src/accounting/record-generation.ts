@@ -25,16 +25,23 @@ export const recordGeneration = (db: Kysely<Database>, row: GenerationRecord, no
 
 /**
  * The statements that record a batch, to run in one transaction: the rows'
- * INSERT, then one update per key of its summed cost. Each period counter
- * restarts when the stored period is not the current one.
+ * INSERTs (`rowsPerInsert` rows each, all in one by default), then one update
+ * per key of its summed cost. Each period counter restarts when the stored
+ * period is not the current one.
  */
-export function ledgerStatements(db: Kysely<Database>, rows: readonly GenerationRecord[], now: Date): CompiledQuery[] {
+export function ledgerStatements(
+  db: Kysely<Database>,
+  rows: readonly GenerationRecord[],
+  now: Date,
+  rowsPerInsert = rows.length,
+): CompiledQuery[] {
   const costs = new Map<string, number>();
   for (const row of rows) {
     const cost = row.total_cost ?? 0;
     if (cost !== 0) costs.set(row.api_key_hash, (costs.get(row.api_key_hash) ?? 0) + cost);
   }
-  const statements = [insertGenerationsQuery(db, rows)];
+  const statements: CompiledQuery[] = [];
+  for (let i = 0; i < rows.length; i += rowsPerInsert) statements.push(insertGenerationsQuery(db, rows.slice(i, i + rowsPerInsert)));
   if (costs.size === 0) return statements;
   const periods = usagePeriodsAt(now);
   for (const [hash, cost] of costs) statements.push(keyUsageUpdate(db, { hash, cost, ...periods }));
