@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { AdapterContext, UpstreamError } from '../types.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 import { poolFor } from './connection-pools.js';
@@ -108,12 +108,15 @@ async function requestFollowing(call: UpstreamRequest, signal: AbortSwitch): Pro
   let url = new URL(call.url);
   let headers = call.headers;
   for (let hops = 0; ; hops++) {
-    const response = await request(url, {
+    const dispatcher = (hops === 0 ? call.context.dispatcher : undefined) ?? poolFor(url.origin);
+    // The dispatcher's own request(), not undici's top-level one, which would parse the URL again.
+    const response = await dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
       ...(call.body === undefined
         ? { method: 'GET', headers }
         : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(call.body) }),
       signal,
-      dispatcher: (hops === 0 ? call.context.dispatcher : undefined) ?? poolFor(url.origin),
     });
     const location = response.headers.location;
     if (call.body !== undefined || hops >= (call.maxRedirects ?? 0) || !REDIRECTS.has(response.statusCode) || typeof location !== 'string') {
