@@ -12,6 +12,7 @@ import { MODERATION_ADAPTERS, PROVIDER_KINDS } from '../providers/registry.js';
 import { openDatabase } from './open-database.js';
 import { connectSharedState } from './shared-state.js';
 import { keyRateLimiter } from '../rate-limits/key-rate-limiter.js';
+import { checkpointInBackground } from '../store/wal-checkpoints.js';
 
 /** How long in-flight requests (long streams included) may take to finish after SIGTERM. */
 const DRAIN_TIMEOUT_MS = 30_000;
@@ -43,6 +44,7 @@ export async function serve(settings: Settings): Promise<void> {
   const moderation = resolveModerationProvider(config?.moderation, catalog, MODERATION_ADAPTERS, !declaresCatalog(config));
 
   const { store } = await openDatabase(settings.databaseUrl, settings.bootstrapManagementKey, logger);
+  const checkpoints = checkpointInBackground(store, { onError: (message) => logger.warn({ error: message }, 'WAL checkpoint failed') });
   const shared = await connectSharedState(store, settings.redisUrl, logger);
   const plugins = pluginSettings(config, process.env);
   const rateLimit = config?.rate_limits ? keyRateLimiter(config.rate_limits, shared.redis) : undefined;
@@ -69,6 +71,7 @@ export async function serve(settings: Settings): Promise<void> {
     try {
       await drain(app, DRAIN_TIMEOUT_MS);
       await shared.close();
+      await checkpoints.stop();
       await store.close();
       logger.info('stopped');
       logger.flush();

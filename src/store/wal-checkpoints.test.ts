@@ -1,0 +1,74 @@
+import { statSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { testEngines, type TestDatabase } from '../../test/support/databases.js';
+import { openStore, parseDatabaseUrl, type Store } from './database.js';
+import { checkpointInBackground } from './wal-checkpoints.js';
+
+const sqliteEngine = testEngines.find((e) => e.name === 'sqlite')!;
+
+const fileOf = (url: string) => {
+  const parsed = parseDatabaseUrl(url);
+  if (parsed.engine !== 'sqlite') throw new Error('not a SQLite URL');
+  return parsed.file;
+};
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return check();
+}
+
+describe('checkpointInBackground', () => {
+  let database: TestDatabase;
+  let store: Store;
+
+  afterEach(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  const openFileStore = async () => {
+    database = await sqliteEngine.create();
+    store = openStore(database.url);
+    const sqlite = store.sqlite!.database;
+    sqlite.exec('CREATE TABLE notes (body TEXT NOT NULL)');
+    // Everything so far goes into the database file, so that what follows is in the WAL only.
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    return sqlite;
+  };
+
+  it('copies the WAL into the database file from its worker, not from the store’s commits', async () => {
+    const sqlite = await openFileStore();
+    const file = fileOf(database.url);
+    const checkpoints = checkpointInBackground(store, { intervalMs: 10 });
+    const before = statSync(file).size;
+    const insert = sqlite.prepare('INSERT INTO notes (body) VALUES (?)');
+    // 2,000 pages: past SQLite's own threshold, under the store's backstop.
+    sqlite.transaction(() => {
+      for (let i = 0; i < 2_000; i++) insert.run('x'.repeat(4_000));
+    })();
+    expect(await until(() => statSync(file).size > before + 2_000 * 4_000)).toBe(true);
+    await checkpoints.stop();
+    expect(sqlite.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 2_000 });
+  });
+
+  it('leaves the store usable and its own checkpoints at SQLite’s threshold once stopped', async () => {
+    const sqlite = await openFileStore();
+    const checkpoints = checkpointInBackground(store, { intervalMs: 10 });
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    await checkpoints.stop();
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
+    sqlite.prepare('INSERT INTO notes (body) VALUES (?)').run('after');
+    expect(sqlite.prepare('SELECT body FROM notes').all()).toEqual([{ body: 'after' }]);
+  });
+
+  it('runs nothing for an in-memory store', async () => {
+    database = { url: 'sqlite::memory:', drop: async () => {} };
+    store = openStore(database.url);
+    const checkpoints = checkpointInBackground(store);
+    expect(store.sqlite!.database.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
+    await expect(checkpoints.stop()).resolves.toBeUndefined();
+  });
+});
