@@ -64,6 +64,27 @@ describe('checkpointInBackground', () => {
     expect(sqlite.prepare('SELECT body FROM notes').all()).toEqual([{ body: 'after' }]);
   });
 
+  it('reports a worker that cannot run and gives the checkpoints back to the store’s connection', async () => {
+    const sqlite = await openFileStore();
+    const errors: string[] = [];
+    // The store's connection, seen by the worker under a file it cannot open.
+    const unreachable = {
+      memory: false,
+      name: '/nonexistent-directory/gateway.sqlite',
+      get open() {
+        return sqlite.open;
+      },
+      pragma: (source: string, options?: { simple: boolean }) => sqlite.pragma(source, options),
+    };
+    const checkpoints = checkpointInBackground({ sqlite: { ...store.sqlite!, database: unreachable as unknown as typeof sqlite } }, {
+      onError: (message) => errors.push(message),
+    });
+    // Without stop(): the worker's death alone hands the checkpoints back.
+    expect(await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }) === 1_000)).toBe(true);
+    expect(errors.join(' ')).toMatch(/directory does not exist|unable to open/i);
+    await checkpoints.stop();
+  });
+
   it('runs nothing for an in-memory store', async () => {
     database = { url: 'sqlite::memory:', drop: async () => {} };
     store = openStore(database.url);

@@ -64,12 +64,17 @@ export function checkpointInBackground(store: Pick<Store, 'sqlite'>, options: Wa
   worker.on('message', (message: string) => options.onError?.(message));
   worker.on('error', (error) => options.onError?.(error.message));
   worker.unref();
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  // Stopped or dead, the worker no longer checkpoints: the store's connection goes back to SQLite's threshold.
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      if (database.open) database.pragma('wal_autocheckpoint = 1000');
+      resolve();
+    }),
+  );
   return {
     async stop() {
       worker.postMessage('stop');
       await exited;
-      if (database.open) database.pragma('wal_autocheckpoint = 1000');
     },
   };
 }
