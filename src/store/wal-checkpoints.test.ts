@@ -1,24 +1,11 @@
 import { statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testEngines, type TestDatabase } from '../../test/support/databases.js';
-import { openStore, parseDatabaseUrl, type Store } from './database.js';
+import { until } from '../../test/support/until.js';
+import { openStore, type Store } from './database.js';
 import { checkpointInBackground } from './wal-checkpoints.js';
 
 const sqliteEngine = testEngines.find((e) => e.name === 'sqlite')!;
-
-const fileOf = (url: string) => {
-  const parsed = parseDatabaseUrl(url);
-  if (parsed.engine !== 'sqlite') throw new Error('not a SQLite URL');
-  return parsed.file;
-};
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return check();
-}
 
 describe('checkpointInBackground', () => {
   let database: TestDatabase;
@@ -41,7 +28,7 @@ describe('checkpointInBackground', () => {
 
   it('copies the WAL into the database file from its worker, not from the store’s commits', async () => {
     const sqlite = await openFileStore();
-    const file = fileOf(database.url);
+    const file = sqlite.name;
     const checkpoints = checkpointInBackground(store, { intervalMs: 10 });
     const before = statSync(file).size;
     const insert = sqlite.prepare('INSERT INTO notes (body) VALUES (?)');
@@ -49,7 +36,8 @@ describe('checkpointInBackground', () => {
     sqlite.transaction(() => {
       for (let i = 0; i < 2_000; i++) insert.run('x'.repeat(4_000));
     })();
-    expect(await until(() => statSync(file).size > before + 2_000 * 4_000)).toBe(true);
+    const grown = before + 2_000 * 4_000;
+    expect(await until(() => statSync(file).size, (size) => size > grown, 5_000)).toBeGreaterThan(grown);
     await checkpoints.stop();
     expect(sqlite.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 2_000 });
   });
@@ -80,7 +68,7 @@ describe('checkpointInBackground', () => {
       onError: (message) => errors.push(message),
     });
     // Without stop(): the worker's death alone hands the checkpoints back.
-    expect(await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }) === 1_000)).toBe(true);
+    expect(await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }), (pages) => pages === 1_000, 5_000)).toBe(1_000);
     expect(errors.join(' ')).toMatch(/directory does not exist|unable to open/i);
     await checkpoints.stop();
   });

@@ -3,7 +3,8 @@ import { fixtureMp4 } from '../../src/sim/video/fixture-mp4.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
 import { call, startGateway, type RunningGateway } from '../support/gateway.js';
-import { expectChargedOnce, jobEnded, ledgerRows, pollJob, submitAccepted, until } from '../support/video-jobs.js';
+import { expectChargedOnce, jobEnded, ledgerRows, pollJob, submitAccepted } from '../support/video-jobs.js';
+import { until } from '../support/until.js';
 import { VIDEO_SECOND, videoSimCatalog, type VideoSimModel } from '../support/video-sim-catalog.js';
 
 const FAST = { tickMs: 20, intervalMs: 20, leaseMs: 2_000 };

@@ -1,15 +1,6 @@
 import { expect } from 'vitest';
 import { call, type RunningGateway } from './gateway.js';
-
-/** Reads until `done` holds (or `ms` passed, returning the last read): jobs advance in the background. */
-export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { until } from './until.js';
 
 export const pollJob = (gw: Pick<RunningGateway, 'baseUrl'>, id: string, key: string) => call(gw, 'GET', `/videos/${id}`, { key });
 
