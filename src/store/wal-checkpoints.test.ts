@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testEngines, type TestDatabase } from '../../test/support/databases.js';
@@ -71,6 +72,24 @@ describe('checkpointInBackground', () => {
     expect(await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }), (pages) => pages === 1_000, 5_000)).toBe(1_000);
     expect(errors.join(' ')).toMatch(/directory does not exist|unable to open/i);
     await checkpoints.stop();
+  });
+
+  it('keeps a process that has nothing else to do alive until stop() is done', async () => {
+    database = await sqliteEngine.create();
+    store = openStore(database.url);
+    const moduleUrl = (name: string) => JSON.stringify(new URL(name, import.meta.url).href);
+    // The shutdown of `serve`: the server is closed, so only the worker could keep the process alive.
+    const script = `
+      const { openStore } = await import(${moduleUrl('./database.ts')});
+      const { checkpointInBackground } = await import(${moduleUrl('./wal-checkpoints.ts')});
+      const store = openStore(${JSON.stringify(database.url)});
+      await checkpointInBackground(store).stop();
+      await store.close();
+      process.stdout.write('stopped');
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(child.stderr).toBe('');
+    expect(child.stdout).toBe('stopped');
   });
 
   it('runs nothing for an in-memory store', async () => {

@@ -73,6 +73,8 @@ export function checkpointInBackground(store: Pick<Store, 'sqlite'>, options: Wa
   );
   return {
     async stop() {
+      // Held until the last checkpoint is done: otherwise a process with nothing else left to do exits first.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
