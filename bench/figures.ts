@@ -1,3 +1,4 @@
+import type { LedgerCostResult } from './load-types.js';
 import { foreignShare, microsPerRequest, type Measured } from './measure.js';
 import { GATEWAY_CORE, LOAD_CORE } from './pinning.js';
 import type { PhaseResults } from './phases.js';
@@ -23,6 +24,8 @@ export interface Figures {
   /** The bare proxy's requests/s and CPU µs per request on the gateway's core: the floor under any Node gateway. */
   bareProxyRps: number;
   bareProxyCpuMicros: { throughput?: number; openLoop?: number };
+  /** The SQLite ledger's CPU per row on the gateway's core, measured apart (ledger-cost.ts): what the gateway adds that the bare proxy does not. */
+  ledger: LedgerCostResult;
   gatewayPeakRssMb: number | undefined;
   /** Growth of the post-collection RSS floor over the soak (see SoakResult). */
   memoryDrift: number;
@@ -51,7 +54,7 @@ function coreUse(phase: string, m: Measured<unknown>): CoreUse {
   };
 }
 
-export function deriveFigures(r: PhaseResults, gatewayPeakRssMb: number | undefined): Figures {
+export function deriveFigures(r: PhaseResults, gatewayPeakRssMb: number | undefined, ledger: LedgerCostResult): Figures {
   const { direct, gateway, bareProxy } = r;
   const tp = gateway.throughput;
   return {
@@ -80,6 +83,7 @@ export function deriveFigures(r: PhaseResults, gatewayPeakRssMb: number | undefi
       throughput: microsPerRequest(bareProxy.throughput.gatewayCpuSeconds, bareProxy.throughput.result.requests),
       openLoop: microsPerRequest(bareProxy.openLoop.gatewayCpuSeconds, bareProxy.openLoop.result.completed),
     },
+    ledger,
     gatewayPeakRssMb,
     memoryDrift: r.soak.result.floorDrift,
     cores: [

@@ -75,3 +75,22 @@ export interface StreamResult {
   /** From sending the request to the end of the stream. */
   whole: Summary;
 }
+
+export interface LedgerCostSpec {
+  /** The gateway's database after the load phases: one of its own successful rows is the sample written. */
+  gatewayDatabase: string;
+  /** A fresh SQLite file to write into. */
+  file: string;
+  /** Rows written one per transaction, as a lightly loaded gateway commits them. */
+  singleRows: number;
+  /** Rows written `batch` per transaction, as a busy gateway's group commit does. */
+  batchRows: number;
+  batch: number;
+}
+
+/** CPU µs per ledger row, all of the process's threads (the WAL checkpoint worker included). */
+export interface LedgerCostResult {
+  singleRowMicros: number;
+  batchRowMicros: number;
+  batch: number;
+}

@@ -110,6 +110,8 @@ export function renderReport(
         `(bare proxy: ${n(f.bareProxyCpuMicros[p])} µs, ${n((f.gatewayCpuMicros[p] ?? NaN) / (f.bareProxyCpuMicros[p] ?? NaN), 1)}×; simulator alone: ${n(f.simCpuMicros[p])} µs)`,
       ]),
       ['CPU per stream', `${n(f.gatewayCpuMicros.streaming)} µs`, ''],
+      ['SQLite ledger, CPU per row, one row a commit', `${n(f.ledger.singleRowMicros)} µs`, '(measured alone on the gateway\'s core: a commit the bare proxy does not make)'],
+      [`SQLite ledger, CPU per row, ${f.ledger.batch} rows a commit`, `${n(f.ledger.batchRowMicros)} µs`, '(a busy gateway\'s group commit)'],
       ['CPU per request, soak', `${n(f.gatewayCpuMicros.soak)} µs`, ''],
       ['gateway CPU / autocannon time, throughput', `${n((f.gatewayCoreBusy ?? NaN) * 100)}%`, '(near 100%: the gateway\'s core was the limit)'],
       ['RSS after start', `${n(gatewayStartRssMb, 1)} MB`, ''],

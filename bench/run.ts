@@ -7,7 +7,7 @@ import { checkChat, checkRoute } from './check-route.js';
 import { ensureBuilt } from './ensure-built.js';
 import { deriveFigures } from './figures.js';
 import { runPhases } from './phases.js';
-import { detectPinning } from './pinning.js';
+import { detectPinning, GATEWAY_CORE } from './pinning.js';
 import { memory } from './proc-stats.js';
 import { logTail, Processes } from './processes.js';
 import { summarizeProfile } from './profile.js';
@@ -15,7 +15,8 @@ import { renderReport } from './report.js';
 import { keepProfile, runStamp, writeResults } from './results-file.js';
 import { bareProxyRoute, directRoute, gatewayRoute } from './routes.js';
 import { runInfo } from './run-info.js';
-import { startBareProxy, startGateway, startSimulator } from './servers.js';
+import { runLoad } from './run-load.js';
+import { gatewayDatabaseFile, startBareProxy, startGateway, startSimulator } from './servers.js';
 import { waitForQuietMachine } from './quiet-machine.js';
 import { readBenchSettings } from './settings.js';
 import { checkTargets } from './targets.js';
@@ -79,11 +80,21 @@ async function main(): Promise<number> {
     // Stopping the gateway is what makes it write its profile.
     await processes.stopAll();
     const stamp = runStamp(settings.quick ? '-quick' : settings.profile ? '-profile' : '');
+    await waitForQuietMachine(settings.quietWaitSeconds, [], progress);
+    progress("SQLite ledger's CPU per row, alone on the gateway's core");
+    const ledger = await runLoad(
+      processes,
+      pinning,
+      'ledger-cost.ts',
+      { gatewayDatabase: gatewayDatabaseFile(dir), file: join(dir, 'ledger-cost.sqlite'), singleRows: settings.quick ? 500 : 3000, batchRows: settings.quick ? 2000 : 20_000, batch: 20 },
+      undefined,
+      GATEWAY_CORE,
+    );
     const profile = profileDir ? summarizeProfile(onlyProfile(profileDir), process.cwd()) : undefined;
     if (profile) profile.file = keepProfile(stamp, profile.file);
 
     const info = runInfo(pinning.note, machine);
-    const figures = deriveFigures(results, peakRssMb);
+    const figures = deriveFigures(results, peakRssMb, ledger.result);
     const checks = checkTargets(figures);
     process.stdout.write(`\n${renderReport(info, settings, results, figures, checks, startRssMb, profile)}\n`);
     const file = writeResults(stamp, { info, settings, figures, targets: checks, gatewayStartRssMb: startRssMb, results, profile });

@@ -13,6 +13,9 @@ export interface Server {
 
 const MAIN = 'dist/main.js';
 
+/** The gateway's fresh SQLite database in the run's directory; the ledger measurement samples its rows afterwards. */
+export const gatewayDatabaseFile = (dir: string) => join(dir, 'gateway.sqlite');
+
 /** Only what the servers need: an inherited DATABASE_URL, REDIS_URL or provider key would change what is measured. */
 const cleanEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
@@ -45,7 +48,7 @@ export async function startGateway(
   const env = cleanEnv({
     HOST: '127.0.0.1',
     PORT: String(port),
-    DATABASE_URL: `sqlite:${join(dir, 'gateway.sqlite')}`,
+    DATABASE_URL: `sqlite:${gatewayDatabaseFile(dir)}`,
     GATEWAY_CONFIG: configPath,
     GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: MANAGEMENT_KEY,
     LOG_LEVEL: 'warn',
