@@ -14,6 +14,7 @@ import * as internInteractionDeadline from './0013-intern-interaction-deadline.j
 import * as internCreateKeys from './0014-intern-create-keys.js';
 import * as internRunInputs from './0015-intern-run-inputs.js';
 import * as generationsPartialIndexes from './0016-generations-partial-indexes.js';
+import * as generationsUnreadIndexes from './0017-generations-unread-indexes.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -35,6 +36,7 @@ const migrations: Record<string, EngineMigration> = {
   '0014-intern-create-keys': internCreateKeys,
   '0015-intern-run-inputs': internRunInputs,
   '0016-generations-partial-indexes': generationsPartialIndexes,
+  '0017-generations-unread-indexes': generationsUnreadIndexes,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
