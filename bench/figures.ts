@@ -27,8 +27,9 @@ export interface Figures {
   /** The SQLite ledger's CPU per row on the gateway's core, measured apart (ledger-cost.ts): what the gateway adds that the bare proxy does not. */
   ledger: LedgerCostResult;
   gatewayPeakRssMb: number | undefined;
-  /** Growth of the post-collection RSS floor over the soak (see SoakResult). */
+  /** Growth over the soak of the live heap after a full collection, or of the RSS floor when the probe gave nothing (see SoakResult). */
   memoryDrift: number;
+  memoryMeasure: 'live heap' | 'RSS floor';
   /** How busy the two cores were in each gateway phase, and how much of the gateway's core other processes took. */
   cores: CoreUse[];
 }
@@ -85,7 +86,8 @@ export function deriveFigures(r: PhaseResults, gatewayPeakRssMb: number | undefi
     },
     ledger,
     gatewayPeakRssMb,
-    memoryDrift: r.soak.result.floorDrift,
+    memoryDrift: r.soak.result.liveHeap?.drift ?? r.soak.result.floorDrift,
+    memoryMeasure: r.soak.result.liveHeap ? 'live heap' : 'RSS floor',
     cores: [
       coreUse('direct throughput', direct.throughput),
       coreUse('direct open loop', direct.openLoop),

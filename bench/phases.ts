@@ -28,6 +28,8 @@ export interface PhaseContext {
   pinning: Pinning;
   settings: BenchSettings;
   pids: { gateway: number; sim: number; bareProxy: number };
+  /** Where the gateway's live-heap probe writes (servers.ts). */
+  liveHeapFile: string;
   direct: Route;
   gateway: Route;
   bareProxy: Route;
@@ -121,7 +123,7 @@ export async function runPhases(ctx: PhaseContext): Promise<PhaseResults> {
   await waitForQuietMachine(s.quietWaitSeconds, Object.values(ctx.pids), progress);
   progress(`memory soak through the gateway, ${s.openLoopRate} requests/s (${s.soakSeconds} s)`);
   const soakResult = await measured(ctx.pids, (onMark) =>
-    soak(processes, pinning, ctx.pids.gateway, openSpec(ctx.gateway, s.soakSeconds), onMark),
+    soak(processes, pinning, ctx.pids.gateway, ctx.liveHeapFile, openSpec(ctx.gateway, s.soakSeconds), onMark),
   );
 
   const pick = (name: 'direct' | 'gateway'): RouteResults => ({

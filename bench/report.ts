@@ -131,6 +131,11 @@ export function renderReport(
         `${n(soak.firstWindowFloorMb, 1)} / ${n(soak.lastWindowFloorMb, 1)} MB`,
         `${soak.floorDrift >= 0 ? '+' : ''}${n(soak.floorDrift * 100, 1)}% (lowest sample: after a collection)`,
       ],
+      [
+        'soak live heap after a full collection, start / end',
+        soak.liveHeap ? `${n(soak.liveHeap.firstMb, 1)} / ${n(soak.liveHeap.lastMb, 1)} MB` : 'n/a',
+        soak.liveHeap ? `${soak.liveHeap.drift >= 0 ? '+' : ''}${n(soak.liveHeap.drift * 100, 1)}% (what the gateway retains)` : '(the probe did not answer)',
+      ],
     ]),
   );
 

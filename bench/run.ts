@@ -16,7 +16,7 @@ import { keepProfile, runStamp, writeResults } from './results-file.js';
 import { bareProxyRoute, directRoute, gatewayRoute } from './routes.js';
 import { runInfo } from './run-info.js';
 import { runLoad } from './run-load.js';
-import { gatewayDatabaseFile, startBareProxy, startGateway, startSimulator } from './servers.js';
+import { gatewayDatabaseFile, liveHeapFile, startBareProxy, startGateway, startSimulator } from './servers.js';
 import { waitForQuietMachine } from './quiet-machine.js';
 import { readBenchSettings } from './settings.js';
 import { checkTargets } from './targets.js';
@@ -71,6 +71,7 @@ async function main(): Promise<number> {
       pinning,
       settings,
       pids: { gateway: gatewayPid, sim: sim.started.pid, bareProxy: bareProxy.started.pid },
+      liveHeapFile: liveHeapFile(dir),
       direct,
       gateway: through,
       bareProxy: floor,

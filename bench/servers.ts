@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { freePort } from './free-port.js';
 import { GATEWAY_CORE, LOAD_CORE, pinned, type Pinning } from './pinning.js';
 import type { Processes, Started } from './processes.js';
@@ -15,6 +15,8 @@ const MAIN = 'dist/main.js';
 
 /** The gateway's fresh SQLite database in the run's directory; the ledger measurement samples its rows afterwards. */
 export const gatewayDatabaseFile = (dir: string) => join(dir, 'gateway.sqlite');
+/** Where the gateway's live-heap probe (live-heap-probe.mjs) writes a line on each SIGUSR2. */
+export const liveHeapFile = (dir: string) => join(dir, 'live-heap.jsonl');
 
 /** Only what the servers need: an inherited DATABASE_URL, REDIS_URL or provider key would change what is measured. */
 const cleanEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
@@ -43,7 +45,8 @@ export async function startGateway(
   const port = await freePort();
   const configPath = join(dir, 'gateway.yaml');
   writeFileSync(configPath, gatewayYaml(simOrigin));
-  const nodeArgs = profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir];
+  const probe = ['--expose-gc', '--import', resolve('bench/live-heap-probe.mjs')];
+  const nodeArgs = profileDir === undefined ? probe : [...probe, '--cpu-prof', '--cpu-prof-dir', profileDir];
   const { command, args } = pinned(pinning, GATEWAY_CORE, process.execPath, [...nodeArgs, MAIN, 'serve']);
   const env = cleanEnv({
     HOST: '127.0.0.1',
@@ -52,6 +55,7 @@ export async function startGateway(
     GATEWAY_CONFIG: configPath,
     GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: MANAGEMENT_KEY,
     LOG_LEVEL: 'warn',
+    LIVE_HEAP_FILE: liveHeapFile(dir),
   });
   const started = processes.start('gateway', command, args, { env, logPath: join(dir, 'gateway.log') });
   const origin = `http://127.0.0.1:${port}`;

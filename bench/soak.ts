@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoadOutput, Mark } from './load-main.js';
 import type { OpenLoopResult, OpenLoopSpec } from './load-types.js';
 import type { Pinning } from './pinning.js';
@@ -29,6 +31,26 @@ export interface SoakResult {
   floorDrift: number;
   /** Least-squares slope of RSS over the whole soak. */
   slopeMbPerMinute: number;
+  /**
+   * The gateway's heap after a full collection at the soak's start and end
+   * (live-heap-probe.mjs): what it retains, apart from how far V8 chose to
+   * grow the heap, which moves the RSS floor by ±15 % from run to run.
+   */
+  liveHeap: { firstMb: number; lastMb: number; drift: number } | undefined;
+}
+
+interface LiveHeapLine {
+  heapUsedMb: number;
+}
+
+/** The probe's lines, once it has written `count` (it answers within a collection's time), or undefined. */
+async function liveHeapLines(file: string, count: number): Promise<LiveHeapLine[] | undefined> {
+  for (let waited = 0; waited < 5_000; waited += 100) {
+    const lines = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : [];
+    if (lines.length >= count) return lines.map((line) => JSON.parse(line) as LiveHeapLine);
+    await sleep(100);
+  }
+  return undefined;
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -50,9 +72,11 @@ export async function soak(
   processes: Processes,
   pinning: Pinning,
   gatewayPid: number,
+  liveHeapFile: string,
   spec: OpenLoopSpec,
   onMark: (mark: Mark) => void,
 ): Promise<LoadOutput<SoakResult>> {
+  const probe = () => process.kill(gatewayPid, 'SIGUSR2');
   const samples: RssSample[] = [];
   let start = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -64,12 +88,14 @@ export async function soak(
   const mark = (m: Mark) => {
     onMark(m);
     if (m === 'start') {
+      probe();
       start = performance.now();
       sample();
       timer = setInterval(sample, 1_000);
     } else {
       clearInterval(timer);
       sample();
+      probe();
     }
   };
   try {
@@ -80,6 +106,7 @@ export async function soak(
     const last = samples.filter((s) => s.seconds >= end - windowSeconds).map((s) => s.rssMb);
     const firstWindowMb = mean(first);
     const lastWindowMb = mean(last);
+    const heaps = await liveHeapLines(liveHeapFile, 2);
     const firstWindowFloorMb = Math.min(...first);
     const lastWindowFloorMb = Math.min(...last);
     const result: SoakResult = {
@@ -93,6 +120,11 @@ export async function soak(
       lastWindowFloorMb,
       floorDrift: (lastWindowFloorMb - firstWindowFloorMb) / firstWindowFloorMb,
       slopeMbPerMinute: slope(samples),
+      liveHeap: heaps && {
+        firstMb: heaps[0]!.heapUsedMb,
+        lastMb: heaps.at(-1)!.heapUsedMb,
+        drift: (heaps.at(-1)!.heapUsedMb - heaps[0]!.heapUsedMb) / heaps[0]!.heapUsedMb,
+      },
     };
     return { result, cpuSeconds };
   } finally {
