@@ -6,7 +6,7 @@ import { openStore } from '../src/store/database.js';
 import { migrateToLatest } from '../src/store/migrate.js';
 import { checkpointInBackground } from '../src/store/wal-checkpoints.js';
 import { newGenerationId } from '../src/util/ids.js';
-import { loadMain } from './load-main.js';
+import { cpuNow, loadMain } from './load-main.js';
 import type { LedgerCostResult, LedgerCostSpec } from './load-types.js';
 
 /** A row the gateway itself wrote in the load phases, so that its size and columns are the real ones. */
@@ -20,11 +20,6 @@ function sampleRow(file: string): GenerationRecord {
     db.close();
   }
 }
-
-const cpuMicros = () => {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-};
 
 /**
  * Writes rows through the gateway's own ledger path (ledgerWrites) over a
@@ -40,13 +35,13 @@ loadMain(async (spec: LedgerCostSpec, mark): Promise<LedgerCostResult> => {
   const checkpoints = checkpointInBackground(store);
   const write = ledgerWrites(store);
   const perRow = async (batch: number, rows: number) => {
-    const before = cpuMicros();
+    const before = cpuNow();
     for (let written = 0; written < rows; written += batch) {
       const now = new Date();
       const created_at = now.toISOString();
       await write(Array.from({ length: batch }, () => ({ ...sample, id: newGenerationId(now), created_at })), now);
     }
-    return (cpuMicros() - before) / rows;
+    return ((cpuNow() - before) * 1e6) / rows;
   };
   await perRow(1, spec.singleRows / 10); // warm-up: JIT, statement cache, the first WAL pages
   mark('start');

@@ -7,7 +7,8 @@ export interface LoadOutput<Result> {
   cpuSeconds: number;
 }
 
-const cpuNow = () => {
+/** This process's CPU time so far, all its threads, in seconds. */
+export const cpuNow = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 };

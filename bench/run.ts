@@ -87,7 +87,13 @@ async function main(): Promise<number> {
       processes,
       pinning,
       'ledger-cost.ts',
-      { gatewayDatabase: gatewayDatabaseFile(dir), file: join(dir, 'ledger-cost.sqlite'), singleRows: settings.quick ? 500 : 3000, batchRows: settings.quick ? 2000 : 20_000, batch: 20 },
+      {
+        gatewayDatabase: gatewayDatabaseFile(dir),
+        file: join(dir, 'ledger-cost.sqlite'),
+        singleRows: settings.ledgerSingleRows,
+        batchRows: settings.ledgerBatchRows,
+        batch: settings.ledgerBatch,
+      },
       undefined,
       GATEWAY_CORE,
     );

@@ -23,6 +23,10 @@ export interface BenchSettings {
   retries: number;
   /** Other processes' CPU, in cores, above which a phase counts as disturbed. */
   maxOthers: number;
+  /** ledger-cost.ts: rows written one a commit, then rows written `ledgerBatch` a commit. */
+  ledgerSingleRows: number;
+  ledgerBatchRows: number;
+  ledgerBatch: number;
 }
 
 const positiveNumber = (name: string, raw: string | undefined): number | undefined => {
@@ -58,5 +62,8 @@ export function readBenchSettings(env: NodeJS.ProcessEnv = process.env): BenchSe
     quietWaitSeconds: positiveNumber('BENCH_QUIET_WAIT', env.BENCH_QUIET_WAIT) ?? (quick ? 4 : 60),
     retries: count('BENCH_RETRIES', env.BENCH_RETRIES) ?? (quick ? 0 : 2),
     maxOthers: 0.1,
+    ledgerSingleRows: quick ? 500 : 3_000,
+    ledgerBatchRows: quick ? 2_000 : 20_000,
+    ledgerBatch: 20,
   };
 }
