@@ -23,9 +23,20 @@ export const Nullable = <T extends TSchema>(schema: T): TUnsafe<Static<T> | null
 
 /**
  * The `offset` of a paged list: records to skip. The maximum keeps a query
- * string such as "1e309", which coerces to Infinity, from reaching SQL.
+ * string such as "1e20" or "1e309" (Infinity once coerced) from reaching SQL,
+ * which cannot skip by a number that is not an exact 64-bit integer.
  */
 export const PageOffset = Nullable(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }));
+
+/** The `limit` of a paged list: 1 to `max` records. */
+export const PageLimit = (max: number) => Type.Integer({ minimum: 1, maximum: max });
+
+/**
+ * The query string of a list endpoint: `offset` and `limit` (1 to
+ * `maxLimit`), bounded here once for every list. A list with filters of its
+ * own spreads `.properties` into its object.
+ */
+export const PageQuery = (maxLimit: number) => Type.Object({ offset: Type.Optional(PageOffset), limit: Type.Optional(PageLimit(maxLimit)) });
 
 /** The envelope of the spec's 7.1, for response documentation. */
 export const ErrorEnvelope = Type.Object({

@@ -14,9 +14,8 @@ import type { GuardrailScope } from '../../store/schema.js';
 import type { Services } from '../../services.js';
 import { assignmentBase } from './guardrail-record.js';
 import { announceGuardrailChange, guardrailOf } from './routes.js';
-import { GuardrailParams, KeyHashesBody, ListGuardrailsQuery, MemberIdsBody, WorkspaceIdsBody } from './schemas.js';
+import { GuardrailParams, KeyHashesBody, ListAssignmentsQuery, MemberIdsBody, WorkspaceIdsBody } from './schemas.js';
 
-const PageQuery = Type.Omit(ListGuardrailsQuery, ['workspace_id']);
 const DEFAULT_PAGE_SIZE = 50;
 
 /** How one kind of assignment reads its targets from a request and shows a row. */
@@ -89,7 +88,7 @@ export function guardrailAssignmentRoutes(services: Services): FastifyPluginAsyn
     for (const [segment, routes] of Object.entries(SCOPES)) {
       const bodySchema = routes.body ? { body: routes.body.schema } : {};
 
-      app.get(`/guardrails/assignments/${segment}`, { onRequest: auth.requireManagementKey, schema: { querystring: PageQuery } }, async (request) => {
+      app.get(`/guardrails/assignments/${segment}`, { onRequest: auth.requireManagementKey, schema: { querystring: ListAssignmentsQuery } }, async (request) => {
         const organizationId = callerKey(request).organization_id;
         const { rows, total } = await listAssignments(db, { organizationId, scope: routes.scope }, page(request.query));
         return { data: await routes.records(services, organizationId, rows), total_count: total };
@@ -97,7 +96,7 @@ export function guardrailAssignmentRoutes(services: Services): FastifyPluginAsyn
 
       app.get(
         `/guardrails/:id/assignments/${segment}`,
-        { onRequest: auth.requireManagementKey, schema: { params: GuardrailParams, querystring: PageQuery } },
+        { onRequest: auth.requireManagementKey, schema: { params: GuardrailParams, querystring: ListAssignmentsQuery } },
         async (request) => {
           const organizationId = callerKey(request).organization_id;
           const guardrail = await guardrailOf(services, organizationId, request.params.id);

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { GuardrailRuleFields } from '../../guardrails/guardrail-rules.js';
-import { Nullable, NullableStringEnum } from '../../http/schema-helpers.js';
+import { Nullable, NullableStringEnum, PageQuery } from '../../http/schema-helpers.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Description = Nullable(Type.String({ maxLength: 1000 }));
@@ -35,11 +35,9 @@ export const UpdateGuardrailBody = Type.Object(
 
 export const GuardrailParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
-export const ListGuardrailsQuery = Type.Object({
-  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  workspace_id: Type.Optional(Type.String({ format: 'uuid' })),
-});
+export const ListGuardrailsQuery = Type.Object({ ...PageQuery(100).properties, workspace_id: Type.Optional(Type.String({ format: 'uuid' })) });
+
+export const ListAssignmentsQuery = PageQuery(100);
 
 const Ids = (description: string) => Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 1000, description });
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, StringEnum } from '../../http/schema-helpers.js';
+import { Nullable, PageLimit, StringEnum } from '../../http/schema-helpers.js';
 
 export const INTERN_STATUSES = ['queued', 'provisioning', 'running', 'failed', 'stopped', 'destroying', 'destroy_failed'] as const;
 export const INTERN_TOOLS = ['http_fetch', 'notify', 'ask_question'] as const;
@@ -54,7 +54,7 @@ export const UpdateInternBody = Type.Object(
 export const InternParams = Type.Object({ internId: Type.String({ minLength: 1, maxLength: 256 }) });
 
 export const ListInternsQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+  limit: Type.Optional(PageLimit(500)),
   /** Comma-separated statuses, at most 8 (the SDK's listinterns). */
   status: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   starting_after: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),

@@ -20,7 +20,7 @@ import {
 } from '../../store/repositories/presets.js';
 import type { Services } from '../../services.js';
 import { ChatRequestBody } from '../chat/schemas.js';
-import { CreatePresetBody, NewPresetParams, PageQuery, PresetParams, PresetVersionParams, UpdatePresetBody } from './schemas.js';
+import { CreatePresetBody, ListPresetsQuery, NewPresetParams, PresetParams, PresetVersionParams, UpdatePresetBody } from './schemas.js';
 import { toPresetRecord, toPresetWithVersion, toVersionRecord } from './preset-record.js';
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -61,7 +61,7 @@ export function presetsRoutes(services: Services): FastifyPluginAsyncTypebox {
   }
 
   return async (app) => {
-    app.get('/presets', { onRequest: auth.requireKey, schema: { querystring: PageQuery } }, async (request) => {
+    app.get('/presets', { onRequest: auth.requireKey, schema: { querystring: ListPresetsQuery } }, async (request) => {
       const { rows, total } = await listPresets(db, callerKey(request).organization_id, page(request.query));
       return { data: rows.map(toPresetRecord), total_count: total };
     });
@@ -154,7 +154,7 @@ export function presetsRoutes(services: Services): FastifyPluginAsyncTypebox {
 
     app.get(
       '/presets/:slug/versions',
-      { onRequest: auth.requireKey, schema: { params: PresetParams, querystring: PageQuery } },
+      { onRequest: auth.requireKey, schema: { params: PresetParams, querystring: ListPresetsQuery } },
       async (request) => {
         const preset = await presetOf(callerKey(request).organization_id, request.params.slug);
         const { rows, total } = await listVersions(db, preset.id, page(request.query));

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, PageOffset } from '../../http/schema-helpers.js';
+import { Nullable, PageQuery } from '../../http/schema-helpers.js';
 import { PRESET_FIELDS } from '../../presets/preset-fields.js';
 import { ChatRequestBody } from '../chat/schemas.js';
 
@@ -40,7 +40,4 @@ export const PresetVersionParams = Type.Object({
 });
 
 /** Paging of the reference's list operations. */
-export const PageQuery = Type.Object({
-  offset: Type.Optional(PageOffset),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-});
+export const ListPresetsQuery = PageQuery(100);

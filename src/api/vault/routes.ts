@@ -43,7 +43,7 @@ export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox 
     return { data: toSecretRecord(row) };
   }
 
-  async function list(scope: VaultScope, query: { limit?: number; offset?: number }) {
+  async function list(scope: VaultScope, query: { limit?: number; offset?: number | null }) {
     const page = await listSecrets(db, scope, query.limit ?? 100, query.offset ?? 0);
     return { data: page.rows.map(toSecretRecord), has_more: page.hasMore };
   }

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PageQuery } from '../../http/schema-helpers.js';
 
 /** The SDK's secret name rule: lowercase letters, digits and single underscores, a letter first, no trailing underscore. */
 export const SecretName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[a-z](?:_?[a-z0-9])*$' });
@@ -20,7 +21,4 @@ export const CopySecretsBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ListSecretsQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
-});
+export const ListSecretsQuery = PageQuery(100);
