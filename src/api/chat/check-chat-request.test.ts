@@ -53,6 +53,18 @@ describe('checkChatRequest', () => {
     });
   });
 
+  describe('plugin ids', () => {
+    it('accepts each id once, enabled or not', () => {
+      expect(() => checkChatRequest(body({ plugins: [{ id: 'web' }, { id: 'response-healing', enabled: false }] }))).not.toThrow();
+    });
+
+    it('refuses an id named twice with a 400 naming the second entry', () => {
+      const check = () => checkChatRequest(body({ plugins: [{ id: 'web' }, { id: 'response-healing' }, { id: 'web', enabled: false }] }));
+      expect(check).toThrow('plugins[2].id "web" is already set: name each plugin once');
+      expect(catchError(check).statusCode).toBe(400);
+    });
+  });
+
   describe('metadata keys', () => {
     it('accepts a key of 64 characters', () => {
       expect(() => checkChatRequest(body({ metadata: { ['k'.repeat(64)]: 'v' } }))).not.toThrow();

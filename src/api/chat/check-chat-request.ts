@@ -17,9 +17,17 @@ function checkReasoningEffort(body: ChatRequestBody): void {
   }
 }
 
-/** Plugin rules JSON Schema cannot state; also checks an organization's default plugins. */
+/**
+ * Plugin rules JSON Schema cannot state, for a request's plugins and an
+ * organization's defaults alike. A plugin is named by its id (spec 2.2: the
+ * discriminator), so each id appears once: a second entry would leave which
+ * `enabled` and which fields hold to the order the code reads them in.
+ */
 export function checkPlugins(plugins: ChatRequestBody['plugins']): void {
+  const seen = new Set<string>();
   plugins?.forEach((plugin, index) => {
+    if (seen.has(plugin.id)) throw Errors.invalidRequest(`plugins[${index}].id "${plugin.id}" is already set: name each plugin once`);
+    seen.add(plugin.id);
     if (plugin.id !== 'auto-router' && plugin.id !== 'auto-beta-router') return;
     for (const field of MODEL_PATTERN_FIELDS) {
       const total = (plugin[field] ?? []).reduce((sum, pattern) => sum + charCount(pattern), 0);

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
-import { Errors } from '../../http/errors.js';
-import { toOrganizationSettings, type OrganizationSettings, type PluginSettings } from '../../organization-settings/organization-settings.js';
+import { toOrganizationSettings, type OrganizationSettings } from '../../organization-settings/organization-settings.js';
 import { ORGANIZATION_SETTINGS_TOPIC } from '../../organization-settings/settings-cache.js';
 import type { Services } from '../../services.js';
 import { findOrganizationSettings, saveOrganizationSettings } from '../../store/repositories/organization-settings.js';
@@ -9,15 +8,6 @@ import { checkPlugins } from '../chat/check-chat-request.js';
 import { UpdateOrganizationSettingsBody } from './settings-schemas.js';
 
 const toRecord = (settings: OrganizationSettings) => ({ provider: settings.provider, plugins: settings.plugins, updated_at: settings.updatedAt });
-
-/** Defaults merge with a request's plugins by id, so each id may appear once. */
-function checkUniqueIds(plugins: readonly PluginSettings[]): void {
-  const seen = new Set<string>();
-  plugins.forEach((plugin, index) => {
-    if (seen.has(plugin.id)) throw Errors.invalidRequest(`plugins[${index}].id "${plugin.id}" is already set: name each plugin once`);
-    seen.add(plugin.id);
-  });
-}
 
 const asDocument = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
@@ -39,10 +29,7 @@ export function organizationSettingsRoutes({ db, clock, auth, changes }: Service
       async (request) => {
         const organizationId = callerKey(request).organization_id;
         const { provider, plugins } = request.body;
-        if (plugins) {
-          checkPlugins(plugins);
-          checkUniqueIds(plugins);
-        }
+        if (plugins) checkPlugins(plugins);
         const row = await saveOrganizationSettings(
           db,
           organizationId,
