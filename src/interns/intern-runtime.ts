@@ -1,7 +1,6 @@
 /**
- * The service A's routes (src/api/interns) call to run interns. Types only; the implementation is
- * src/interns/runtime/*. Single source of the contract between the HTTP surface and the runtime
- * (see /work/notes/interns-contract.md).
+ * The service the routes of src/api/interns call to run interns. Types only; the implementation is
+ * src/interns/runtime/*. Single source of the contract between the HTTP surface and the runtime.
  */
 
 export type ApprovalMode = 'self-drive' | 'manual';

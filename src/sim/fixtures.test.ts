@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveFixturesDir } from './fixtures.js';
+import { recordingPath, resolveFixturesDir } from './fixtures.js';
 import { startSimulator, type Simulator } from './server.js';
 import { postChat, readJson, readSseData, readSseUntilFailure } from './test-support.testing.js';
 
@@ -14,18 +13,18 @@ afterAll(() => sim.close());
 
 const ask = (model: string, stream: boolean) => postChat(sim.url, { model, stream, messages: [{ role: 'user', content: 'replay' }] });
 const recordedLines = (name: string) =>
-  readFileSync(join(fixturesDir, `${name}.chunks.txt`), 'utf8')
+  readFileSync(`${recordingPath(fixturesDir, name)}.chunks.txt`, 'utf8')
     .split('\n')
     .filter((line) => line !== '');
 
 describe('replay of recorded Chat Completions streams', () => {
   it.each([
     ['openai/issue-15789-step-1', 'text deltas, then a no-argument tool call, then the usage chunk'],
-    ['groq/groq-tool-call', 'a tool call with {} arguments in one chunk and x_groq usage on the finish chunk'],
-    ['deepseek/deepseek-tool-call', 'reasoning_content deltas, then tool-call arguments in many pieces and cache-hit usage'],
-    ['mistral/mistral-text', 'plain text with usage on the finish chunk and no usage chunk'],
-    ['mistral/mistral-reasoning', 'delta.content as an array of thinking and text parts'],
-    ['azure/azure-model-router.1', 'a leading prompt_filter_results chunk with empty id and model'],
+    ['openai/groq-tool-call', 'a tool call with {} arguments in one chunk and x_groq usage on the finish chunk'],
+    ['openai/deepseek-tool-call', 'reasoning_content deltas, then tool-call arguments in many pieces and cache-hit usage'],
+    ['openai/mistral-text', 'plain text with usage on the finish chunk and no usage chunk'],
+    ['openai/mistral-reasoning', 'delta.content as an array of thinking and text parts'],
+    ['openai/azure-model-router.1', 'a leading prompt_filter_results chunk with empty id and model'],
   ])('reproduces %s: %s', async (name) => {
     const response = await ask(`fixture:${name}`, true);
     expect(response.status).toBe(200);
@@ -50,12 +49,12 @@ describe('replay of recorded Chat Completions streams', () => {
 describe('replay of recorded Chat Completions bodies', () => {
   it.each([
     ['openai/openai-text', 'a text completion with cached_tokens and reasoning_tokens details'],
-    ['deepseek/deepseek-reasoning', 'reasoning_content and prompt cache hit/miss tokens'],
-    ['mistral/mistral-tool-call', 'tool_calls without type or index'],
+    ['openai/deepseek-reasoning', 'reasoning_content and prompt cache hit/miss tokens'],
+    ['openai/mistral-tool-call', 'tool_calls without type or index'],
   ])('reproduces %s: %s', async (name) => {
     const response = await ask(`fixture:${name}`, false);
     expect(response.status).toBe(200);
-    expect(await response.text()).toBe(readFileSync(join(fixturesDir, `${name}.json`), 'utf8'));
+    expect(await response.text()).toBe(readFileSync(`${recordingPath(fixturesDir, name)}.json`, 'utf8'));
   });
 });
 
@@ -65,8 +64,8 @@ describe('recordings that are not Chat Completions', () => {
     ['anthropic/anthropic-text', false, 'not a Chat Completions recording'],
     ['openai/no-such-recording', true, 'no recording openai/no-such-recording'],
     ['openai/openai-text', true, 'no streaming recording'],
-    ['mistral/mistral-text', false, 'no non-streaming recording'],
-    ['../../etc/passwd', false, 'is not <provider>/<recording>'],
+    ['openai/mistral-text', false, 'no non-streaming recording'],
+    ['../../etc/passwd', false, 'is not <adapter>/<recording>'],
   ])('answers %s (stream: %s) with model_not_found', async (name, stream, reason) => {
     const response = await ask(`fixture:${name}`, stream);
     expect(response.status).toBe(404);

@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Model names `fixture:<provider>/<recording>` replay a recorded provider response. */
+/** Model names `fixture:<adapter>/<recording>` replay a recorded provider response. */
 export const FIXTURE_MODEL_PREFIX = 'fixture:';
 
 /** A recording of the protocol: the SSE data lines, and/or the whole JSON body. */
@@ -14,18 +13,19 @@ export interface Fixture {
 export type FixtureLookup = { ok: true; fixture: Fixture } | { ok: false; reason: string };
 
 /**
- * The recorded-payloads folder: the option, else SIM_FIXTURES_DIR, else
- * ../shared/fixtures/providers from the working directory or from the package
- * root (this file sits two levels below it in both src/sim and dist/sim).
+ * The folder laid out as src/providers: each adapter's recordings in its
+ * `__fixtures__/`. The option, else SIM_FIXTURES_DIR, else the package's own
+ * copy beside this module (the build copies the recordings into dist/).
  */
 export function resolveFixturesDir(option?: string): string {
   const chosen = option ?? process.env.SIM_FIXTURES_DIR;
-  if (chosen) return resolve(chosen);
-  const candidates = [
-    resolve(process.cwd(), '../shared/fixtures/providers'),
-    fileURLToPath(new URL('../../../shared/fixtures/providers', import.meta.url)),
-  ];
-  return candidates.find((dir) => existsSync(dir)) ?? (candidates[0] as string);
+  return chosen ? resolve(chosen) : fileURLToPath(new URL('../providers/', import.meta.url));
+}
+
+/** Where `<adapter>/<recording>` is kept, without the `.json` / `.chunks.txt` ending. */
+export function recordingPath(dir: string, name: string): string {
+  const [adapter = '', recording = ''] = name.split('/');
+  return join(dir, adapter, '__fixtures__', recording);
 }
 
 const RECORDING_NAME = /^[\w-]+\/[\w.-]+$/;
@@ -59,7 +59,7 @@ export class FixtureLibrary {
     private readonly protocol: RecordingProtocol = CHAT_COMPLETIONS_RECORDINGS,
   ) {}
 
-  /** `name` is `<provider>/<recording>`, e.g. `openai/issue-15789-step-1`. */
+  /** `name` is `<adapter>/<recording>`, e.g. `openai/issue-15789-step-1`. */
   load(name: string): Promise<FixtureLookup> {
     let lookup = this.cache.get(name);
     if (!lookup) {
@@ -70,8 +70,8 @@ export class FixtureLibrary {
   }
 
   private async read(name: string): Promise<FixtureLookup> {
-    if (!RECORDING_NAME.test(name) || name.includes('..')) return { ok: false, reason: `'${name}' is not <provider>/<recording>` };
-    const base = join(this.dir, name);
+    if (!RECORDING_NAME.test(name) || name.includes('..')) return { ok: false, reason: `'${name}' is not <adapter>/<recording>` };
+    const base = recordingPath(this.dir, name);
     const [chunksText, jsonText] = await Promise.all([readIfPresent(`${base}.chunks.txt`), readIfPresent(`${base}.json`)]);
     if (chunksText === undefined && jsonText === undefined) return { ok: false, reason: `no recording ${name} in ${this.dir}` };
 

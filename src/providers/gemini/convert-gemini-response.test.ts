@@ -8,7 +8,7 @@ const convertRecording = (name: string) => convertGeminiResponse(readFixtureJson
 
 describe('convertGeminiResponse', () => {
   it('maps google-text: text without its thought signature, thoughts counted as reasoning tokens', () => {
-    expect(convertRecording('google/google-text.json')).toStrictEqual({
+    expect(convertRecording('gemini/google-text.json')).toStrictEqual({
       id: 'Un6LacrVMcjUxs0PmJfWoQc',
       object: 'chat.completion',
       created: CREATED,
@@ -27,7 +27,7 @@ describe('convertGeminiResponse', () => {
   });
 
   it('maps google-tool-call: a function call ending in STOP is tool_calls, with the synthesized id call_0', () => {
-    const [choice] = convertRecording('google/google-tool-call.json').choices;
+    const [choice] = convertRecording('gemini/google-tool-call.json').choices;
     expect(choice).toStrictEqual({
       index: 0,
       message: {
@@ -41,7 +41,7 @@ describe('convertGeminiResponse', () => {
   });
 
   it('maps issue-19758-prompt-block: a blocked prompt without candidates is an empty content_filter choice', () => {
-    const completion = convertRecording('google/issue-19758-prompt-block.json');
+    const completion = convertRecording('gemini/issue-19758-prompt-block.json');
     expect(completion.choices).toStrictEqual([
       { index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'content_filter', native_finish_reason: 'PROHIBITED_CONTENT' },
     ]);
@@ -132,6 +132,6 @@ describe('Google Search grounding', () => {
   });
 
   it('has no annotations without grounding', () => {
-    expect(convertRecording('google/google-text.json').choices[0]?.message).not.toHaveProperty('annotations');
+    expect(convertRecording('gemini/google-text.json').choices[0]?.message).not.toHaveProperty('annotations');
   });
 });

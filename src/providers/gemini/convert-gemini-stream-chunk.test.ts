@@ -23,7 +23,7 @@ const chunkOf = (id: string, model: string, choices: ChatCompletionChunk['choice
 
 describe('GeminiStreamConverter', () => {
   it('streams google-text chunk by chunk: role first, the empty signed text adds nothing, usage once at the end', () => {
-    const { perEvent, usage, finished } = convertRecording('google/google-text.chunks.txt');
+    const { perEvent, usage, finished } = convertRecording('gemini/google-text.chunks.txt');
     const chunk = (choices: ChatCompletionChunk['choices']) => chunkOf('bH6LaZW8Fp_3nsEPqtaSwQ4', 'gemini-3-pro-preview', choices);
     expect(perEvent).toStrictEqual([
       [chunk([{ index: 0, delta: { role: 'assistant', content: 'There are **3**' }, finish_reason: null }])],
@@ -38,7 +38,7 @@ describe('GeminiStreamConverter', () => {
   });
 
   it('streams google-tool-call: a whole call in one delta with id call_0, then tool_calls', () => {
-    const { perEvent, usage } = convertRecording('google/google-tool-call.chunks.txt');
+    const { perEvent, usage } = convertRecording('gemini/google-tool-call.chunks.txt');
     const chunk = (choices: ChatCompletionChunk['choices']) => chunkOf('b36LacjwM668nsEP2tbsgQQ', 'gemini-3-pro-preview', choices);
     expect(perEvent).toStrictEqual([
       [
@@ -59,7 +59,7 @@ describe('GeminiStreamConverter', () => {
   });
 
   it('streams google-stream-no-args-tool-call: thoughts as reasoning, a no-argument call as {}, partialArgs joined per call', () => {
-    const { perEvent, usage } = convertRecording('google/google-stream-no-args-tool-call.chunks.txt');
+    const { perEvent, usage } = convertRecording('gemini/google-stream-no-args-tool-call.chunks.txt');
     const chunk = (choices: ChatCompletionChunk['choices']) => chunkOf('_vr4aYiWEJnYodAPkujX0QM', 'gemini-3-flash-preview', choices);
     const delta = (value: ChatCompletionChunk['choices'][number]['delta']) => [chunk([{ index: 0, delta: value, finish_reason: null }])];
     const start = (index: number) => delta({ tool_calls: [{ index, id: `call_${index}`, type: 'function', function: { name: 'read_screen', arguments: '' } }] });
@@ -90,7 +90,7 @@ describe('GeminiStreamConverter', () => {
   });
 
   it('streams issue-19758-prompt-block: one empty content_filter chunk with the block reason', () => {
-    const { perEvent, usage, finished } = convertRecording('google/issue-19758-prompt-block.chunks.txt');
+    const { perEvent, usage, finished } = convertRecording('gemini/issue-19758-prompt-block.chunks.txt');
     const chunk = (choices: ChatCompletionChunk['choices']) => chunkOf('EXCPatOAKMrQjMcPteHVmQo', 'gemini-3.7-flash', choices);
     expect(perEvent).toStrictEqual([
       [chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: 'content_filter', native_finish_reason: 'PROHIBITED_CONTENT' }])],

@@ -7,7 +7,7 @@ const recordedUsage = (name: string) => (readFixtureJson(name) as GeminiResponse
 
 describe('convertGeminiUsage', () => {
   it('counts thoughts as completion and reasoning tokens (google-text)', () => {
-    expect(convertGeminiUsage(recordedUsage('google/google-text.json'))).toStrictEqual({
+    expect(convertGeminiUsage(recordedUsage('gemini/google-text.json'))).toStrictEqual({
       prompt_tokens: 9,
       completion_tokens: 28 + 244,
       total_tokens: 281,
@@ -16,7 +16,7 @@ describe('convertGeminiUsage', () => {
   });
 
   it('has no completion tokens and no details for a blocked prompt (issue-19758-prompt-block)', () => {
-    expect(convertGeminiUsage(recordedUsage('google/issue-19758-prompt-block.json'))).toStrictEqual({
+    expect(convertGeminiUsage(recordedUsage('gemini/issue-19758-prompt-block.json'))).toStrictEqual({
       prompt_tokens: 9,
       completion_tokens: 0,
       total_tokens: 9,

@@ -102,20 +102,20 @@ describe('geminiChatAdapter.complete (against the simulator)', () => {
   });
 
   it('maps the replayed prompt block (issue-19758-prompt-block) to an empty content_filter choice', async () => {
-    const completion = await adapter.complete(request, target('fixture:google/issue-19758-prompt-block'), contextWith());
+    const completion = await adapter.complete(request, target('fixture:gemini/issue-19758-prompt-block'), contextWith());
     expect(completion.choices).toStrictEqual([
       { index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'content_filter', native_finish_reason: 'PROHIBITED_CONTENT' },
     ]);
   });
 
   it('rejects the replayed google-429-retry-info with status, RetryInfo delay and RESOURCE_EXHAUSTED', async () => {
-    const error = await failureOf(adapter.complete(request, target('fixture:google/google-429-retry-info'), contextWith()));
+    const error = await failureOf(adapter.complete(request, target('fixture:gemini/google-429-retry-info'), contextWith()));
     expect(error.failure).toBe('status');
     expect(error.message).toBe('upstream answered 429: You exceeded your current quota, please check your plan.');
     expect(error.details).toEqual({
       status: 429,
       retryAfterMs: 34_400,
-      body: readFixtureJson('google/google-429-retry-info.json'),
+      body: readFixtureJson('gemini/google-429-retry-info.json'),
       providerCode: 'RESOURCE_EXHAUSTED',
     });
   });
@@ -126,7 +126,7 @@ describe('geminiChatAdapter.complete (against the simulator)', () => {
   });
 
   it('rejects the replayed google-thinking-level-minimal-unsupported as a 400 INVALID_ARGUMENT', async () => {
-    const error = await failureOf(adapter.complete(request, target('fixture:google/google-thinking-level-minimal-unsupported'), contextWith()));
+    const error = await failureOf(adapter.complete(request, target('fixture:gemini/google-thinking-level-minimal-unsupported'), contextWith()));
     expect(error.details).toMatchObject({ status: 400, providerCode: 'INVALID_ARGUMENT' });
     expect(error.details.retryAfterMs).toBeUndefined();
   });
@@ -180,10 +180,10 @@ describe('geminiChatAdapter.stream (against the simulator)', () => {
   });
 
   it.each([
-    ['google/google-text', 4],
-    ['google/google-tool-call', 3],
-    ['google/google-stream-no-args-tool-call', 10],
-    ['google/issue-19758-prompt-block', 2],
+    ['gemini/google-text', 4],
+    ['gemini/google-tool-call', 3],
+    ['gemini/google-stream-no-args-tool-call', 10],
+    ['gemini/issue-19758-prompt-block', 2],
   ])('replays %s over HTTP as %i canonical chunks ending with the usage', async (fixture, count) => {
     const chunks = await collect(await adapter.stream(request, target(`fixture:${fixture}`), contextWith()));
     expect(chunks).toHaveLength(count);
@@ -236,7 +236,7 @@ describe('geminiChatAdapter.stream (against a test upstream)', () => {
   it('asks for alt=sse with an event-stream accept header', async () => {
     const server = await upstream((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.end(sse(readFixtureEvents('google/google-text.chunks.txt')));
+      response.end(sse(readFixtureEvents('gemini/google-text.chunks.txt')));
     });
     await collect(await adapter.stream(request, { ...target('gemini-2.5-flash'), baseUrl: `${server.origin}/v1beta` }, contextWith()));
     expect(server.requests[0]).toMatchObject({
@@ -248,7 +248,7 @@ describe('geminiChatAdapter.stream (against a test upstream)', () => {
   it('throws "stream ended early" when the body ends before a finish reason', async () => {
     const server = await upstream((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.end(sse(readFixtureEvents('google/google-text.chunks.txt').slice(0, 2)));
+      response.end(sse(readFixtureEvents('gemini/google-text.chunks.txt').slice(0, 2)));
     });
     const received: ChatCompletionChunk[] = [];
     const error = await failureOf(collect(await adapter.stream(request, { ...target('gemini-2.5-flash'), baseUrl: server.origin }, contextWith()), received));
@@ -259,7 +259,7 @@ describe('geminiChatAdapter.stream (against a test upstream)', () => {
   it('rejects a 2xx that is not an event stream as malformed', async () => {
     const server = await upstream((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(readFixtureJson('google/google-text.json')));
+      response.end(JSON.stringify(readFixtureJson('gemini/google-text.json')));
     });
     const error = await failureOf(adapter.stream(request, { ...target('gemini-2.5-flash'), baseUrl: server.origin }, contextWith()));
     expect(error.failure).toBe('malformed');

@@ -4,7 +4,7 @@ import { parseGeminiError } from './parse-gemini-error.js';
 
 describe('parseGeminiError', () => {
   it('reads the RetryInfo delay of a quota 429 (google-429-retry-info)', () => {
-    expect(parseGeminiError(readFixtureJson('google/google-429-retry-info.json'))).toEqual({
+    expect(parseGeminiError(readFixtureJson('gemini/google-429-retry-info.json'))).toEqual({
       message: 'You exceeded your current quota, please check your plan.',
       code: 'RESOURCE_EXHAUSTED',
       retryAfterMs: 34_400,
@@ -12,7 +12,7 @@ describe('parseGeminiError', () => {
   });
 
   it('reads a 400 without details (google-thinking-level-minimal-unsupported)', () => {
-    expect(parseGeminiError(readFixtureJson('google/google-thinking-level-minimal-unsupported.json'))).toEqual({
+    expect(parseGeminiError(readFixtureJson('gemini/google-thinking-level-minimal-unsupported.json'))).toEqual({
       message: 'Thinking level MINIMAL is not supported for this model. Please retry with other thinking level.',
       code: 'INVALID_ARGUMENT',
     });

@@ -33,7 +33,7 @@ describe('convertJinaRerankResponse', () => {
   });
 
   it('reads voyage-reranking.1, whose scores are under data', () => {
-    expect(convertJinaRerankResponse(readFixtureJson('voyage/voyage-reranking.1.json'))).toEqual({
+    expect(convertJinaRerankResponse(readFixtureJson('jina/voyage-reranking.1.json'))).toEqual({
       scores: [
         { index: 1, relevance_score: 0.8984375 },
         { index: 0, relevance_score: 0.14160156 },

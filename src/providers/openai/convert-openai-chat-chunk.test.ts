@@ -62,7 +62,7 @@ describe('convertOpenAIChatChunk', () => {
   });
 
   it("maps azure-model-router: skips the leading prompt_filter_results chunk, drops filter results and null fingerprints", () => {
-    const chunks = convertRecording('azure/azure-model-router.1.chunks.txt');
+    const chunks = convertRecording('openai/azure-model-router.1.chunks.txt');
     expect(chunks).toHaveLength(7);
     expect(chunks.every((chunk) => chunk.id === 'chatcmpl-CYPS1lijGoK8gd9lYzY3r9Sx50nbt')).toBe(true);
     expect(chunks.every((chunk) => !('system_fingerprint' in chunk))).toBe(true);
@@ -76,7 +76,7 @@ describe('convertOpenAIChatChunk', () => {
   });
 
   it('maps groq-tool-call: a whole tool call in one chunk, x_groq and timing fields dropped', () => {
-    const chunks = convertRecording('groq/groq-tool-call.chunks.txt');
+    const chunks = convertRecording('openai/groq-tool-call.chunks.txt');
     expect(chunks[0]?.choices[0]?.delta).toStrictEqual({ role: 'assistant' });
     expect(assemble(chunks)).toEqual({
       content: '',
@@ -90,7 +90,7 @@ describe('convertOpenAIChatChunk', () => {
   });
 
   it('maps deepseek-tool-call: reasoning_content deltas and a tool call in many pieces', () => {
-    const chunks = convertRecording('deepseek/deepseek-tool-call.chunks.txt');
+    const chunks = convertRecording('openai/deepseek-tool-call.chunks.txt');
     expect(chunks[1]?.choices[0]?.delta).toStrictEqual({ reasoning: 'The' });
     const assembled = assemble(chunks);
     expect(assembled.reasoning).toMatch(/^The user asks about the weather in San Francisco\./);
@@ -109,7 +109,7 @@ describe('convertOpenAIChatChunk', () => {
   });
 
   it('maps mistral-text: plain text deltas and usage on the finishing chunk', () => {
-    const chunks = convertRecording('mistral/mistral-text.chunks.txt');
+    const chunks = convertRecording('openai/mistral-text.chunks.txt');
     expect(chunks).toHaveLength(8);
     expect(assemble(chunks)).toEqual({
       content: 'Hello, world! This is a test response.',
@@ -122,7 +122,7 @@ describe('convertOpenAIChatChunk', () => {
   });
 
   it("maps mistral-reasoning: content arrays split into reasoning (thinking parts) and text", () => {
-    const chunks = convertRecording('mistral/mistral-reasoning.chunks.txt');
+    const chunks = convertRecording('openai/mistral-reasoning.chunks.txt');
     expect(chunks[0]?.choices[0]?.delta).toStrictEqual({ role: 'assistant', reasoning: 'The user is asking' });
     expect(chunks[2]?.choices[0]?.delta).toStrictEqual({ content: '2 + 2 = 4' });
     expect(assemble(chunks)).toMatchObject({

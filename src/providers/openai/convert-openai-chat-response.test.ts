@@ -32,7 +32,7 @@ describe('convertOpenAIChatResponse', () => {
   });
 
   it('maps deepseek-reasoning: reasoning_content becomes reasoning, cache hits become cached tokens', () => {
-    const completion = convertRecording('deepseek/deepseek-reasoning.json');
+    const completion = convertRecording('openai/deepseek-reasoning.json');
     expect(completion.choices[0]?.message).toStrictEqual({
       role: 'assistant',
       content: 'There are **3** “r”s in **“strawberry”**.',
@@ -50,7 +50,7 @@ describe('convertOpenAIChatResponse', () => {
   });
 
   it('maps mistral-tool-call: tool calls without type, no content, no fingerprint', () => {
-    const completion = convertRecording('mistral/mistral-tool-call.json');
+    const completion = convertRecording('openai/mistral-tool-call.json');
     expect(completion.system_fingerprint).toBeNull();
     expect(completion.choices[0]).toStrictEqual({
       index: 0,

@@ -100,7 +100,7 @@ describe('openAIChatAdapter.complete', () => {
   });
 
   it('sends no Authorization header without an API key', async () => {
-    const server = await upstream((_request, response) => json(response, 200, readFixtureJson('mistral/mistral-tool-call.json')));
+    const server = await upstream((_request, response) => json(response, 200, readFixtureJson('openai/mistral-tool-call.json')));
     await adapter.complete(request, targetFor(server, { apiKey: undefined }), contextWith());
     expect(server.requests[0]?.headers).not.toHaveProperty('authorization');
   });
@@ -184,11 +184,11 @@ describe('openAIChatAdapter.complete', () => {
 describe('openAIChatAdapter.stream', () => {
   it.each([
     ['openai/issue-15789-step-1.chunks.txt', 7],
-    ['azure/azure-model-router.1.chunks.txt', 7],
-    ['groq/groq-tool-call.chunks.txt', 3],
-    ['deepseek/deepseek-tool-call.chunks.txt', 30],
-    ['mistral/mistral-text.chunks.txt', 8],
-    ['mistral/mistral-reasoning.chunks.txt', 4],
+    ['openai/azure-model-router.1.chunks.txt', 7],
+    ['openai/groq-tool-call.chunks.txt', 3],
+    ['openai/deepseek-tool-call.chunks.txt', 30],
+    ['openai/mistral-text.chunks.txt', 8],
+    ['openai/mistral-reasoning.chunks.txt', 4],
   ])('replays %s over HTTP as %i canonical chunks', async (fixture, count) => {
     const server = await upstream((_request, response) => replay(response, readFixtureEvents(fixture)));
     const chunks = await collect(await adapter.stream(request, targetFor(server), contextWith()));
@@ -197,14 +197,14 @@ describe('openAIChatAdapter.stream', () => {
   });
 
   it('asks for a stream with usage, whatever the client asked', async () => {
-    const server = await upstream((_request, response) => replay(response, readFixtureEvents('mistral/mistral-text.chunks.txt')));
+    const server = await upstream((_request, response) => replay(response, readFixtureEvents('openai/mistral-text.chunks.txt')));
     await collect(await adapter.stream({ ...request, stream_options: { include_usage: false } }, targetFor(server), contextWith()));
     expect(server.requests[0]?.headers.accept).toBe('text/event-stream');
     expect(server.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
   it('yields each chunk as its event arrives, and the deadline stops at the first one', async () => {
-    const events = readFixtureEvents('mistral/mistral-text.chunks.txt');
+    const events = readFixtureEvents('openai/mistral-text.chunks.txt');
     let written = 0;
     const server = await upstream(async (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -229,7 +229,7 @@ describe('openAIChatAdapter.stream', () => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.flushHeaders();
       await released;
-      await writeEvents(response, readFixtureEvents('groq/groq-tool-call.chunks.txt'));
+      await writeEvents(response, readFixtureEvents('openai/groq-tool-call.chunks.txt'));
     });
     const chunks = await adapter.stream(request, targetFor(server), contextWith());
     release();
@@ -239,7 +239,7 @@ describe('openAIChatAdapter.stream', () => {
   it('throws a connection failure when the socket breaks mid-stream, after the chunks before it', async () => {
     const server = await upstream(async (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const data of readFixtureEvents('mistral/mistral-text.chunks.txt').slice(0, 3)) response.write(`data: ${data}\n\n`);
+      for (const data of readFixtureEvents('openai/mistral-text.chunks.txt').slice(0, 3)) response.write(`data: ${data}\n\n`);
       await sleep(50);
       response.socket?.destroy();
     });
@@ -250,7 +250,7 @@ describe('openAIChatAdapter.stream', () => {
   });
 
   it('throws "stream ended early" when the body ends without [DONE] or a finish reason', async () => {
-    const events = readFixtureEvents('mistral/mistral-text.chunks.txt').slice(0, 3);
+    const events = readFixtureEvents('openai/mistral-text.chunks.txt').slice(0, 3);
     const server = await upstream((_request, response) => replay(response, events, { done: false }));
     const error = await failureOf(collect(await adapter.stream(request, targetFor(server), contextWith())));
     expect(error.failure).toBe('connection');
@@ -259,7 +259,7 @@ describe('openAIChatAdapter.stream', () => {
 
   it('accepts a body that ends after the finish reason without [DONE]', async () => {
     const server = await upstream((_request, response) =>
-      replay(response, readFixtureEvents('mistral/mistral-text.chunks.txt'), { done: false }),
+      replay(response, readFixtureEvents('openai/mistral-text.chunks.txt'), { done: false }),
     );
     expect(await collect(await adapter.stream(request, targetFor(server), contextWith()))).toHaveLength(8);
   });
@@ -297,7 +297,7 @@ describe('openAIChatAdapter.stream', () => {
     const server = await upstream((_request, response) => {
       serverSawClose = once(response, 'close');
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const data of readFixtureEvents('mistral/mistral-text.chunks.txt').slice(0, 2)) response.write(`data: ${data}\n\n`);
+      for (const data of readFixtureEvents('openai/mistral-text.chunks.txt').slice(0, 2)) response.write(`data: ${data}\n\n`);
     });
     const controller = new AbortController();
     const chunks = (await adapter.stream(request, targetFor(server), contextWith(controller.signal)))[Symbol.asyncIterator]();
@@ -313,7 +313,7 @@ describe('openAIChatAdapter.stream', () => {
     const server = await upstream((_request, response) => {
       serverSawClose = once(response, 'close');
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const data of readFixtureEvents('mistral/mistral-text.chunks.txt').slice(0, 2)) response.write(`data: ${data}\n\n`);
+      for (const data of readFixtureEvents('openai/mistral-text.chunks.txt').slice(0, 2)) response.write(`data: ${data}\n\n`);
     });
     for await (const _chunk of await adapter.stream(request, targetFor(server), contextWith())) break;
     await serverSawClose;

@@ -1,6 +1,6 @@
 /**
  * What OpenAI-compatible hosts send back, including the variations seen in
- * recorded traffic (see /work/shared/fixtures/providers): every field is
+ * recorded traffic (see __fixtures__/ beside this file): every field is
  * optional or nullable because some host leaves it out.
  */
 

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveFixturesDir } from '../fixtures.js';
+import { recordingPath, resolveFixturesDir } from '../fixtures.js';
 import { startSimulator, type Simulator } from '../server.js';
 import { readJson, readSimStats } from '../test-support.testing.js';
 import { postMessages, readEvents, readNamedEvents } from './anthropic-sim-client.testing.js';
@@ -268,7 +267,7 @@ describe('fault knobs, answered in Anthropic’s protocol', () => {
 
 describe('replay of recorded Anthropic traffic as `fixture:anthropic/<recording>`', () => {
   const recordedLines = (name: string) =>
-    readFileSync(join(fixturesDir, `anthropic/${name}.chunks.txt`), 'utf8')
+    readFileSync(`${recordingPath(fixturesDir, `anthropic/${name}`)}.chunks.txt`, 'utf8')
       .split('\n')
       .filter((line) => line !== '');
 
@@ -287,7 +286,7 @@ describe('replay of recorded Anthropic traffic as `fixture:anthropic/<recording>
   it.each(['anthropic-text', 'anthropic-tool-no-args', 'issue-10372-tool-use.1', 'anthropic-clear-thinking.1'])('replays the Message %s as recorded', async (name) => {
     const response = await postMessages(sim.url, { ...hello, model: `fixture:anthropic/${name}` });
     expect(response.status).toBe(200);
-    expect(await response.text()).toBe(readFileSync(join(fixturesDir, `anthropic/${name}.json`), 'utf8'));
+    expect(await response.text()).toBe(readFileSync(`${recordingPath(fixturesDir, `anthropic/${name}`)}.json`, 'utf8'));
   });
 
   it.each([

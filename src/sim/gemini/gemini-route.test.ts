@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveFixturesDir } from '../fixtures.js';
+import { recordingPath, resolveFixturesDir } from '../fixtures.js';
 import { startSimulator, type Simulator } from '../server.js';
 import { readJson, readSimStats, readSseData, readSseUntilFailure } from '../test-support.testing.js';
 
@@ -240,31 +239,31 @@ describe('fault knobs', () => {
 
 describe('replay of recorded Gemini traffic', () => {
   const recordedLines = (name: string) =>
-    readFileSync(join(fixturesDir, `${name}.chunks.txt`), 'utf8')
+    readFileSync(`${recordingPath(fixturesDir, name)}.chunks.txt`, 'utf8')
       .split('\n')
       .filter((line) => line !== '');
 
   it.each([
-    ['google/google-text', 'text chunks, then an empty signed text with STOP'],
-    ['google/google-tool-call', 'a whole function call, then an empty STOP event'],
-    ['google/google-stream-no-args-tool-call', "Vertex AI's no-argument call and partialArgs"],
-    ['google/issue-19758-prompt-block', 'a single promptFeedback event without candidates'],
+    ['gemini/google-text', 'text chunks, then an empty signed text with STOP'],
+    ['gemini/google-tool-call', 'a whole function call, then an empty STOP event'],
+    ['gemini/google-stream-no-args-tool-call', "Vertex AI's no-argument call and partialArgs"],
+    ['gemini/issue-19758-prompt-block', 'a single promptFeedback event without candidates'],
   ])('streams %s byte for byte in Gemini framing: %s', async (name) => {
     const response = await postGemini(`fixture:${name}`, ask('replay'), { stream: true });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(recordedLines(name).map((line) => `data: ${line}\r\n\r\n`).join(''));
   });
 
-  it.each(['google/google-text', 'google/google-tool-call', 'google/issue-19758-prompt-block'])('answers %s with the recorded body', async (name) => {
+  it.each(['gemini/google-text', 'gemini/google-tool-call', 'gemini/issue-19758-prompt-block'])('answers %s with the recorded body', async (name) => {
     const response = await postGemini(`fixture:${name}`, ask('replay'));
-    expect(await response.text()).toBe(readFileSync(join(fixturesDir, `${name}.json`), 'utf8'));
+    expect(await response.text()).toBe(readFileSync(`${recordingPath(fixturesDir, name)}.json`, 'utf8'));
   });
 
   it.each([
-    ['google/google-429-retry-info', 429],
-    ['google/google-thinking-level-minimal-unsupported', 400],
+    ['gemini/google-429-retry-info', 429],
+    ['gemini/google-thinking-level-minimal-unsupported', 400],
   ])('answers the recorded error %s with its status, streaming or not', async (name, status) => {
-    const recorded = JSON.parse(readFileSync(join(fixturesDir, `${name}.json`), 'utf8'));
+    const recorded = JSON.parse(readFileSync(`${recordingPath(fixturesDir, name)}.json`, 'utf8'));
     for (const stream of [false, true]) {
       const response = await postGemini(`fixture:${name}`, ask('replay'), { stream });
       expect(response.status).toBe(status);
@@ -273,7 +272,7 @@ describe('replay of recorded Gemini traffic', () => {
   });
 
   it('answers 404 NOT_FOUND for a recording that does not exist, or is not Gemini', async () => {
-    for (const name of ['google/nope', 'openai/openai-text']) {
+    for (const name of ['gemini/nope', 'openai/openai-text']) {
       const response = await postGemini(`fixture:${name}`, ask('replay'));
       expect(response.status).toBe(404);
       expect((await readJson(response)).error.status).toBe('NOT_FOUND');
@@ -281,8 +280,8 @@ describe('replay of recorded Gemini traffic', () => {
   });
 
   it('applies the knobs to a replay', async () => {
-    const { data, failure } = await readSseUntilFailure(await postGemini('fixture:google/google-stream-no-args-tool-call@fail_after=3', ask('replay'), { stream: true }));
-    expect(data).toEqual(recordedLines('google/google-stream-no-args-tool-call').slice(0, 3));
+    const { data, failure } = await readSseUntilFailure(await postGemini('fixture:gemini/google-stream-no-args-tool-call@fail_after=3', ask('replay'), { stream: true }));
+    expect(data).toEqual(recordedLines('gemini/google-stream-no-args-tool-call').slice(0, 3));
     expect(failure).toBeInstanceOf(Error);
   });
 });

@@ -10,7 +10,7 @@ import { generateContentEvents, generateContentResponse, newResponseId, thoughtA
 import { GoogleErrors, type GoogleError } from './google-errors.js';
 import { readGenerateContentRequest, type SimGenerateContentRequest } from './read-generate-content-request.js';
 
-/** `POST /v1beta/models/{model}:generateContent` or `:streamGenerateContent`; the model may hold `/` (`fixture:google/…`) and knobs. */
+/** `POST /v1beta/models/{model}:generateContent` or `:streamGenerateContent`; the model may hold `/` (`fixture:gemini/…`) and knobs. */
 const GEMINI_PATH = /^\/v1beta\/models\/(.+):(generateContent|streamGenerateContent)$/;
 
 export interface GeminiCall {
