@@ -14,10 +14,17 @@ import { announce } from './cli/announce.js';
 import { newUserId } from './util/ids.js';
 import { withDatabase } from './cli/open-database.js';
 import { DEFAULT_SIM_PORT, runSimulator } from './sim/cli.js';
+import { StartError } from './cli/listen-address.js';
 
 const usd = (value: string) => {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a non-negative number of USD');
+  return n;
+};
+
+const port = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number');
   return n;
 };
 
@@ -35,12 +42,17 @@ program
   .command('sim')
   .description('serve the simulated upstream providers (OpenAI-compatible) for demos, tests and benchmarks')
   .option('--host <host>', 'address to listen on', '127.0.0.1')
-  .option('--port <port>', 'port to listen on', (v) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number');
-    return n;
-  }, DEFAULT_SIM_PORT)
+  .option('--port <port>', 'port to listen on', port, DEFAULT_SIM_PORT)
   .action(async (opts: { host: string; port: number }) => runSimulator({ host: opts.host, port: opts.port }));
+
+program
+  .command('demo')
+  .description('the gateway in front of the simulator on a throw-away database, with commands to paste (HOST, PORT)')
+  .option('--port <port>', 'port of the gateway (default: PORT, else 8080)', port)
+  .action(async (opts: { port?: number }) => {
+    const { host, port: fromEnv } = readSettings();
+    await (await import('./cli/demo.js')).runDemo({ host, port: opts.port ?? fromEnv });
+  });
 
 program
   .command('migrate')
@@ -145,6 +157,7 @@ program.parseAsync(process.argv).catch((error: unknown) => {
     error instanceof CatalogError ||
     error instanceof SettingsError ||
     error instanceof DatabaseUrlError ||
+    error instanceof StartError ||
     error instanceof InvalidArgumentError;
   process.stderr.write(`model-gateway: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}\n`);
   process.exit(1);

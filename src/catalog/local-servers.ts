@@ -27,6 +27,9 @@ const LOCAL_SERVERS: readonly LocalServerDefinition[] = [
   },
 ];
 
+/** The variables that enable a local server, for a start that has no chat model to name them. */
+export const LOCAL_SERVER_VARIABLES: readonly string[] = LOCAL_SERVERS.flatMap((server) => server.baseUrlEnv);
+
 /** OpenAI-compatible servers on the user's own machines, enabled by their base URL alone. */
 export function localServers(env: NodeJS.ProcessEnv, knownKinds: readonly string[]): Provider[] {
   if (!knownKinds.includes('openai')) return [];

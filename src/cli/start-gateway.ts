@@ -1,0 +1,119 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { API_PREFIX, buildApp } from '../app.js';
+import { buildCatalog } from '../catalog/build-catalog.js';
+import { declaresCatalog } from '../catalog/from-config.js';
+import { discoverLocalServers } from '../catalog/discover-local-models.js';
+import type { GatewayConfig } from '../config/gateway-config-schema.js';
+import { pluginSettings } from '../config/plugin-settings.js';
+import type { Settings } from '../config/settings.js';
+import { resolveModerationProvider } from '../plugins/moderation-provider.js';
+import { MODERATION_ADAPTERS, PROVIDER_KINDS } from '../providers/registry.js';
+import { keyRateLimiter } from '../rate-limits/key-rate-limiter.js';
+import { checkpointInBackground } from '../store/wal-checkpoints.js';
+import { assertCanListen, listenFailure } from './listen-address.js';
+import { bootstrapOrganization, openMigratedStore } from './open-database.js';
+import { connectSharedState } from './shared-state.js';
+import { modelsByTask, noChatModelHint } from './start-banner.js';
+
+/** How long in-flight requests (long streams included) may take to finish after a stop is asked. */
+const DRAIN_TIMEOUT_MS = 30_000;
+
+export interface RunningGateway {
+  /** The API's base URL, e.g. http://127.0.0.1:8080/api/v1. */
+  baseUrl: string;
+  /** Stops accepting, drains in-flight requests, then closes what the gateway opened. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** The validated config file, when there is one. */
+  config?: GatewayConfig;
+  logger: Logger;
+  /** How the person who started it changes the port, named when the port is taken. */
+  portSetting?: string;
+}
+
+/**
+ * Stops accepting connections and waits for in-flight requests. A connection
+ * that goes idle after its last response is closed at once (the server's own
+ * sweep runs only when closing starts); past the deadline every connection is.
+ */
+async function drain(app: FastifyInstance, timeoutMs: number): Promise<void> {
+  const closed = app.close();
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+  const deadline = setTimeout(() => app.server.closeAllConnections(), timeoutMs);
+  try {
+    await closed;
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(deadline);
+  }
+}
+
+/**
+ * The gateway, listening. Configuration and the port are checked before the
+ * database is opened, and the default organization (with its first management
+ * key) is created only once the server listens: a start that fails stores
+ * nothing of a user's.
+ */
+export async function startGateway(settings: Settings, { config, logger, portSetting = 'PORT' }: StartOptions): Promise<RunningGateway> {
+  const catalogInputs = { ...(config ? { config } : {}), env: process.env, knownKinds: PROVIDER_KINDS };
+  const catalog = buildCatalog({ ...catalogInputs, localModels: await discoverLocalServers(catalogInputs, fetch) });
+  const moderation = resolveModerationProvider(config?.moderation, catalog, MODERATION_ADAPTERS, !declaresCatalog(config));
+  await assertCanListen(settings.host, settings.port, portSetting);
+
+  const store = await openMigratedStore(settings.databaseUrl, logger);
+  const checkpoints = checkpointInBackground(store, { onError: (message) => logger.warn({ error: message }, 'WAL checkpoint failed') });
+  const closeStore = async () => {
+    await checkpoints.stop();
+    await store.close();
+  };
+  const shared = await connectSharedState(store, settings.redisUrl, logger).catch(async (error: unknown) => {
+    await closeStore();
+    throw error;
+  });
+  const closeAll = async () => {
+    await shared.close();
+    await closeStore();
+  };
+  let app: FastifyInstance | undefined;
+  let address: string;
+  try {
+    const rateLimit = config?.rate_limits ? keyRateLimiter(config.rate_limits, shared.redis) : undefined;
+    app = await buildApp({
+      store,
+      changes: shared.changes,
+      sessionPins: shared.sessionPins,
+      cachePins: shared.cachePins,
+      catalog,
+      logger,
+      plugins: pluginSettings(config, process.env),
+      ...(moderation ? { moderation } : {}),
+      ...(rateLimit ? { rateLimit } : {}),
+      interns: shared.redis ? { redis: shared.redis } : {},
+    });
+    address = await app.listen({ host: settings.host, port: settings.port }).catch((error: unknown) => {
+      throw listenFailure(error, settings.host, settings.port, portSetting);
+    });
+    await bootstrapOrganization(store, settings.bootstrapManagementKey, logger);
+  } catch (error) {
+    await app?.close();
+    await closeAll();
+    throw error;
+  }
+
+  const models = catalog.listModels();
+  logger.info(`Model Gateway listening on ${address}${API_PREFIX} (${store.engine}; models: ${modelsByTask(models)})`);
+  const hint = noChatModelHint(models, PROVIDER_KINDS);
+  if (hint) logger.warn(hint);
+
+  const running = app;
+  return {
+    baseUrl: `${address}${API_PREFIX}`,
+    async stop() {
+      await drain(running, DRAIN_TIMEOUT_MS);
+      await closeAll();
+    },
+  };
+}
