@@ -83,6 +83,10 @@ describe('convertToAnthropicMessagesRequest', () => {
     expect(body).not.toHaveProperty('metadata');
   });
 
+  it('adds no metadata.user_id when the client named no end user', () => {
+    expect(build({}, {}, { stream: false, endUserId: 'hashed-key-identity' })).not.toHaveProperty('metadata');
+  });
+
   describe('max_tokens, which Anthropic requires', () => {
     it('takes max_completion_tokens first', () => {
       expect(build({ max_completion_tokens: 300, max_tokens: 200 }).max_tokens).toBe(300);

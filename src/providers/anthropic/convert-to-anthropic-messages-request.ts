@@ -1,4 +1,5 @@
 import type { CacheControl, ChatRequest } from '../../chat/types.js';
+import { upstreamEndUser } from '../shared/hash-end-user.js';
 import type { UpstreamTarget } from '../types.js';
 import type { AnthropicMessage, AnthropicMessagesRequest } from './anthropic-messages-api-types.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
@@ -22,8 +23,8 @@ const MIN_TOP_P_WHILE_THINKING = 0.95;
  * lists them (or lists nothing). Thinking is off when the tool choice forces
  * a tool, and in a tool loop (see continuesToolLoop), which Anthropic
  * refuses with thinking on. A top-level cache_control marks the
- * last block of the prompt. The end user's keyed hash goes in
- * metadata.user_id, the service tier as Anthropic names it. What Anthropic
+ * last block of the prompt. The keyed hash of the end user the client named
+ * (`user`) goes in metadata.user_id, the service tier as Anthropic names it. What Anthropic
  * has no counterpart for (penalties, seed, logprobs, response_format, the
  * client's metadata) is not sent.
  */
@@ -58,7 +59,8 @@ export function convertToAnthropicMessagesRequest(
   if (stops.length > 0 && accepts('stop')) body.stop_sequences = stops;
 
   if (request.cache_control) markLastBlock(body, request.cache_control);
-  if (options.endUserId) body.metadata = { user_id: options.endUserId };
+  const endUser = upstreamEndUser(request, options.endUserId);
+  if (endUser) body.metadata = { user_id: endUser };
   const serviceTier = convertToAnthropicServiceTier(request.service_tier, target.supportedServiceTiers);
   if (serviceTier) body.service_tier = serviceTier;
   if (options.stream) body.stream = true;

@@ -95,6 +95,12 @@ describe('convertToOpenAIChatRequest', () => {
     );
   });
 
+  it('adds no end-user field when the client named no end user', () => {
+    const body = convert({}, {}, false, 'hashed-key-identity');
+    expect(body).not.toHaveProperty('user');
+    expect(body).not.toHaveProperty('safety_identifier');
+  });
+
   it('always asks for usage when streaming', () => {
     expect(convert({ stream_options: { include_usage: false } }, {}, true)).toStrictEqual({
       model: 'gpt-4.1-nano',

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatRequest, ContentPart, ReasoningEffort, WebSearchOptions } from '../../chat/types.js';
 import { offersTier } from '../../routing/request-parameters.js';
+import { upstreamEndUser } from '../shared/hash-end-user.js';
 import type { UpstreamTarget } from '../types.js';
 
 /**
@@ -80,10 +81,11 @@ export function convertToOpenAIChatRequest(
   const tier = request.service_tier === 'fast' ? 'priority' : request.service_tier;
   include('service_tier', tier, tier != null && offersTier(target.supportedServiceTiers, tier));
 
-  // The gateway's keyed hash of the end user, never the client's raw value: `user` for
+  // The end user the client named, as the gateway's keyed hash, never the raw value: `user` for
   // compatible hosts, `safety_identifier` for OpenAI, which deprecated `user` in its favour.
-  include('user', options.endUserId, accepts('user'));
-  include('safety_identifier', options.endUserId, accepts('safety_identifier'));
+  const endUser = upstreamEndUser(request, options.endUserId);
+  include('user', endUser, accepts('user'));
+  include('safety_identifier', endUser, accepts('safety_identifier'));
   include('web_search_options', openAIWebSearchOptions(request.web_search_options), accepts('web_search_options'));
 
   if (options.stream) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endUserHasher, hashEndUser } from './hash-end-user.js';
+import { endUserHasher, hashEndUser, upstreamEndUser } from './hash-end-user.js';
 
 describe('hashEndUser', () => {
   it('is stable for one secret and user', () => {
@@ -26,5 +26,16 @@ describe('endUserHasher', () => {
   it('gives hashEndUser’s answer, first and when remembered, and forgets beyond its size', () => {
     const hash = endUserHasher('s3cret', 2);
     for (const user of ['alice', 'bob', 'alice', 'carol', 'bob']) expect(hash(user)).toBe(hashEndUser('s3cret', user));
+  });
+});
+
+describe('upstreamEndUser', () => {
+  it('is the hash when the client named an end user, even an empty one', () => {
+    expect(upstreamEndUser({ user: 'alice' }, 'h')).toBe('h');
+    expect(upstreamEndUser({ user: '' }, 'h')).toBe('h');
+  });
+
+  it('is nothing when the client named none', () => {
+    expect(upstreamEndUser({}, 'h')).toBeUndefined();
   });
 });

@@ -13,6 +13,17 @@ export function hashEndUser(secret: string, user: string): string {
 }
 
 /**
+ * The end-user identifier an upstream request carries: the keyed hash, and
+ * only when the client named an end user (`user`). The gateway's stand-in
+ * identity for a request without one (its key's) is for its own ledger: a
+ * field the client did not send is not added upstream, where some hosts
+ * refuse fields they do not know.
+ */
+export function upstreamEndUser(request: { user?: string }, endUserId: string | undefined): string | undefined {
+  return request.user !== undefined ? endUserId : undefined;
+}
+
+/**
  * hashEndUser under one secret, remembering the last `max` users: most
  * requests come from a few keys and users, and an HMAC costs more than a
  * map lookup on the hot path.
