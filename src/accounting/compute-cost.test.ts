@@ -39,6 +39,13 @@ describe('computeCost', () => {
     expect(costAt(pricing, usage).total).toBeCloseTo(1000 * pricing.prompt, 12);
   });
 
+  it('counts figures billing cannot take as none, so that a cost is always finite and ≥ 0', () => {
+    const bad = { prompt_tokens: 15, completion_tokens: 1e308, total_tokens: 15, prompt_tokens_details: { cached_tokens: -1_000_000_000 } };
+    expect(costAt({ ...pricing, input_cache_read: 0.0000009 }, bad).total).toBe(0.000015);
+    expect(costAt(pricing, { prompt_tokens: 'abc', completion_tokens: NaN, total_tokens: 0 } as never).total).toBe(0);
+    expect(costAt({ ...pricing, discount: 2 }, { prompt_tokens: 1000, completion_tokens: 0, total_tokens: 1000 }).total).toBe(0);
+  });
+
   it('costs nothing without usage or prices', () => {
     expect(costAt({ prompt: 0, completion: 0 }, undefined).total).toBe(0);
   });

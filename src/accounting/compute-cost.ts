@@ -2,6 +2,7 @@ import type { Usage } from '../chat/types.js';
 import type { Pricing } from '../catalog/types.js';
 import { applicablePricing } from './applicable-pricing.js';
 import { roundUsd } from '../util/round-usd.js';
+import { countOrZero } from './check-usage.js';
 
 export interface CostBreakdown {
   total: number;
@@ -17,18 +18,20 @@ export interface CostBreakdown {
  * prices them apart; searches the gateway ran for the answer
  * (usage.server_tool_use_details.web_search_requests) at web_search. The
  * endpoint's conditional overrides (long-context and time-window prices)
- * apply as of `at`, the request's start.
+ * apply as of `at`, the request's start. A figure billing cannot take (see
+ * checkUsage, which settlement runs first) counts as none, so that the cost
+ * is always a finite amount ≥ 0.
  */
 export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: Date, requests = 1): CostBreakdown {
-  const pricing = applicablePricing(basePricing, usage?.prompt_tokens ?? 0, at);
+  const promptTokens = countOrZero(usage?.prompt_tokens);
+  const pricing = applicablePricing(basePricing, promptTokens, at);
   const prompt = pricing.prompt ?? 0;
   const completion = pricing.completion ?? 0;
-  const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
-  const cacheWrite = usage?.prompt_tokens_details?.cache_write_tokens ?? 0;
-  const promptTokens = usage?.prompt_tokens ?? 0;
+  const cached = countOrZero(usage?.prompt_tokens_details?.cached_tokens);
+  const cacheWrite = countOrZero(usage?.prompt_tokens_details?.cache_write_tokens);
   const plainPrompt = Math.max(0, promptTokens - cached - cacheWrite);
-  const reasoning = pricing.internal_reasoning !== undefined ? (usage?.completion_tokens_details?.reasoning_tokens ?? 0) : 0;
-  const plainCompletion = Math.max(0, (usage?.completion_tokens ?? 0) - reasoning);
+  const reasoning = pricing.internal_reasoning !== undefined ? countOrZero(usage?.completion_tokens_details?.reasoning_tokens) : 0;
+  const plainCompletion = Math.max(0, countOrZero(usage?.completion_tokens) - reasoning);
 
   const cacheRead = cached * (pricing.input_cache_read ?? prompt);
   const cacheWriteCost = cacheWrite * (pricing.input_cache_write ?? prompt);
@@ -39,8 +42,8 @@ export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: 
     plainCompletion * completion +
     reasoning * (pricing.internal_reasoning ?? completion) +
     requests * (pricing.request ?? 0) +
-    (usage?.server_tool_use_details?.web_search_requests ?? 0) * (pricing.web_search ?? 0);
+    countOrZero(usage?.server_tool_use_details?.web_search_requests) * (pricing.web_search ?? 0);
   const total = gross * (1 - (pricing.discount ?? 0));
   const cacheDiscount = cached * prompt - cacheRead + (cacheWrite * prompt - cacheWriteCost);
-  return { total: roundUsd(total), cacheDiscount: roundUsd(cacheDiscount) };
+  return { total: Number.isFinite(total) && total > 0 ? roundUsd(total) : 0, cacheDiscount: Number.isFinite(cacheDiscount) ? roundUsd(cacheDiscount) : 0 };
 }
