@@ -75,8 +75,9 @@ describe('limit remaining', () => {
     expect(limitRemaining(20, 'monthly', true, usage)).toBe(10.5);
   });
 
-  it('never goes below zero', () => {
-    expect(limitRemaining(1, null, false, usage)).toBe(0);
+  it('goes below zero by what a key spent beyond its limit', () => {
+    expect(limitRemaining(1, null, false, usage)).toBe(-9);
+    expect(limitRemaining(10, null, false, usage)).toBe(0);
   });
 
   it('shows sums of charges without floating-point noise', () => {

@@ -94,7 +94,11 @@ export function windowEndsAt(reset: LimitReset | null, now: Date): Date | null {
   }
 }
 
-/** What is left of a limit in its current reset window; null when the key has no limit. */
+/**
+ * What is left of a limit in its current reset window; null when the key has
+ * no limit. Below zero when the key spent more than its limit (a limit lowered
+ * under its spend, or requests in flight when it ran out): by how much.
+ */
 export function limitRemaining(
   limit: number | null,
   reset: LimitReset | null,
@@ -102,5 +106,5 @@ export function limitRemaining(
   usage: CurrentUsage,
 ): number | null {
   if (limit === null) return null;
-  return Math.max(0, roundUsd(limit - spentInWindow(reset, includeByok, usage)));
+  return roundUsd(limit - spentInWindow(reset, includeByok, usage));
 }
