@@ -91,6 +91,8 @@ export const Errors = {
   managementKeyRequired: define(403, () => 'Only management keys can perform this operation'),
   invalidAuthorizationCode: define(403, () => 'Authorization code is invalid, expired or already used'),
   codeVerifierMismatch: define(403, (detail: string) => `PKCE verification failed: ${detail}`),
+  /** PKCE: the key creating a code, or the one that created it, may not mint a key (disabled, expired, limit spent, deleted). */
+  mintingRefused: define(403, (subject: string, why: string) => `${subject} ${why}: it cannot create another key`),
   /** Spec 7.2: metadata.patterns lists what matched (never the matched text). */
   guardrailBlocked: withMetadata(403, (guardrail: string, detail: string) => `Request blocked by guardrail ${guardrail}: ${detail}`),
   moderationFlagged: withMetadata(403, (categories: string) => `Request blocked by moderation: input flagged for ${categories}`),

@@ -98,6 +98,8 @@ export interface AuthorizationCodesTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** The key that created the code (hash); null for codes older than migration 0020. */
+  creator_key_hash: string | null;
 }
 
 export type GenerationStatus = 'success' | 'error' | 'cancelled';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { createApiKey } from '../../accounts/create-api-key.js';
+import { mintedKeyTerms, mintingRefusal, type KeyTerms } from '../../accounts/minted-key-terms.js';
 import { verifierMatchesChallenge } from '../../accounts/pkce.js';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
@@ -11,7 +12,7 @@ import {
   hasLiveCodeForChallenge,
   insertAuthorizationCode,
 } from '../../store/repositories/authorization-codes.js';
-import { findDefaultWorkspace, findWorkspace } from '../../store/repositories/organizations.js';
+import { findApiKey, findApiKeyByHash, type ApiKeyRow } from '../../store/repositories/api-keys.js';
 import { announceKeyChange, type Services } from '../../services.js';
 import { newAuthorizationCodeId } from '../../util/ids.js';
 import { checkCallbackUrl } from './callback-url.js';
@@ -19,6 +20,22 @@ import { CreateAuthCodeBody, ExchangeAuthCodeBody } from './schemas.js';
 
 /** How long an authorization code can be exchanged. */
 export const AUTHORIZATION_CODE_TTL_MS = 5 * 60 * 1000;
+
+const CODE_CREATOR = 'The API key that created this authorization code';
+
+/**
+ * The terms of the key `creator` may mint for what was asked (accounts/
+ * minted-key-terms.ts): 403 when it may mint nothing, 400 naming the field
+ * that asks for more than it has. Run when the code is created and again at
+ * the exchange, since the creator may have spent or been disabled between.
+ */
+function mintableTerms(creator: ApiKeyRow, requested: KeyTerms, now: Date, subject: string): KeyTerms {
+  const refusal = mintingRefusal(creator, now);
+  if (refusal) throw Errors.mintingRefused(subject, refusal);
+  const bounded = mintedKeyTerms(creator, requested, now);
+  if ('field' in bounded) throw Errors.invalidRequest(`${bounded.field} ${bounded.problem}`);
+  return bounded.terms;
+}
 
 /** The app asking, as the reference's app headers name it; the callback's origin otherwise. */
 function appIdentity(request: FastifyRequest, callback: URL): { origin: string; name: { value: string; stated: boolean } } {
@@ -51,10 +68,12 @@ export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
       const nowIso = now.toISOString();
       const keyExpiresAt = body.expires_at ? new Date(body.expires_at).toISOString() : null;
       if (keyExpiresAt && Date.parse(keyExpiresAt) <= now.getTime()) throw Errors.invalidRequest('expires_at must be in the future');
-      const workspace = body.workspace_id
-        ? await findWorkspace(db, caller.organization_id, body.workspace_id)
-        : await findDefaultWorkspace(db, caller.organization_id);
-      if (!workspace) throw Errors.invalidRequest(`workspace_id ${body.workspace_id} is not a workspace of this organization`);
+      if (body.workspace_id !== undefined && body.workspace_id !== caller.workspace_id) {
+        throw Errors.invalidRequest(`workspace_id must be ${caller.workspace_id}, the workspace of the key creating the code`);
+      }
+      // Fresh counters: the cached record can trail the spend.
+      const requested = { limit: body.limit ?? null, limitReset: body.usage_limit_type ?? null, expiresAt: keyExpiresAt };
+      mintableTerms((await findApiKeyByHash(db, caller.hash)) ?? caller, requested, now, 'This API key');
       if (body.code_challenge && (await hasLiveCodeForChallenge(db, caller.organization_id, body.code_challenge, nowIso))) {
         throw Errors.authorizationCodeConflict();
       }
@@ -66,15 +85,17 @@ export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
         organization_id: caller.organization_id,
         user_id: caller.creator_user_id,
         app_id: appRecord.id,
-        workspace_id: workspace.id,
+        workspace_id: caller.workspace_id,
+        creator_key_hash: caller.hash,
         callback_url: callback.href,
         code_challenge: body.code_challenge ?? null,
         // RFC 7636 §4.3: a challenge sent without a method is "plain".
         code_challenge_method: body.code_challenge ? (body.code_challenge_method ?? 'plain') : null,
         key_label: body.key_label ?? appRecord.name,
-        limit_usd: body.limit ?? null,
-        limit_reset: body.usage_limit_type ?? null,
-        key_expires_at: keyExpiresAt,
+        // As asked: the exchange bounds them by the creator's state then.
+        limit_usd: requested.limit,
+        limit_reset: requested.limitReset,
+        key_expires_at: requested.expiresAt,
         created_at: nowIso,
         expires_at: new Date(now.getTime() + AUTHORIZATION_CODE_TTL_MS).toISOString(),
         used_at: null,
@@ -85,7 +106,8 @@ export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
     // No bearer key: the app has none yet; possession of the code and its verifier is the proof.
     app.post('/auth/keys', { schema: { body: ExchangeAuthCodeBody } }, async (request) => {
       const body = request.body;
-      const nowIso = clock().toISOString();
+      const now = clock();
+      const nowIso = now.toISOString();
       const code = await findAuthorizationCode(db, body.code);
       if (!code || code.used_at !== null || code.expires_at <= nowIso) throw Errors.invalidAuthorizationCode();
       if (code.code_challenge && code.code_challenge_method) {
@@ -98,18 +120,24 @@ export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
         }
       }
       const { key, row } = await db.transaction().execute(async (trx) => {
+        // The creator again, as it stands now: disabled, spent or deleted since the code was made, it mints nothing.
+        const creator = code.creator_key_hash === null ? undefined : await findApiKey(trx, code.organization_id, code.creator_key_hash);
+        if (!creator) throw Errors.mintingRefused(CODE_CREATOR, 'no longer exists');
+        const requested = { limit: code.limit_usd, limitReset: code.limit_reset, expiresAt: code.key_expires_at };
+        const terms = mintableTerms(creator, requested, now, CODE_CREATOR);
         if (!(await consumeAuthorizationCode(trx, code.id, nowIso))) throw Errors.invalidAuthorizationCode();
+        // Never a management key (createApiKey's default), and in the creator's workspace.
         return createApiKey(
           trx,
           {
             organizationId: code.organization_id,
-            workspaceId: code.workspace_id,
+            workspaceId: creator.workspace_id,
             name: code.key_label,
-            limit: code.limit_usd,
-            limitReset: code.limit_reset,
+            limit: terms.limit,
+            limitReset: terms.limitReset,
             creatorUserId: code.user_id,
             appId: code.app_id,
-            expiresAt: code.key_expires_at,
+            expiresAt: terms.expiresAt,
           },
           nowIso,
         );
