@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { LedgerWriter } from './accounting/ledger-writer.js';
 import { ledgerWrites } from './accounting/ledger-writes.js';
-import { spendGuard } from './accounting/spend-guard.js';
+import { spendGuard, type SpendSettings } from './accounting/spend-guard.js';
 import { KeyCache } from './accounts/key-cache.js';
 import { authRoutes } from './api/auth/routes.js';
 import { chatRoutes } from './api/chat/routes.js';
@@ -74,6 +74,8 @@ export interface AppOptions {
   chat?: Partial<Pick<ChatServices, 'keepAliveAfterMs' | 'retryBudget' | 'sleep' | 'adapters' | 'random'>>;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
+  /** Spend reservations: Redis to share holds between instances, and their timings (accounting/spend-guard.ts). */
+  spend?: SpendSettings;
   /** Tuning of video jobs and their poller. */
   videos?: VideoTuning;
   /** The moderation plugin's provider; without one the plugin is refused. */
@@ -153,10 +155,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     plugins: { ...plugins, catalog: services.catalog },
   });
 
-  const assertCanSpend = spendGuard(services.db, guardrails);
+  const spend = spendGuard(services.db, guardrails, clock, options.spend, (error) => app.log.warn({ err: error }, 'spend reservations: Redis failed, holding in this instance'));
   const chat: ChatServices = {
     pipeline,
-    assertCanSpend,
+    spend,
     db: services.db,
     ledger: new LedgerWriter(ledgerWrites(options.store), clock),
     clock,
@@ -174,7 +176,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...options.chat,
   };
   assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS), video: Object.keys(VIDEO_ADAPTERS) });
-  const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS, assertCanSpend, random: chat.random }, options.videos ?? {}, (error) =>
+  const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS, spend, random: chat.random }, options.videos ?? {}, (error) =>
     app.log.error({ err: error }, 'video job poll failed'),
   );
   // Jobs live in the database: the poller runs while the server does, and any instance finishes any job.

@@ -1,17 +1,48 @@
+import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { GuardrailCache } from '../guardrails/guardrail-cache.js';
-import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { Database } from '../store/schema.js';
-import { assertWithinGuardrailBudgets } from './guardrail-budgets.js';
-import { assertWithinSpendLimit } from './spend-limit.js';
+import type { Clock } from '../util/clock.js';
+import { ReservationBook } from './reservation-book.js';
+import { databaseAccounts } from './reservation-loads.js';
+import { RedisHolds } from './reservation-redis.js';
+import { SpendReservations } from './reservations.js';
 
-/** Refuses a request the key may not spend on: 403 past a guardrail's budget, 402 past the key's own limit. */
-export type AssertCanSpend = (key: ApiKeyRow, now: Date, expectedCost?: number) => Promise<void>;
+/** Settings of spend reservations (README "Spend limits and reservations"). */
+export interface SpendSettings {
+  /** Shares holds between instances; without it each instance keeps its own book. */
+  redis?: Redis;
+  /** A request's hold lapses this long after admission if it is never settled (a crashed instance's). */
+  holdMs?: number;
+  /** This instance re-reads an account it keeps (in the background) once it is older than this. */
+  refreshMs?: number;
+  /** An account in Redis nobody used for this long is dropped and read again from the database when next needed. */
+  idleMs?: number;
+}
 
-/** Guardrail budgets first, then the key's limit: the order the reference's KeyBudget layers are checked in. */
-export function spendGuard(db: Kysely<Database>, guardrails: GuardrailCache): AssertCanSpend {
-  return async (key, now, expectedCost = 0) => {
-    await assertWithinGuardrailBudgets(db, guardrails, key, now);
-    await assertWithinSpendLimit(db, key, now, expectedCost);
-  };
+export const SPEND_DEFAULTS = { holdMs: 15 * 60_000, refreshMs: 5_000, idleMs: 10 * 60_000 } as const;
+
+/**
+ * The reservations of the app: holds in Redis when there is one (every
+ * instance sees every hold; this process's book takes over while Redis
+ * fails), else in this process's book over the database's counters.
+ */
+export function spendGuard(
+  db: Kysely<Database>,
+  guardrails: GuardrailCache,
+  clock: Clock,
+  settings: SpendSettings = {},
+  onStoreError?: (error: unknown) => void,
+): SpendReservations {
+  const load = databaseAccounts(db);
+  const book = new ReservationBook(load, { refreshMs: settings.refreshMs ?? SPEND_DEFAULTS.refreshMs });
+  const redis = settings.redis ? new RedisHolds(settings.redis, load, { idleMs: settings.idleMs ?? SPEND_DEFAULTS.idleMs }) : undefined;
+  return new SpendReservations({
+    guardrails,
+    store: redis ?? book,
+    ...(redis ? { fallback: book } : {}),
+    clock,
+    holdMs: settings.holdMs ?? SPEND_DEFAULTS.holdMs,
+    ...(onStoreError ? { onStoreError } : {}),
+  });
 }

@@ -1,21 +1,23 @@
-import type { Kysely } from 'kysely';
-import { currentUsage, limitRemaining } from '../accounts/usage-periods.js';
-import { Errors } from '../http/errors.js';
-import { findApiKeyByHash, type ApiKeyRow } from '../store/repositories/api-keys.js';
-import type { Database } from '../store/schema.js';
+import { Errors, type GatewayError } from '../http/errors.js';
+import { budgetMetadata, budgetSpent } from './guardrail-budgets.js';
+import type { CostCeiling } from './reservation-ceiling.js';
+import type { SpendLimit } from './reservation-limits.js';
+import type { Shortfall } from './reservation-store.js';
 
 /**
- * Refuses with 402 before any upstream call when the key's limit is spent,
- * or is less than `expectedCost` (USD a request will cost, when known
- * beforehand, as a video job's is). Keys without a limit cost nothing here;
- * keys with one read their counters fresh, so concurrent requests can
- * overspend by at most what is in flight.
+ * Why a request's reservation was refused. A spent limit answers as before
+ * any reservation existed: 402 for the key's own limit, 403 for a guardrail's
+ * budget. A limit with money left, but less than the request can cost once
+ * the requests in flight are counted, is a 402 saying what would fit: as
+ * OpenRouter does, the completion tokens it affords for a chat; the amount
+ * left otherwise. The metadata names the limit and both amounts.
  */
-export async function assertWithinSpendLimit(db: Kysely<Database>, key: ApiKeyRow, now: Date, expectedCost = 0): Promise<void> {
-  if (key.limit_usd === null) return;
-  const fresh = (await findApiKeyByHash(db, key.hash)) ?? key;
-  if (fresh.limit_usd === null) return;
-  const remaining = limitRemaining(fresh.limit_usd, fresh.limit_reset, fresh.include_byok_in_limit === 1, currentUsage(fresh, now));
-  if (remaining !== null && remaining <= 0) throw Errors.spendLimitReached(fresh.limit_usd, fresh.limit_reset);
-  if (remaining !== null && remaining < expectedCost) throw Errors.spendLimitTooLow(expectedCost, remaining);
+export function spendRefusal({ limit, committed, available }: Shortfall, ceiling: CostCeiling, now: Date): GatewayError {
+  const { account, limitUsd, budget } = limit;
+  if (committed >= limitUsd) return budget ? budgetSpent(budget, committed, now) : Errors.spendLimitReached(limitUsd, account.window);
+  const metadata = { ...(budget ? { limit: 'guardrail_budget', ...budgetMetadata(budget) } : { limit: 'api_key' }), required_usd: ceiling.usd, available_usd: available };
+  if (ceiling.tokens) return Errors.tokensUnaffordable(metadata, ceiling.tokens.requested, ceiling.tokens.affordable(available));
+  return Errors.spendLimitTooLow(metadata, ceiling.usd, available, limitName(limit));
 }
+
+const limitName = ({ budget }: SpendLimit) => (budget ? `the budget of guardrail ${budget.guardrail.guardrail.name}` : "the API key's spending limit");

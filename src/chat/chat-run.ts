@@ -23,7 +23,7 @@ import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { Database, GenerationStatus } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import { newGenerationId } from '../util/ids.js';
-import type { AssertCanSpend } from '../accounting/spend-guard.js';
+import type { Reservation, SpendReservations } from '../accounting/reservations.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
 import { cacheHolders, recordCacheHolder } from './prompt-cache-pins.js';
 import type { RunAttemptsOptions } from './run-attempts.js';
@@ -48,8 +48,8 @@ export interface RunServices {
   random?: () => number;
   /** Guardrails, plugins and server tools around the attempts. */
   pipeline: Pipeline;
-  /** Guardrail budgets and the key's limit, checked before any upstream call. */
-  assertCanSpend: AssertCanSpend;
+  /** Holds the most a request can cost against its key's limit and guardrail budgets before any upstream call. */
+  spend: SpendReservations;
 }
 
 /** What the chat flows need beyond the request; built once in app.ts. */
@@ -95,6 +95,8 @@ export interface Run<R extends RoutedRequest> {
   conversation?: string;
   /** Set on an inner call (a fusion panelist or analyst): the generation it was made for. */
   parentGenerationId?: string;
+  /** What the run holds of its key's limits until settleRun charges its cost (see reserve-chat-run.ts, rerank's route). */
+  reservation?: Reservation;
 }
 
 /**
@@ -372,5 +374,7 @@ export async function settleRun(
     created_at: new Date(run.startedAt).toISOString(),
     parent_generation_id: run.parentGenerationId ?? null,
   });
+  // The row is committed: the hold becomes the cost (not awaited: this process's next hold already counts it).
+  void run.reservation?.settle(cost.total);
   return { cost: cost.total };
 }

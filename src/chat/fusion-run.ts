@@ -6,6 +6,7 @@ import { runFusion } from '../plugins/fusion/run-fusion.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import { settleRun, startChatRun, type ChatRun, type ChatServices, type RunContext } from './chat-run.js';
 import { innerCalls } from './inner-calls.js';
+import { chatRunCeiling, prepareReservedChat } from './reserve-chat-run.js';
 import { serviceMetadata } from './service-metadata.js';
 import type { ChatRequest } from './types.js';
 
@@ -31,15 +32,18 @@ export async function startFusionRun(services: ChatServices, key: ApiKeyRow, req
   const settings = fusionSettings(fusionFields(request), servesChat(services.catalog));
   const started = await startChatRun(services, key, { ...request, model: settings.model }, context);
   const planned: ChatRun = { ...started, routing: { ...started.routing, requested: { model: FUSION_MODEL, models: request.models } } };
-  const run = await services.pipeline.prepareChat(planned, signal);
+  const run = await prepareReservedChat(services, planned, signal);
   try {
     const fusion = await runFusion(settings, run.request.messages, innerCalls(services, run), signal);
-    return {
+    const synthesis: ChatRun = {
       ...run,
       request: { ...run.request, messages: synthesisMessages(run.request.messages, fusion.analysis) },
       innerCost: fusion.innerCost,
       routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), fusion.entry] },
     };
+    // The panel's answers lengthen the synthesis prompt: the run now holds what the synthesis can cost.
+    await run.reservation?.resize(() => chatRunCeiling(services, synthesis));
+    return synthesis;
   } catch (error) {
     const failure = isGatewayError(error) ? error : Errors.internal();
     await settleRun(services, run, { status: signal.aborted ? 'cancelled' : 'error', streamed: request.stream === true, outcomes: [], error: { code: failure.statusCode, message: failure.message } });

@@ -2,15 +2,17 @@ import type { InnerCalls } from '../plugins/server-tools/server-tool.js';
 import { applyOrganizationDefaults } from '../organization-settings/apply-organization-defaults.js';
 import { startChatRun, type ChatRun, type ChatServices } from './chat-run.js';
 import { completeChat } from './complete-chat.js';
+import { prepareReservedChat } from './reserve-chat-run.js';
 import type { ChatRequest } from './types.js';
 
 /**
  * Inner calls for a request in flight (fusion's panelists and analyst): each
  * a chat of its own through the same path as a client's — organization
  * defaults, planning with fallbacks, the pipeline (guardrails included),
- * its own server tools — and its own ledger row, charged to the same key
- * and linked to the request by parent_generation_id. Its `user` is the
- * request's, so upstreams see the same end-user hash.
+ * its own server tools, its own reservation of what it can cost — and its
+ * own ledger row, charged to the same key and linked to the request by
+ * parent_generation_id. Its `user` is the request's, so upstreams see the
+ * same end-user hash.
  */
 export function innerCalls(services: ChatServices, parent: ChatRun): InnerCalls {
   return async (call, signal) => {
@@ -27,8 +29,13 @@ export function innerCalls(services: ChatServices, parent: ChatRun): InnerCalls 
     const settings = await services.organizationSettings.get(parent.key.organization_id);
     const context = { requestId: parent.requestId, origin: parent.origin, userAgent: parent.userAgent, wantsMetadata: false };
     const started = await startChatRun(services, parent.key, applyOrganizationDefaults(request, settings), context);
-    const run = await services.pipeline.prepareChat({ ...started, parentGenerationId: parent.id }, signal);
-    const completion = await completeChat(services, run, signal);
-    return { generationId: run.id, model: completion.model, content: completion.choices[0]?.message.content ?? '', cost: completion.usage?.cost ?? 0 };
+    // Each inner call holds what it can cost, as a client's request does, until its own row settles it.
+    const run = await prepareReservedChat(services, { ...started, parentGenerationId: parent.id }, signal);
+    try {
+      const completion = await completeChat(services, run, signal);
+      return { generationId: run.id, model: completion.model, content: completion.choices[0]?.message.content ?? '', cost: completion.usage?.cost ?? 0 };
+    } finally {
+      void run.reservation?.release();
+    }
   };
 }

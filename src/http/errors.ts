@@ -82,9 +82,17 @@ export const Errors = {
     (limit: number, reset: 'daily' | 'weekly' | 'monthly' | null) =>
       `API key spending limit of $${limit} ${reset ? LIMIT_WINDOWS[reset] : 'in total'} is reached`,
   ),
-  spendLimitTooLow: define(
+  /** A request not priced by the token (a video, a rerank) that a limit cannot cover; metadata names the limit. */
+  spendLimitTooLow: withMetadata(
     402,
-    (cost: number, remaining: number) => `This request costs $${Number(cost.toPrecision(6))}, more than the $${Number(remaining.toPrecision(6))} left of the API key's spending limit`,
+    (cost: number, remaining: number, limit: string) =>
+      `This request can cost up to $${Number(cost.toPrecision(6))}, more than the $${Number(remaining.toPrecision(6))} left of ${limit} once the requests in flight are counted`,
+  ),
+  /** OpenRouter's words for a chat whose most possible cost a limit cannot cover; metadata names the limit. */
+  tokensUnaffordable: withMetadata(
+    402,
+    (requested: number, affordable: number) =>
+      `This request requires more credits, or fewer max_tokens. You requested up to ${requested} tokens, but can only afford ${affordable}.`,
   ),
 
   // 403

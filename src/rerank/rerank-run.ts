@@ -1,6 +1,9 @@
+import { rerankCeiling, type CostCeiling } from '../accounting/reservation-ceiling.js';
 import { startRun, type Run, type RunContext, type RunServices } from '../chat/chat-run.js';
+import { loadTokenCounter } from '../plugins/shared/token-counter.js';
 import type { RerankAdapter } from '../providers/types.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
+import { countSearchUnits } from './rerank-usage.js';
 import type { RerankRequest } from './types.js';
 
 /** What the rerank flow needs beyond the request; built once in app.ts. */
@@ -13,4 +16,20 @@ export type RerankRun = Run<RerankRequest>;
 /** Plans a rerank: the model's endpoints in catalog order, failed ones last. A chat model is a 400. */
 export function startRerankRun(services: RerankServices, key: ApiKeyRow, request: RerankRequest, context: RunContext): RerankRun {
   return startRun(services, key, request, context, { task: 'rerank', requested: [request.model] });
+}
+
+/**
+ * The most a rerank can cost: its search units, and its tokens as a
+ * provider that reads the query with every document counts them, on the
+ * dearest endpoint of its plan.
+ */
+export async function rerankRunCeiling(run: RerankRun): Promise<CostCeiling> {
+  const { count } = await loadTokenCounter();
+  const { query, documents } = run.request;
+  return rerankCeiling({
+    tokens: count(query) * documents.length + count(documents.join('\n')),
+    searchUnits: countSearchUnits(documents.length),
+    endpoints: run.attempts.map((attempt) => attempt.endpoint),
+    at: new Date(run.startedAt),
+  });
 }

@@ -211,6 +211,9 @@ export interface VideoJobsTable {
   updated_at: string;
   /** JSON: the endpoints ({provider, upstream_model}) still to try, in plan order. */
   fallbacks: Generated<string>;
+  /** USD held against the key's limits while the job runs (the most it can cost), and until when (ISO time). */
+  reserved_usd: number | null;
+  reserved_until: string | null;
 }
 
 export interface OrganizationSettingsTable {

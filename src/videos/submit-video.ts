@@ -12,6 +12,9 @@ import type { VideoRequest } from './video-request.js';
 import type { VideoServices } from './video-services.js';
 import { videoAdapterOf } from './video-target.js';
 
+/** A job's hold outlasts its longest life (the poller expires a job past maxAgeMs) by this much: the poller may be late. */
+const RESERVATION_GRACE_MS = 10 * 60_000;
+
 export interface SubmitContext {
   requestId: string;
   origin: string | null;
@@ -23,8 +26,10 @@ export interface SubmitContext {
  * answered at once, and a job outlives the instance that took it. An unknown
  * model is a 404; a model of another task, one with no video-capable
  * endpoint, or a request no planned endpoint can make is a 400; preferences
- * that leave no endpoint are a 404; a key whose limit is spent, or would be
- * by this job, is a 402. The job goes to the first planned endpoint that can
+ * that leave no endpoint are a 404; a key whose limits cannot cover what the
+ * job can cost, counting the jobs and requests in flight, is a 402 (403 for a
+ * spent guardrail budget). The reservation is stored with the job and ends
+ * with it (poll-job.ts). The job goes to the first planned endpoint that can
  * make it; the others that can are its fallbacks.
  */
 export async function submitVideo(services: VideoServices, key: ApiKeyRow, request: VideoRequest, context: SubmitContext): Promise<VideoJobRow> {
@@ -43,12 +48,15 @@ export async function submitVideo(services: VideoServices, key: ApiKeyRow, reque
   const able = plan.endpoints.filter((_, i) => problems[i] === undefined);
   const [first, ...fallbacks] = able;
   if (!first) throw Errors.invalidRequest(problems[0] ?? `Model ${model.id} has no provider that generates video`);
-  const seconds = request.duration ?? videoAdapterOf(services, first)!.options(first.upstreamModel).defaultDuration;
-  await services.assertCanSpend(key, services.clock(), videoCost(first.pricing, seconds, request));
+  // The most the job can cost: its length on the dearest endpoint it may go to (a fallback may cost more than the first).
+  const ceiling = Math.max(...able.map((e) => videoCost(e.pricing, request.duration ?? videoAdapterOf(services, e)!.options(e.upstreamModel).defaultDuration, request)));
+  const id = `job-${randomBytes(12).toString('hex')}`;
+  const reservedUntil = services.clock().getTime() + services.policy.maxAgeMs + RESERVATION_GRACE_MS;
+  const reservation = await services.spend.reserve(key, () => ({ usd: ceiling }), { id, expiresAt: reservedUntil, stored: true });
 
   const now = services.clock().toISOString();
   const job: VideoJobRow = {
-    id: `job-${randomBytes(12).toString('hex')}`,
+    id,
     organization_id: key.organization_id,
     workspace_id: key.workspace_id,
     api_key_hash: key.hash,
@@ -73,7 +81,15 @@ export async function submitVideo(services: VideoServices, key: ApiKeyRow, reque
     created_at: now,
     updated_at: now,
     fallbacks: JSON.stringify(fallbacks.map((e) => ({ provider: e.provider, upstream_model: e.upstreamModel }))),
+    // Stored with the job: any instance that reads the key's spend counts it until the job ends.
+    reserved_usd: ceiling,
+    reserved_until: new Date(reservedUntil).toISOString(),
   };
-  await insertVideoJob(services.db, job);
+  try {
+    await insertVideoJob(services.db, job);
+  } catch (error) {
+    void reservation.release();
+    throw error;
+  }
   return job;
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AssertCanSpend } from '../accounting/spend-guard.js';
+import type { SpendReservations } from '../accounting/reservations.js';
 import type { Catalog } from '../catalog/types.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
@@ -13,8 +13,8 @@ export interface VideoServices {
   catalog: Catalog;
   adapters: Readonly<Record<string, VideoAdapter>>;
   policy: PollPolicy;
-  /** Guardrail budgets and the key's limit, checked before a job is submitted. */
-  assertCanSpend: AssertCanSpend;
+  /** Holds what a job can cost against its key's limit and guardrail budgets from submission until it ends. */
+  spend: SpendReservations;
   /** Draws of the price-weighted load balancing between endpoints; Math.random unless a test fixes it. */
   random?: () => number;
 }

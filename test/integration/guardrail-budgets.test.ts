@@ -4,15 +4,19 @@ import { testEngines } from '../support/databases.js';
 import { call, startGateway, testClock, type RunningGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
-// A request to the simulator costs a few millionths of a dollar at these prices: one request spends a budget of $0.000001.
-const BUDGET = { limit_usd: 0.000001, reset_interval: 'daily' };
+// At these prices a request (max_tokens 20) can cost $0.028 and costs about $0.011: a budget of $0.05 is spent by the six
+// requests a key makes before the guardrail is assigned (reservations never let a request spend past a budget).
+const BUDGET = { limit_usd: 0.05, reset_interval: 'daily' };
 
 describe.each(testEngines)('guardrail budgets on $name', (engine) => {
   let sim: Simulator;
   let gw: RunningGateway;
   const time = testClock('2026-11-21T12:00:00.000Z');
   const admin = (method: string, path: string, body?: unknown) => call(gw, method, path, { key: gw.managementKey, ...(body !== undefined ? { body } : {}) });
-  const chat = (key: string) => call(gw, 'POST', '/chat/completions', { key, body: { model: 'sim/fast', messages: [{ role: 'user', content: 'hi' }] } });
+  const chat = (key: string) => call(gw, 'POST', '/chat/completions', { key, body: { model: 'sim/fast', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] } });
+  const spend = async (key: string) => {
+    for (let i = 0; i < 6; i++) expect((await chat(key)).status).toBe(200);
+  };
   const newKey = async (name: string) => (await admin('POST', '/keys', { name })).body as { key: string; data: { hash: string } };
   const guardrail = async (name: string, fields: Record<string, unknown>) => (await admin('POST', '/guardrails', { name, ...fields })).body.data.id as string;
 
@@ -30,22 +34,22 @@ describe.each(testEngines)('guardrail budgets on $name', (engine) => {
     time.set('2026-11-21T12:00:00.000Z');
     const key = await newKey('budgeted');
     const other = await newKey('unbudgeted');
+    await spend(key.key);
     const id = await guardrail('Key budget', BUDGET);
     await admin('POST', `/guardrails/${id}/assignments/keys`, { key_hashes: [key.data.hash] });
 
-    expect((await chat(key.key)).status).toBe(200);
     const refused = await chat(key.key);
     expect(refused.status).toBe(403);
-    expect(refused.body.error.message).toMatch(/^Request blocked by guardrail Key budget: its budget of \$0\.000001 per day is spent by this key/);
+    expect(refused.body.error.message).toMatch(/^Request blocked by guardrail Key budget: its budget of \$0\.05 per day is spent by this key/);
     expect(refused.body.error.metadata).toMatchObject({
       guardrail_id: id,
       guardrail_scope: 'api-key',
       budget_scope: 'api_key',
-      limit_usd: 0.000001,
+      limit_usd: 0.05,
       reset_interval: 'daily',
       resets_at: '2026-11-22T00:00:00.000Z',
     });
-    expect(refused.body.error.metadata.spend_usd).toBeGreaterThan(0.000001);
+    expect(refused.body.error.metadata.spend_usd).toBeGreaterThan(0.05);
     // Only the governed key is refused.
     expect((await chat(other.key)).status).toBe(200);
 
@@ -58,10 +62,10 @@ describe.each(testEngines)('guardrail budgets on $name', (engine) => {
     const first = await newKey('first');
     const second = await newKey('second');
     const owner = (await admin('GET', '/organization/members')).body.data[0].id as string;
+    await spend(first.key);
     const id = await guardrail('Member budget', BUDGET);
     await admin('POST', `/guardrails/${id}/assignments/members`, { member_user_ids: [owner] });
 
-    expect((await chat(first.key)).status).toBe(200);
     const refused = await chat(second.key);
     expect(refused.status).toBe(403);
     expect(refused.body.error.metadata).toMatchObject({ guardrail_id: id, guardrail_scope: 'member', budget_scope: 'member' });

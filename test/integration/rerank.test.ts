@@ -191,9 +191,16 @@ describe.each(testEngines)('rerank on $name', (engine) => {
   });
 
   it('refuses a spent key with 402 before any upstream call', async () => {
-    const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'tiny', limit: 0.005 } });
+    const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'tiny', limit: 0.015 } });
     expect((await rerank({ model: 'sim/pricey' }, created.body.key)).status).toBe(200);
     const before = await simCalls();
+    // $0.005 is left: a second $0.01 search does not fit, and is refused saying what is left.
+    const tooDear = await rerank({ model: 'sim/pricey' }, created.body.key);
+    expect(tooDear.status).toBe(402);
+    expect(tooDear.body.error.message).toBe("This request can cost up to $0.01, more than the $0.005 left of the API key's spending limit once the requests in flight are counted");
+    expect(tooDear.body.error.metadata).toEqual({ limit: 'api_key', required_usd: 0.01, available_usd: 0.005 });
+    // The limit lowered below what was spent: spent, whatever the request.
+    await call(gw, 'PATCH', `/keys/${created.body.data.hash}`, { key: gw.managementKey, body: { limit: 0.005 } });
     const refused = await rerank({ model: 'sim/cohere' }, created.body.key);
     expect(refused.status).toBe(402);
     expect(refused.body.error.message).toBe('API key spending limit of $0.005 in total is reached');

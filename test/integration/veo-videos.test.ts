@@ -155,7 +155,7 @@ describe.each(testEngines)('Veo video jobs on $name', (engine) => {
     const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'small', limit: 0.5 } });
     const refused = await submit({ model: 'sim/veo', prompt: 'x' }, created.body.key);
     expect(refused.status).toBe(402);
-    expect(refused.body.error.message).toBe("This request costs $0.8, more than the $0.5 left of the API key's spending limit");
+    expect(refused.body.error.message).toBe("This request can cost up to $0.8, more than the $0.5 left of the API key's spending limit once the requests in flight are counted");
     expect((await submit({ model: 'sim/veo', prompt: 'x', duration: 4 }, created.body.key)).status).toBe(202);
   });
 

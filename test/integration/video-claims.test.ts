@@ -37,6 +37,8 @@ describe.each(testEngines)('video job claims on $name', (engine) => {
     created_at: T0.toISOString(),
     updated_at: T0.toISOString(),
     fallbacks: '[]',
+    reserved_usd: null,
+    reserved_until: null,
   });
   const completed: JobChange = { status: 'completed', upstream_id: 'v1', error: null, failures: 0, next_poll_at: T0.toISOString(), seconds: 4, outputs: 1, charge: true };
 

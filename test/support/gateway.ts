@@ -32,6 +32,8 @@ export interface StartOptions {
   chat?: AppOptions['chat'];
   /** Tuning of video jobs and their poller. */
   videos?: AppOptions['videos'];
+  /** Timings of spend reservations; their holds are shared through Redis when redisUrl is given (as serve does). */
+  spend?: Omit<NonNullable<AppOptions['spend']>, 'redis'>;
   /** The models served; none by default. */
   catalog?: Catalog;
   /** Share change notices and session pins through this Redis. */
@@ -90,6 +92,7 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     // A constant draw makes load balancing cheapest-first, catalog order on ties: tests stay deterministic.
     chat: { random: () => 0.5, ...options.chat },
     ...(options.videos ? { videos: options.videos } : {}),
+    spend: { ...options.spend, ...(shared.redis ? { redis: shared.redis } : {}) },
     ...(options.plugins ? { plugins: options.plugins } : {}),
     ...(options.resolve ? { resolve: options.resolve } : {}),
     ...(options.moderation ? { moderation: options.moderation } : {}),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { startChatRun, type ChatServices } from '../../chat/chat-run.js';
 import { completeChat } from '../../chat/complete-chat.js';
 import { FUSION_MODEL, startFusionRun } from '../../chat/fusion-run.js';
+import { prepareReservedChat } from '../../chat/reserve-chat-run.js';
 import { streamChat } from '../../chat/stream-chat.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { envelope, toGatewayError } from '../../http/error-envelope.js';
@@ -29,21 +30,25 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         const normalized = applyOrganizationDefaults(normalizeChatRequest(body, request.headers['x-session-id']), settings);
         // Without a model, an enabled router plugin (the request's or the organization's) names its router model.
         const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
-        await services.assertCanSpend(key, services.clock());
         const signal = clientGone(reply);
+        // Admission: the run holds the most it can cost (reserve-chat-run.ts) until it settles, or is released here.
         const run =
           chat.model === FUSION_MODEL
             ? await startFusionRun(services, key, chat, runContext(request), signal)
-            : await services.pipeline.prepareChat(await startChatRun(services, key, chat, runContext(request)), signal);
-        if (!chat.stream) return completeChat(services, run, signal);
+            : await prepareReservedChat(services, await startChatRun(services, key, chat, runContext(request)), signal);
+        try {
+          if (!chat.stream) return await completeChat(services, run, signal);
 
-        reply.hijack();
-        const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
-        await streamChat(services, run, sse, signal, (error) => {
-          const gatewayError = toGatewayError(error, 0);
-          reply.raw.writeHead(gatewayError.statusCode, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': request.id });
-          reply.raw.end(JSON.stringify(envelope(gatewayError)));
-        });
+          reply.hijack();
+          const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
+          await streamChat(services, run, sse, signal, (error) => {
+            const gatewayError = toGatewayError(error, 0);
+            reply.raw.writeHead(gatewayError.statusCode, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': request.id });
+            reply.raw.end(JSON.stringify(envelope(gatewayError)));
+          });
+        } finally {
+          void run.reservation?.release();
+        }
       },
     );
   };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { completeRerank } from '../../rerank/complete-rerank.js';
-import { startRerankRun, type RerankServices } from '../../rerank/rerank-run.js';
+import { rerankRunCeiling, startRerankRun, type RerankServices } from '../../rerank/rerank-run.js';
 import type { RerankRequest } from '../../rerank/types.js';
 import { clientGone, runContext } from '../request-context.js';
 import { RerankRequestBody } from './schemas.js';
@@ -20,10 +20,15 @@ export function rerankRoutes(services: RerankServices & { auth: Authenticator })
   return async (app) => {
     app.post('/rerank', { onRequest: services.auth.requireKey, schema: { body: RerankRequestBody } }, async (request, reply) => {
       const key = callerKey(request);
-      await services.assertCanSpend(key, services.clock());
       const signal = clientGone(reply);
-      const run = await services.pipeline.prepareRerank(startRerankRun(services, key, toRerankRequest(request.body), runContext(request)), signal);
-      return completeRerank(services, run, signal);
+      const started = startRerankRun(services, key, toRerankRequest(request.body), runContext(request));
+      // Admission: the run holds the most it can cost until settleRun charges it, or is released here.
+      const reservation = await services.spend.reserve(key, () => rerankRunCeiling(started), { id: started.id });
+      try {
+        return await completeRerank(services, await services.pipeline.prepareRerank({ ...started, reservation }, signal), signal);
+      } finally {
+        void reservation.release();
+      }
     });
   };
 }

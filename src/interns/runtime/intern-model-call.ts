@@ -2,6 +2,7 @@ import { LedgerWriter } from '../../accounting/ledger-writer.js';
 import { recordGenerations } from '../../accounting/record-generation.js';
 import { startChatRun, type ChatServices } from '../../chat/chat-run.js';
 import { completeChat } from '../../chat/complete-chat.js';
+import { prepareReservedChat } from '../../chat/reserve-chat-run.js';
 import type { AssistantMessage, ChatMessage, ChatRequest, FunctionTool } from '../../chat/types.js';
 import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
 import { findApiKeyByHash } from '../../store/repositories/api-keys.js';
@@ -25,7 +26,7 @@ export interface InternModelCall {
 
 /**
  * One model turn of a run through the gateway's own chat path (organization
- * defaults, routing with fallbacks, the pipeline, guardrails, spend checks),
+ * defaults, routing with fallbacks, the pipeline, guardrails, spend reservation),
  * like fusion's inner calls: a ledger row per call charged to the invoking
  * key, carrying intern_run_id. The rows go through a writer of their own
  * that stamps the run on them, so the chat flow itself needs no intern field.
@@ -35,21 +36,24 @@ export function internModelCaller(services: ChatServices) {
     const key = await findApiKeyByHash(services.db, call.apiKeyHash);
     if (!key) throw new Error('the API key that started this run no longer exists');
     if (key.disabled) throw new Error('the API key that started this run is disabled');
-    // Each turn is a request of the key: its guardrail budgets and limit are checked before the upstream call, as the chat route does.
-    await services.assertCanSpend(key, services.clock());
     const ledger = new LedgerWriter((rows, now) => recordGenerations(services.db, rows.map((row) => ({ ...row, intern_run_id: call.runId })), now), services.clock);
     const runServices: ChatServices = { ...services, ledger };
     const request: ChatRequest = { model: call.model, messages: call.messages, ...(call.tools.length > 0 ? { tools: [...call.tools] } : {}) };
     const settings = await services.organizationSettings.get(key.organization_id);
     const context = { requestId: `intern-run-${call.runId}`, origin: null, userAgent: 'model-gateway-intern', wantsMetadata: false };
     const started = await startChatRun(runServices, key, applyOrganizationDefaults(request, settings), context);
-    const prepared = await runServices.pipeline.prepareChat(started, call.signal);
-    const completion = await completeChat(runServices, prepared, call.signal);
-    const message = completion.choices[0]?.message;
-    return {
-      message: { role: 'assistant', content: message?.content ?? null, ...(message?.tool_calls?.length ? { tool_calls: message.tool_calls } : {}) },
-      generationId: prepared.id,
-      cost: completion.usage?.cost ?? 0,
-    };
+    // Each turn is a request of the key: it holds what it can cost against the key's limits before the upstream call, as the chat route does.
+    const prepared = await prepareReservedChat(runServices, started, call.signal);
+    try {
+      const completion = await completeChat(runServices, prepared, call.signal);
+      const message = completion.choices[0]?.message;
+      return {
+        message: { role: 'assistant', content: message?.content ?? null, ...(message?.tool_calls?.length ? { tool_calls: message.tool_calls } : {}) },
+        generationId: prepared.id,
+        cost: completion.usage?.cost ?? 0,
+      };
+    } finally {
+      void prepared.reservation?.release();
+    }
   };
 }

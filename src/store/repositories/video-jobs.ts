@@ -12,6 +12,23 @@ export async function insertVideoJob(db: Kysely<Database>, job: NewVideoJob): Pr
   await db.insertInto('video_jobs').values(job).execute();
 }
 
+/** The reservations of the running jobs of these keys (what a key's spend holds for its videos in the making). */
+export function runningJobReservations(
+  db: Kysely<Database>,
+  keyHashes: readonly string[],
+): Promise<{ id: string; reserved_usd: number; reserved_until: string }[]> {
+  if (keyHashes.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('video_jobs')
+    .select(['id', 'reserved_usd', 'reserved_until'])
+    .where('api_key_hash', 'in', keyHashes)
+    .where('status', 'in', RUNNING)
+    .where('reserved_usd', 'is not', null)
+    .where('reserved_until', 'is not', null)
+    .$narrowType<{ reserved_usd: number; reserved_until: string }>()
+    .execute();
+}
+
 /** A job as its organization sees it; another organization's job does not exist. */
 export function findVideoJob(db: Kysely<Database>, id: string, organizationId: string): Promise<VideoJobRow | undefined> {
   return db.selectFrom('video_jobs').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();

@@ -1,0 +1,59 @@
+import { usagePeriodsAt, type UsagePeriods } from '../accounts/usage-periods.js';
+import type { BudgetCheck, MemberSpendScope } from '../guardrails/guardrail-budget.js';
+import type { ApiKeyRow } from '../store/repositories/api-keys.js';
+import type { LimitReset } from '../store/schema.js';
+
+/** Whose spend an account counts: one key's, or every key a member created (in one workspace, or the whole organization). */
+export type SpendScope = { keyHash: string } | { organizationId: string; member: MemberSpendScope };
+
+/**
+ * A spend counted over one window: what limits are checked against and what
+ * reservations are held on. Its id names the scope, the window and the
+ * window's current period, so that every limit over the same spend shares one
+ * account and a new day (week, month) starts a new one.
+ */
+export interface SpendAccount {
+  id: string;
+  scope: SpendScope;
+  window: LimitReset | null;
+  includeByok: boolean;
+}
+
+/** One limit a request of the key must fit under: the key's own (no `budget`) or a guardrail's budget. */
+export interface SpendLimit {
+  account: SpendAccount;
+  limitUsd: number;
+  budget?: BudgetCheck;
+}
+
+type KeyLimitFields = Pick<ApiKeyRow, 'hash' | 'organization_id' | 'limit_usd' | 'limit_reset' | 'include_byok_in_limit'>;
+
+/**
+ * The limits a request of this key must fit under, in the order they are
+ * checked (and named when one refuses): the guardrail budgets in their layer
+ * order, then the key's own limit. A key with neither has none, and costs
+ * nothing more.
+ */
+export function spendLimits(key: KeyLimitFields, checks: readonly BudgetCheck[], now: Date): SpendLimit[] {
+  if (checks.length === 0 && key.limit_usd === null) return [];
+  let periods: UsagePeriods | undefined;
+  const account = (scope: SpendScope, window: LimitReset | null, includeByok: boolean): SpendAccount => {
+    const period = window ? (periods ??= usagePeriodsAt(now))[window] : 'all';
+    const whose = 'keyHash' in scope ? `key:${scope.keyHash}` : `member:${scope.organizationId}:${scope.member.userId}:${scope.member.workspaceId ?? '*'}`;
+    return { id: `${whose}|${window ?? 'total'}:${period}|${includeByok ? 'byok' : 'paid'}`, scope, window, includeByok };
+  };
+  const limits: SpendLimit[] = checks.map((budget) => ({
+    account: account(budget.member ? { organizationId: key.organization_id, member: budget.member } : { keyHash: key.hash }, budget.budget.resetInterval, budget.budget.includeByok),
+    limitUsd: budget.budget.limitUsd,
+    budget,
+  }));
+  if (key.limit_usd !== null) limits.push({ account: account({ keyHash: key.hash }, key.limit_reset, key.include_byok_in_limit === 1), limitUsd: key.limit_usd });
+  return limits;
+}
+
+/** The distinct accounts of a set of limits (two limits over the same spend hold once). */
+export function accountsOf(limits: readonly SpendLimit[]): SpendAccount[] {
+  const seen = new Map<string, SpendAccount>();
+  for (const { account } of limits) if (!seen.has(account.id)) seen.set(account.id, account);
+  return [...seen.values()];
+}
