@@ -50,8 +50,8 @@ program
   .description('the gateway in front of the simulator on a throw-away database, with commands to paste (HOST, PORT)')
   .option('--port <port>', 'port of the gateway (default: PORT, else 8080)', port)
   .action(async (opts: { port?: number }) => {
-    const { host, port: fromEnv } = readSettings();
-    await (await import('./cli/demo.js')).runDemo({ host, port: opts.port ?? fromEnv });
+    const settings = readSettings();
+    await (await import('./cli/demo.js')).runDemo({ ...settings, port: opts.port ?? settings.port });
   });
 
 program

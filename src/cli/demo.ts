@@ -33,9 +33,10 @@ export function demoInstructions(baseUrl: string, key: string): string {
 /**
  * `model-gateway demo`: the simulator on a free port of its own and the
  * gateway in front of it, in this one process, on a database in a temporary
- * folder. A failed start (the port taken) removes what it made and changes nothing.
+ * folder (the settings' database, config and Redis are not used). A failed
+ * start (the port taken) removes what it made and changes nothing.
  */
-export async function runDemo(settings: Pick<Settings, 'host' | 'port'>, out: NodeJS.WritableStream = process.stdout): Promise<void> {
+export async function runDemo(settings: Settings, out: NodeJS.WritableStream = process.stdout): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
   const dir = await mkdtemp(join(tmpdir(), 'model-gateway-demo-'));
   const simulator = await startSimulator({ host: '127.0.0.1', port: 0 });
@@ -48,7 +49,7 @@ export async function runDemo(settings: Pick<Settings, 'host' | 'port'>, out: No
     const env = { ...process.env, SIM_URL: simulator.url };
     const config = parseGatewayConfig(readFileSync(DEMO_CONFIG, 'utf8'), 'examples/gateway.sim.yaml', { knownKinds: PROVIDER_KINDS }, env);
     const gateway = await startGateway(
-      { ...settings, databaseUrl: `sqlite:${join(dir, 'gateway.sqlite')}`, configPath: undefined, bootstrapManagementKey: key, redisUrl: undefined, logLevel: logger.level },
+      { ...settings, databaseUrl: `sqlite:${join(dir, 'gateway.sqlite')}`, configPath: undefined, bootstrapManagementKey: key, redisUrl: undefined },
       { config, logger, portSetting: 'PORT (or --port)' },
     );
     out.write(demoInstructions(gateway.baseUrl, key));
