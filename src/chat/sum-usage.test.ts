@@ -23,4 +23,15 @@ describe('sumUsage', () => {
     expect(sumUsage(usage, undefined)).toBe(usage);
     expect(sumUsage(undefined, undefined)).toBeUndefined();
   });
+
+  it('makes a sum with a figure that is no count none, for checkUsage to replace', () => {
+    const good = { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12, prompt_tokens_details: { cached_tokens: 4 } };
+    const bad = { prompt_tokens: 'abc', completion_tokens: -5, total_tokens: 1.5, prompt_tokens_details: { cached_tokens: 1e308 } } as never;
+    for (const sum of [sumUsage(good, bad), sumUsage(bad, good)]) {
+      expect(sum?.prompt_tokens).toBeNaN();
+      expect(sum?.completion_tokens).toBeNaN();
+      expect(sum?.total_tokens).toBeNaN();
+      expect(sum?.prompt_tokens_details?.cached_tokens).toBeNaN();
+    }
+  });
 });

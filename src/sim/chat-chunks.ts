@@ -2,14 +2,16 @@ import { chatLogprobs } from './logprobs.js';
 import type { Reply, SimChatRequest } from './reply.js';
 import { SYSTEM_FINGERPRINT, type ResponseIdentity } from './response-identity.js';
 import { servedTier } from './service-tier.js';
+import { reportedUsage, type UsageKnob } from './knobs.js';
 
 /**
  * The `chat.completion.chunk` payloads of a stream, as JSON texts in order:
  * a role chunk, the content (or tool-argument) chunks, a chunk with the
  * finish_reason, and with `stream_options.include_usage` a `choices: []` usage
- * chunk (every other chunk then carries `usage: null`, as at OpenAI).
+ * chunk (every other chunk then carries `usage: null`, as at OpenAI), as
+ * the `usage` knob says: none, or other figures.
  */
-export function chatCompletionChunks(reply: Reply, request: SimChatRequest, identity: ResponseIdentity): string[] {
+export function chatCompletionChunks(reply: Reply, request: SimChatRequest, identity: ResponseIdentity, usageKnob?: UsageKnob): string[] {
   const includeUsage = request.stream_options?.include_usage === true;
   const chunk = (choices: object[], usage: object | null = null) =>
     JSON.stringify({
@@ -47,6 +49,7 @@ export function chatCompletionChunks(reply: Reply, request: SimChatRequest, iden
     }
     chunks.push(chunk([choice({}, 'tool_calls')]));
   }
-  if (includeUsage) chunks.push(chunk([], reply.usage));
+  const usage = reportedUsage(reply.usage, usageKnob);
+  if (includeUsage && usage !== undefined) chunks.push(chunk([], usage));
   return chunks;
 }

@@ -76,11 +76,11 @@ async function answerFor(request: SimChatRequest, knobs: Knobs, fixtures: Fixtur
   if (!request.model.startsWith(FIXTURE_MODEL_PREFIX)) {
     const reply = planReply(request, knobs.chunks);
     const identity = newResponseIdentity(request.model);
-    if (request.stream) return { events: chatCompletionChunks(reply, request, identity) };
+    if (request.stream) return { events: chatCompletionChunks(reply, request, identity, knobs.usage) };
     // A search model (web_search_options) answers from the simulated web and cites it, non-streaming.
     const search = request.web_search_options && reply.kind === 'text' ? searchNatively(lastUserText(request)) : undefined;
-    if (search && reply.kind === 'text') return { json: JSON.stringify(searchedCompletion(reply, request, identity, search)) };
-    return { json: JSON.stringify(chatCompletion(reply, request, identity)) };
+    if (search && reply.kind === 'text') return { json: JSON.stringify(searchedCompletion(reply, request, identity, search, knobs.usage)) };
+    return { json: JSON.stringify(chatCompletion(reply, request, identity, knobs.usage)) };
   }
   const lookup = await fixtures.load(request.model.slice(FIXTURE_MODEL_PREFIX.length));
   if (!lookup.ok) return { error: SimErrors.modelNotFound(request.model, lookup.reason) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultKnobs, parseKnobs } from './knobs.js';
+import { defaultKnobs, parseKnobs, reportedUsage } from './knobs.js';
 
 describe('parseKnobs', () => {
   it('gives the defaults and the model unchanged when nothing is asked', () => {
@@ -79,6 +79,8 @@ describe('parseKnobs', () => {
     ['sim-model@hang=maybe', "Invalid value 'maybe' for simulator knob 'hang'"],
     ['sim-model@fail_mode=explode', "Invalid value 'explode' for simulator knob 'fail_mode'"],
     ['sim-model@latency=', "Invalid value '' for simulator knob 'latency'"],
+    ['sim-model@usage=cost:1', "Invalid value 'cost:1' for simulator knob 'usage'"],
+    ['sim-model@usage=prompt_tokens', "Invalid value 'prompt_tokens' for simulator knob 'usage'"],
   ])('rejects %s', (model, message) => {
     const result = parseKnobs(model, {});
     expect(result.ok).toBe(false);
@@ -88,5 +90,27 @@ describe('parseKnobs', () => {
   it('rejects an invalid header value, naming the header', () => {
     const result = parseKnobs('sim-model', { 'x-sim-chunk-delay-ms': 'fast' });
     expect(result).toEqual({ ok: false, message: "Invalid value 'fast' for header 'x-sim-chunk-delay-ms'" });
+  });
+
+  it('reads usage figures to report, as JSON when they parse and as text otherwise', () => {
+    const result = parseKnobs('sim-model@usage=cached_tokens:-1000000000;prompt_tokens:abc;completion_tokens:1e308', {});
+    expect(result).toMatchObject({ ok: true, model: 'sim-model', knobs: { usage: { cached_tokens: -1_000_000_000, prompt_tokens: 'abc', completion_tokens: 1e308 } } });
+    expect(parseKnobs('sim-model', { 'x-sim-usage': 'none' })).toMatchObject({ ok: true, knobs: { usage: 'none' } });
+  });
+});
+
+describe('reportedUsage', () => {
+  const usage = { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8, prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 } };
+
+  it('reports the true usage without the knob, none for `none`, and the knob’s figures in their places otherwise', () => {
+    expect(reportedUsage(usage, undefined)).toBe(usage);
+    expect(reportedUsage(usage, 'none')).toBeUndefined();
+    expect(reportedUsage(usage, { cached_tokens: -1, reasoning_tokens: 'x', total_tokens: null })).toEqual({
+      ...usage,
+      total_tokens: null,
+      prompt_tokens_details: { cached_tokens: -1, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 'x' },
+    });
+    expect(usage.prompt_tokens_details.cached_tokens).toBe(0);
   });
 });

@@ -20,6 +20,7 @@
  * | `fail_mode`    | `x-sim-fail-mode`         | `disconnect` \| `error-event` | How `fail_after` fails: drop the connection (default), or send `data: {"error":{…}}` and end the stream without `[DONE]`. |
  * | `hang`         | `x-sim-hang`              | `1`/`true`              | Accept the request and never answer; the socket stays open until the client gives up. |
  * | `malformed`    | `x-sim-malformed`         | `1`/`true`              | Non-streaming: a truncated (invalid) JSON body. Streaming: the second SSE event carries truncated JSON; the stream otherwise completes. |
+ * | `usage`        | `x-sim-usage`             | `none` \| `field:value;…` | OpenAI chat completions: no usage at all (`none`), or these figures in place of the true ones. Fields: `prompt_tokens`, `completion_tokens`, `total_tokens`, `cached_tokens`, `reasoning_tokens`; a value is JSON when it parses (`-1000000000`, `1e308`, `null`), else text (`abc`). |
  *
  * Example: `curl -H 'Authorization: Bearer x' -H 'x-sim-status: 429' -H 'x-sim-retry-after: 2' …/v1/chat/completions`.
  */
@@ -35,6 +36,58 @@ export interface Knobs {
   failMode: 'disconnect' | 'error-event';
   hang: boolean;
   malformed: boolean;
+  /** What the answer reports as its usage instead of the true counts (a misbehaving upstream). */
+  usage?: UsageKnob;
+}
+
+/** Where each figure the `usage` knob can set goes in OpenAI's usage object. */
+const USAGE_FIELDS = {
+  prompt_tokens: [],
+  completion_tokens: [],
+  total_tokens: [],
+  cached_tokens: ['prompt_tokens_details'],
+  reasoning_tokens: ['completion_tokens_details'],
+} as const satisfies Record<string, readonly string[]>;
+
+type UsageField = keyof typeof USAGE_FIELDS;
+
+/** No usage at all, or figures to report in place of the true ones. */
+export type UsageKnob = 'none' | Partial<Record<UsageField, unknown>>;
+
+const isUsageField = (field: string): field is UsageField => Object.hasOwn(USAGE_FIELDS, field);
+
+/** A figure as JSON when it parses (numbers, null, quoted text), else the text itself. */
+function figure(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function usageKnob(raw: string): UsageKnob | undefined {
+  if (raw === 'none') return 'none';
+  const figures: Partial<Record<UsageField, unknown>> = {};
+  for (const pair of raw.split(';')) {
+    const colon = pair.indexOf(':');
+    const field = pair.slice(0, colon).trim();
+    if (colon < 0 || !isUsageField(field)) return undefined;
+    figures[field] = figure(pair.slice(colon + 1).trim());
+  }
+  return figures;
+}
+
+/** The usage an answer reports under the `usage` knob: undefined for none, else the true usage with the knob's figures in place. */
+export function reportedUsage<U extends object>(usage: U, knob: UsageKnob | undefined): object | undefined {
+  if (knob === 'none') return undefined;
+  if (!knob) return usage;
+  const reported: Record<string, unknown> = structuredClone(usage) as Record<string, unknown>;
+  for (const [field, value] of Object.entries(knob) as [UsageField, unknown][]) {
+    const [parent] = USAGE_FIELDS[field];
+    if (parent === undefined) reported[field] = value;
+    else reported[parent] = { ...(reported[parent] as object | undefined), [field]: value };
+  }
+  return reported;
 }
 
 export type KnobsResult =
@@ -90,6 +143,7 @@ const KNOB_SPECS: readonly KnobSpec[] = [
   knob('fail_mode', 'x-sim-fail-mode', 'failMode', failMode),
   knob('hang', 'x-sim-hang', 'hang', flag),
   knob('malformed', 'x-sim-malformed', 'malformed', flag),
+  knob('usage', 'x-sim-usage', 'usage', usageKnob),
 ];
 
 const SPEC_BY_KEY = new Map(KNOB_SPECS.map((spec) => [spec.key, spec]));

@@ -31,4 +31,14 @@ describe('convertAnthropicUsage', () => {
       prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
     });
   });
+
+  it('makes the prompt none when a part of it is no count, and passes each figure on as sent, to be checked', () => {
+    const usage = convertAnthropicUsage({ input_tokens: 10, cache_read_input_tokens: -5, output_tokens: 3 });
+    expect(usage.prompt_tokens).toBeNaN();
+    expect(usage.prompt_tokens_details).toStrictEqual({ cached_tokens: -5, cache_write_tokens: 0 });
+    expect(convertAnthropicUsage({ input_tokens: 'abc' as never, output_tokens: 3 }).prompt_tokens).toBeNaN();
+    expect(convertAnthropicUsage({ input_tokens: 1, output_tokens: 3, output_tokens_details: { thinking_tokens: 'x' as never } }).completion_tokens_details).toStrictEqual({
+      reasoning_tokens: 'x',
+    });
+  });
 });

@@ -1,3 +1,4 @@
+import { reportedCount } from '../../accounting/check-usage.js';
 import type { Usage } from '../../chat/types.js';
 import type { AnthropicUsage } from './anthropic-messages-api-types.js';
 
@@ -8,12 +9,13 @@ import type { AnthropicUsage } from './anthropic-messages-api-types.js';
  * prompt_tokens is their sum, with the cache reads as cached_tokens and the
  * cache writes as cache_write_tokens, so that pricing can tell them apart.
  * Thinking is part of output_tokens; its own count is kept when Anthropic
- * gives it.
+ * gives it. A part that is no count makes the prompt none (checkUsage
+ * replaces it); each figure is passed on as sent, to be checked.
  */
 export function convertAnthropicUsage(usage: AnthropicUsage): Usage {
   const cacheRead = usage.cache_read_input_tokens ?? 0;
   const cacheWrite = usage.cache_creation_input_tokens ?? 0;
-  const promptTokens = (usage.input_tokens ?? 0) + cacheRead + cacheWrite;
+  const promptTokens = reportedCount(usage.input_tokens) + reportedCount(cacheRead) + reportedCount(cacheWrite);
   const completionTokens = usage.output_tokens ?? 0;
   const converted: Usage = {
     prompt_tokens: promptTokens,
@@ -22,6 +24,6 @@ export function convertAnthropicUsage(usage: AnthropicUsage): Usage {
     prompt_tokens_details: { cached_tokens: cacheRead, cache_write_tokens: cacheWrite },
   };
   const thinkingTokens = usage.output_tokens_details?.thinking_tokens;
-  if (typeof thinkingTokens === 'number') converted.completion_tokens_details = { reasoning_tokens: thinkingTokens };
+  if (thinkingTokens != null) converted.completion_tokens_details = { reasoning_tokens: thinkingTokens };
   return converted;
 }

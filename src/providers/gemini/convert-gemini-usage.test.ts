@@ -45,4 +45,12 @@ describe('convertGeminiUsage', () => {
   it('adds up a total Gemini left out', () => {
     expect(convertGeminiUsage({ promptTokenCount: 5, candidatesTokenCount: 7 }).total_tokens).toBe(12);
   });
+
+  it('makes a sum none when a part of it is no count, and passes each figure on as sent, to be checked', () => {
+    const usage = convertGeminiUsage({ promptTokenCount: 5, toolUsePromptTokenCount: -9, candidatesTokenCount: 7, thoughtsTokenCount: 1.5, cachedContentTokenCount: -1 });
+    expect(usage.prompt_tokens).toBeNaN();
+    expect(usage.completion_tokens).toBeNaN();
+    expect(usage.prompt_tokens_details).toStrictEqual({ cached_tokens: -1 });
+    expect(usage.completion_tokens_details).toStrictEqual({ reasoning_tokens: 1.5 });
+  });
 });

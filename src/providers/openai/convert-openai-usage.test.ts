@@ -37,4 +37,22 @@ describe('convertOpenAIUsage', () => {
   it('computes a missing total', () => {
     expect(convertOpenAIUsage({ prompt_tokens: 2, completion_tokens: 3 }).total_tokens).toBe(5);
   });
+
+  it('passes figures on as sent, to be checked, leaving out only those absent or null', () => {
+    expect(
+      convertOpenAIUsage({
+        prompt_tokens: 15,
+        completion_tokens: 'abc' as never,
+        total_tokens: 1e308,
+        prompt_tokens_details: { cached_tokens: -1_000_000_000, audio_tokens: null },
+        completion_tokens_details: { reasoning_tokens: 'many' as never },
+      }),
+    ).toStrictEqual({
+      prompt_tokens: 15,
+      completion_tokens: 'abc',
+      total_tokens: 1e308,
+      prompt_tokens_details: { cached_tokens: -1_000_000_000 },
+      completion_tokens_details: { reasoning_tokens: 'many' },
+    });
+  });
 });

@@ -5,7 +5,8 @@ import type { OpenAIUsage } from './openai-chat-api-types.js';
  * Canonical usage from an OpenAI-compatible one: the token counts billing
  * needs, with DeepSeek's prompt_cache_hit_tokens read as cached tokens.
  * Host extras (Groq's timings, DeepSeek's cache misses, OpenAI's prediction
- * counts) are left out; a details object appears only when it has a count.
+ * counts) are left out; a details object appears only when it has a figure.
+ * Figures are passed on as sent, to be checked (accounting/check-usage.ts).
  */
 export function convertOpenAIUsage(usage: OpenAIUsage): Usage {
   const promptTokens = usage.prompt_tokens ?? 0;
@@ -28,8 +29,8 @@ export function convertOpenAIUsage(usage: OpenAIUsage): Usage {
   return converted;
 }
 
-/** The entries that hold a number, or undefined when none does. */
+/** The entries that hold a figure, or undefined when none does. */
 function counts<K extends string>(entries: Record<K, number | null | undefined>): Partial<Record<K, number>> | undefined {
-  const present = Object.entries(entries).filter((entry): entry is [string, number] => typeof entry[1] === 'number');
+  const present = Object.entries(entries).filter((entry): entry is [string, number] => entry[1] != null);
   return present.length > 0 ? (Object.fromEntries(present) as Partial<Record<K, number>>) : undefined;
 }
