@@ -44,6 +44,7 @@ const full: GenerationRecord = {
   created_at: '2026-11-21T12:00:00.000Z',
   parent_generation_id: 'gen-parent',
   intern_run_id: 'run-1',
+  usage_estimated: 1,
 };
 
 describe.each(testEngines)('insertGenerations on $name', (engine) => {
@@ -61,10 +62,12 @@ describe.each(testEngines)('insertGenerations on $name', (engine) => {
       const minimal = { ...full, id: 'gen-min' } as Partial<GenerationRecord>;
       delete minimal.tokens_prompt;
       delete minimal.total_cost;
+      delete minimal.usage_estimated;
       await insertGenerations(store.db, [minimal as GenerationRecord]);
       const min = await store.db.selectFrom('generations').selectAll().where('id', '=', 'gen-min').executeTakeFirstOrThrow();
       expect(min.tokens_prompt).toBe(0);
       expect(min.total_cost).toBe(0);
+      expect(min.usage_estimated).toBe(0);
     } finally {
       await store.close();
       await database.drop();

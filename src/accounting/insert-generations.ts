@@ -10,7 +10,7 @@ const COLUMNS = [
   'finish_reason', 'native_finish_reason', 'service_tier', 'tokens_prompt', 'tokens_completion', 'tokens_cached',
   'tokens_cache_write', 'tokens_reasoning', 'total_cost', 'cache_discount', 'latency_ms', 'ttft_ms', 'generation_time_ms',
   'error_code', 'error_message', 'routing', 'origin', 'user_agent', 'created_at', 'parent_generation_id',
-  'intern_run_id',
+  'intern_run_id', 'usage_estimated',
 ] as const satisfies readonly (keyof GenerationsTable)[];
 
 // The database fills these when a row leaves them out; a bound NULL would not.
@@ -21,6 +21,7 @@ const DEFAULTS: Partial<Record<(typeof COLUMNS)[number], number>> = {
   tokens_cache_write: 0,
   tokens_reasoning: 0,
   total_cost: 0,
+  usage_estimated: 0,
 };
 
 /**

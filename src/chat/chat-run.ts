@@ -281,6 +281,7 @@ export interface RunEnd {
   attempt?: Attempt<Endpoint>;
   outcomes: AttemptOutcome[];
   usage?: Usage;
+  /** Whether `usage` is the gateway's own count (accounting/check-usage.ts). */
   usageEstimated?: boolean;
   finishReason?: FinishReason | null;
   nativeFinishReason?: string | null;
@@ -366,13 +367,13 @@ export async function settleRun(
     routing: JSON.stringify({
       ...run.routing,
       attempts: end.outcomes,
-      usage_estimated: end.usageEstimated ?? false,
       ...(end.searchUnits !== undefined ? { search_units: end.searchUnits } : {}),
     }),
     origin: run.origin,
     user_agent: run.userAgent,
     created_at: new Date(run.startedAt).toISOString(),
     parent_generation_id: run.parentGenerationId ?? null,
+    usage_estimated: end.usageEstimated ? 1 : 0,
   });
   // The row is committed: the hold becomes the cost (not awaited: this process's next hold already counts it).
   void run.reservation?.settle(cost.total);

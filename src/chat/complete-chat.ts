@@ -5,6 +5,7 @@ import { stopConditions } from '../plugins/server-tools/stop-conditions.js';
 import type { Endpoint } from '../catalog/types.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import { adapterFor, settleRun, type ChatRun, type ChatServices } from './chat-run.js';
+import { answerTextOf, checkChatUsage } from './check-chat-usage.js';
 import { innerCalls } from './inner-calls.js';
 import { serveRun } from './serve-run.js';
 import { serviceMetadata } from './service-metadata.js';
@@ -28,7 +29,7 @@ export function toolLoopOptions(services: ChatServices, run: ChatRun, attempt: A
 /**
  * A non-streaming chat: try the plan (running the server tools the model
  * calls, when the request has some), let the post-response stages see the
- * answer, charge the key, answer with the gateway's id, the model and
+ * answer, charge the key for the usage checked (check-chat-usage.ts), answer with the gateway's id, the model and
  * provider that served, and the cost: this generation's, plus what its
  * inner calls (fusion) cost on their own rows.
  */
@@ -48,13 +49,16 @@ export function completeChat(services: ChatServices, run: ChatRun, signal: Abort
       const withTools: ChatRun = result.entry ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), result.entry] } } : run;
       const { completion, run: finished } = services.pipeline.finishChat(withTools, result.result);
       const choice = completion.choices[0];
-      const usage = withWebSearches(completion.usage, run.webSearches);
+      // The upstream's figures are checked against what it answered, before the post-response stages changed it.
+      const checked = await checkChatUsage(result.result.usage, run.request, attempt.endpoint, answerTextOf(result.result));
+      const usage = withWebSearches(checked.usage, run.webSearches);
       const { cost } = await settleRun(services, finished, {
         status: 'success',
         streamed: false,
         attempt,
         outcomes,
-        ...(usage ? { usage } : {}),
+        usage,
+        usageEstimated: checked.estimated,
         finishReason: choice?.finish_reason ?? null,
         nativeFinishReason: choice?.native_finish_reason ?? null,
         serviceTier: completion.service_tier ?? null,
@@ -66,7 +70,7 @@ export function completeChat(services: ChatServices, run: ChatRun, signal: Abort
         model: attempt.modelId,
         provider: attempt.endpoint.provider,
         system_fingerprint: completion.system_fingerprint ?? null,
-        usage: { ...(usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }), cost: cost + result.innerCost + (run.innerCost ?? 0) },
+        usage: { ...usage, cost: cost + result.innerCost + (run.innerCost ?? 0) },
         ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...finished.routing, attempts: outcomes }) } : {}),
       };
     },

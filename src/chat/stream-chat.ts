@@ -7,7 +7,9 @@ import type { Attempt } from '../routing/plan-attempts.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
 import { adapterFor, attemptOptions, noteServed, settleRun, type ChatRun, type ChatServices, type RunEnd } from './chat-run.js';
 import { failRun } from './serve-run.js';
-import { estimatePromptTokens } from './estimate-tokens.js';
+import type { CheckedUsage } from '../accounting/check-usage.js';
+import { checkChatUsage } from './check-chat-usage.js';
+import { AnswerText } from './estimate-tokens.js';
 import { runAttempts } from './run-attempts.js';
 import { urlCitations } from '../plugins/web/url-citations.js';
 import { serviceMetadata } from './service-metadata.js';
@@ -36,32 +38,29 @@ function replay<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncItera
 
 /** What the relay saw go by: enough to bill and record the run however it ends. */
 class StreamTally {
-  usage: Usage | undefined;
+  /** The last usage the upstream reported, as checked. */
+  usage: CheckedUsage | undefined;
   finishReason: FinishReason | null = null;
   nativeFinishReason: string | null = null;
   serviceTier: string | null = null;
   upstreamId: string | null = null;
-  completionChars = 0;
+  readonly answer = new AnswerText();
 
   see(chunk: ChatCompletionChunk): void {
     this.upstreamId ??= chunk.id;
-    if (chunk.usage) this.usage = chunk.usage;
     if (chunk.service_tier) this.serviceTier = chunk.service_tier;
     for (const choice of chunk.choices) {
-      this.completionChars += (choice.delta.content?.length ?? 0) + (choice.delta.reasoning?.length ?? 0);
-      for (const call of choice.delta.tool_calls ?? []) this.completionChars += (call.function?.name?.length ?? 0) + (call.function?.arguments?.length ?? 0);
+      this.answer.add(choice.delta.content);
+      this.answer.add(choice.delta.reasoning);
+      this.answer.add(choice.delta.refusal);
+      for (const call of choice.delta.tool_calls ?? []) {
+        if (call.id !== undefined) this.answer.addPiece();
+        this.answer.add(call.function?.name);
+        this.answer.add(call.function?.arguments);
+      }
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
       if (choice.native_finish_reason) this.nativeFinishReason = choice.native_finish_reason;
     }
-  }
-
-  /** Reported usage, or an estimate of what was consumed when the upstream never said. */
-  usageSoFar(run: ChatRun): { usage: Usage; estimated: boolean } {
-    if (this.usage) return { usage: this.usage, estimated: false };
-    const prompt = estimatePromptTokens(run.request.messages);
-    const completion = Math.ceil(this.completionChars / 4);
-    const estimate = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-    return { usage: withWebSearches(estimate, run.webSearches) ?? estimate, estimated: true };
   }
 }
 
@@ -128,7 +127,14 @@ async function relay(
   const ttftMs = services.clock().getTime() - run.startedAt;
   const created = Math.floor(run.startedAt / 1000);
   const provider = attempt.endpoint.provider;
-  const end = (over: Partial<RunEnd>, usage: { usage: Usage; estimated: boolean }): RunEnd => ({
+  // The usage to bill: what the upstream reported, checked against what it sent, with the web plugin's searches.
+  const check = async (reported: Usage | undefined): Promise<CheckedUsage> => {
+    const checked = await checkChatUsage(reported, run.request, attempt.endpoint, tally.answer);
+    return { usage: withWebSearches(checked.usage, run.webSearches), estimated: checked.estimated };
+  };
+  // However the stream ends: the last usage reported, or the local count of what was sent and received.
+  const usageSoFar = async () => tally.usage ?? (await check(undefined));
+  const end = (over: Partial<RunEnd>, usage: CheckedUsage): RunEnd => ({
     status: 'success',
     streamed: true,
     attempt,
@@ -151,7 +157,6 @@ async function relay(
   // The web plugin's citations point into the whole answer: its text is kept (as text, the stream is not held back).
   const answer: string[] | undefined = run.citations ? [] : undefined;
   const send = async (chunk: ChatCompletionChunk) => {
-    if (chunk.usage) chunk.usage = withWebSearches(chunk.usage, run.webSearches);
     tally.see(chunk);
     if (answer) for (const choice of chunk.choices) if (choice.index === 0 && choice.delta.content) answer.push(choice.delta.content);
     chunk.id = run.id;
@@ -160,7 +165,8 @@ async function relay(
     if (chunk.system_fingerprint == null) delete chunk.system_fingerprint;
     if (chunk.usage) {
       sentUsage = true;
-      chunk.usage = { ...chunk.usage, cost: computeCost(attempt.endpoint.pricing, chunk.usage, new Date(run.startedAt)).total + innerCost() };
+      tally.usage = await check(chunk.usage);
+      chunk.usage = { ...tally.usage.usage, cost: computeCost(attempt.endpoint.pricing, tally.usage.usage, new Date(run.startedAt)).total + innerCost() };
       if (run.wantsMetadata) Object.assign(chunk, { service_metadata: serviceMetadata({ ...finished().routing, attempts: outcomes }) });
     }
     await sse.data(JSON.stringify(chunk));
@@ -172,7 +178,7 @@ async function relay(
       await send(next.value);
     }
   } catch (error) {
-    const usage = tally.usageSoFar(run);
+    const usage = await usageSoFar();
     if (signal.aborted || sse.closed || (error instanceof UpstreamError && error.failure === 'aborted')) {
       await chunks.return?.();
       await settleRun(services, finished(), end({ status: 'cancelled' }, usage));
@@ -189,7 +195,7 @@ async function relay(
     const annotations = urlCitations(answer.join(''), run.citations);
     await sse.data(JSON.stringify({ id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [{ index: 0, delta: { annotations }, finish_reason: null }] }));
   }
-  const usage = tally.usageSoFar(run);
+  const usage = await usageSoFar();
   const { cost } = await settleRun(services, finished(), end({}, usage));
   if (!sentUsage) {
     // The client gets usage on the final chunk even when the upstream sent none.

@@ -146,6 +146,8 @@ export interface GenerationsTable {
   parent_generation_id: string | null;
   /** The intern run whose model call this was; null otherwise. */
   intern_run_id: Generated<string | null>;
+  /** 1 when the token counts are the gateway's own (accounting/check-usage.ts), 0 when the upstream's. */
+  usage_estimated: Generated<number>;
 }
 
 export interface GatewaySettingsTable {

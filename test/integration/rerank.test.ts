@@ -110,7 +110,8 @@ describe.each(testEngines)('rerank on $name', (engine) => {
       tokens_prompt: res.body.usage.total_tokens,
       tokens_completion: 0,
       upstream_id: expect.any(String),
-      routing: { search_units: 1, usage_estimated: true },
+      routing: { search_units: 1 },
+      usage_estimated: true,
     });
     expect((await call(gw, 'GET', '/key', { key: created.body.key })).body.data.usage).toBeCloseTo(0.002, 12);
   });

@@ -79,6 +79,8 @@ export function toGenerationRecord(row: GenerationRow) {
     status: row.status,
     time_to_first_token: row.ttft_ms,
     tokens_cache_write: row.tokens_cache_write,
+    // The token counts are the gateway's own: the upstream reported none, or figures that could not be billed.
+    usage_estimated: row.usage_estimated === 1,
     parent_generation_id: row.parent_generation_id,
     error: row.error_code === null && row.error_message === null ? null : { code: row.error_code, message: row.error_message },
     routing,

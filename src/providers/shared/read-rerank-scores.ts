@@ -18,6 +18,6 @@ export function readRerankScores(items: readonly unknown[]): RerankScore[] | und
   return scores;
 }
 
-/** A non-negative integer count, or undefined. */
+/** A non-negative integer count a double holds exactly, or undefined. */
 export const readCount = (value: unknown): number | undefined =>
-  Number.isInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
+  Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;

@@ -15,6 +15,7 @@ import * as internCreateKeys from './0014-intern-create-keys.js';
 import * as internRunInputs from './0015-intern-run-inputs.js';
 import * as generationsPartialIndexes from './0016-generations-partial-indexes.js';
 import * as generationsUnreadIndexes from './0017-generations-unread-indexes.js';
+import * as generationUsageEstimated from './0018-generation-usage-estimated.js';
 import * as videoJobReservations from './0019-video-job-reservations.js';
 import * as authorizationCodeCreator from './0020-authorization-code-creator.js';
 
@@ -39,6 +40,7 @@ const migrations: Record<string, EngineMigration> = {
   '0015-intern-run-inputs': internRunInputs,
   '0016-generations-partial-indexes': generationsPartialIndexes,
   '0017-generations-unread-indexes': generationsUnreadIndexes,
+  '0018-generation-usage-estimated': generationUsageEstimated,
   '0019-video-job-reservations': videoJobReservations,
   '0020-authorization-code-creator': authorizationCodeCreator,
 };
