@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Pricing } from '../catalog/types.js';
-import { checkUsage, isCount, reportedCount, tokenCapacity, type UsageBounds } from './check-usage.js';
+import { checkUsage, checkVideoSeconds, isCount, reportedCount, tokenCapacity, type UsageBounds } from './check-usage.js';
 import { computeCost } from './compute-cost.js';
 
 const bounds: UsageBounds = { maxPromptTokens: 128_000, maxCompletionTokens: 16_384, answerCapacity: tokenCapacity(60), mayHideTokens: false };
@@ -205,5 +205,29 @@ describe('computeCost, for any usage at all', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe('checkVideoSeconds', () => {
+  const asked = { seconds: 8, defaultSeconds: 4, longestSeconds: 12 };
+
+  it('bills the seconds reported when they can be what was asked', () => {
+    expect(checkVideoSeconds(8, asked)).toEqual({ seconds: 8, estimated: false });
+    expect(checkVideoSeconds(7.5, asked)).toEqual({ seconds: 7.5, estimated: false });
+    expect(checkVideoSeconds(12, { ...asked, seconds: undefined })).toEqual({ seconds: 12, estimated: false });
+  });
+
+  it.each([
+    ['more than asked', 9, asked, 8],
+    ['a million', 1_000_000, asked, 8],
+    ['1e308, no duration asked', 1e308, { ...asked, seconds: undefined }, 4],
+    ['more than the model makes', 13, { ...asked, seconds: undefined }, 4],
+    ['none', null, asked, 8],
+    ['zero', 0, asked, 8],
+    ['negative', -8, asked, 8],
+    ['text', '8', asked, 8],
+    ['NaN', NaN, asked, 8],
+  ])('bills the seconds asked, else the default, when the upstream reports %s', (_, reported, videoAsked, billed) => {
+    expect(checkVideoSeconds(reported, videoAsked)).toEqual({ seconds: billed, estimated: true });
   });
 });

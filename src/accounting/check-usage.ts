@@ -144,3 +144,22 @@ function fitsItsText(completion: number, details: Record<string, unknown> | unde
   if (bounds.mayHideTokens && !isCount(details?.reasoning_tokens)) return true;
   return completion - unseen('reasoning_tokens') - unseen('audio_tokens') - unseen('image_tokens') <= bounds.answerCapacity;
 }
+
+/** What a video job asked for: its duration, else what the model makes by default, and the longest it makes. */
+export interface VideoAsked {
+  seconds: number | undefined;
+  defaultSeconds: number;
+  longestSeconds: number;
+}
+
+/**
+ * The seconds of video to bill from what the upstream reported: a finite
+ * number > 0 no longer than was asked (or than the model makes, when no
+ * duration was asked); otherwise, or when it said nothing (Veo never does),
+ * the duration asked, else the model's default, and `estimated`.
+ */
+export function checkVideoSeconds(reported: unknown, asked: VideoAsked): { seconds: number; estimated: boolean } {
+  const most = asked.seconds ?? Math.max(asked.longestSeconds, asked.defaultSeconds);
+  if (typeof reported === 'number' && Number.isFinite(reported) && reported > 0 && reported <= most) return { seconds: reported, estimated: false };
+  return { seconds: asked.seconds ?? asked.defaultSeconds, estimated: true };
+}

@@ -4,6 +4,7 @@ import { advanceJob, isTerminal, type PollOutcome } from './job-state.js';
 import { toUpstreamVideoRequest } from './upstream-video-request.js';
 import type { VideoRequest } from './video-request.js';
 import type { VideoServices } from './video-services.js';
+import { checkVideoSeconds } from '../accounting/check-usage.js';
 import { videoCost } from './video-cost.js';
 import { videoLedgerRow } from './video-ledger-row.js';
 import { videoTarget } from './video-target.js';
@@ -51,11 +52,13 @@ export async function pollJob(services: VideoServices, job: VideoJobRow, token: 
   const change = advanceJob({ ...job, fallbacks }, outcome, now, services.policy);
   let charge = null;
   if (change.charge && found) {
-    const seconds = change.seconds ?? request.duration ?? found.options.defaultDuration;
+    // The seconds the upstream reported are billed only when they can be what was asked.
+    const asked = { seconds: request.duration, defaultSeconds: found.options.defaultDuration, longestSeconds: Math.max(...found.options.durations) };
+    const { seconds, estimated } = checkVideoSeconds(change.seconds, asked);
     const outputs = change.outputs ?? 1;
     change.seconds = seconds;
     const cost = videoCost(found.endpoint.pricing, seconds * outputs, request);
-    charge = videoLedgerRow({ ...job, upstream_id: change.upstream_id }, { seconds, outputs, cost, now });
+    charge = videoLedgerRow({ ...job, upstream_id: change.upstream_id }, { seconds, outputs, cost, now, estimated });
   } else if (isTerminal(change.status)) {
     const failure = { status: change.status === 'cancelled' ? 'cancelled' : 'error', message: change.error ?? change.status } as const;
     charge = videoLedgerRow({ ...job, upstream_id: change.upstream_id }, { seconds: 0, outputs: 0, cost: 0, now, failure });

@@ -15,3 +15,9 @@ it('prices a size or resolution listed in video_second_by_size at its own rate, 
   expect(videoCost(pricing, 4, { resolution: '720p' })).toBeCloseTo(1.2);
   expect(videoCost(pricing, 4)).toBeCloseTo(1.2);
 });
+
+it('is a finite amount ≥ 0 whatever it is given', () => {
+  expect(videoCost({ prompt: 0, completion: 0, video_second: 0.1 }, 1e308 * 10)).toBe(0);
+  expect(videoCost({ prompt: 0, completion: 0, video_second: 0.1 }, -4)).toBe(0);
+  expect(videoCost({ prompt: 0, completion: 0, video_second: 0.1 }, NaN)).toBe(0);
+});

@@ -9,13 +9,20 @@ export interface VideoFailure {
 
 /**
  * The ledger row of an ended job: its generation id, the seconds of each
- * video, how many videos, and the cost. A job that ended without videos
+ * video, how many videos, the cost, and whether the seconds are the gateway's own. A job that ended without videos
  * (failed, expired) is a row too, at no cost and with its error, so the
  * generation id its record shows is one GET /generation finds.
  */
 export function videoLedgerRow(
   job: VideoJobRow,
-  { seconds, outputs = 1, cost, now, failure }: { seconds: number; outputs?: number; cost: number; now: Date; failure?: VideoFailure },
+  {
+    seconds,
+    outputs = 1,
+    cost,
+    now,
+    failure,
+    estimated = false,
+  }: { seconds: number; outputs?: number; cost: number; now: Date; failure?: VideoFailure; /** The seconds are the gateway's, not the upstream's. */ estimated?: boolean },
 ): GenerationRecord {
   return {
     id: job.generation_id,
@@ -49,5 +56,6 @@ export function videoLedgerRow(
     origin: job.origin,
     user_agent: job.user_agent,
     created_at: job.created_at,
+    usage_estimated: estimated ? 1 : 0,
   };
 }

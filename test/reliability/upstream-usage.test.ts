@@ -7,6 +7,8 @@ import { call, startGateway, type RunningGateway } from '../support/gateway.js';
 import { readSse } from '../support/read-sse.js';
 import { rerankSimCatalog } from '../support/rerank-sim-catalog.js';
 import { simCatalog } from '../support/sim-gateway.js';
+import { jobEnded, ledgerRows, submitAccepted } from '../support/video-jobs.js';
+import { VIDEO_SECOND, videoSimCatalog } from '../support/video-sim-catalog.js';
 
 /**
  * Upstreams that report usage the gateway cannot bill (the simulator's
@@ -207,5 +209,61 @@ describe.each(testEngines)('reranker usage figures checked before billing, on $n
     expect(body.usage.total_tokens).toBeLessThan(100);
     expect(row).toMatchObject({ usage_estimated: true, tokens_prompt: body.usage.total_tokens });
     expect(usage).toBeCloseTo(body.usage.total_tokens * 0.0000001, 12);
+  });
+});
+
+/**
+ * A video upstream (OpenAI's Videos API) that reports more seconds than were
+ * asked, or than the model makes: billed for the seconds asked (else the
+ * model's default), marked estimated.
+ */
+describe.each(testEngines)('video seconds checked before billing, on $name', (engine) => {
+  let upstream: TestUpstream;
+  let gw: RunningGateway;
+  let made = 0;
+
+  // Done at once, with the seconds the upstream model's name says.
+  const answer = ({ method, body }: ReceivedRequest, response: ServerResponse) => {
+    if (method !== 'POST') return void response.writeHead(404).end();
+    const model = (body as { model: string }).model;
+    const seconds = model.slice(model.indexOf('seconds=') + 'seconds='.length);
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `video_${++made}`, object: 'video', status: 'completed', seconds }));
+  };
+
+  beforeAll(async () => {
+    upstream = await startTestUpstream(answer);
+    const models = ['8', '1000000', '1e308'].map((seconds) => ({ id: `vid/${seconds}`, upstream: `sora-2@seconds=${seconds}` }));
+    gw = await startGateway(engine, { catalog: videoSimCatalog(upstream.origin, models), videos: { tickMs: 20, intervalMs: 20, leaseMs: 2_000 } });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await upstream?.close();
+  });
+
+  async function video(model: string, duration?: number) {
+    const { key, data } = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'director', limit: 100 } })).body;
+    const job = await submitAccepted(gw, { model, prompt: 'a cat', ...(duration !== undefined ? { duration } : {}) }, key);
+    const done = await jobEnded(gw, job.id, key);
+    expect(done.body.status).toBe('completed');
+    const [row] = await ledgerRows(gw, done.body.generation_id);
+    const usage = (await call(gw, 'GET', `/keys/${data.hash}`, { key: gw.managementKey })).body.data.usage;
+    return { cost: done.body.usage.cost as number, row: row!, usage };
+  }
+
+  it('bills the seconds reported when they are what was asked', async () => {
+    const { cost, row } = await video('vid/8', 8);
+    expect(cost).toBeCloseTo(8 * VIDEO_SECOND, 12);
+    expect(row.usage_estimated).toBe(0);
+  });
+
+  it.each([
+    ['a million seconds for an 8-second video', 'vid/1000000', 8, 8],
+    ['1e308 seconds, with no duration asked', 'vid/1e308', undefined, 4],
+  ])('bills the seconds asked when the upstream reports %s', async (_, model, duration, billed) => {
+    const { cost, row, usage } = await video(model, duration);
+    expect(cost).toBeCloseTo(billed * VIDEO_SECOND, 12);
+    expect(row).toMatchObject({ usage_estimated: 1 });
+    expect(row.total_cost).toBeCloseTo(billed * VIDEO_SECOND, 12);
+    expect(usage).toBeCloseTo(billed * VIDEO_SECOND, 12);
   });
 });
