@@ -1,0 +1,14 @@
+// The child of startGatewayProcess: one gateway over an existing database, until it is killed.
+import type { GatewayProcessConfig } from './gateway-process.js';
+import { testEngines } from './databases.js';
+import { startGateway } from './gateway.js';
+import { simCatalog } from './sim-gateway.js';
+
+const config = JSON.parse(process.argv[2]!) as GatewayProcessConfig;
+const gateway = await startGateway(testEngines[0]!, {
+  databaseUrl: config.databaseUrl,
+  catalog: simCatalog(config.simUrl, config.providers, config.models),
+  ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+  ...(config.spend ? { spend: config.spend } : {}),
+});
+process.stdout.write(`listening ${gateway.baseUrl}\n`);
