@@ -7,10 +7,11 @@ import type { Attempt } from '../routing/plan-attempts.js';
 import { adapterFor, settleRun, type ChatRun, type ChatServices } from './chat-run.js';
 import { answerTextOf, checkChatUsage } from './check-chat-usage.js';
 import { innerCalls } from './inner-calls.js';
+import { holdForNextCall } from './reserve-chat-run.js';
 import { serveRun } from './serve-run.js';
 import { serviceMetadata } from './service-metadata.js';
-import { withWebSearches } from './sum-usage.js';
-import type { ChatCompletion } from './types.js';
+import { sumUsage, withWebSearches } from './sum-usage.js';
+import type { ChatCompletion, Usage } from './types.js';
 
 /** The server tools a run has (its plugins' and its `tools` entries'). */
 export const serverToolsOf = (services: ChatServices, run: ChatRun) => services.pipeline.serverTools.active(run.plugins ?? new Map(), run.request.server_tools);
@@ -43,7 +44,16 @@ export function completeChat(services: ChatServices, run: ChatRun, signal: Abort
       const { adapter, target } = adapterFor(services, attempt);
       const complete = (request: ChatRun['request']) => adapter.complete(request, target, { signal, endUserId: run.endUserId });
       if (serverTools.length === 0) return { result: await complete(run.request), innerCost: 0 };
-      return completeWithServerTools(run.request, serverTools, complete, toolLoopOptions(services, run, attempt, signal));
+      // Each further call of the loop is held for first, on top of what the calls so far cost.
+      let spent: Usage | undefined;
+      let calls = 0;
+      const step = async (request: ChatRun['request']) => {
+        if (calls++ > 0) await holdForNextCall(services, run, attempt, request, spent);
+        const completion = await complete(request);
+        spent = sumUsage(spent, completion.usage);
+        return completion;
+      };
+      return completeWithServerTools(run.request, serverTools, step, toolLoopOptions(services, run, attempt, signal));
     },
     async ({ result, attempt, outcomes }) => {
       const withTools: ChatRun = result.entry ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), result.entry] } } : run;

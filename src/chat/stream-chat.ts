@@ -17,6 +17,7 @@ import type { ChatCompletionChunk, ChatRequest, FinishReason, Usage } from './ty
 import { streamWithServerTools, type StreamedLoopEnd } from '../plugins/server-tools/stream-tool-loop.js';
 import { ToolLoop } from '../plugins/server-tools/tool-loop.js';
 import { serverToolsOf, toolLoopOptions } from './complete-chat.js';
+import { holdForNextCall } from './reserve-chat-run.js';
 import { withWebSearches } from './sum-usage.js';
 
 interface OpenedStream {
@@ -92,7 +93,12 @@ export async function streamChat(
         const first = await iterator.next();
         const upstreamBody = run.request.debug?.echo_upstream_body ? adapter.buildRequestBody(request, target, { stream: true, endUserId: run.endUserId }) : undefined;
         const state: OpenedStream['loop'] = {};
-        const chunks = loop ? streamWithServerTools(loop, replay(first, iterator), open, (end) => (state.end = end)) : replay(first, iterator);
+        // Each further call of the loop is held for first, on top of what the calls so far cost.
+        const openNext = async (next: ChatRequest) => {
+          await holdForNextCall(services, run, attempt, next, loop?.usage());
+          return open(next);
+        };
+        const chunks = loop ? streamWithServerTools(loop, replay(first, iterator), openNext, (end) => (state.end = end)) : replay(first, iterator);
         return { chunks, upstreamBody, loop: state };
       }),
     );
@@ -184,7 +190,10 @@ async function relay(
       await settleRun(services, finished(), end({ status: 'cancelled' }, usage));
       return sse.end();
     }
-    const failure = Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`);
+    // The gateway's own refusal mid-stream (a server-tool step its reservation cannot cover) is passed on as it is.
+    const failure = isGatewayError(error)
+      ? error
+      : Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`);
     await settleRun(services, finished(), end({ status: 'error', finishReason: 'error', error: { code: failure.statusCode, message: failure.message } }, usage));
     await sse.data(JSON.stringify(errorChunk(run, attempt.modelId, provider, failure)));
     await sse.data('[DONE]');

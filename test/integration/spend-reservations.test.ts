@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerTool } from '../../src/plugins/server-tools/server-tool.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
@@ -19,6 +20,15 @@ const CHAT_MODELS: SimModel[] = [
 ];
 const AFFORD = /^This request requires more credits, or fewer max_tokens\. You requested up to 20 tokens, but can only afford (\d+)\.$/;
 
+/** A server tool whose long answer (about 4,000 tokens) makes the loop's next model call cost about $0.16 at these prices. */
+const almanacTool: ServerTool = {
+  name: 'server_weather',
+  type: 'service:web_fetch',
+  plugin: 'web-fetch',
+  definition: () => ({ type: 'function', function: { name: 'server_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }),
+  execute: async () => ({ content: Array.from({ length: 4000 }, (_, i) => `w${i}`).join(' ') }),
+};
+
 type Gateway = Pick<RunningGateway, 'baseUrl' | 'managementKey'>;
 
 const newKey = async (gw: Gateway, limit: number) => {
@@ -36,7 +46,7 @@ describe.each(testEngines)('spend reservations on $name', (engine) => {
 
   beforeAll(async () => {
     sim = await startSimulator();
-    gw = await startGateway(engine, { catalog: simCatalog(sim.url, ['alpha'], CHAT_MODELS) });
+    gw = await startGateway(engine, { catalog: simCatalog(sim.url, ['alpha'], CHAT_MODELS), serverTools: [almanacTool] });
   });
   afterAll(async () => {
     await gw.close();
@@ -90,6 +100,21 @@ describe.each(testEngines)('spend reservations on $name', (engine) => {
     expect(refused[0]!.body.error.metadata).toMatchObject({ limit: 'guardrail_budget', guardrail_id: guardrail.body.data.id, budget_scope: 'api_key' });
     const rows = await ledgerOf(gw, budgeted.body.data.hash);
     expect(await usageOf(gw, budgeted.body.key)).toBeLessThanOrEqual(0.004 + Math.max(...rows.map((row) => row.total_cost)));
+  });
+
+  it("holds each further model call of a server-tool loop first: one the key's limit cannot cover is refused with 402 before it is made", async () => {
+    const limited = await newKey(gw, 0.01);
+    const simCalls = async () => ((await readSimStats(sim.url)).requests['/v1/chat/completions'] as number | undefined) ?? 0;
+    const weather = { messages: [{ role: 'user', content: 'What is the weather in Paris?' }], plugins: [{ id: 'web-fetch' }] };
+    for (const stream of [false, true]) {
+      const before = await simCalls();
+      const res = await chat(gw, limited.key, { ...weather, stream });
+      // The model called the tool (one upstream call); the call with its answer was never made.
+      expect(await simCalls()).toBe(before + 1);
+      const refusal = stream ? JSON.parse(String(res.body).split('\n').find((line) => line.includes('"error"'))!.slice('data: '.length)).error : res.body.error;
+      expect(refusal).toMatchObject({ code: 402, message: expect.stringMatching(/^This request requires more credits, or fewer max_tokens\. You requested up to 20 tokens, but can only afford 0\.$/) });
+    }
+    expect(await usageOf(gw, limited.key)).toBeLessThanOrEqual(0.01);
   });
 
   it('lets the hold of a request whose gateway crashed go with it: never charged, and the key can spend its whole limit again', async () => {
