@@ -88,6 +88,7 @@ export interface RedisHoldOptions {
 export class RedisHolds implements HoldStore {
   private readonly prefix: string;
   private readonly scripts: { hold: Script; init: Script; settle: Script };
+  private readonly loading = new Map<string, Promise<void>>();
 
   constructor(
     private readonly redis: Redis,
@@ -113,7 +114,7 @@ export class RedisHolds implements HoldStore {
       const answer = (await this.scripts.hold(keys.length + 1, ...keys, this.indexKey(hold.id), now.getTime(), hold.id, hold.amount, hold.expiresAt, ttl, ...floors)) as (string | number)[];
       if (answer[0] === 'ok') return undefined;
       if (answer[0] === 'load' && tries < 3) {
-        await Promise.all(answer.slice(1).map((i) => this.init(accounts[Number(i) - 1]!, keys[Number(i) - 1]!, now)));
+        await Promise.all(answer.slice(1).map((i) => this.initOnce(accounts[Number(i) - 1]!, keys[Number(i) - 1]!, now)));
         continue;
       }
       if (answer[0] !== 'short') throw new Error('spend accounts could not be read into Redis');
@@ -135,6 +136,16 @@ export class RedisHolds implements HoldStore {
   async settleById(id: string, cost: number): Promise<void> {
     const keys = await this.redis.smembers(this.indexKey(id));
     await this.scripts.settle(keys.length + 1, ...keys, this.indexKey(id), id, cost);
+  }
+
+  /** init(), shared by this instance's concurrent first uses of an account. */
+  private initOnce(account: Parameters<LoadAccount>[0], key: string, now: Date): Promise<void> {
+    let loading = this.loading.get(key);
+    if (!loading) {
+      loading = this.init(account, key, now).finally(() => this.loading.delete(key));
+      this.loading.set(key, loading);
+    }
+    return loading;
   }
 
   private async init(account: Parameters<LoadAccount>[0], key: string, now: Date): Promise<void> {

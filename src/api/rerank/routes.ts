@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { NO_RESERVATION } from '../../accounting/reservations.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { completeRerank } from '../../rerank/complete-rerank.js';
 import { rerankRunCeiling, startRerankRun, type RerankServices } from '../../rerank/rerank-run.js';
@@ -24,8 +25,9 @@ export function rerankRoutes(services: RerankServices & { auth: Authenticator })
       const started = startRerankRun(services, key, toRerankRequest(request.body), runContext(request));
       // Admission: the run holds the most it can cost until settleRun charges it, or is released here.
       const reservation = await services.spend.reserve(key, () => rerankRunCeiling(started), { id: started.id });
+      const run = reservation === NO_RESERVATION ? started : { ...started, reservation };
       try {
-        return await completeRerank(services, await services.pipeline.prepareRerank({ ...started, reservation }, signal), signal);
+        return await completeRerank(services, await services.pipeline.prepareRerank(run, signal), signal);
       } finally {
         void reservation.release();
       }
