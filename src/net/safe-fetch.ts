@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
 import { publicAddressPolicy, type AddressPolicy } from './address-policy.js';
 import { BlockedAddressError, guardedLookup, systemResolve, type Resolve } from './guarded-lookup.js';
+import { readCapped } from './read-capped.js';
 
 export interface SafeFetchRequest {
   method?: 'GET' | 'HEAD' | 'POST';
@@ -102,7 +103,7 @@ export function createSafeFetcher(options: SafeFetcherOptions = {}): SafeFetcher
             url = next;
             continue;
           }
-          const read = await readLimited(response.body, call.maxBytes);
+          const read = await readCapped(response.body, call.maxBytes);
           return { url: url.href, status: response.statusCode, headers: flatHeaders(response.headers), ...read, redirects };
         }
       } catch (error) {
@@ -133,21 +134,6 @@ function checkedUrl(href: string, checkUrl: SafeFetchRequest['checkUrl'], policy
     if (refused) throw new SafeFetchError('blocked', `${url.host} is blocked: ${refused}`);
   }
   return url;
-}
-
-async function readLimited(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    if (size + chunk.length > maxBytes) {
-      chunks.push(chunk.subarray(0, maxBytes - size));
-      body.destroy();
-      return { body: Buffer.concat(chunks), truncated: true };
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return { body: Buffer.concat(chunks), truncated: false };
 }
 
 function flatHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {

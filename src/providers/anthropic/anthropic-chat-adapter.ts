@@ -3,6 +3,7 @@ import type { ChatCompletionChunk } from '../../chat/types.js';
 import { httpChatAdapter } from '../shared/http-chat-adapter.js';
 import { isRecord } from '../shared/is-record.js';
 import { parseStreamEventJson } from '../shared/read-upstream-body.js';
+import { excerpt, upstreamBodyLimits } from '../shared/upstream-body-limits.js';
 import { UpstreamError } from '../types.js';
 import type { AnthropicMessagesResponse, AnthropicStreamEvent } from './anthropic-messages-api-types.js';
 import { convertAnthropicMessagesResponse } from './convert-anthropic-messages-response.js';
@@ -49,7 +50,7 @@ async function* readChunks(events: AsyncIterable<EventSourceMessage>): AsyncGene
   for await (const { data } of events) {
     if (state.stopped) continue;
     const event = parseStreamEventJson(data, parseAnthropicError);
-    if (!isStreamEvent(event)) throw new UpstreamError('malformed', 'upstream sent a stream event without a type', { body: data });
+    if (!isStreamEvent(event)) throw new UpstreamError('malformed', 'upstream sent a stream event without a type', { body: excerpt(data, upstreamBodyLimits().maxErrorBytes) });
     const chunk = convertAnthropicStreamEvent(event, state);
     if (chunk) yield chunk;
   }

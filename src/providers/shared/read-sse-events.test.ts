@@ -57,4 +57,19 @@ describe('readSseEvents', () => {
     await events.return(undefined);
     expect(pulled).toBe(1);
   });
+
+  it('fails on an event larger than its limit instead of buffering it, however it is split', async () => {
+    const endless = bytes('data: 1\n\n', `data: ${'x'.repeat(60)}`, 'x'.repeat(60));
+    const events = readSseEvents(endless, 100);
+    expect((await events.next()).value?.data).toBe('1');
+    await expect(events.next()).rejects.toMatchObject({
+      failure: 'malformed',
+      message: "upstream sent a stream event larger than the gateway's 100-character limit (UPSTREAM_MAX_ANSWER_BYTES)",
+    });
+  });
+
+  it('takes events up to the limit one after another', async () => {
+    const events = await collect(readSseEvents(bytes(`data: ${'x'.repeat(80)}\n\n`, `data: ${'y'.repeat(80)}\n\n`), 100));
+    expect(events.map((event) => event.data.length)).toEqual([80, 80]);
+  });
 });

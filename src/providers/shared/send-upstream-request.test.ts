@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../types.js';
 import { sendUpstreamRequest, type UpstreamRequest } from './send-upstream-request.js';
+import { DEFAULT_UPSTREAM_BODY_LIMITS } from './upstream-body-limits.js';
 
 let server: Server;
 let origin: string;
@@ -12,6 +13,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/hang') return; // never answers
     if (req.url === '/fail') return res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"down"}}');
+    if (req.url === '/huge-error') return res.writeHead(503, { 'content-type': 'text/plain' }).end('e'.repeat(DEFAULT_UPSTREAM_BODY_LIMITS.maxErrorBytes * 4));
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,6 +77,22 @@ describe('sendUpstreamRequest', () => {
     const caller = new AbortController();
     caller.abort();
     expect((await failure(sendUpstreamRequest(call('/ok', caller.signal)))).failure).toBe('aborted');
+  });
+
+  it('keeps an error body only up to the error limit, and says so', async () => {
+    const error = await failure(sendUpstreamRequest(call('/huge-error', new AbortController().signal)));
+    const limit = DEFAULT_UPSTREAM_BODY_LIMITS.maxErrorBytes;
+    expect(error).toMatchObject({ failure: 'status', details: { status: 503, body: 'e'.repeat(limit) } });
+    expect(error.message).toBe(`upstream answered 503 with an error body larger than the gateway's ${limit}-byte limit (UPSTREAM_MAX_ERROR_BYTES), cut there`);
+  });
+
+  it('lets a body that cannot be serialized fail as the gateway’s own error, not as a connection failure', async () => {
+    const body: Record<string, unknown> = {};
+    body.self = body;
+    const caller = new AbortController();
+    const error = await sendUpstreamRequest({ ...call('/ok', caller.signal), body }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(listeners(caller.signal)).toBe(0);
   });
 
   it('gives up at its deadline as a timeout, not an abort', async () => {

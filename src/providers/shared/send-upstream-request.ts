@@ -3,6 +3,8 @@ import type { Dispatcher } from 'undici';
 import type { AdapterContext, UpstreamError } from '../types.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 import { poolFor } from './connection-pools.js';
+import { readCappedText, type CappedText } from './read-capped-text.js';
+import { upstreamBodyLimits } from './upstream-body-limits.js';
 import { upstreamStatusError, type ProviderErrorParser } from './upstream-status-error.js';
 
 export interface UpstreamRequest {
@@ -35,9 +37,12 @@ export interface UpstreamResponse {
  * keep-alive pool of its origin. One deadline (timeoutMs) covers the answer
  * from connecting until the caller stops it; it and the caller's signal both
  * abort the request, which closes the upstream socket. A non-2xx answer is
- * read and rejected as a 'status' UpstreamError.
+ * read (up to the error limit) and rejected as a 'status' UpstreamError.
  */
 export async function sendUpstreamRequest(call: UpstreamRequest): Promise<UpstreamResponse> {
+  // Serialized before the call, outside its failure handling: a body that cannot be serialized
+  // is the gateway's failure, never one of the upstream's connection.
+  const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
   // One switch per call, thrown by the caller's signal or by a timer (not AbortSignal.timeout,
   // because a stream stops it at its first event).
   const abort = new AbortSwitch();
@@ -63,21 +68,21 @@ export async function sendUpstreamRequest(call: UpstreamRequest): Promise<Upstre
 
   let response: Dispatcher.ResponseData;
   try {
-    response = await requestFollowing(call, abort);
+    response = await requestFollowing(call, payload, abort);
   } catch (error) {
     throw classify(error);
   }
 
   const { statusCode, headers, body } = response;
   if (statusCode < 200 || statusCode >= 300) {
-    let text: string;
+    let read: CappedText;
     try {
-      text = await body.text();
+      read = await readCappedText(body, headers, upstreamBodyLimits().maxErrorBytes);
     } catch (error) {
       throw classify(error);
     }
     release();
-    throw upstreamStatusError(statusCode, headers, text, call.parseProviderError);
+    throw upstreamStatusError(statusCode, headers, read, call.parseProviderError);
   }
   body.once('close', release);
   return { statusCode, headers, body, stopDeadline, classify };
@@ -104,7 +109,7 @@ class AbortSwitch extends EventEmitter {
  * origin only: a redirect to another origin (a signed storage URL) is
  * followed without them.
  */
-async function requestFollowing(call: UpstreamRequest, signal: AbortSwitch): Promise<Dispatcher.ResponseData> {
+async function requestFollowing(call: UpstreamRequest, payload: string | undefined, signal: AbortSwitch): Promise<Dispatcher.ResponseData> {
   let url = new URL(call.url);
   let headers = call.headers;
   for (let hops = 0; ; hops++) {
@@ -113,13 +118,11 @@ async function requestFollowing(call: UpstreamRequest, signal: AbortSwitch): Pro
     const response = await dispatcher.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
-      ...(call.body === undefined
-        ? { method: 'GET', headers }
-        : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(call.body) }),
+      ...(payload === undefined ? { method: 'GET', headers } : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload }),
       signal,
     });
     const location = response.headers.location;
-    if (call.body !== undefined || hops >= (call.maxRedirects ?? 0) || !REDIRECTS.has(response.statusCode) || typeof location !== 'string') {
+    if (payload !== undefined || hops >= (call.maxRedirects ?? 0) || !REDIRECTS.has(response.statusCode) || typeof location !== 'string') {
       return response;
     }
     await response.body.dump();
