@@ -45,10 +45,14 @@ import { assertServable } from './catalog/assert-servable.js';
 import type { Catalog } from './catalog/types.js';
 import type { ChatServices } from './chat/chat-run.js';
 import { authenticator } from './http/authenticate.js';
+import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.js';
+import { DEFAULT_CLIENT_LIMITS, requestTimeoutOptions, type ClientLimits } from './http/client-limits.js';
 import { installErrorEnvelope } from './http/error-envelope.js';
+import { installJsonBodyParser } from './http/json-body.js';
 import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
 import { CHAT_ADAPTERS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
 import { endUserHasher } from './providers/shared/hash-end-user.js';
+import { DEFAULT_UPSTREAM_BODY_LIMITS, setUpstreamBodyLimits, type UpstreamBodyLimits } from './providers/shared/upstream-body-limits.js';
 import type { KeyRateLimiter } from './rate-limits/key-rate-limiter.js';
 import { EndpointHealth } from './routing/endpoint-health.js';
 import { CACHE_PINS, memoryPins, SESSION_PINS, type ProviderPins } from './routing/provider-pins.js';
@@ -72,8 +76,13 @@ export interface AppOptions {
   cachePins?: ProviderPins;
   /** Tuning of the chat flows (tests shorten waits). */
   chat?: Partial<Pick<ChatServices, 'keepAliveAfterMs' | 'retryBudget' | 'sleep' | 'adapters' | 'random'>>;
-  /** Largest accepted request body, in bytes. */
-  bodyLimit?: number;
+  /** What clients may send and how long they may take; each limit defaults (http/client-limits.ts). */
+  clientLimits?: Partial<ClientLimits>;
+  /**
+   * How much of an upstream's answer is held in memory; each limit defaults. Process-wide,
+   * as the upstream connection pools are (providers/shared/upstream-body-limits.ts).
+   */
+  upstreamLimits?: Partial<UpstreamBodyLimits>;
   /** Spend reservations: Redis to share holds between instances, and their timings (accounting/spend-guard.ts). */
   spend?: SpendSettings;
   /** Tuning of video jobs and their poller. */
@@ -95,16 +104,21 @@ export interface AppOptions {
 }
 
 export const API_PREFIX = '/api/v1';
-const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP server from its services; nothing here listens or reads the environment. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const limits: ClientLimits = { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits };
+  const { bodyLimit } = limits;
+  setUpstreamBodyLimits({ ...DEFAULT_UPSTREAM_BODY_LIMITS, ...options.upstreamLimits });
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit,
+    ...requestTimeoutOptions(limits),
+    // Protocol errors Node and Fastify's router answer themselves leave in the envelope too.
+    clientErrorHandler: clientErrorHandler(limits),
+    frameworkErrors: frameworkErrorHandler(bodyLimit),
     // One log line per request costs more than the rest of a proxied request; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => {
@@ -113,7 +127,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     schemaErrorFormatter,
   });
+  // Past it Node closes new connections at once, so that upstream calls always find a descriptor.
+  if (limits.maxConnections !== undefined) app.server.maxConnections = limits.maxConnections;
   app.setValidatorCompiler(validatorCompiler);
+  installJsonBodyParser(app, limits.maxJsonDepth);
   installErrorEnvelope(app, bodyLimit);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);

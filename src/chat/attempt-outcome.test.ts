@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Errors } from '../http/errors.js';
 import { UpstreamError } from '../providers/types.js';
 import { finalError, type AttemptOutcome } from './attempt-outcome.js';
 
@@ -32,6 +33,20 @@ describe('finalError', () => {
     [httpError(422), 422],
   ])('maps %s to %i', (error, status) => {
     expect(finalError('acme/fast-1', [attempt('acme')], error).statusCode).toBe(status);
+  });
+
+  it('keeps a failure raised inside the gateway its own: its answer as it is, any other fault a 500, never a 502', () => {
+    const refused = Errors.invalidRequest('tools[0] is wrong');
+    expect(finalError('m', [attempt('acme')], refused)).toBe(refused);
+    const fault = finalError('m', [attempt('acme')], new RangeError('Maximum call stack size exceeded'));
+    expect(fault.statusCode).toBe(500);
+    expect(fault.message).toBe('Internal Server Error');
+  });
+
+  it('is 503 when the gateway could not open a connection', () => {
+    const error = finalError('m', [attempt('acme')], new UpstreamError('local', 'the gateway could not open a connection (EMFILE)'));
+    expect(error.statusCode).toBe(503);
+    expect(error.message).toBe('The gateway cannot reach providers right now: the gateway could not open a connection (EMFILE); retry later');
   });
 
   it('is 503 when every endpoint was unavailable', () => {

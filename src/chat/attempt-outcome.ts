@@ -1,4 +1,4 @@
-import { Errors, GatewayError } from '../http/errors.js';
+import { Errors, GatewayError, isGatewayError } from '../http/errors.js';
 import { UpstreamError } from '../providers/types.js';
 
 /** One attempt of a plan, as reported in error metadata, service_metadata and the ledger. */
@@ -20,7 +20,8 @@ export function describeFailure(error: unknown): NonNullable<AttemptOutcome['err
       ...(error.details.providerCode !== undefined ? { provider_code: error.details.providerCode } : {}),
     };
   }
-  return { failure: 'internal', message: 'unexpected error' };
+  // Raised inside the gateway (its own answer, or a fault): never the upstream's doing.
+  return { failure: 'internal', message: isGatewayError(error) ? error.message : 'unexpected error' };
 }
 
 /**
@@ -28,6 +29,9 @@ export function describeFailure(error: unknown): NonNullable<AttemptOutcome['err
  * (spec 7.2): a request error passes through with the upstream's status; a
  * provider that never answered in time is 524, one that answered 408/504 is
  * 408; 429 and 529 keep their meaning; anything else from the provider is 502.
+ * A failure raised inside the gateway is its own: its GatewayError as it is,
+ * any other fault a 500, never a provider's 502; a process out of file
+ * descriptors is 503.
  */
 export function finalError(model: string, attempts: AttemptOutcome[], last: unknown): GatewayError {
   const metadata = {
@@ -37,9 +41,12 @@ export function finalError(model: string, attempts: AttemptOutcome[], last: unkn
       : {}),
   };
   if (attempts.length === 0) return Errors.noEndpointAvailable(metadata, model);
+  if (isGatewayError(last)) return last;
+  if (!(last instanceof UpstreamError)) return Object.assign(Errors.internal(), { cause: last });
   const provider = attempts.at(-1)?.provider ?? 'unknown';
-  if (!(last instanceof UpstreamError)) return Errors.upstreamFailed(metadata, provider, 'unexpected error');
   switch (last.failure) {
+    case 'local':
+      return Errors.gatewayOutOfResources(metadata, last.message);
     case 'timeout':
       return Errors.upstreamEdgeTimeout(metadata, provider);
     case 'connection':

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Errors } from '../http/errors.js';
 import { UpstreamError } from '../providers/types.js';
 import { nextStep } from './retry-policy.js';
 
@@ -36,6 +37,11 @@ describe('nextStep', () => {
   it('moves on after an unknown error', () => {
     expect(nextStep(new Error('bug'), budget, false)).toEqual({ action: 'next' });
   });
+
+  it('stops on the gateway’s own answer and on a process out of descriptors: another endpoint would not change them', () => {
+    expect(nextStep(Errors.invalidRequest('bad'), budget, false)).toEqual({ action: 'stop' });
+    expect(nextStep(new UpstreamError('local', 'EMFILE'), budget, false)).toEqual({ action: 'stop' });
+  });
 });
 
 describe('isProviderFault', () => {
@@ -46,5 +52,7 @@ describe('isProviderFault', () => {
     expect(isProviderFault(new UpstreamError('timeout', 'x'))).toBe(true);
     expect(isProviderFault(status(400))).toBe(false);
     expect(isProviderFault(new UpstreamError('aborted', 'x'))).toBe(false);
+    expect(isProviderFault(new UpstreamError('local', 'EMFILE'))).toBe(false);
+    expect(isProviderFault(new RangeError('Maximum call stack size exceeded'))).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { isGatewayError } from '../http/errors.js';
 import { UpstreamError } from '../providers/types.js';
 
 export type NextStep =
@@ -20,7 +21,7 @@ const RETRYABLE_STATUS = (status: number) => status === 408 || status === 429 ||
 /** A failure that says something about the provider's health (not the request's fault, not ours). */
 export function isProviderFault(error: unknown): boolean {
   if (!(error instanceof UpstreamError)) return false;
-  if (error.failure === 'aborted') return false;
+  if (error.failure === 'aborted' || error.failure === 'local') return false;
   return error.failure !== 'status' || RETRYABLE_STATUS(error.details.status ?? 502);
 }
 
@@ -28,12 +29,17 @@ export function isProviderFault(error: unknown): boolean {
  * What to do after an attempt failed before any byte reached the client:
  * connection failures, timeouts, 408, 429 and 5xx move on (or wait out a
  * short Retry-After on the same endpoint); other 4xx come from the request
- * itself and are returned as they are; malformed answers move on.
+ * itself and are returned as they are; malformed answers move on. The
+ * gateway's own answer (a GatewayError raised while trying) and a process
+ * out of descriptors stop: another endpoint would not change them. Any other
+ * fault of the gateway's moves on: another adapter may not have it.
  */
 export function nextStep(error: unknown, budget: RetryBudget, triedSameBefore: boolean): NextStep {
+  if (isGatewayError(error)) return { action: 'stop' };
   if (!(error instanceof UpstreamError)) return { action: 'next' };
   switch (error.failure) {
     case 'aborted':
+    case 'local':
       return { action: 'stop' };
     case 'connection':
     case 'timeout':

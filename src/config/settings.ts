@@ -1,4 +1,7 @@
 import { existsSync } from 'node:fs';
+import { DEFAULT_CLIENT_LIMITS, type ClientLimits } from '../http/client-limits.js';
+import { DEFAULT_UPSTREAM_BODY_LIMITS, type UpstreamBodyLimits } from '../providers/shared/upstream-body-limits.js';
+import { connectionCap, openFileLimit } from './open-file-limit.js';
 
 /** What the process environment says; read once at start. */
 export interface Settings {
@@ -10,13 +13,33 @@ export interface Settings {
   bootstrapManagementKey: string | undefined;
   redisUrl: string | undefined;
   logLevel: string;
+  /** What clients may send and how long they may take (README, Configuration: "Limits and timeouts"). */
+  clientLimits: ClientLimits;
+  /** How much of an upstream's answer the gateway holds. */
+  upstreamLimits: UpstreamBodyLimits;
 }
 
 export class SettingsError extends Error {}
 
 const DEFAULT_CONFIG_PATH = './gateway.yaml';
 
-export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+/** A whole number from 1 to `max` from the environment, or the default when the variable is unset or empty. */
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    const range = max < Number.MAX_SAFE_INTEGER ? `from 1 to ${max}` : 'of at least 1';
+    throw new SettingsError(`${name} must be a whole number ${range} (got "${env[name]}")`);
+  }
+  return value;
+}
+
+/** Deeper bodies could exhaust the stack of the gateway's own recursive code (validation, translation, serialization). */
+const MAX_JSON_DEPTH_SETTING = 1_000;
+
+/** `openFiles` reads the process's descriptor limit, which sets the default MAX_CONNECTIONS. */
+export function readSettings(env: NodeJS.ProcessEnv = process.env, openFiles: () => number | undefined = openFileLimit): Settings {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new SettingsError(`PORT must be an integer from 0 to 65535 (got "${env.PORT}")`);
@@ -33,5 +56,23 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     bootstrapManagementKey: bootstrapKey || undefined,
     redisUrl: env.REDIS_URL || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
+    clientLimits: readClientLimits(env, openFiles),
+    upstreamLimits: {
+      maxAnswerBytes: positiveInteger(env, 'UPSTREAM_MAX_ANSWER_BYTES', DEFAULT_UPSTREAM_BODY_LIMITS.maxAnswerBytes),
+      maxErrorBytes: positiveInteger(env, 'UPSTREAM_MAX_ERROR_BYTES', DEFAULT_UPSTREAM_BODY_LIMITS.maxErrorBytes),
+    },
+  };
+}
+
+function readClientLimits(env: NodeJS.ProcessEnv, openFiles: () => number | undefined): ClientLimits {
+  // Read only when not set: it may start a shell (see open-file-limit.ts).
+  const explicit = env.MAX_CONNECTIONS?.trim();
+  const descriptors = explicit ? undefined : openFiles();
+  return {
+    headersTimeoutMs: positiveInteger(env, 'HEADERS_TIMEOUT_MS', DEFAULT_CLIENT_LIMITS.headersTimeoutMs),
+    bodyTimeoutMs: positiveInteger(env, 'BODY_TIMEOUT_MS', DEFAULT_CLIENT_LIMITS.bodyTimeoutMs),
+    bodyLimit: positiveInteger(env, 'MAX_BODY_BYTES', DEFAULT_CLIENT_LIMITS.bodyLimit),
+    maxJsonDepth: positiveInteger(env, 'MAX_JSON_DEPTH', DEFAULT_CLIENT_LIMITS.maxJsonDepth, MAX_JSON_DEPTH_SETTING),
+    maxConnections: explicit ? positiveInteger(env, 'MAX_CONNECTIONS', 1) : descriptors === undefined ? undefined : connectionCap(descriptors),
   };
 }

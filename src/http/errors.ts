@@ -68,7 +68,14 @@ export const Errors = {
       `${field} ${JSON.stringify(pattern)} is not a regular expression this gateway runs in linear time (RE2 syntax: no backreferences or lookaround): ${reason}`,
   ),
   moderationUnavailable: define(400, () => 'plugins: moderation is not available: this gateway has no moderation provider configured'),
-  
+  jsonTooDeep: define(400, (field: string, limit: number) => `${field} nests objects and arrays deeper than ${limit} levels, the limit of a JSON body`),
+  prototypeKey: define(
+    400,
+    (field: string, key: '__proto__' | 'constructor') =>
+      `${field}: a "${key}" key${key === 'constructor' ? ' holding a "prototype"' : ''} is refused, because it could change the prototype of objects built from the body (prototype poisoning); rename the key`,
+  ),
+  malformedHttp: define(400, (reason: string) => `Malformed HTTP request: ${reason}`),
+  badUrl: define(400, (url: string) => `Malformed URL ${url}: a % must start a percent-encoded byte such as %20`),
 
   // 401
   missingAuthentication: define(401, () => 'Missing Authentication header'),
@@ -113,6 +120,13 @@ export const Errors = {
   /** Provider preferences removed every endpoint; the metadata lists the candidates and why each was dropped. */
   noEndpointMatchesPreferences: withMetadata(404, (detail: string) => detail),
 
+  // 408
+  clientTimeout: define(
+    408,
+    (headersMs: number, bodyMs: number) =>
+      `The request did not arrive in time: its headers must arrive within ${headersMs} ms of its first byte, and its body within ${bodyMs} ms more`,
+  ),
+
   // 409
   presetExists: define(409, (slug: string) => `Preset ${slug} already exists`),
   authorizationCodeConflict: define(
@@ -122,6 +136,11 @@ export const Errors = {
 
   // 413
   payloadTooLarge: define(413, (limit: number) => `Request body exceeds the ${limit}-byte limit`),
+  chunkExtensionsTooLarge: define(413, (limit: number) => `The chunk extensions of the request body exceed the ${limit}-byte limit`),
+
+  // 414, 431
+  pathParameterTooLong: define(414, (limit: number) => `A path parameter is longer than ${limit} characters`),
+  headersTooLarge: define(431, (limit: number) => `The request headers exceed the ${limit}-byte limit`),
 
   // 429
   keyRateLimited: withMetadata(
@@ -146,6 +165,7 @@ export const Errors = {
 
   // 503
   shuttingDown: define(503, () => 'Server is shutting down'),
+  gatewayOutOfResources: withMetadata(503, (detail: string) => `The gateway cannot reach providers right now: ${detail}; retry later`),
 
   // Plugins: web, web-fetch, file-parser, context-compression
   pluginEngineUnavailable: define(400, (field: string, engine: string, detail: string) => `${field} "${engine}" is not available on this gateway: ${detail}`),

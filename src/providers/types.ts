@@ -38,7 +38,8 @@ export type UpstreamFailure =
   | 'timeout' // no answer (or no first byte) within timeoutMs
   | 'status' // the upstream answered with a non-2xx HTTP status
   | 'malformed' // the upstream answered with something that is not its protocol
-  | 'aborted'; // our side cancelled (client went away)
+  | 'aborted' // our side cancelled (client went away)
+  | 'local'; // the gateway could not make the call (no file descriptor or memory left): nothing about the upstream
 
 /** Anything that went wrong talking to an upstream, with what the executor needs to decide on a retry. */
 export class UpstreamError extends Error {

@@ -54,6 +54,10 @@ export interface StartOptions {
   interns?: AppOptions['interns'];
   /** Tuning of the interns runtime (shorter leases and timeouts, spawn and backoff), or false for none. */
   internRuntime?: AppOptions['internRuntime'];
+  /** What clients may send and how long they may take (short timeouts keep slow-client tests fast). */
+  clientLimits?: AppOptions['clientLimits'];
+  /** How much of an upstream's answer the gateway holds. */
+  upstreamLimits?: AppOptions['upstreamLimits'];
 }
 
 /** A movable clock for tests of expiry and resets. */
@@ -100,6 +104,8 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     ...(options.rateLimits ? { rateLimit: keyRateLimiter(options.rateLimits, shared.redis) } : {}),
     interns: { ...(shared.redis ? { redis: shared.redis } : {}), ...options.interns },
     ...(options.internRuntime !== undefined ? { internRuntime: options.internRuntime } : {}),
+    ...(options.clientLimits ? { clientLimits: options.clientLimits } : {}),
+    ...(options.upstreamLimits ? { upstreamLimits: options.upstreamLimits } : {}),
   });
   options.configure?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

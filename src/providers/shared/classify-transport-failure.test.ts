@@ -24,6 +24,15 @@ describe('classifyTransportFailure', () => {
     }
   });
 
+  it('calls a process out of descriptors or memory its own failure, not the upstream’s', () => {
+    for (const error of [nodeError('EMFILE', 'connect EMFILE 127.0.0.1:443 - Local (undefined:undefined)'), nodeError('ENFILE', 'file table overflow'), nodeError('ENOBUFS', 'no buffer space')]) {
+      const classified = classifyTransportFailure(error, quiet);
+      expect(classified.failure).toBe('local');
+      expect(classified.message).toMatch(/^the gateway could not open a connection \(/);
+      expect(classified.message).toContain(error.message);
+    }
+  });
+
   it('reads the code from a wrapped cause', () => {
     const wrapped = new TypeError('fetch failed', { cause: nodeError('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error') });
     expect(classifyTransportFailure(wrapped, quiet).failure).toBe('timeout');

@@ -12,10 +12,14 @@ export interface SignalState {
 /** undici's own idle limits (headersTimeout, bodyTimeout): the upstream went quiet. */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
+/** The gateway's own process or machine ran out of something a connection needs: the upstream was never reached. */
+const LOCAL_CODES = new Set(['EMFILE', 'ENFILE', 'ENOBUFS', 'ENOMEM']);
+
 /**
  * Turns whatever a request or body read threw into an UpstreamError. Our
  * signals are checked first because an abort surfaces as many different
- * errors (AbortError, the signal's reason, a destroyed socket). Everything
+ * errors (AbortError, the signal's reason, a destroyed socket). A process
+ * out of file descriptors or memory is the gateway's own failure. Everything
  * else that is not a timeout (refused, reset, DNS, TLS, "other side closed")
  * is a connection failure. An UpstreamError passes through unchanged.
  */
@@ -25,6 +29,8 @@ export function classifyTransportFailure(error: unknown, signals: SignalState): 
   let classified: UpstreamError;
   if (signals.aborted || (!signals.timedOut && nameOf(error) === 'AbortError')) {
     classified = new UpstreamError('aborted', 'request cancelled by the caller');
+  } else if (LOCAL_CODES.has(codeOf(error) ?? '')) {
+    classified = new UpstreamError('local', `the gateway could not open a connection (${detail})`);
   } else if (signals.timedOut || nameOf(error) === 'TimeoutError' || TIMEOUT_CODES.has(codeOf(error) ?? '')) {
     classified = new UpstreamError('timeout', `upstream did not answer in time (${detail})`);
   } else {

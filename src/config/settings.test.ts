@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { connectionCap } from './open-file-limit.js';
+import { readSettings, SettingsError } from './settings.js';
+
+const noLimit = () => undefined;
+
+describe('readSettings: limits', () => {
+  it('gives the documented defaults', () => {
+    const settings = readSettings({}, noLimit);
+    expect(settings.clientLimits).toEqual({ headersTimeoutMs: 30_000, bodyTimeoutMs: 30_000, bodyLimit: 10_485_760, maxJsonDepth: 64, maxConnections: undefined });
+    expect(settings.upstreamLimits).toEqual({ maxAnswerBytes: 33_554_432, maxErrorBytes: 8_192 });
+  });
+
+  it('reads each limit from its variable', () => {
+    const settings = readSettings(
+      { HEADERS_TIMEOUT_MS: '1000', BODY_TIMEOUT_MS: '2000', MAX_BODY_BYTES: '4096', MAX_JSON_DEPTH: '32', MAX_CONNECTIONS: '100', UPSTREAM_MAX_ANSWER_BYTES: '1048576', UPSTREAM_MAX_ERROR_BYTES: '1024' },
+      () => 512,
+    );
+    expect(settings.clientLimits).toEqual({ headersTimeoutMs: 1000, bodyTimeoutMs: 2000, bodyLimit: 4096, maxJsonDepth: 32, maxConnections: 100 });
+    expect(settings.upstreamLimits).toEqual({ maxAnswerBytes: 1_048_576, maxErrorBytes: 1024 });
+  });
+
+  it('caps connections below the descriptor limit when MAX_CONNECTIONS is not set', () => {
+    expect(readSettings({}, () => 512).clientLimits.maxConnections).toBe(224);
+    expect(readSettings({}, () => 20_000).clientLimits.maxConnections).toBe(9_968);
+  });
+
+  it.each([
+    ['HEADERS_TIMEOUT_MS', '0', 'HEADERS_TIMEOUT_MS must be a whole number of at least 1 (got "0")'],
+    ['BODY_TIMEOUT_MS', '1.5', 'BODY_TIMEOUT_MS must be a whole number of at least 1 (got "1.5")'],
+    ['MAX_CONNECTIONS', 'many', 'MAX_CONNECTIONS must be a whole number of at least 1 (got "many")'],
+    ['UPSTREAM_MAX_ANSWER_BYTES', '-5', 'UPSTREAM_MAX_ANSWER_BYTES must be a whole number of at least 1 (got "-5")'],
+    ['MAX_JSON_DEPTH', '5000', 'MAX_JSON_DEPTH must be a whole number from 1 to 1000 (got "5000")'],
+  ])('refuses %s=%s naming the variable and the rule', (name, value, message) => {
+    expect(() => readSettings({ [name]: value }, noLimit)).toThrow(new SettingsError(message));
+  });
+});
+
+describe('connectionCap', () => {
+  it('leaves the reserve, then half the rest for clients (each may hold an upstream connection)', () => {
+    expect(connectionCap(1024)).toBe(480);
+    expect(connectionCap(512)).toBe(224);
+    expect(connectionCap(64)).toBe(1);
+  });
+});
