@@ -92,6 +92,8 @@ export async function startGateway(settings: Settings, { config, logger, portSet
       ...(moderation ? { moderation } : {}),
       ...(rateLimit ? { rateLimit } : {}),
       interns: shared.redis ? { redis: shared.redis } : {},
+      clientLimits: settings.clientLimits,
+      upstreamLimits: settings.upstreamLimits,
     });
     address = await app.listen({ host: settings.host, port: settings.port }).catch((error: unknown) => {
       throw listenFailure(error, settings.host, settings.port, portSetting);
