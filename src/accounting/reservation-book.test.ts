@@ -95,6 +95,19 @@ describe('ReservationBook', () => {
     expect(await book.hold(limits, hold('b', 0.01), now)).toMatchObject({ committed: 0.3, available: 0 });
   });
 
+  it('drops on a later read a stored hold the database no longer has (its job ended elsewhere), not one it made just before the read', async () => {
+    const stored: Record<string, StoredAccount> = { [account]: { committed: 0, holds: [{ id: 'job-1', amount: 0.4, expiresAt: later(60_000).getTime(), stored: true }] } };
+    const { book } = bookOver(stored, 5000);
+    await book.hold(limits, hold('a', 0.1), now);
+    // A job submitted here: held, its row not yet in what the next read returns.
+    expect(await book.hold(limits, { ...hold('job-2', 0.4), stored: true }, later(4000))).toBeUndefined();
+    stored[account] = { committed: 0.3, holds: [] };
+    await book.hold(limits, hold('a', 0.1), later(5000));
+    await new Promise((resolve) => setImmediate(resolve));
+    // job-1 went (charged 0.3 elsewhere); job-2 and a are still held: 0.3 + 0.4 + 0.1.
+    expect(await book.hold(limits, hold('b', 0.21), later(5001))).toMatchObject({ committed: 0.3, available: 0.2 });
+  });
+
   it('holds on every account of every limit, and names the first limit that cannot cover the request', async () => {
     const budgetLimit: SpendLimit = { ...limits[0]!, limitUsd: 0.5, budget: { layer: 'api_key' } as SpendLimit['budget'] };
     const both = [budgetLimit, limits[0]!];

@@ -12,6 +12,8 @@ class AccountLedger {
   loadedAt: number;
   /** While a reload reads the database: charges settled meanwhile, which its read may not have seen. */
   reloading: { settled: number } | undefined;
+  /** When this process made each of its stored holds: one made just before a read may not be in the database yet. */
+  readonly storedAt = new Map<string, number>();
 
   constructor(stored: StoredAccount, at: number) {
     this.committed = stored.committed;
@@ -59,7 +61,10 @@ export class ReservationBook implements HoldStore {
       return { committed: ledger.committed, held: ledger.held - (ledger.holds.get(hold.id)?.amount ?? 0) };
     });
     if (shortfall) return shortfall;
-    for (const ledger of ledgers.values()) this.put(ledger, hold);
+    for (const ledger of ledgers.values()) {
+      this.put(ledger, hold);
+      if (hold.stored) ledger.storedAt.set(hold.id, now.getTime());
+    }
     return undefined;
   }
 
@@ -115,15 +120,19 @@ export class ReservationBook implements HoldStore {
    * Reads the account again: its charges become the database's (plus what
    * was settled here during the read, which the read may have missed: counted
    * twice at worst, never missed), and its stored holds replace the ones
-   * read before (a video job finished elsewhere lets its hold go).
+   * read before (a video job finished elsewhere lets its hold go), but for
+   * those this process made within `refreshMs` before the read, which their
+   * job's row may not have reached yet.
    */
   private async reload(ledger: AccountLedger, account: SpendAccount, now: Date): Promise<void> {
     ledger.reloading = { settled: 0 };
+    const recent = now.getTime() - this.options.refreshMs;
+    for (const [id, at] of ledger.storedAt) if (at < recent) ledger.storedAt.delete(id);
     try {
       const stored = await this.load(account, now);
       ledger.committed = stored.committed + ledger.reloading.settled;
       const current = new Set(stored.holds.map((hold) => hold.id));
-      for (const hold of ledger.holds.values()) if (hold.stored && !current.has(hold.id)) this.drop(ledger, hold.id);
+      for (const hold of ledger.holds.values()) if (hold.stored && !current.has(hold.id) && !ledger.storedAt.has(hold.id)) this.drop(ledger, hold.id);
       for (const hold of stored.holds) if (!ledger.holds.has(hold.id)) this.put(ledger, hold);
       ledger.loadedAt = now.getTime();
     } catch {
