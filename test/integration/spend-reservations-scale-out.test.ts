@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Catalog } from '../../src/catalog/types.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
@@ -83,6 +83,8 @@ describe.skipIf(!postgres || !redisUrl)('spend reservations across instances sha
   it("keeps a crashed instance's hold until it expires, then lets it go uncharged", async () => {
     const limited = await newKey(0.002);
     const crashing = await startGatewayProcess({ databaseUrl: a.store.url, redisUrl, simUrl: sim.url, providers: ['alpha'], models: CHAT_MODELS, spend: { holdMs: 3_000 } });
+    // Killed whatever the test finds: a failed expectation must not leave the process behind.
+    onTestFinished(() => crashing.crash());
     const simCalls = async () => ((await readSimStats(sim.url)).requests['/v1/chat/completions'] as number | undefined) ?? 0;
     const before = await simCalls();
     void chat(crashing, limited.key, { model: 'sim/hang' }).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { ServerTool } from '../../src/plugins/server-tools/server-tool.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
@@ -120,6 +120,8 @@ describe.each(testEngines)('spend reservations on $name', (engine) => {
   it('lets the hold of a request whose gateway crashed go with it: never charged, and the key can spend its whole limit again', async () => {
     const limited = await newKey(gw, 0.002);
     const crashing = await startGatewayProcess({ databaseUrl: gw.store.url, simUrl: sim.url, providers: ['alpha'], models: CHAT_MODELS });
+    // Killed whatever the test finds: a failed expectation must not leave the process behind.
+    onTestFinished(() => crashing.crash());
     const simCalls = async () => ((await readSimStats(sim.url)).requests['/v1/chat/completions'] as number | undefined) ?? 0;
     const before = await simCalls();
     void chat(crashing, limited.key, { model: 'sim/hang' }).catch(() => undefined);

@@ -12,3 +12,12 @@ const gateway = await startGateway(testEngines[0]!, {
   ...(config.spend ? { spend: config.spend } : {}),
 });
 process.stdout.write(`listening ${gateway.baseUrl}\n`);
+// Never outlive the test process that started it (a worker that died without killing it).
+const parent = process.ppid;
+setInterval(() => {
+  try {
+    process.kill(parent, 0);
+  } catch {
+    process.exit(1);
+  }
+}, 1_000);
