@@ -48,6 +48,7 @@ import { authenticator } from './http/authenticate.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.js';
 import { DEFAULT_CLIENT_LIMITS, requestTimeoutOptions, type ClientLimits } from './http/client-limits.js';
 import { installErrorEnvelope } from './http/error-envelope.js';
+import { Shutdown } from './http/shutdown.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
 import { CHAT_ADAPTERS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
@@ -66,6 +67,8 @@ import { newRequestId } from './util/ids.js';
 
 export interface AppOptions {
   store: Store;
+  /** The process's stop: paid requests hold it, and its interruption ends them as answers (cli/start-gateway.ts). */
+  shutdown?: Shutdown;
   changes: ChangeFeed;
   catalog: Catalog;
   clock?: Clock;
@@ -172,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     plugins: { ...plugins, catalog: services.catalog },
   });
 
+  const shutdown = options.shutdown ?? new Shutdown();
   const spend = spendGuard(services.db, guardrails, clock, options.spend, (error) => app.log.warn({ err: error }, 'spend reservations: Redis failed, holding in this instance'));
   const chat: ChatServices = {
     pipeline,
@@ -215,9 +219,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      await api.register(chatRoutes({ ...chat, auth: services.auth }));
+      await api.register(chatRoutes({ ...chat, auth: services.auth, shutdown }));
       // Rerank shares chat's endpoint health, retry budget and waits; it has its own adapters.
-      await api.register(rerankRoutes({ ...chat, adapters: RERANK_ADAPTERS, auth: services.auth }));
+      await api.register(rerankRoutes({ ...chat, adapters: RERANK_ADAPTERS, auth: services.auth, shutdown }));
       await api.register(keysRoutes(services));
       await api.register(presetsRoutes(services));
       await api.register(authRoutes(services));

@@ -14,12 +14,18 @@ export function runContext(request: FastifyRequest): RunContext {
   };
 }
 
-/** Aborts when the client goes away before the response has been fully sent. */
-export function clientGone(reply: FastifyReply): AbortSignal {
+/**
+ * Aborts when the client goes away before the response has been fully sent,
+ * or, with reason SHUTTING_DOWN, when the gateway's stop interrupts it.
+ */
+export function clientGone(reply: FastifyReply, stop?: AbortSignal): AbortSignal {
   const controller = new AbortController();
   // A run's parallel upstream calls (fusion's analysts, server tools) each listen to it while they last.
   setMaxListeners(0, controller.signal);
+  const interrupt = () => controller.abort(stop?.reason);
+  stop?.addEventListener('abort', interrupt, { once: true });
   reply.raw.once('close', () => {
+    stop?.removeEventListener('abort', interrupt);
     if (!reply.raw.writableFinished) controller.abort();
   });
   return controller.signal;

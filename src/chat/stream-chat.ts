@@ -1,6 +1,7 @@
 import { computeCost } from '../accounting/compute-cost.js';
 import type { Endpoint } from '../catalog/types.js';
 import { Errors, GatewayError, isGatewayError } from '../http/errors.js';
+import { SHUTTING_DOWN } from '../http/shutdown.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import { UpstreamError } from '../providers/types.js';
 import type { Attempt } from '../routing/plan-attempts.js';
@@ -104,8 +105,10 @@ export async function streamChat(
     );
   } catch (error) {
     keepAlive.stop();
-    const failure = await failRun(services, run, error, [], true);
-    if (signal.aborted) return sse.end();
+    const recorded = await failRun(services, run, error, [], true);
+    // Stopped by the gateway's shutdown, not its client: the client is still there to be told.
+    const failure = signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : recorded;
+    if (signal.aborted && failure === recorded) return sse.end();
     if (!sse.started) return respondWithError(failure);
     await sse.data(JSON.stringify(errorChunk(run, run.attempts[0]?.modelId ?? '', undefined, isGatewayError(failure) ? failure : Errors.internal())));
     await sse.data('[DONE]');
@@ -185,13 +188,18 @@ async function relay(
     }
   } catch (error) {
     const usage = await usageSoFar();
-    if (signal.aborted || sse.closed || (error instanceof UpstreamError && error.failure === 'aborted')) {
-      await chunks.return?.();
+    // The gateway's shutdown ends a stream as a failure the client is told of, billed for what it delivered.
+    const stopping = signal.reason === SHUTTING_DOWN && !sse.closed;
+    const cancelled = !stopping && (signal.aborted || sse.closed || (error instanceof UpstreamError && error.failure === 'aborted'));
+    if (stopping || cancelled) await chunks.return?.();
+    if (cancelled) {
       await settleRun(services, finished(), end({ status: 'cancelled' }, usage));
       return sse.end();
     }
     // The gateway's own refusal mid-stream (a server-tool step its reservation cannot cover) is passed on as it is.
-    const failure = isGatewayError(error)
+    const failure = stopping
+      ? Errors.shuttingDown()
+      : isGatewayError(error)
       ? error
       : Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`);
     await settleRun(services, finished(), end({ status: 'error', finishReason: 'error', error: { code: failure.statusCode, message: failure.message } }, usage));

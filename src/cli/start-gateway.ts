@@ -11,13 +11,14 @@ import { resolveModerationProvider } from '../plugins/moderation-provider.js';
 import { MODERATION_ADAPTERS, PROVIDER_KINDS } from '../providers/registry.js';
 import { keyRateLimiter } from '../rate-limits/key-rate-limiter.js';
 import { checkpointInBackground } from '../store/wal-checkpoints.js';
+import { Shutdown } from '../http/shutdown.js';
 import { assertCanListen, listenFailure } from './listen-address.js';
 import { bootstrapOrganization, openMigratedStore } from './open-database.js';
 import { connectSharedState } from './shared-state.js';
 import { modelsByTask, noChatModelHint } from './start-banner.js';
 
-/** How long in-flight requests (long streams included) may take to finish after a stop is asked. */
-const DRAIN_TIMEOUT_MS = 30_000;
+/** After the drain deadline, how long interrupted requests have to write their ledger rows and last chunks. */
+const INTERRUPT_GRACE_MS = 5_000;
 
 export interface RunningGateway {
   /** The API's base URL, e.g. http://127.0.0.1:8080/api/v1. */
@@ -37,14 +38,21 @@ export interface StartOptions {
 /**
  * Stops accepting connections and waits for in-flight requests. A connection
  * that goes idle after its last response is closed at once (the server's own
- * sweep runs only when closing starts); past the deadline every connection is.
+ * sweep runs only when closing starts). Past the deadline the requests still
+ * running are interrupted: a stream ends with its error chunk and [DONE], and
+ * every one writes its ledger row; only then are the connections closed.
  */
-async function drain(app: FastifyInstance, timeoutMs: number): Promise<void> {
+async function drain(app: FastifyInstance, shutdown: Shutdown, timeoutMs: number): Promise<void> {
   const closed = app.close();
   const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
-  const deadline = setTimeout(() => app.server.closeAllConnections(), timeoutMs);
+  const deadline = setTimeout(() => {
+    shutdown.interrupt();
+    void shutdown.idle(INTERRUPT_GRACE_MS).then(() => app.server.closeAllConnections());
+  }, timeoutMs);
   try {
     await closed;
+    // A request whose client left can still be writing its row after its connection closed.
+    await shutdown.idle(INTERRUPT_GRACE_MS);
   } finally {
     clearInterval(sweep);
     clearTimeout(deadline);
@@ -77,12 +85,14 @@ export async function startGateway(settings: Settings, { config, logger, portSet
     await shared.close();
     await closeStore();
   };
+  const shutdown = new Shutdown();
   let app: FastifyInstance | undefined;
   let address: string;
   try {
     const rateLimit = config?.rate_limits ? keyRateLimiter(config.rate_limits, shared.redis) : undefined;
     app = await buildApp({
       store,
+      shutdown,
       changes: shared.changes,
       sessionPins: shared.sessionPins,
       cachePins: shared.cachePins,
@@ -114,7 +124,7 @@ export async function startGateway(settings: Settings, { config, logger, portSet
   return {
     baseUrl: `${address}${API_PREFIX}`,
     async stop() {
-      await drain(running, DRAIN_TIMEOUT_MS);
+      await drain(running, shutdown, settings.drainTimeoutMs);
       await closeAll();
     },
   };

@@ -17,11 +17,14 @@ export interface Settings {
   clientLimits: ClientLimits;
   /** How much of an upstream's answer the gateway holds. */
   upstreamLimits: UpstreamBodyLimits;
+  /** How long a stop waits for requests in flight before it ends them (README, Configuration). */
+  drainTimeoutMs: number;
 }
 
 export class SettingsError extends Error {}
 
 const DEFAULT_CONFIG_PATH = './gateway.yaml';
+const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
 
 /** A whole number from 1 to `max` from the environment, or the default when the variable is unset or empty. */
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -61,6 +64,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, openFiles: ()
       maxAnswerBytes: positiveInteger(env, 'UPSTREAM_MAX_ANSWER_BYTES', DEFAULT_UPSTREAM_BODY_LIMITS.maxAnswerBytes),
       maxErrorBytes: positiveInteger(env, 'UPSTREAM_MAX_ERROR_BYTES', DEFAULT_UPSTREAM_BODY_LIMITS.maxErrorBytes),
     },
+    drainTimeoutMs: positiveInteger(env, 'DRAIN_TIMEOUT_MS', DEFAULT_DRAIN_TIMEOUT_MS),
   };
 }
 

@@ -6,6 +6,8 @@ import { prepareReservedChat } from '../../chat/reserve-chat-run.js';
 import { streamChat } from '../../chat/stream-chat.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { envelope, toGatewayError } from '../../http/error-envelope.js';
+import { Errors } from '../../http/errors.js';
+import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
 import { routerModelOf } from '../../routing/routers/route-models.js';
 import { SseWriter } from '../../http/sse-writer.js';
@@ -16,12 +18,13 @@ import { applyDefaultModel } from './default-model.js';
 import { normalizeChatRequest } from './normalize-chat-request.js';
 import { ChatRequestBody, ChatRequestHeaders } from './schemas.js';
 
-export function chatRoutes(services: ChatServices & { auth: Authenticator }): FastifyPluginAsyncTypebox {
+export function chatRoutes(services: ChatServices & { auth: Authenticator; shutdown: Shutdown }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/chat/completions',
       { onRequest: services.auth.requireKey, schema: { body: ChatRequestBody, headers: ChatRequestHeaders } },
-      async (request, reply) => {
+      // Held until its ledger row is written: a stop closes the database only after.
+      async (request, reply) => services.shutdown.hold(async () => {
         const key = callerKey(request);
         // A preset's fields fill in before the checks, so the merged request obeys the same rules.
         const body = await applyPreset(services.presets, key.organization_id, request.body);
@@ -30,14 +33,18 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         const normalized = applyOrganizationDefaults(normalizeChatRequest(body, request.headers['x-session-id']), settings);
         // Without a model, an enabled router plugin (the request's or the organization's) names its router model.
         const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
-        const signal = clientGone(reply);
+        const signal = clientGone(reply, services.shutdown.signal);
         // Admission: the run holds the most it can cost (reserve-chat-run.ts) until it settles, or is released here.
         const run =
           chat.model === FUSION_MODEL
             ? await startFusionRun(services, key, chat, runContext(request), signal)
             : await prepareReservedChat(services, await startChatRun(services, key, chat, runContext(request)), signal);
         try {
-          if (!chat.stream) return await completeChat(services, run, signal);
+          if (!chat.stream) {
+            return await completeChat(services, run, signal).catch((error: unknown) => {
+              throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
+            });
+          }
 
           reply.hijack();
           const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
@@ -49,7 +56,7 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator }): Fa
         } finally {
           void run.reservation?.release();
         }
-      },
+      }),
     );
   };
 }

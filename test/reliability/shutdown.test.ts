@@ -1,0 +1,76 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { openStore } from '../../src/store/database.js';
+import { startServe } from '../support/cli.js';
+
+const KEY = 'shutdown-test-management-key-0000';
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator();
+});
+afterAll(() => sim.close());
+
+/** `serve` with a one-second drain, in front of a model that streams for twenty seconds. */
+async function serveSlowStreams(dir: string) {
+  const config = join(dir, 'gateway.yaml');
+  writeFileSync(
+    config,
+    [
+      'providers:',
+      `  - { id: sim, kind: openai, base_url: "${sim.url}/v1", api_key: k }`,
+      'models:',
+      '  - id: sim/long-stream',
+      '    endpoints:',
+      '      - { provider: sim, upstream_model: "sim-model@chunks=200,chunk_delay=100", pricing: { prompt: 0.000001, completion: 0.000002 } }',
+    ].join('\n'),
+  );
+  return startServe({ GATEWAY_CONFIG: config, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: KEY, DRAIN_TIMEOUT_MS: '1000' });
+}
+
+describe('a stop past its drain time', () => {
+  it('ends the streams still open with the error chunk and [DONE], and records each, billed for what it delivered', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mg-shutdown-'));
+    const serving = await serveSlowStreams(dir);
+    const streams = await Promise.all(
+      [1, 2].map(() =>
+        fetch(`${serving.baseUrl}/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'sim/long-stream', stream: true, messages: [{ role: 'user', content: 'Tell me a long story' }] }),
+        }),
+      ),
+    );
+    const bodies = streams.map((response) => response.text());
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const stoppedAt = Date.now();
+    expect(await serving.stop('SIGTERM')).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+
+    for (const text of await Promise.all(bodies)) {
+      const events = text.split('\n\n').filter((event) => event.startsWith('data: ')).map((event) => event.slice('data: '.length));
+      expect(events.at(-1)).toBe('[DONE]');
+      const last = JSON.parse(events.at(-2)!) as { error: { code: number; message: string }; choices: { finish_reason: string }[] };
+      expect(last.error.code).toBe(503);
+      expect(last.choices[0]?.finish_reason).toBe('error');
+      expect(events.length).toBeGreaterThan(3);
+    }
+
+    const store = openStore(`sqlite:${join(dir, 'db.sqlite')}`);
+    try {
+      const rows = await store.db.selectFrom('generations').selectAll().execute();
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        expect(row.status).toBe('error');
+        expect(row.streamed).toBeTruthy();
+        expect(Number(row.tokens_completion)).toBeGreaterThan(0);
+        expect(Number(row.total_cost)).toBeGreaterThan(0);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
