@@ -51,7 +51,7 @@ export interface SpendReservationsOptions {
   clock: Clock;
   /** How long a request's hold lasts if it is never settled (its instance crashed): then it lapses, never charged. */
   holdMs: number;
-  /** A store that failed (logged by the caller; the request goes on with the fallback). */
+  /** The store failed, after working (or at first): told once per outage, not per request; the requests go on with the fallback. */
   onStoreError?: (error: unknown) => void;
 }
 
@@ -64,6 +64,9 @@ export interface SpendReservationsOptions {
  * A key with no limit and no budget holds nothing and pays for nothing here.
  */
 export class SpendReservations {
+  /** Whether the store failed since it last answered: its failures are told once. */
+  private storeFailing = false;
+
   constructor(private readonly options: SpendReservationsOptions) {}
 
   async reserve(key: ApiKeyRow, ceilingOf: CeilingOf, { id, expiresAt, stored }: ReserveOptions): Promise<Reservation> {
@@ -81,25 +84,32 @@ export class SpendReservations {
   /** Ends a stored hold whichever instance made it: a video job is finished by whichever instance polled it. */
   async settleById(id: string, cost: number): Promise<void> {
     await Promise.all(
-      [this.options.store, this.options.fallback].map((store) => store?.settleById(id, cost).catch((error: unknown) => this.options.onStoreError?.(error))),
+      [this.options.store, this.options.fallback].map((store) => store && this.ended(store.settleById(id, cost))),
     );
   }
 
   /** hold() on `store`, or on the fallback when the store fails. */
   async hold(store: HoldStore, limits: readonly SpendLimit[], hold: Parameters<HoldStore['hold']>[1], now: Date): Promise<{ shortfall: Shortfall | undefined; store: HoldStore }> {
     try {
-      return { shortfall: await store.hold(limits, hold, now), store };
+      const shortfall = await store.hold(limits, hold, now);
+      if (store !== this.options.fallback) this.storeFailing = false;
+      return { shortfall, store };
     } catch (error) {
       const { fallback } = this.options;
       if (!fallback || store === fallback) throw error;
-      this.options.onStoreError?.(error);
+      this.failed(error);
       return { shortfall: await fallback.hold(limits, hold, now), store: fallback };
     }
   }
 
   /** A settlement or release that could not reach its store: the hold lapses by itself. */
   ended(work: Promise<void>): Promise<void> {
-    return work.catch((error: unknown) => this.options.onStoreError?.(error));
+    return work.catch((error: unknown) => this.failed(error));
+  }
+
+  private failed(error: unknown): void {
+    if (!this.storeFailing) this.options.onStoreError?.(error);
+    this.storeFailing = true;
   }
 
   get clock(): Clock {
