@@ -10,6 +10,7 @@ import { chatRoutes } from './api/chat/routes.js';
 import { generationRoutes } from './api/generation/routes.js';
 import { keysRoutes } from './api/keys/routes.js';
 import { modelsRoutes } from './api/models/routes.js';
+import { installOpenApi } from './api/openapi/install-openapi.js';
 import { presetsRoutes } from './api/presets/routes.js';
 import { organizationRoutes } from './api/organization/routes.js';
 import { organizationSettingsRoutes } from './api/organization/settings-routes.js';
@@ -64,6 +65,7 @@ import { settingOrCreate } from './store/repositories/gateway-settings.js';
 import { API_KEY_TOPIC, type Services } from './services.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { newRequestId } from './util/ids.js';
+import { packageVersion } from './util/package-version.js';
 
 export interface AppOptions {
   store: Store;
@@ -150,6 +152,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changes: options.changes,
     catalog: options.catalog,
   };
+  // Before any route: the OpenAPI document lists the routes registered after it.
+  await installOpenApi(app, { version: packageVersion(), apiPrefix: API_PREFIX, auth: services.auth });
 
   const organizationSettings = new SettingsCache(async (id) => toOrganizationSettings(await findOrganizationSettings(services.db, id)));
   options.changes.subscribe(ORGANIZATION_SETTINGS_TOPIC, (id) => organizationSettings.invalidate(id));

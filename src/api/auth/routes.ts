@@ -104,7 +104,7 @@ export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
     });
 
     // No bearer key: the app has none yet; possession of the code and its verifier is the proof.
-    app.post('/auth/keys', { schema: { body: ExchangeAuthCodeBody } }, async (request) => {
+    app.post('/auth/keys', { schema: { body: ExchangeAuthCodeBody, security: [] } }, async (request) => {
       const body = request.body;
       const now = clock();
       const nowIso = now.toISOString();
