@@ -1,13 +1,12 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
 import pino from 'pino';
-import { createApiKey } from './accounts/create-api-key.js';
 import { CatalogError } from './catalog/catalog-error.js';
 import { ConfigError } from './config/config-error.js';
 import { readSettings, SettingsError } from './config/settings.js';
 import { DatabaseUrlError } from './store/database.js';
 import { addMember, removeMember } from './store/repositories/members.js';
-import { findDefaultWorkspace, findOrganization } from './store/repositories/organizations.js';
+import { findOrganization } from './store/repositories/organizations.js';
 import { enroll, unenroll } from './store/repositories/interns.js';
 import { INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC, membershipKey } from './api/interns/flag-cache.js';
 import { announce } from './cli/announce.js';
@@ -15,12 +14,9 @@ import { newUserId } from './util/ids.js';
 import { withDatabase } from './cli/open-database.js';
 import { DEFAULT_SIM_PORT, runSimulator } from './sim/cli.js';
 import { StartError } from './cli/listen-address.js';
-
-const usd = (value: string) => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a non-negative number of USD');
-  return n;
-};
+import type { KeyCommandContext } from './cli/keys-commands.js';
+import { GatewayError } from './http/errors.js';
+import { packageVersion } from './util/package-version.js';
 
 const port = (value: string) => {
   const n = Number(value);
@@ -30,7 +26,18 @@ const port = (value: string) => {
 
 const cliLog = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
 
-const program = new Command('model-gateway').description('Self-hosted model gateway').showHelpAfterError();
+const program = new Command('model-gateway').description('Self-hosted model gateway').version(packageVersion()).showHelpAfterError();
+
+// Imported when run, as the server's modules are: their schemas and validators would slow every other command's start.
+const keyCommands = () => import('./cli/keys-commands.js');
+
+/** Runs a command against the default organization of DATABASE_URL and prints what it returns. */
+const onDefaultOrganization = (command: (context: KeyCommandContext) => Promise<string>) => {
+  const settings = readSettings();
+  return withDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog, async (store, organizationId) => {
+    process.stdout.write(await command({ store, organizationId, redisUrl: settings.redisUrl, now: new Date() }));
+  });
+};
 
 program
   .command('serve')
@@ -62,35 +69,76 @@ program
     await withDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog, async () => undefined);
   });
 
-const keys = program.command('keys').description('manage API keys');
+const keys = program.command('keys').description('manage API keys (of the default organization; a key is named by its hash)');
 keys
   .command('create')
-  .description('create an API key in the default organization and print it once')
+  .description('create an API key in the default workspace and print it once')
   .requiredOption('--name <name>', 'name of the key')
   .option('--management', 'a management key (can manage keys and members)', false)
-  .option('--limit <usd>', 'spending limit in USD', usd)
-  .action(async (opts: { name: string; management: boolean; limit?: number }) => {
-    const settings = readSettings();
-    await withDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog, async (store, organizationId) => {
-      const workspace = await findDefaultWorkspace(store.db, organizationId);
-      if (!workspace) throw new Error('the default organization has no default workspace');
-      const { key, row } = await createApiKey(
-        store.db,
-        {
-          organizationId,
-          workspaceId: workspace.id,
-          name: opts.name,
-          isManagement: opts.management,
-          limit: opts.limit ?? null,
-        },
-        new Date().toISOString(),
-      );
+  .option('--limit <usd>', 'spending limit in USD')
+  .option('--limit-reset <period>', 'when the limit starts again: daily, weekly or monthly')
+  .option('--expires-at <time>', 'expiry, ISO 8601 in UTC (e.g. 2030-01-01T00:00:00Z)')
+  .action(async (opts: { name: string; management: boolean; limit?: string; limitReset?: string; expiresAt?: string }) =>
+    onDefaultOrganization(async (context) => {
+      const { key, row } = await (await keyCommands()).createKey(context, opts);
       process.stderr.write(`created ${opts.management ? 'management ' : ''}key "${row.name}" (hash ${row.hash})\n`);
-      process.stdout.write(`${key}\n`);
-    });
-  });
+      return `${key}\n`;
+    }),
+  );
+keys
+  .command('list')
+  .description('list the keys of a workspace (the default one), 100 at a time')
+  .option('--workspace <id>', 'workspace id')
+  .option('--include-disabled', 'list disabled keys too', false)
+  .option('--offset <n>', 'keys to skip')
+  .option('--json', 'print the API\'s JSON ({data: [...]})', false)
+  .action(async (opts: { workspace?: string; includeDisabled: boolean; offset?: string; json: boolean }) => onDefaultOrganization(async (context) => (await keyCommands()).listKeys(context, opts)));
+keys
+  .command('show')
+  .description('show one key')
+  .argument('<hash>', 'the key\'s hash')
+  .option('--json', 'print the API\'s JSON ({data: {...}})', false)
+  .action(async (hash: string, opts: { json: boolean }) => onDefaultOrganization(async (context) => (await keyCommands()).showKey(context, hash, opts.json)));
+keys
+  .command('update')
+  .description('change a key\'s name, limit, reset or creator; running servers see it at once (Redis or PostgreSQL)')
+  .argument('<hash>', 'the key\'s hash')
+  .option('--name <name>', 'new name')
+  .option('--limit <usd>', 'spending limit in USD, or none')
+  .option('--limit-reset <period>', 'daily, weekly, monthly, or none')
+  .option('--include-byok-in-limit', 'count BYOK spend against the limit')
+  .option('--no-include-byok-in-limit', 'do not count BYOK spend against the limit')
+  .option('--creator-user-id <id>', 'reassign the key to another active member')
+  .option('--json', 'print the API\'s JSON ({data: {...}})', false)
+  .action(
+    async (hash: string, opts: { name?: string; limit?: string; limitReset?: string; includeByokInLimit?: boolean; creatorUserId?: string; json: boolean }) =>
+      onDefaultOrganization(async (context) => (await keyCommands()).changeKey(context, hash, opts)),
+  );
+for (const [name, disabled] of [['disable', true], ['enable', false]] as const) {
+  keys
+    .command(name)
+    .description(`${name} a key; running servers ${disabled ? 'refuse it from its next request' : 'accept it again'}`)
+    .argument('<hash>', 'the key\'s hash')
+    .option('--json', 'print the API\'s JSON ({data: {...}})', false)
+    .action(async (hash: string, opts: { json: boolean }) => onDefaultOrganization(async (context) => (await keyCommands()).changeKey(context, hash, { disabled, json: opts.json })));
+}
+keys
+  .command('delete')
+  .description('delete a key; running servers refuse it from its next request')
+  .argument('<hash>', 'the key\'s hash')
+  .option('--json', 'print the API\'s JSON ({"deleted": true})', false)
+  .action(async (hash: string, opts: { json: boolean }) => onDefaultOrganization(async (context) => (await keyCommands()).removeKey(context, hash, opts.json)));
 
 const members = program.command('members').description('manage organization members');
+members
+  .command('list')
+  .description('list the members of the default organization, 50 at a time unless --limit')
+  .option('--offset <n>', 'members to skip')
+  .option('--limit <n>', 'members to list, 1 to 100')
+  .option('--json', 'print the API\'s JSON ({data: [...], total_count})', false)
+  .action(async (opts: { offset?: string; limit?: string; json: boolean }) =>
+    onDefaultOrganization(async ({ store, organizationId }) => (await import('./cli/members-commands.js')).listOrganizationMembers(store, organizationId, opts)),
+  );
 members
   .command('add')
   .description('add a member to the default organization')
@@ -151,6 +199,26 @@ for (const [name, description] of [['enroll', 'enroll an organization in the int
     });
 }
 
+program
+  .command('config')
+  .description('the config file')
+  .command('check')
+  .description('check a config file as serve does, without starting (exit code 1 when it is not valid)')
+  .argument('[file]', 'the file (default: GATEWAY_CONFIG, else ./gateway.yaml)')
+  .action(async (file: string | undefined) => {
+    const { checkConfigFile, configCheckPath } = await import('./cli/config-check.js');
+    process.stdout.write(checkConfigFile(file ?? configCheckPath(process.env), process.env));
+  });
+
+program
+  .command('generations')
+  .description('the usage ledger')
+  .command('show')
+  .description('show one generation of the default organization, as GET /api/v1/generation?id= does')
+  .argument('<id>', 'the generation id (gen-…)')
+  .option('--json', 'print the API\'s JSON ({data: {...}})', false)
+  .action(async (id: string, opts: { json: boolean }) => onDefaultOrganization(async ({ store, organizationId }) => (await import('./cli/generations-commands.js')).showGeneration(store, organizationId, id, opts.json)));
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   const known =
     error instanceof ConfigError ||
@@ -158,7 +226,8 @@ program.parseAsync(process.argv).catch((error: unknown) => {
     error instanceof SettingsError ||
     error instanceof DatabaseUrlError ||
     error instanceof StartError ||
-    error instanceof InvalidArgumentError;
+    error instanceof InvalidArgumentError ||
+    error instanceof GatewayError;
   process.stderr.write(`model-gateway: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}\n`);
   process.exit(1);
 });

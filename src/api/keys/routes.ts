@@ -4,30 +4,15 @@ import { createApiKey } from '../../accounts/create-api-key.js';
 import { partnerKeyProblem } from '../../accounts/partner-key.js';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
-import { parseUtcTimestamp } from '../../http/utc-timestamp.js';
-import { deleteApiKey, findApiKey, findApiKeyByHash, listApiKeys, updateApiKey } from '../../store/repositories/api-keys.js';
+import { deleteApiKey, findApiKey, findApiKeyByHash, listApiKeys } from '../../store/repositories/api-keys.js';
 import { isMember } from '../../store/repositories/members.js';
-import { findDefaultWorkspace, findWorkspace } from '../../store/repositories/organizations.js';
 import { announceKeyChange, type Services } from '../../services.js';
-import { CreateKeyBody, KeyHashParams, ListKeysQuery, UpdateKeyBody } from './schemas.js';
+import { CreateKeyBody, KEYS_PAGE_SIZE, KeyHashParams, ListKeysQuery, UpdateKeyBody } from './schemas.js';
+import { keyExpiry, keyWorkspace, updateKey } from './key-operations.js';
 import { toCurrentKeyRecord, toKeyRecord } from './key-record.js';
-
-const KEYS_PAGE_SIZE = 100;
 
 export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { db, clock, auth } = services;
-
-  /** The named workspace of the organization, or its default one; a foreign workspace is as absent as a missing one. */
-  async function workspaceOf(organizationId: string, workspaceId: string | undefined) {
-    if (workspaceId === undefined) {
-      const workspace = await findDefaultWorkspace(db, organizationId);
-      if (!workspace) throw Errors.internal();
-      return workspace;
-    }
-    const workspace = await findWorkspace(db, organizationId, workspaceId);
-    if (!workspace) throw Errors.invalidRequest(`workspace_id ${workspaceId} is not a workspace of this organization`);
-    return workspace;
-  }
 
   return async (app) => {
     app.get('/key', { onRequest: auth.requireKey }, async (request) => {
@@ -39,7 +24,7 @@ export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
 
     app.get('/keys', { onRequest: auth.requireManagementKey, schema: { querystring: ListKeysQuery } }, async (request) => {
       const caller = callerKey(request);
-      const workspace = await workspaceOf(caller.organization_id, request.query.workspace_id);
+      const workspace = await keyWorkspace(db, caller.organization_id, request.query.workspace_id);
       const rows = await listApiKeys(db, {
         organizationId: caller.organization_id,
         workspaceId: workspace.id,
@@ -55,9 +40,8 @@ export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
       const caller = callerKey(request);
       const body = request.body;
       const now = clock();
-      const expiresAt = body.expires_at ? parseUtcTimestamp('expires_at', body.expires_at) : null;
-      if (expiresAt && Date.parse(expiresAt) <= now.getTime()) throw Errors.invalidRequest('expires_at must be in the future');
-      const workspace = await workspaceOf(caller.organization_id, body.workspace_id);
+      const expiresAt = keyExpiry(body.expires_at, now);
+      const workspace = await keyWorkspace(db, caller.organization_id, body.workspace_id);
       const creator = body.creator_user_id ?? caller.creator_user_id;
       if (body.creator_user_id && !(await isMember(db, caller.organization_id, body.creator_user_id))) {
         throw Errors.invalidRequest(`creator_user_id ${body.creator_user_id} is not a member of this organization`);
@@ -99,21 +83,8 @@ export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
       '/keys/:hash',
       { onRequest: auth.requireManagementKey, schema: { params: KeyHashParams, body: UpdateKeyBody } },
       async (request) => {
-        const caller = callerKey(request);
-        const body = request.body;
         const now = clock();
-        if (body.creator_user_id !== undefined && !(await isMember(db, caller.organization_id, body.creator_user_id))) {
-          throw Errors.invalidRequest(`creator_user_id ${body.creator_user_id} is not an active member of this organization`);
-        }
-        const row = await updateApiKey(db, caller.organization_id, request.params.hash, {
-          ...(body.name !== undefined ? { name: body.name } : {}),
-          ...(body.creator_user_id !== undefined ? { creator_user_id: body.creator_user_id } : {}),
-          ...(body.disabled !== undefined ? { disabled: body.disabled ? 1 : 0 } : {}),
-          ...(body.include_byok_in_limit !== undefined ? { include_byok_in_limit: body.include_byok_in_limit ? 1 : 0 } : {}),
-          ...(body.limit !== undefined ? { limit_usd: body.limit } : {}),
-          ...(body.limit_reset !== undefined ? { limit_reset: body.limit_reset } : {}),
-          updated_at: now.toISOString(),
-        });
+        const row = await updateKey(db, callerKey(request).organization_id, request.params.hash, request.body, now);
         if (!row) throw Errors.notFound('API key');
         await announceKeyChange(services, row.hash);
         return { data: toKeyRecord(row, now) };

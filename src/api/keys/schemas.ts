@@ -41,3 +41,6 @@ export const ListKeysQuery = Type.Object({
   offset: Type.Optional(PageOffset),
   workspace_id: Type.Optional(Type.String({ format: 'uuid' })),
 });
+
+/** Keys a page of `GET /keys` holds. */
+export const KEYS_PAGE_SIZE = 100;
