@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
+import { staleOnOutage } from '../store/stale-on-outage.js';
 
 const MISSING = Symbol('missing');
 type Entry = ApiKeyRow | typeof MISSING;
@@ -17,6 +18,8 @@ export interface KeyCacheOptions {
  * Key records by hash, so that authentication reads no database on the hot
  * path. Concurrent misses for one hash share one load. Changes invalidate the
  * entry (see store/change-feed.ts); the TTL is the backstop for a lost notice.
+ * While the database is away a known key goes on being served as it was last
+ * read (store/stale-on-outage.ts).
  */
 export class KeyCache {
   private readonly cache: LRUCache<string, Entry>;
@@ -28,12 +31,12 @@ export class KeyCache {
     this.cache = new LRUCache<string, Entry>({
       max: options.max ?? 50_000,
       ttl: options.ttlMs ?? 60_000,
-      fetchMethod: async (hash, _stale, { options: fetchOptions }) => {
+      ...staleOnOutage<string, Entry>(async (hash, _stale, { options: fetchOptions }) => {
         const row = await load(hash);
         if (row) return row;
         fetchOptions.ttl = this.options.missingTtlMs ?? 5_000;
         return MISSING;
-      },
+      }),
     });
   }
 

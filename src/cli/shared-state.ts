@@ -1,31 +1,46 @@
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { localChangeFeed, postgresChangeFeed, redisChangeFeed, type ChangeFeed } from '../store/change-feed.js';
 import type { Store } from '../store/database.js';
+import { REDIS_DEFAULTS, SharedRedis } from '../store/shared-redis.js';
 import { CACHE_PINS, memoryPins, redisPins, SESSION_PINS, type ProviderPins } from '../routing/provider-pins.js';
+import { outageLog, type OutageLog } from '../util/outage-log.js';
 
 export interface SharedState {
   changes: ChangeFeed;
   sessionPins: ProviderPins;
   cachePins: ProviderPins;
-  /** The shared Redis connection, when there is one (per-key rate limits count there). */
-  redis?: Redis;
+  /** Redis, when there is one: per-key rate limits, turn quotas and spend holds count there while it answers. */
+  redis?: SharedRedis;
   close(): Promise<void>;
 }
 
+export interface SharedStateOptions {
+  /** How long a Redis command may wait (REDIS_COMMAND_TIMEOUT_MS). */
+  redisCommandTimeoutMs?: number;
+  /** Where the PostgreSQL change feed reports a lost connection: the store's own outage log, so that one outage is told once. */
+  databaseOutage?: OutageLog;
+}
+
+/** A start waits this long for Redis, then serves on this instance's state until Redis is back. */
+const REDIS_START_WAIT_MS = 2_000;
+
 /**
  * What instances share beyond the database: with REDIS_URL, change notices
- * and session and prompt-cache pins go through Redis; without it, notices
+ * and session and prompt-cache pins go through Redis (each with this
+ * instance's state to fall back on while Redis is away); without it, notices
  * ride PostgreSQL (when that is the database) and pins stay in each process.
  */
-export async function connectSharedState(store: Store, redisUrl: string | undefined, logger: Pick<Logger, 'warn'>): Promise<SharedState> {
-  const warn = (what: string) => (error: Error) => logger.warn({ err: error }, what);
+export async function connectSharedState(
+  store: Store,
+  redisUrl: string | undefined,
+  logger: Pick<Logger, 'warn'> & Partial<Pick<Logger, 'info'>>,
+  options: SharedStateOptions = {},
+): Promise<SharedState> {
   if (redisUrl) {
-    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-    const subscriber = new Redis(redisUrl);
-    redis.on('error', warn('redis connection error'));
-    subscriber.on('error', warn('redis subscriber connection error'));
-    const changes = await redisChangeFeed(redis, subscriber);
+    const outage = outageLog(logger, 'Redis', 'pins, rate limits, turn quotas, spend holds and change notices are kept in this instance');
+    const redis = new SharedRedis(redisUrl, { commandTimeoutMs: options.redisCommandTimeoutMs ?? REDIS_DEFAULTS.commandTimeoutMs, outage });
+    const up = await redis.ready(REDIS_START_WAIT_MS);
+    const changes = await redisChangeFeed(redis, redis.subscriber(), () => undefined, up ? REDIS_START_WAIT_MS : 0);
     return {
       changes,
       sessionPins: redisPins(redis, SESSION_PINS),
@@ -33,10 +48,11 @@ export async function connectSharedState(store: Store, redisUrl: string | undefi
       redis,
       async close() {
         await changes.close();
-        redis.disconnect();
+        redis.close();
       },
     };
   }
-  const changes = store.engine === 'postgres' ? await postgresChangeFeed(store.url, warn('change feed connection lost')) : localChangeFeed();
+  const databaseOutage = options.databaseOutage ?? outageLog(logger, 'PostgreSQL', 'change notices are not heard');
+  const changes = store.engine === 'postgres' ? await postgresChangeFeed(store.url, (error) => databaseOutage.down(error)) : localChangeFeed();
   return { changes, sessionPins: memoryPins(SESSION_PINS), cachePins: memoryPins(CACHE_PINS), close: () => changes.close() };
 }

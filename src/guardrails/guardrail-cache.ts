@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { GuardrailScope } from '../store/schema.js';
+import { staleOnOutage } from '../store/stale-on-outage.js';
 import { compileGuardrail } from './compile-guardrail.js';
 import { guardrailBudget } from './guardrail-budget.js';
 import type { GuardrailRules } from './guardrail-rules.js';
@@ -16,7 +17,8 @@ export interface StoredGuardrails {
  * chat request reads no database to learn which guardrails govern it.
  * Concurrent misses share one load. Any change to an organization's
  * guardrails or assignments invalidates its entry through the change feed
- * (GUARDRAILS_TOPIC); the TTL is the backstop for a lost notice.
+ * (GUARDRAILS_TOPIC); the TTL is the backstop for a lost notice. What is
+ * known is served while the database is away.
  */
 export class GuardrailCache {
   private readonly cache: LRUCache<string, OrganizationGuardrails>;
@@ -25,14 +27,14 @@ export class GuardrailCache {
     this.cache = new LRUCache<string, OrganizationGuardrails>({
       max: options.max ?? 10_000,
       ttl: options.ttlMs ?? 60_000,
-      fetchMethod: async (organizationId) => {
+      ...staleOnOutage<string, OrganizationGuardrails>(async (organizationId) => {
         const stored = await load(organizationId);
         const compiled = stored.guardrails.map((g) => ({
           ...compileGuardrail(g.id, g.name, JSON.parse(g.rules) as GuardrailRules),
           budget: guardrailBudget(g),
         }));
         return new OrganizationGuardrails(compiled, stored.assignments);
-      },
+      }),
     });
   }
 

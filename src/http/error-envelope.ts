@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import { Errors, GatewayError, isGatewayError } from './errors.js';
 
 /** The spec's 7.1 error body. */
@@ -36,6 +37,7 @@ export function toGatewayError(error: unknown, bodyLimit: number): GatewayError 
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new GatewayError(status, fe.message ?? 'Bad request');
   }
+  if (isDatabaseUnavailable(error)) return Errors.databaseUnavailable();
   return Errors.internal();
 }
 

@@ -166,6 +166,8 @@ export const Errors = {
   // 503
   shuttingDown: define(503, () => 'Server is shutting down'),
   gatewayOutOfResources: withMetadata(503, (detail: string) => `The gateway cannot reach providers right now: ${detail}; retry later`),
+  databaseUnavailable: define(503, () => 'The database is unavailable right now and this request needs it; retry later'),
+  notReady: withMetadata(503, (reason: string) => `Not ready: ${reason}`),
 
   // Plugins: web, web-fetch, file-parser, context-compression
   pluginEngineUnavailable: define(400, (field: string, engine: string, detail: string) => `${field} "${engine}" is not available on this gateway: ${detail}`),

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { staleOnOutage } from '../store/stale-on-outage.js';
 import type { OrganizationSettings } from './organization-settings.js';
 
 export interface SettingsCacheOptions {
@@ -12,7 +13,7 @@ export interface SettingsCacheOptions {
  * Organization settings by organization id, so that a chat request reads no
  * database for them: concurrent misses share one load, a change notice
  * (ORGANIZATION_SETTINGS_TOPIC) drops the entry, the TTL is the backstop for
- * a lost notice.
+ * a lost notice; what is known is served while the database is away.
  */
 export class SettingsCache {
   private readonly cache: LRUCache<string, OrganizationSettings>;
@@ -21,7 +22,7 @@ export class SettingsCache {
     this.cache = new LRUCache<string, OrganizationSettings>({
       max: options.max ?? 10_000,
       ttl: options.ttlMs ?? 5 * 60_000,
-      fetchMethod: (organizationId) => load(organizationId),
+      ...staleOnOutage<string, OrganizationSettings>((organizationId) => load(organizationId)),
     });
   }
 

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { staleOnOutage } from '../store/stale-on-outage.js';
 import type { PresetSettings } from './merge-preset.js';
 
 /**
@@ -6,7 +7,8 @@ import type { PresetSettings } from './merge-preset.js';
  * database: concurrent misses share one load, a change notice (PRESETS_TOPIC,
  * `<organization id>/<slug>`) drops the entry, the TTL is the backstop for a
  * lost notice. An unknown slug is not remembered: it is a 404, and creating
- * the preset must take effect at once.
+ * the preset must take effect at once. What is known is served while the
+ * database is away.
  */
 export class PresetCache {
   private readonly cache: LRUCache<string, PresetSettings>;
@@ -15,10 +17,10 @@ export class PresetCache {
     this.cache = new LRUCache<string, PresetSettings>({
       max: options.max ?? 10_000,
       ttl: options.ttlMs ?? 5 * 60_000,
-      fetchMethod: (id) => {
+      ...staleOnOutage<string, PresetSettings>((id) => {
         const slash = id.indexOf('/');
         return load(id.slice(0, slash), id.slice(slash + 1));
-      },
+      }),
     });
   }
 

@@ -1,7 +1,10 @@
-import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { SharedRedis } from '../store/shared-redis.js';
+import { silentOutageLog } from '../util/outage-log.js';
 import { keyRateLimiter } from './key-rate-limiter.js';
+
+const connect = (url: string) => new SharedRedis(url, { commandTimeoutMs: 1_000, outage: silentOutageLog() });
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -19,8 +22,9 @@ describe('keyRateLimiter in memory', () => {
 
 describe.skipIf(!redisUrl)('keyRateLimiter in Redis', () => {
   it('shares one count between instances', async () => {
-    const first = new Redis(redisUrl!);
-    const second = new Redis(redisUrl!);
+    const first = connect(redisUrl!);
+    const second = connect(redisUrl!);
+    await Promise.all([first.ready(5_000), second.ready(5_000)]);
     try {
       const key = `test-${randomUUID()}`;
       const one = keyRateLimiter({ requests_per_key: 3, window_seconds: 60 }, first);
@@ -30,8 +34,22 @@ describe.skipIf(!redisUrl)('keyRateLimiter in Redis', () => {
       expect((await one(key)).allowed).toBe(true);
       expect((await two(key)).allowed).toBe(false);
     } finally {
-      first.disconnect();
-      second.disconnect();
+      first.close();
+      second.close();
+    }
+  });
+});
+
+describe('keyRateLimiter while Redis is unreachable', () => {
+  it('counts in this instance: the limit still holds, and no request fails', async () => {
+    const down = connect('redis://127.0.0.1:1');
+    try {
+      const allow = keyRateLimiter({ requests_per_key: 2, window_seconds: 60 }, down);
+      expect(await allow('a')).toEqual({ allowed: true });
+      expect(await allow('a')).toEqual({ allowed: true });
+      expect((await allow('a')).allowed).toBe(false);
+    } finally {
+      down.close();
     }
   });
 });

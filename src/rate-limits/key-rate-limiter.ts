@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { SharedRedis } from '../store/shared-redis.js';
+import { fixedWindow } from './fixed-window.js';
 
 /** gateway.yaml's `rate_limits`: how many requests one API key may make per window. */
 export interface RateLimitSettings {
@@ -18,21 +18,13 @@ export type KeyRateLimiter = (keyHash: string) => Promise<RateLimitDecision>;
 /**
  * A fixed-window request counter per API key. In memory for one instance;
  * in Redis when instances share one, so the limit holds across all of them.
- * If Redis cannot be reached the request goes on (counted in memory): a
- * limiter outage must not take the API down.
+ * If Redis cannot be reached the request goes on, counted in this instance
+ * (rate-limits/fixed-window.ts): a limiter outage must not take the API down.
  */
-export function keyRateLimiter(settings: RateLimitSettings, redis?: Redis): KeyRateLimiter {
-  const options = { points: settings.requests_per_key, duration: settings.window_seconds, keyPrefix: RATE_LIMIT_PREFIX };
-  const limiter: RateLimiterAbstract = redis
-    ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
-    : new RateLimiterMemory(options);
+export function keyRateLimiter(settings: RateLimitSettings, redis?: SharedRedis): KeyRateLimiter {
+  const window = fixedWindow({ points: settings.requests_per_key, duration: settings.window_seconds, keyPrefix: RATE_LIMIT_PREFIX }, redis);
   return async (keyHash) => {
-    try {
-      await limiter.consume(keyHash);
-      return { allowed: true };
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), settings };
-      throw rejection;
-    }
+    const decision = await window(keyHash);
+    return decision.allowed ? decision : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(decision.msBeforeNext / 1000)), settings };
   };
 }

@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import type { SharedRedis } from '../store/shared-redis.js';
 
 /**
  * Which provider a key routes to, per organization: two customers' equal
@@ -47,24 +47,30 @@ export function memoryPins(kind: PinKind, options: { max?: number } = {}): Provi
   };
 }
 
-/** Pins shared by every instance through Redis (SET with an expiry; NX for pins that keep the first). */
-export function redisPins(redis: Redis, kind: PinKind, options: { prefix?: string } = {}): ProviderPins {
+/**
+ * Pins shared by every instance through Redis (SET with an expiry; NX for
+ * pins that keep the first). While Redis does not answer, pins are kept and
+ * read in this instance, so that a session still sticks to its provider
+ * through an outage, at least on the instance that serves it.
+ */
+export function redisPins(redis: SharedRedis, kind: PinKind, options: { prefix?: string } = {}): ProviderPins {
   const ttlSeconds = Math.ceil(kind.ttlMs / 1000);
   const prefix = options.prefix ?? kind.prefix;
+  const local = memoryPins(kind);
   return {
     async get(organizationId, key) {
       try {
-        return (await redis.get(prefix + pinKey(organizationId, key))) ?? undefined;
+        return (await redis.run((client) => client.get(prefix + pinKey(organizationId, key)))) ?? undefined;
       } catch {
-        return undefined;
+        return local.get(organizationId, key);
       }
     },
     async pin(organizationId, key, provider) {
+      const name = prefix + pinKey(organizationId, key);
       try {
-        if (kind.keepFirst) await redis.set(prefix + pinKey(organizationId, key), provider, 'EX', ttlSeconds, 'NX');
-        else await redis.set(prefix + pinKey(organizationId, key), provider, 'EX', ttlSeconds);
+        await redis.run((client) => (kind.keepFirst ? client.set(name, provider, 'EX', ttlSeconds, 'NX') : client.set(name, provider, 'EX', ttlSeconds)));
       } catch {
-        // An unrecorded pin only costs stickiness.
+        await local.pin(organizationId, key, provider);
       }
     },
   };

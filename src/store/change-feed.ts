@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
+import type { SharedRedis } from './shared-redis.js';
 
 /**
  * Tells every instance that a record changed, so in-memory caches drop it.
@@ -40,12 +42,18 @@ interface Notice {
  * A feed whose notices also travel through a shared channel. Publishing
  * delivers locally at once, so this instance never waits for the round trip;
  * our own notices come back from the channel too, which is harmless because
- * handlers are idempotent (they drop a cache entry).
+ * handlers are idempotent (they drop a cache entry). A channel that cannot
+ * carry a notice (its service is away) fails no one: the change is made,
+ * this instance knows it, and the other instances' caches pick it up when
+ * the entry's TTL lapses.
  */
-function sharedChangeFeed(channel: {
-  publish(payload: string): Promise<void>;
-  close(): Promise<void>;
-}): ChangeFeed & { deliver(payload: string): void } {
+function sharedChangeFeed(
+  channel: {
+    publish(payload: string): Promise<void>;
+    close(): Promise<void>;
+  },
+  onError: (error: unknown) => void,
+): ChangeFeed & { deliver(payload: string): void } {
   const local = localChangeFeed();
   const remote = new EventEmitter();
   remote.setMaxListeners(0);
@@ -60,7 +68,7 @@ function sharedChangeFeed(channel: {
     },
     async publish(topic, id) {
       await local.publish(topic, id);
-      await channel.publish(JSON.stringify({ topic, id }));
+      await channel.publish(JSON.stringify({ topic, id })).catch(onError);
     },
     subscribe(topic, handler) {
       local.subscribe(topic, handler);
@@ -74,19 +82,31 @@ function sharedChangeFeed(channel: {
   };
 }
 
-/** Notices through PostgreSQL LISTEN/NOTIFY; resolves once LISTEN is in place. */
-export async function postgresChangeFeed(connectionString: string, onError: (error: Error) => void): Promise<ChangeFeed> {
+/** How long the LISTEN connection waits before connecting again after it was lost, at most. */
+const MAX_RECONNECT_DELAY_MS = 5_000;
+
+/**
+ * Notices through PostgreSQL LISTEN/NOTIFY; resolves once LISTEN is in place.
+ * The listening connection has its error handled (an unheard 'error' would
+ * end the process) and is made again, with a growing delay, until the server
+ * is back; changes made meanwhile are missed, and cache TTLs bound how long a
+ * stale entry lives. `onError` hears every failure (an outage log).
+ */
+export async function postgresChangeFeed(connectionString: string, onError: (error: unknown) => void): Promise<ChangeFeed> {
   let closed = false;
   let client: pg.Client | undefined;
-  const feed = sharedChangeFeed({
-    async publish(payload) {
-      if (client) await client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+  const feed = sharedChangeFeed(
+    {
+      async publish(payload) {
+        if (client) await client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+      },
+      async close() {
+        closed = true;
+        await client?.end();
+      },
     },
-    async close() {
-      closed = true;
-      await client?.end();
-    },
-  });
+    onError,
+  );
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString });
     c.on('notification', (msg) => {
@@ -94,31 +114,57 @@ export async function postgresChangeFeed(connectionString: string, onError: (err
     });
     c.on('error', (error) => {
       onError(error);
-      if (closed) return;
-      // Changes made while disconnected are missed: cache TTLs bound how long a stale entry lives.
-      setTimeout(() => void connect().catch(onError), 1000).unref();
+      if (client !== c) return;
+      client = undefined;
+      void c.end().catch(() => undefined);
+      if (!closed) void reconnect();
     });
-    await c.connect();
-    await c.query(`LISTEN ${CHANNEL}`);
-    client = c;
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      await c.end().catch(() => undefined);
+      throw error;
+    }
+    if (closed) await c.end();
+    else client = c;
+  };
+  const reconnect = async (): Promise<void> => {
+    for (let attempt = 1; !closed; attempt++) {
+      await sleep(Math.min(attempt * 500, MAX_RECONNECT_DELAY_MS), undefined, { ref: false });
+      if (closed) return;
+      try {
+        return await connect();
+      } catch (error) {
+        onError(error);
+      }
+    }
   };
   await connect();
   return feed;
 }
 
-/** Notices through Redis pub/sub (a subscribed connection cannot publish, hence two). */
-export async function redisChangeFeed(publisher: Redis, subscriber: Redis): Promise<ChangeFeed> {
-  const feed = sharedChangeFeed({
-    async publish(payload) {
-      await publisher.publish(CHANNEL, payload);
+/** Notices through Redis pub/sub: published on the shared connection (failing fast), heard on a subscriber connection of their own. */
+export async function redisChangeFeed(redis: SharedRedis, subscriber: Redis, onError: (error: unknown) => void, subscribeTimeoutMs: number): Promise<ChangeFeed> {
+  const feed = sharedChangeFeed(
+    {
+      async publish(payload) {
+        await redis.run((client) => client.publish(CHANNEL, payload));
+      },
+      async close() {
+        subscriber.disconnect();
+      },
     },
-    async close() {
-      subscriber.disconnect();
-    },
-  });
+    onError,
+  );
   subscriber.on('message', (channel: string, payload: string) => {
     if (channel === CHANNEL) feed.deliver(payload);
   });
-  await subscriber.subscribe(CHANNEL);
+  // Subscribed when Redis answers (at once when it is up); a start does not wait longer for a Redis that is away.
+  const subscribed = subscriber.subscribe(CHANNEL).then(
+    () => undefined,
+    (error: unknown) => onError(error),
+  );
+  await Promise.race([subscribed, sleep(subscribeTimeoutMs, undefined, { ref: false })]);
   return feed;
 }

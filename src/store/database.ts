@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { postgresPool, POSTGRES_POOL_DEFAULTS, type PostgresPoolOptions } from './postgres-pool.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
@@ -40,12 +41,15 @@ export function parseDatabaseUrl(url: string): { engine: 'sqlite'; file: string 
   );
 }
 
-export function openStore(url: string): Store {
+/** How a PostgreSQL store waits for its server and whom it tells of an outage (postgres-pool.ts); SQLite has no server. */
+export type StoreOptions = Partial<PostgresPoolOptions>;
+
+export function openStore(url: string, options: StoreOptions = {}): Store {
   const parsed = parseDatabaseUrl(url);
   if (parsed.engine === 'postgres') {
     // int8 (COUNT, SUM of integers) arrives as a string by default; our counts fit in a double.
     pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = postgresPool(url, { ...POSTGRES_POOL_DEFAULTS, ...options });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', url, close: () => db.destroy() };
   }

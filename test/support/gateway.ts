@@ -96,7 +96,7 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     // A constant draw makes load balancing cheapest-first, catalog order on ties: tests stay deterministic.
     chat: { random: () => 0.5, ...options.chat },
     ...(options.videos ? { videos: options.videos } : {}),
-    spend: { ...options.spend, ...(shared.redis ? { redis: shared.redis } : {}) },
+    spend: { ...options.spend, ...(shared.redis ? { redis: shared.redis.client } : {}) },
     ...(options.plugins ? { plugins: options.plugins } : {}),
     ...(options.resolve ? { resolve: options.resolve } : {}),
     ...(options.moderation ? { moderation: options.moderation } : {}),

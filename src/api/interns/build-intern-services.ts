@@ -1,9 +1,9 @@
-import type { Redis } from 'ioredis';
 import { servesChat } from '../../catalog/model-task.js';
 import type { InternRuntime } from '../../interns/intern-runtime.js';
 import { ROUTER_MODELS } from '../../routing/routers/route-models.js';
 import type { Services } from '../../services.js';
 import { isEnrolled } from '../../store/repositories/interns.js';
+import type { SharedRedis } from '../../store/shared-redis.js';
 import { isMember } from '../../store/repositories/members.js';
 import { FlagCache, INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC } from './flag-cache.js';
 import type { InternServices } from './intern-services.js';
@@ -12,7 +12,7 @@ import { turnLimiter } from './turn-limiter.js';
 export interface InternOptions {
   runtime?: InternRuntime;
   /** Turn quotas are counted here when instances share a Redis. */
-  redis?: Redis;
+  redis?: SharedRedis;
   /** Spec 7.3's 408 after this long; 60 s by default. */
   acceptTimeoutMs?: number;
   /** Backstop lifetime of the programme and membership answers kept in memory. */

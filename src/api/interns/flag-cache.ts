@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { staleOnOutage } from '../../store/stale-on-outage.js';
 
 /** Change-feed topics that drop these caches: the id is an organization id, or membershipKey(organization, user). */
 export const INTERN_PROGRAMME_TOPIC = 'intern_programme';
@@ -10,12 +11,13 @@ export const MEMBERSHIP_TOPIC = 'membership';
  * A change notice drops the entry (store/change-feed.ts); the TTL bounds how
  * long an answer lives when the change came from a process that could not
  * reach this one (the command line on SQLite). Concurrent misses share a load.
+ * What is known is served while the database is away.
  */
 export class FlagCache {
   private readonly cache: LRUCache<string, boolean>;
 
   constructor(load: (key: string) => Promise<boolean>, ttlMs: number, max = 50_000) {
-    this.cache = new LRUCache<string, boolean>({ max, ttl: ttlMs, fetchMethod: (key) => load(key) });
+    this.cache = new LRUCache<string, boolean>({ max, ttl: ttlMs, ...staleOnOutage<string, boolean>((key) => load(key)) });
   }
 
   async has(key: string): Promise<boolean> {

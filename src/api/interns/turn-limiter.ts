@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { fixedWindow, type WindowDecision } from '../../rate-limits/fixed-window.js';
+import type { SharedRedis } from '../../store/shared-redis.js';
 
 /** Where Redis keeps the counters: `<prefix>:<turns per minute>:<intern id>`. */
 export const TURN_LIMIT_PREFIX = 'mg:rate:intern';
@@ -13,27 +13,19 @@ export type TurnLimiter = (internId: string, turnsPerMinute: number | null) => P
  * The per-intern turn quota (spec 7.3's 429). One fixed one-minute window per
  * intern, in Redis when instances share one so the quota holds across them,
  * in memory otherwise. A limiter is made per quota value, since an intern's
- * quota is a setting that can change; a Redis outage falls back to memory.
+ * quota is a setting that can change; a Redis outage falls back to this
+ * instance's count (rate-limits/fixed-window.ts).
  */
-export function turnLimiter(redis?: Redis): TurnLimiter {
-  const limiters = new Map<number, RateLimiterAbstract>();
-  const limiterFor = (points: number): RateLimiterAbstract => {
+export function turnLimiter(redis?: SharedRedis): TurnLimiter {
+  const limiters = new Map<number, (key: string) => Promise<WindowDecision>>();
+  const limiterFor = (points: number) => {
     let limiter = limiters.get(points);
-    if (!limiter) {
-      const options = { points, duration: 60, keyPrefix: `${TURN_LIMIT_PREFIX}:${points}` };
-      limiter = redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) }) : new RateLimiterMemory(options);
-      limiters.set(points, limiter);
-    }
+    if (!limiter) limiters.set(points, (limiter = fixedWindow({ points, duration: 60, keyPrefix: `${TURN_LIMIT_PREFIX}:${points}` }, redis)));
     return limiter;
   };
   return async (internId, turnsPerMinute) => {
     if (turnsPerMinute === null) return { allowed: true };
-    try {
-      await limiterFor(turnsPerMinute).consume(internId);
-      return { allowed: true };
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
-      throw rejection;
-    }
+    const decision = await limiterFor(turnsPerMinute)(internId);
+    return decision.allowed ? decision : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(decision.msBeforeNext / 1000)) };
   };
 }
