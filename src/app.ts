@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { LedgerWriter } from './accounting/ledger-writer.js';
-import { ledgerWrites } from './accounting/ledger-writes.js';
+import type { LedgerOutbox } from './accounting/ledger-outbox.js';
+import { storeLedgerWriter } from './accounting/ledger-writes.js';
 import { spendGuard, type SpendSettings } from './accounting/spend-guard.js';
 import { KeyCache } from './accounts/key-cache.js';
 import { authRoutes } from './api/auth/routes.js';
 import { chatRoutes } from './api/chat/routes.js';
 import { generationRoutes } from './api/generation/routes.js';
+import { installHealth } from './api/health/install-health.js';
+import type { Lifecycle } from './api/health/lifecycle.js';
 import { keysRoutes } from './api/keys/routes.js';
 import { modelsRoutes } from './api/models/routes.js';
 import { installOpenApi } from './api/openapi/install-openapi.js';
@@ -60,6 +62,7 @@ import { EndpointHealth } from './routing/endpoint-health.js';
 import { CACHE_PINS, memoryPins, SESSION_PINS, type ProviderPins } from './routing/provider-pins.js';
 import type { ChangeFeed } from './store/change-feed.js';
 import type { Store } from './store/database.js';
+import type { SharedRedis } from './store/shared-redis.js';
 import { findApiKeyByHash } from './store/repositories/api-keys.js';
 import { settingOrCreate } from './store/repositories/gateway-settings.js';
 import { API_KEY_TOPIC, type Services } from './services.js';
@@ -106,6 +109,12 @@ export interface AppOptions {
   interns?: InternOptions;
   /** Tuning of the interns runtime built here (it needs the chat services); false runs none. */
   internRuntime?: InternRuntimeTuning | false;
+  /** Where the process is in its life, for GET /ready (cli/start-gateway.ts); serving once the server is ready by default. */
+  lifecycle?: Lifecycle;
+  /** Where ledger rows wait while the database is away (accounting/ledger-outbox.ts); without one, a ledger write that fails fails its request. */
+  ledgerOutbox?: LedgerOutbox;
+  /** Redis shared by the instances, when configured: GET /ready reports it. */
+  redis?: SharedRedis;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -154,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   // Before any route: the OpenAPI document lists the routes registered after it.
   await installOpenApi(app, { version: packageVersion(), apiPrefix: API_PREFIX, auth: services.auth });
+  await installHealth(app, { store: options.store, lifecycle: options.lifecycle, redis: options.redis, outbox: options.ledgerOutbox });
 
   const organizationSettings = new SettingsCache(async (id) => toOrganizationSettings(await findOrganizationSettings(services.db, id)));
   options.changes.subscribe(ORGANIZATION_SETTINGS_TOPIC, (id) => organizationSettings.invalidate(id));
@@ -180,12 +190,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const shutdown = options.shutdown ?? new Shutdown();
-  const spend = spendGuard(services.db, guardrails, clock, options.spend, (error) => app.log.warn({ err: error }, 'spend reservations: Redis failed, holding in this instance'));
+  const outbox = options.ledgerOutbox;
+  const spend = spendGuard(services.db, guardrails, clock, { ...options.spend, ...(outbox ? { unwritten: () => outbox.unwrittenSpend() } : {}) }, (error) =>
+    // Through Redis's outage log when there is one: one warning per outage, not one per request.
+    options.redis ? options.redis.noteFailure(error) : app.log.warn({ err: error }, 'spend reservations: Redis failed, holding in this instance'),
+  );
   const chat: ChatServices = {
     pipeline,
     spend,
     db: services.db,
-    ledger: new LedgerWriter(ledgerWrites(options.store), clock),
+    ledger: storeLedgerWriter(options.store, clock, outbox, (error) => app.log.error({ err: error }, 'ledger outbox: writing its rows back failed; trying again')),
     clock,
     catalog: services.catalog,
     adapters: CHAT_ADAPTERS,
@@ -200,6 +214,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     presets,
     ...options.chat,
   };
+  app.addHook('onClose', async () => chat.ledger.close());
   assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS), video: Object.keys(VIDEO_ADAPTERS) });
   const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS, spend, random: chat.random }, options.videos ?? {}, (error) =>
     app.log.error({ err: error }, 'video job poll failed'),

@@ -1,6 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LedgerOutbox } from './ledger-outbox.js';
 import { LedgerWriter } from './ledger-writer.js';
+import { ledgerWrites, ledgerWritesOnce } from './ledger-writes.js';
 import { testEngines } from '../../test/support/databases.js';
+import { until } from '../../test/support/until.js';
 import { openStore } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { recordGenerations, type GenerationRecord } from './record-generation.js';
@@ -69,6 +75,66 @@ describe.each(testEngines)('LedgerWriter on $name', (engine) => {
       const results = await Promise.allSettled([writer.record(row('gen-a')), writer.record(row('gen-a')), writer.record(row('gen-b'))]);
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
       expect(await count()).toBe(2);
+    });
+  });
+});
+
+describe.each(testEngines)('LedgerWriter while the database is away, on $name', (engine) => {
+  /** A ledger over `engine` whose commits fail as an unreachable database's while `db.away`, or never answer while `db.silent`. */
+  async function withOutage(test: (writer: LedgerWriter, db: { away: boolean; silent: boolean }, ids: () => Promise<string[]>, outbox: LedgerOutbox) => Promise<void>) {
+    const database = await engine.create();
+    const store = openStore(database.url);
+    await migrateToLatest(store);
+    const outbox = await LedgerOutbox.open({ directory: mkdtempSync(join(tmpdir(), 'mg-ledger-outage-')), maxBytes: 1 << 20 });
+    const db = { away: false, silent: false };
+    const write = ledgerWrites(store);
+    const writer = new LedgerWriter(
+      async (rows, now) => {
+        if (db.away) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+        await write(rows, now);
+        // Committed, but the answer never comes back.
+        if (db.silent) await new Promise(() => undefined);
+      },
+      () => new Date('2026-11-21T12:00:00Z'),
+      { outage: { outbox, writeOnce: ledgerWritesOnce(store.db), commitTimeoutMs: 50, retryMs: 10 } },
+    );
+    const ids = async () => (await store.db.selectFrom('generations').select('id').orderBy('id').execute()).map((r) => r.id);
+    try {
+      await test(writer, db, ids, outbox);
+    } finally {
+      writer.close();
+      await outbox.close();
+      await store.close();
+      await database.drop();
+    }
+  }
+
+  it('answers its callers once their rows are in the outbox, and writes the rows when the database is back', async () => {
+    await withOutage(async (writer, db, ids, outbox) => {
+      db.away = true;
+      await Promise.all([writer.record(row('gen-1')), writer.record(row('gen-2'))]);
+      await writer.record(row('gen-3'));
+      expect(writer.databaseAway).toBe(true);
+      expect(outbox.rows).toBe(3);
+      expect(await ids()).toEqual([]);
+      db.away = false;
+      expect(await until(ids, (stored) => stored.length === 3)).toEqual(['gen-1', 'gen-2', 'gen-3']);
+      await until(() => outbox.rows, (rows) => rows === 0);
+      expect(writer.databaseAway).toBe(false);
+      await writer.record(row('gen-4'));
+      expect(await ids()).toEqual(['gen-1', 'gen-2', 'gen-3', 'gen-4']);
+      expect(outbox.rows).toBe(0);
+    });
+  });
+
+  it('takes a commit that does not answer in time for an outage, and does not write its rows twice when it had committed', async () => {
+    await withOutage(async (writer, db, ids, outbox) => {
+      db.silent = true;
+      await writer.record(row('gen-late'));
+      expect(outbox.rows).toBe(1);
+      db.silent = false;
+      await until(() => outbox.rows, (rows) => rows === 0);
+      expect(await ids()).toEqual(['gen-late']);
     });
   });
 });

@@ -1,4 +1,6 @@
+import { DatabaseUnavailableError, isDatabaseUnavailable } from '../store/database-unavailable.js';
 import type { Clock } from '../util/clock.js';
+import type { LedgerOutbox } from './ledger-outbox.js';
 import type { GenerationRecord } from './record-generation.js';
 
 /** Commits a batch of rows in one transaction (recordGenerations over a database). */
@@ -10,24 +12,60 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+/** What the ledger does while the database is away; without it a write that fails fails its callers. */
+export interface LedgerOutage {
+  outbox: LedgerOutbox;
+  /** Writes the outbox's rows back, skipping rows already in the database (ledger-writes.ts's ledgerWritesOnce). */
+  writeOnce: WriteGenerations;
+  /** A commit unanswered by then is taken for an outage (a cut no socket error reports); its rows go to the outbox. */
+  commitTimeoutMs: number;
+  /** While the outbox has rows, writing them back is tried this often. */
+  retryMs: number;
+  /** Told when writing the outbox back fails for another reason than an outage (it is tried again all the same). */
+  onReplayError?: (error: unknown) => void;
+}
+
+export const LEDGER_OUTAGE_DEFAULTS = { commitTimeoutMs: 5_000, retryMs: 1_000 } as const;
+
 /**
- * Group commit for the ledger. Every caller still waits until its own row is
- * committed (so a finished generation is never unrecorded), but rows go
- * together: a write starts at the end of the event-loop turn in which its first
- * row arrived (so the generations finished by one turn's I/O share it), and the
- * rows that arrive while one transaction runs go into the next. Under load one
- * transaction carries many generations; alone, a row waits one turn.
+ * Group commit for the ledger. While the database answers, every caller
+ * waits until its own row is committed (so a finished generation is never
+ * unrecorded), but rows go together: a write starts at the end of the
+ * event-loop turn in which its first row arrived (so the generations finished
+ * by one turn's I/O share it), and the rows that arrive while one
+ * transaction runs go into the next. Under load one transaction carries many
+ * generations; alone, a row waits one turn.
+ *
+ * With an outage setting, a write that fails because the database cannot be
+ * reached (or does not answer in time) puts its rows in the outbox instead,
+ * durably, and its callers go on; so do the rows that come after, without
+ * trying the database, until writing the outbox back succeeds: then rows are
+ * committed again and the outbox empties in the background. A row that
+ * reached the database and also the outbox is billed once (the replay skips
+ * it).
  */
 export class LedgerWriter {
   private queue: Pending[] = [];
   private writing = false;
   private scheduled = false;
+  /** The database failed: rows go to the outbox until writing it back succeeds. */
+  private away = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  private readonly maxBatch: number;
+  private readonly outage: LedgerOutage | undefined;
 
   constructor(
     private readonly writeBatch: WriteGenerations,
     private readonly clock: Clock,
-    private readonly maxBatch = 256,
-  ) {}
+    options: { maxBatch?: number; outage?: LedgerOutage } = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 256;
+    const { outage } = options;
+    this.outage = outage;
+    // Rows a previous run left in the outbox (it stopped while the database was away) are written back now.
+    if (outage && outage.outbox.rows > 0) this.scheduleReplay(0);
+  }
 
   record(row: GenerationRecord): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -38,13 +76,24 @@ export class LedgerWriter {
     });
   }
 
+  /** Whether rows are going to the outbox because the database is away. */
+  get databaseAway(): boolean {
+    return this.away;
+  }
+
+  /** Stops trying to write the outbox back; its rows stay in its file for the next run. */
+  close(): void {
+    clearTimeout(this.retry);
+    this.retry = undefined;
+  }
+
   private async drain(): Promise<void> {
     this.scheduled = false;
     this.writing = true;
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.maxBatch);
-        await this.write(batch);
+        await (this.away ? this.park(batch) : this.write(batch));
       }
     } finally {
       this.writing = false;
@@ -53,12 +102,67 @@ export class LedgerWriter {
 
   private async write(batch: Pending[]): Promise<void> {
     try {
-      await this.writeBatch(batch.map((p) => p.row), this.clock());
+      await this.commit(batch.map((p) => p.row));
       for (const p of batch) p.resolve();
     } catch (error) {
+      if (this.outage && isDatabaseUnavailable(error)) {
+        this.away = true;
+        this.scheduleReplay(this.outage.retryMs);
+        return this.park(batch);
+      }
       if (batch.length === 1) return batch[0]!.reject(error);
       // One bad row must not sink the others: write them one by one.
       for (const p of batch) await this.write([p]);
+    }
+  }
+
+  /** The batch's transaction; with an outage setting, given up (as unavailable) when it takes longer than the commit timeout. */
+  private commit(rows: GenerationRecord[]): Promise<void> {
+    const committing = this.writeBatch(rows, this.clock());
+    if (!this.outage) return committing;
+    const { commitTimeoutMs } = this.outage;
+    let timer: NodeJS.Timeout | undefined;
+    // Should it commit after all, the rows are in the database and the outbox both: the replay skips them.
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DatabaseUnavailableError(`the ledger commit took longer than ${commitTimeoutMs} ms`)), commitTimeoutMs);
+    });
+    return Promise.race([committing, late]).finally(() => clearTimeout(timer));
+  }
+
+  /** The batch goes to the outbox; its callers are answered once it is there (or fail, when the outbox cannot take it). */
+  private async park(batch: Pending[]): Promise<void> {
+    try {
+      await this.outage!.outbox.append(batch.map((p) => p.row));
+      for (const p of batch) p.resolve();
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+    }
+  }
+
+  private scheduleReplay(delayMs: number): void {
+    if (this.retry) return;
+    this.retry = setTimeout(() => void this.replay(), delayMs);
+    this.retry.unref();
+  }
+
+  /**
+   * Writes the outbox back. Its first batch tells whether the database is
+   * back (an empty outbox still makes a transaction): from then on new rows
+   * are committed again while the rest of the outbox follows.
+   */
+  private async replay(): Promise<void> {
+    this.retry = undefined;
+    const { outbox, writeOnce, retryMs, onReplayError } = this.outage!;
+    const writeBack = async (rows: readonly GenerationRecord[], now: Date) => {
+      await writeOnce(rows, now);
+      this.away = false;
+    };
+    try {
+      if (outbox.rows === 0) await writeBack([], this.clock());
+      await outbox.replay(writeBack, this.clock);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) onReplayError?.(error);
+      this.scheduleReplay(retryMs);
     }
   }
 }

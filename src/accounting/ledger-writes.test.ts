@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { testEngines } from '../../test/support/databases.js';
+import { hashApiKey } from '../accounts/api-key-material.js';
+import { bootstrap } from '../accounts/bootstrap.js';
 import { openStore, type Store } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
-import { ledgerWrites } from './ledger-writes.js';
+import { ledgerWrites, ledgerWritesOnce } from './ledger-writes.js';
 import type { GenerationRecord } from './record-generation.js';
 
 const row = (id: string): GenerationRecord => ({
@@ -60,5 +62,20 @@ describe.each(testEngines)('ledgerWrites on $name', (engine) => {
     ).rejects.toThrow('roll back');
     await written;
     expect(await storedIds()).toEqual(['gen-kept']);
+  });
+
+  it('writes rows that may be there already once, and charges each once (ledgerWritesOnce, the outbox’s replay)', async () => {
+    await open();
+    const key = 'sk-mg-v1-ledger-writes-once-test-key-000000000000000000';
+    await bootstrap(store.db, () => now, key);
+    const charged = (id: string) => ({ ...row(id), api_key_hash: hashApiKey(key) });
+    // Committed, but its answer was lost on the way: the row went to the outbox too.
+    await ledgerWrites(store)([charged('gen-a')], now);
+    await ledgerWritesOnce(store.db)([charged('gen-a'), charged('gen-b')], now);
+    await ledgerWritesOnce(store.db)([charged('gen-b')], now);
+    await ledgerWritesOnce(store.db)([], now);
+    expect(await storedIds()).toEqual(['gen-a', 'gen-b']);
+    const { usage } = await store.db.selectFrom('api_keys').select('usage').where('hash', '=', hashApiKey(key)).executeTakeFirstOrThrow();
+    expect(usage).toBeCloseTo(1, 12);
   });
 });

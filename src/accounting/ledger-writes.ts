@@ -1,8 +1,10 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { Store, SqliteConnection } from '../store/database.js';
 import type { Database } from '../store/schema.js';
-import type { WriteGenerations } from './ledger-writer.js';
-import { ledgerStatements, recordGenerations } from './record-generation.js';
+import type { Clock } from '../util/clock.js';
+import type { LedgerOutbox } from './ledger-outbox.js';
+import { LEDGER_OUTAGE_DEFAULTS, LedgerWriter, type WriteGenerations } from './ledger-writer.js';
+import { chargeStatements, ledgerStatements, recordGenerations, type GenerationRecord } from './record-generation.js';
 
 /**
  * How the ledger commits a batch on this store. On SQLite the batch's
@@ -30,4 +32,34 @@ function sqliteLedgerWrites(db: Kysely<Database>, sqlite: SqliteConnection): Wri
     const statements = ledgerStatements(db, rows, now, 1);
     await db.connection().execute(async () => commit(statements));
   };
+}
+
+/**
+ * How the ledger writes rows that may be in the database already: the
+ * outbox's, written again after an outage (a commit whose answer was lost on
+ * the way may have happened). A row whose id is there is skipped (ON
+ * CONFLICT DO NOTHING), and only the rows inserted are charged to their keys:
+ * a row written twice is billed once. One transaction per batch; a batch
+ * without rows still opens one, which tells whether the database is back.
+ */
+export function ledgerWritesOnce(db: Kysely<Database>): WriteGenerations {
+  return (rows, now) =>
+    db.transaction().execute(async (trx) => {
+      const inserted: GenerationRecord[] = [];
+      for (const row of rows) {
+        const result = await trx.insertInto('generations').values(row).onConflict((conflict) => conflict.column('id').doNothing()).executeTakeFirst();
+        if (result.numInsertedOrUpdatedRows) inserted.push(row);
+      }
+      for (const query of chargeStatements(trx, inserted, now)) await trx.executeQuery(query);
+    });
+}
+
+/**
+ * The ledger writer of a gateway over `store`: group commit (ledger-writer.ts),
+ * and with an outbox, rows kept there while the database is away and
+ * written back, once each, when it returns.
+ */
+export function storeLedgerWriter(store: Pick<Store, 'db' | 'sqlite'>, clock: Clock, outbox?: LedgerOutbox, onReplayError?: (error: unknown) => void): LedgerWriter {
+  const outage = outbox && { outbox, writeOnce: ledgerWritesOnce(store.db), ...LEDGER_OUTAGE_DEFAULTS, ...(onReplayError ? { onReplayError } : {}) };
+  return new LedgerWriter(ledgerWrites(store), clock, outage ? { outage } : {});
 }

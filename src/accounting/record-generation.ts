@@ -35,17 +35,22 @@ export function ledgerStatements(
   now: Date,
   rowsPerInsert = rows.length,
 ): CompiledQuery[] {
+  const statements: CompiledQuery[] = [];
+  for (let i = 0; i < rows.length; i += rowsPerInsert) statements.push(insertGenerationsQuery(db, rows.slice(i, i + rowsPerInsert)));
+  statements.push(...chargeStatements(db, rows, now));
+  return statements;
+}
+
+/** The updates that add `rows`' costs to their keys' counters: one per key, none for rows that cost nothing. */
+export function chargeStatements(db: Kysely<Database>, rows: readonly Pick<GenerationRecord, 'api_key_hash' | 'total_cost'>[], now: Date): CompiledQuery[] {
   const costs = new Map<string, number>();
   for (const row of rows) {
     const cost = row.total_cost ?? 0;
     if (cost !== 0) costs.set(row.api_key_hash, (costs.get(row.api_key_hash) ?? 0) + cost);
   }
-  const statements: CompiledQuery[] = [];
-  for (let i = 0; i < rows.length; i += rowsPerInsert) statements.push(insertGenerationsQuery(db, rows.slice(i, i + rowsPerInsert)));
-  if (costs.size === 0) return statements;
+  if (costs.size === 0) return [];
   const periods = usagePeriodsAt(now);
-  for (const [hash, cost] of costs) statements.push(keyUsageUpdate(db, { hash, cost, ...periods }));
-  return statements;
+  return Array.from(costs, ([hash, cost]) => keyUsageUpdate(db, { hash, cost, ...periods }));
 }
 
 const keyUsageUpdate = compiledOnce('key-usage-update', ['hash', 'cost', 'daily', 'weekly', 'monthly'], (db, v) =>

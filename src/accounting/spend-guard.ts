@@ -18,6 +18,8 @@ export interface SpendSettings {
   refreshMs?: number;
   /** An account in Redis nobody used for this long is dropped and read again from the database when next needed. */
   idleMs?: number;
+  /** Spend charged but not yet in the database, per key (the ledger outbox's): counted as if it were. */
+  unwritten?: () => ReadonlyMap<string, number>;
 }
 
 export const SPEND_DEFAULTS = { holdMs: 15 * 60_000, refreshMs: 5_000, idleMs: 10 * 60_000 } as const;
@@ -34,7 +36,7 @@ export function spendGuard(
   settings: SpendSettings = {},
   onStoreError?: (error: unknown) => void,
 ): SpendReservations {
-  const load = databaseAccounts(db);
+  const load = databaseAccounts(db, settings.unwritten);
   const book = new ReservationBook(load, { refreshMs: settings.refreshMs ?? SPEND_DEFAULTS.refreshMs });
   const redis = settings.redis ? new RedisHolds(settings.redis, load, { idleMs: settings.idleMs ?? SPEND_DEFAULTS.idleMs }) : undefined;
   return new SpendReservations({

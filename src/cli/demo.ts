@@ -33,7 +33,7 @@ export function demoInstructions(baseUrl: string, key: string): string {
 /**
  * `model-gateway demo`: the simulator on a free port of its own and the
  * gateway in front of it, in this one process, on a database in a temporary
- * folder (the settings' database, config and Redis are not used). A failed
+ * folder (the settings' database, config, Redis and ledger outbox are not used). A failed
  * start (the port taken) removes what it made and changes nothing.
  */
 export async function runDemo(settings: Settings, out: NodeJS.WritableStream = process.stdout): Promise<void> {
@@ -49,7 +49,14 @@ export async function runDemo(settings: Settings, out: NodeJS.WritableStream = p
     const env = { ...process.env, SIM_URL: simulator.url };
     const config = parseGatewayConfig(readFileSync(DEMO_CONFIG, 'utf8'), 'examples/gateway.sim.yaml', { knownKinds: PROVIDER_KINDS }, env);
     const gateway = await startGateway(
-      { ...settings, databaseUrl: `sqlite:${join(dir, 'gateway.sqlite')}`, configPath: undefined, bootstrapManagementKey: key, redisUrl: undefined },
+      {
+        ...settings,
+        databaseUrl: `sqlite:${join(dir, 'gateway.sqlite')}`,
+        configPath: undefined,
+        bootstrapManagementKey: key,
+        redisUrl: undefined,
+        sharedServices: { ...settings.sharedServices, ledgerOutboxDir: join(dir, 'ledger-outbox') },
+      },
       { config, logger, portSetting: 'PORT (or --port)' },
     );
     out.write(demoInstructions(gateway.baseUrl, key));

@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
 import { bootstrap } from '../accounts/bootstrap.js';
-import { openStore, type Store } from '../store/database.js';
+import { openStore, type Store, type StoreOptions } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { systemClock } from '../util/clock.js';
 
 type Log = Pick<Logger, 'info' | 'warn'>;
 
 /** Opens the database and brings its schema up to date. */
-export async function openMigratedStore(databaseUrl: string, log: Log): Promise<Store> {
-  const store = openStore(databaseUrl);
+export async function openMigratedStore(databaseUrl: string, log: Log, options: StoreOptions = {}): Promise<Store> {
+  const store = openStore(databaseUrl, options);
   try {
     const applied = await migrateToLatest(store);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { LedgerOutbox } from '../accounting/ledger-outbox.js';
+import { Lifecycle } from '../api/health/lifecycle.js';
 import { API_PREFIX, buildApp } from '../app.js';
 import { buildCatalog } from '../catalog/build-catalog.js';
 import { declaresCatalog } from '../catalog/from-config.js';
@@ -11,6 +13,7 @@ import { resolveModerationProvider } from '../plugins/moderation-provider.js';
 import { MODERATION_ADAPTERS, PROVIDER_KINDS } from '../providers/registry.js';
 import { keyRateLimiter } from '../rate-limits/key-rate-limiter.js';
 import { checkpointInBackground } from '../store/wal-checkpoints.js';
+import { outageLog } from '../util/outage-log.js';
 import { Shutdown } from '../http/shutdown.js';
 import { assertCanListen, listenFailure } from './listen-address.js';
 import { bootstrapOrganization, openMigratedStore } from './open-database.js';
@@ -71,20 +74,39 @@ export async function startGateway(settings: Settings, { config, logger, portSet
   const moderation = resolveModerationProvider(config?.moderation, catalog, MODERATION_ADAPTERS, !declaresCatalog(config));
   await assertCanListen(settings.host, settings.port, portSetting);
 
-  const store = await openMigratedStore(settings.databaseUrl, logger);
+  const { sharedServices } = settings;
+  // One warning when the database goes away and one line when it is back, whatever fails in between.
+  const databaseOutage = outageLog(logger, 'The database', 'requests whose key is known are served and their ledger rows wait in the outbox');
+  const store = await openMigratedStore(settings.databaseUrl, logger, {
+    connectTimeoutMs: sharedServices.databaseConnectTimeoutMs,
+    queryTimeoutMs: sharedServices.databaseQueryTimeoutMs,
+    outage: databaseOutage,
+  });
   const checkpoints = checkpointInBackground(store, { onError: (message) => logger.warn({ error: message }, 'WAL checkpoint failed') });
   const closeStore = async () => {
     await checkpoints.stop();
     await store.close();
   };
-  const shared = await connectSharedState(store, settings.redisUrl, logger).catch(async (error: unknown) => {
+  const outbox = await LedgerOutbox.open({ directory: sharedServices.ledgerOutboxDir, maxBytes: sharedServices.ledgerOutboxMaxBytes }).catch(async (error: unknown) => {
     await closeStore();
     throw error;
   });
-  const closeAll = async () => {
-    await shared.close();
+  if (outbox.rows > 0) logger.warn({ rows: outbox.rows }, 'writing the ledger rows kept while the database was away');
+  const closeStoreAndOutbox = async () => {
+    await outbox.close();
     await closeStore();
   };
+  const shared = await connectSharedState(store, settings.redisUrl, logger, { redisCommandTimeoutMs: sharedServices.redisCommandTimeoutMs, databaseOutage }).catch(
+    async (error: unknown) => {
+      await closeStoreAndOutbox();
+      throw error;
+    },
+  );
+  const closeAll = async () => {
+    await shared.close();
+    await closeStoreAndOutbox();
+  };
+  const lifecycle = new Lifecycle();
   const shutdown = new Shutdown();
   let app: FastifyInstance | undefined;
   let address: string;
@@ -102,6 +124,9 @@ export async function startGateway(settings: Settings, { config, logger, portSet
       ...(moderation ? { moderation } : {}),
       ...(rateLimit ? { rateLimit } : {}),
       interns: shared.redis ? { redis: shared.redis } : {},
+      ...(shared.redis ? { redis: shared.redis, spend: { redis: shared.redis.client } } : {}),
+      lifecycle,
+      ledgerOutbox: outbox,
       clientLimits: settings.clientLimits,
       upstreamLimits: settings.upstreamLimits,
     });
@@ -109,6 +134,7 @@ export async function startGateway(settings: Settings, { config, logger, portSet
       throw listenFailure(error, settings.host, settings.port, portSetting);
     });
     await bootstrapOrganization(store, settings.bootstrapManagementKey, logger);
+    lifecycle.serving();
   } catch (error) {
     await app?.close();
     await closeAll();
@@ -124,6 +150,7 @@ export async function startGateway(settings: Settings, { config, logger, portSet
   return {
     baseUrl: `${address}${API_PREFIX}`,
     async stop() {
+      lifecycle.draining();
       await drain(running, shutdown, settings.drainTimeoutMs);
       await closeAll();
     },

@@ -19,7 +19,30 @@ export interface Settings {
   upstreamLimits: UpstreamBodyLimits;
   /** How long a stop waits for requests in flight before it ends them (README, Configuration). */
   drainTimeoutMs: number;
+  /** How the gateway waits for PostgreSQL and Redis, and where ledger rows wait while the database is away (README, "When PostgreSQL or Redis go away"). */
+  sharedServices: SharedServiceSettings;
 }
+
+export interface SharedServiceSettings {
+  /** DATABASE_CONNECT_TIMEOUT_MS: a PostgreSQL connection not made by then fails. */
+  databaseConnectTimeoutMs: number;
+  /** DATABASE_QUERY_TIMEOUT_MS: a PostgreSQL query not answered by then fails, and its connection is dropped. */
+  databaseQueryTimeoutMs: number;
+  /** REDIS_COMMAND_TIMEOUT_MS: a Redis command not answered by then fails, and the instance uses its own state. */
+  redisCommandTimeoutMs: number;
+  /** LEDGER_OUTBOX_DIR: where ledger rows accepted while the database is away are kept, one file per process. */
+  ledgerOutboxDir: string;
+  /** LEDGER_OUTBOX_MAX_BYTES: past this, the outbox takes no more rows and paid requests get 503. */
+  ledgerOutboxMaxBytes: number;
+}
+
+export const SHARED_SERVICE_DEFAULTS: SharedServiceSettings = {
+  databaseConnectTimeoutMs: 5_000,
+  databaseQueryTimeoutMs: 30_000,
+  redisCommandTimeoutMs: 50,
+  ledgerOutboxDir: './data/ledger-outbox',
+  ledgerOutboxMaxBytes: 1024 ** 3,
+};
 
 export class SettingsError extends Error {}
 
@@ -65,6 +88,18 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, openFiles: ()
       maxErrorBytes: positiveInteger(env, 'UPSTREAM_MAX_ERROR_BYTES', DEFAULT_UPSTREAM_BODY_LIMITS.maxErrorBytes),
     },
     drainTimeoutMs: positiveInteger(env, 'DRAIN_TIMEOUT_MS', DEFAULT_DRAIN_TIMEOUT_MS),
+    sharedServices: readSharedServiceSettings(env),
+  };
+}
+
+function readSharedServiceSettings(env: NodeJS.ProcessEnv): SharedServiceSettings {
+  const defaults = SHARED_SERVICE_DEFAULTS;
+  return {
+    databaseConnectTimeoutMs: positiveInteger(env, 'DATABASE_CONNECT_TIMEOUT_MS', defaults.databaseConnectTimeoutMs),
+    databaseQueryTimeoutMs: positiveInteger(env, 'DATABASE_QUERY_TIMEOUT_MS', defaults.databaseQueryTimeoutMs),
+    redisCommandTimeoutMs: positiveInteger(env, 'REDIS_COMMAND_TIMEOUT_MS', defaults.redisCommandTimeoutMs),
+    ledgerOutboxDir: env.LEDGER_OUTBOX_DIR?.trim() || defaults.ledgerOutboxDir,
+    ledgerOutboxMaxBytes: positiveInteger(env, 'LEDGER_OUTBOX_MAX_BYTES', defaults.ledgerOutboxMaxBytes),
   };
 }
 

@@ -25,3 +25,11 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** The migrations this build has that the database has not run (one read of the migration table): readiness checks it. */
+export async function pendingMigrations(store: Store): Promise<string[]> {
+  const known = Object.keys(await migrationProvider(store.engine).getMigrations());
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(store.db);
+  const applied = new Set(rows.map((row) => row.name));
+  return known.filter((name) => !applied.has(name));
+}

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/** `model-gateway` run from the sources (no build needed), for tests of the process as `serve` runs it. */
+export const SOURCE_MAIN = ['--import', 'tsx', fileURLToPath(new URL('../../src/main.ts', import.meta.url))];
 
 export interface Exited {
   code: number | null;
@@ -31,10 +33,10 @@ export interface ServingProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `model-gateway serve` on a free port and waits until it listens. */
-export function startServe(env: NodeJS.ProcessEnv): Promise<ServingProcess> {
+/** Starts `model-gateway serve` on a free port and waits until it listens (from dist/, or from `main`: SOURCE_MAIN). */
+export function startServe(env: NodeJS.ProcessEnv, main: readonly string[] = [MAIN]): Promise<ServingProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, 'serve'], {
+    const child = spawn(process.execPath, [...main, 'serve'], {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
