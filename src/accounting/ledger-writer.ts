@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError, isDatabaseUnavailable } from '../store/database-unavailable.js';
+import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import type { Clock } from '../util/clock.js';
 import type { LedgerOutbox } from './ledger-outbox.js';
 import type { GenerationRecord } from './record-generation.js';
@@ -17,7 +17,7 @@ export interface LedgerOutage {
   outbox: LedgerOutbox;
   /** Writes the outbox's rows back, skipping rows already in the database (ledger-writes.ts's ledgerWritesOnce). */
   writeOnce: WriteGenerations;
-  /** A commit unanswered by then is taken for an outage (a cut no socket error reports); its rows go to the outbox. */
+  /** A commit unanswered by then (checked five times as often) is taken for an outage (a cut no socket error reports); its rows go to the outbox. */
   commitTimeoutMs: number;
   /** While the outbox has rows, writing them back is tried this often. */
   retryMs: number;
@@ -51,6 +51,12 @@ export class LedgerWriter {
   /** The database failed: rows go to the outbox until writing it back succeeds. */
   private away = false;
   private retry: NodeJS.Timeout | undefined;
+  /** The batch being committed, and since when (epoch ms): the watchdog gives up on it past the commit timeout. */
+  private committing: Pending[] | undefined;
+  private committingSince = 0;
+  /** A drain loop stops when this moves on: the watchdog gave up on its commit and started another. */
+  private generation = 0;
+  private watchdog: NodeJS.Timeout | undefined;
 
   private readonly maxBatch: number;
   private readonly outage: LedgerOutage | undefined;
@@ -63,8 +69,12 @@ export class LedgerWriter {
     this.maxBatch = options.maxBatch ?? 256;
     const { outage } = options;
     this.outage = outage;
+    if (!outage) return;
     // Rows a previous run left in the outbox (it stopped while the database was away) are written back now.
-    if (outage && outage.outbox.rows > 0) this.scheduleReplay(0);
+    if (outage.outbox.rows > 0) this.scheduleReplay(0);
+    // One timer for all commits, not one each: a commit costs no more than a clock read.
+    this.watchdog = setInterval(() => this.giveUpOnLateCommit(), Math.max(10, outage.commitTimeoutMs / 5));
+    this.watchdog.unref();
   }
 
   record(row: GenerationRecord): Promise<void> {
@@ -85,48 +95,68 @@ export class LedgerWriter {
   close(): void {
     clearTimeout(this.retry);
     this.retry = undefined;
+    clearInterval(this.watchdog);
   }
 
   private async drain(): Promise<void> {
     this.scheduled = false;
     this.writing = true;
+    const generation = this.generation;
     try {
-      while (this.queue.length > 0) {
+      while (this.queue.length > 0 && generation === this.generation) {
         const batch = this.queue.splice(0, this.maxBatch);
         await (this.away ? this.park(batch) : this.write(batch));
       }
     } finally {
-      this.writing = false;
+      if (generation === this.generation) this.writing = false;
     }
   }
 
   private async write(batch: Pending[]): Promise<void> {
+    this.committing = batch;
+    this.committingSince = Date.now();
     try {
-      await this.commit(batch.map((p) => p.row));
+      await this.writeBatch(batch.map((p) => p.row), this.clock());
+      // Given up on meanwhile: its rows went to the outbox (which skips them, now that they are in the database).
+      if (this.committing !== batch) return;
       for (const p of batch) p.resolve();
     } catch (error) {
+      if (this.committing !== batch) return;
       if (this.outage && isDatabaseUnavailable(error)) {
-        this.away = true;
-        this.scheduleReplay(this.outage.retryMs);
+        this.goAway();
         return this.park(batch);
       }
       if (batch.length === 1) return batch[0]!.reject(error);
       // One bad row must not sink the others: write them one by one.
       for (const p of batch) await this.write([p]);
+    } finally {
+      if (this.committing === batch) this.committing = undefined;
     }
   }
 
-  /** The batch's transaction; with an outage setting, given up (as unavailable) when it takes longer than the commit timeout. */
-  private commit(rows: GenerationRecord[]): Promise<void> {
-    const committing = this.writeBatch(rows, this.clock());
-    if (!this.outage) return committing;
-    const { commitTimeoutMs } = this.outage;
-    let timer: NodeJS.Timeout | undefined;
-    // Should it commit after all, the rows are in the database and the outbox both: the replay skips them.
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DatabaseUnavailableError(`the ledger commit took longer than ${commitTimeoutMs} ms`)), commitTimeoutMs);
-    });
-    return Promise.race([committing, late]).finally(() => clearTimeout(timer));
+  private goAway(): void {
+    this.away = true;
+    this.scheduleReplay(this.outage!.retryMs);
+  }
+
+  /**
+   * A commit unanswered past the commit timeout is taken for an outage (a
+   * cut no socket error reports): its rows go to the outbox, and a new drain
+   * takes the rows waiting behind it. Should it commit after all, its rows are
+   * in the database and in the outbox both: the replay skips them.
+   */
+  private giveUpOnLateCommit(): void {
+    const batch = this.committing;
+    if (!batch || Date.now() - this.committingSince < this.outage!.commitTimeoutMs) return;
+    this.committing = undefined;
+    this.generation++;
+    this.writing = false;
+    this.goAway();
+    void this.park(batch);
+    if (this.queue.length > 0 && !this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => void this.drain());
+    }
   }
 
   /** The batch goes to the outbox; its callers are answered once it is there (or fail, when the outbox cannot take it). */
