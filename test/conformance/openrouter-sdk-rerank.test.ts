@@ -78,9 +78,9 @@ describe.each(testEngines)('@openrouter/sdk rerank on $name', (engine) => {
       await expect(rerank('sim/down')).rejects.toBeInstanceOf(errors.BadGatewayResponseError);
       await expect(rerank('sim/unavailable')).rejects.toBeInstanceOf(errors.ServiceUnavailableResponseError);
 
-      const spent = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'spent', limit: 0.001 } });
-      await client(gw, spent.body.key).rerank.rerank({ requestBody: { model: 'sim/cohere', query, documents } });
-      await expect(client(gw, spent.body.key).rerank.rerank({ requestBody: { model: 'sim/cohere', query, documents } })).rejects.toBeInstanceOf(
+      // A limit below what the rerank can cost: refused at admission, before any upstream call.
+      const short = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'short', limit: 0.001 } });
+      await expect(client(gw, short.body.key).rerank.rerank({ requestBody: { model: 'sim/cohere', query, documents } })).rejects.toBeInstanceOf(
         errors.PaymentRequiredResponseError,
       );
     });
