@@ -86,9 +86,15 @@ export class LedgerOutbox {
       if (this.size + bytes > this.maxBytes) {
         throw new LedgerOutboxFullError(`the ledger outbox ${this.file} holds ${this.size} bytes, its limit is ${this.maxBytes} (LEDGER_OUTBOX_MAX_BYTES)`);
       }
-      this.handle ??= await this.create();
-      await this.handle.write(text);
-      await this.handle.datasync();
+      const handle = (this.handle ??= await this.create());
+      try {
+        await handle.write(text);
+        await handle.datasync();
+      } catch (error) {
+        // A full disk may have taken part of it: the file ends where the rows it holds end.
+        await handle.truncate(this.size).catch(() => undefined);
+        throw error;
+      }
       this.size += bytes;
       this.count += rows.length;
       for (const row of rows) this.tally(row, 1);

@@ -82,8 +82,9 @@ function sharedChangeFeed(
   };
 }
 
-/** How long the LISTEN connection waits before connecting again after it was lost, at most. */
+/** How long the LISTEN connection waits before connecting again after it was lost, at most, and how long a connection may take. */
 const MAX_RECONNECT_DELAY_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
  * Notices through PostgreSQL LISTEN/NOTIFY; resolves once LISTEN is in place.
@@ -108,7 +109,7 @@ export async function postgresChangeFeed(connectionString: string, onError: (err
     onError,
   );
   const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString });
+    const c = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     c.on('notification', (msg) => {
       if (msg.channel === CHANNEL && msg.payload) feed.deliver(msg.payload);
     });
