@@ -47,6 +47,8 @@ export function installErrorEnvelope(app: FastifyInstance, bodyLimit: number): v
     const gatewayError = toGatewayError(error, bodyLimit);
     // A client that hung up causes the failure (its upstream call is aborted) and cannot read it: not the gateway's error.
     if (reply.raw.destroyed) request.log.info({ reqId: request.id, status: gatewayError.statusCode }, 'client closed the connection before the answer');
+    // An unreachable database is told once per outage (store/postgres-pool.ts), not once per request it fails.
+    else if (isDatabaseUnavailable(error)) request.log.debug({ err: error, reqId: request.id }, 'request failed: the database is unavailable');
     else if (gatewayError.statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
     void reply.code(gatewayError.statusCode).send(envelope(gatewayError));
   });

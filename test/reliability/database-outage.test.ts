@@ -8,7 +8,7 @@ import type { ServingProcess } from '../support/cli.js';
 import { testEngines, type TestDatabase } from '../support/databases.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/until.js';
-import { chat, createKey, load, logLines, request, serveFromSource, writeSimConfig } from './shared-services.js';
+import { chat, createKey, load, logLines, request, serveFromSource, warnings, writeSimConfig } from './shared-services.js';
 
 const postgres = testEngines.find((engine) => engine.name === 'postgres');
 
@@ -64,6 +64,7 @@ describe.skipIf(!postgres)('PostgreSQL going away and coming back', () => {
 
       const traffic = load(8, () => chat(serving, known.key));
       await until(() => traffic.answers.length, (n) => n >= 20);
+      const warningsBefore = warnings(serving).length;
       await proxy.cut();
       const atCut = traffic.answers.length;
       await until(() => traffic.answers.length, (n) => n >= atCut + 40);
@@ -89,7 +90,9 @@ describe.skipIf(!postgres)('PostgreSQL going away and coming back', () => {
       const billed = rows.reduce((sum, row) => sum + row.total_cost, 0);
       expect(billed).toBeGreaterThan(0);
       expect(await usageOf(known.hash)).toBeCloseTo(billed, 12);
+      // Said once, whatever failed meanwhile: connections, probes, the refused request.
       expect(logLines(serving, 'The database is unavailable')).toHaveLength(1);
+      expect(warnings(serving).slice(warningsBefore)).toEqual(logLines(serving, 'The database is unavailable'));
     } finally {
       await proxy.restore();
       await serving.stop('SIGKILL');

@@ -6,7 +6,7 @@ import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import type { ServingProcess } from '../support/cli.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/until.js';
-import { chat, createKey, load, logLines, MANAGEMENT_KEY, request, serveFromSource, writeSimConfig } from './shared-services.js';
+import { chat, createKey, load, logLines, MANAGEMENT_KEY, request, serveFromSource, warnings, writeSimConfig } from './shared-services.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -39,9 +39,6 @@ describe.skipIf(!redisUrl)('Redis going away and coming back', () => {
     await sim?.close();
   });
 
-  /** The gateway's log lines at warn level and above (pino: 40 and up). */
-  const warnings = () => logLines(serving, '"level":').filter((line) => (JSON.parse(line) as { level: number }).level >= 40);
-
   const redisUp = () => until(() => request(serving, 'GET', '/ready'), ({ body }) => body.checks?.redis === 'up');
 
   /** A session's first answer comes from beta (alpha fails for sim/flaky), and pins it there: sim/sticky then skips the cheaper alpha. */
@@ -61,7 +58,7 @@ describe.skipIf(!redisUrl)('Redis going away and coming back', () => {
     const { key } = await createKey(serving, 'limited', 1_000);
     const traffic = load(8, () => chat(serving, key));
     await until(() => traffic.answers.length, (n) => n >= 20);
-    const warningsBefore = warnings().length;
+    const warningsBefore = warnings(serving).length;
     await proxy.cut();
     const atCut = traffic.answers.length;
     await until(() => traffic.answers.length, (n) => n >= atCut + 100);
@@ -76,7 +73,7 @@ describe.skipIf(!redisUrl)('Redis going away and coming back', () => {
     expect(logLines(serving, 'Redis is unavailable')).toHaveLength(1);
     expect(logLines(serving, 'Redis is back')).toHaveLength(1);
     // Nothing else was logged as a warning or worse about it: not one line per request.
-    expect(warnings().slice(warningsBefore)).toEqual(logLines(serving, 'Redis is unavailable'));
+    expect(warnings(serving).slice(warningsBefore)).toEqual(logLines(serving, 'Redis is unavailable'));
     expect(await sessionSticks()).toEqual(['beta', 'beta']);
   });
 

@@ -102,3 +102,7 @@ export const logLines = (serving: ServingProcess, text: string): string[] =>
     .stdout()
     .split('\n')
     .filter((line) => line.includes(text));
+
+/** The gateway's log lines at warn level and above (pino's 40 and up). */
+export const warnings = (serving: ServingProcess): string[] =>
+  logLines(serving, '"level":').filter((line) => (JSON.parse(line) as { level: number }).level >= 40);

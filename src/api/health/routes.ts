@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { envelope } from '../../http/error-envelope.js';
 import { Errors } from '../../http/errors.js';
+import { ErrorEnvelope } from '../../http/schema-helpers.js';
 import type { Readiness } from './readiness.js';
 
 const Checks = Type.Object(
@@ -41,13 +43,14 @@ export function healthRoutes(readiness: () => Promise<Readiness>): FastifyPlugin
           summary: 'Readiness: the database answers with its migrations current, and the gateway is neither starting nor draining',
           tags: ['health'],
           security: [],
-          response: { 200: Type.Object({ status: Type.Literal('ready'), checks: Checks }) },
+          response: { 200: Type.Object({ status: Type.Literal('ready'), checks: Checks }), 503: ErrorEnvelope },
         },
       },
-      async () => {
+      async (_request, reply) => {
         const { ready, reason, phase, checks } = await readiness();
-        if (!ready) throw Errors.notReady({ phase, checks }, reason ?? 'unknown');
-        return { status: 'ready' as const, checks };
+        if (ready) return { status: 'ready' as const, checks };
+        // Sent, not thrown: a probe that finds the gateway not ready is no failure of the gateway to log.
+        return reply.code(503).send(envelope(Errors.notReady({ phase, checks }, reason ?? 'unknown')));
       },
     );
   };
