@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { localChangeFeed, postgresChangeFeed, redisChangeFeed, type ChangeFeed } from '../store/change-feed.js';
 import type { Store } from '../store/database.js';
-import { REDIS_DEFAULTS, SharedRedis } from '../store/shared-redis.js';
+import { SharedRedis } from '../store/shared-redis.js';
+import { REDIS_DEFAULTS } from '../store/shared-service-defaults.js';
 import { CACHE_PINS, memoryPins, redisPins, SESSION_PINS, type ProviderPins } from '../routing/provider-pins.js';
 import { outageLog, type OutageLog } from '../util/outage-log.js';
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { DEFAULT_CLIENT_LIMITS, type ClientLimits } from '../http/client-limits.js';
 import { DEFAULT_UPSTREAM_BODY_LIMITS, type UpstreamBodyLimits } from '../providers/shared/upstream-body-limits.js';
+import { POSTGRES_POOL_DEFAULTS, REDIS_DEFAULTS } from '../store/shared-service-defaults.js';
 import { connectionCap, openFileLimit } from './open-file-limit.js';
 
 /** What the process environment says; read once at start. */
@@ -37,9 +38,9 @@ export interface SharedServiceSettings {
 }
 
 export const SHARED_SERVICE_DEFAULTS: SharedServiceSettings = {
-  databaseConnectTimeoutMs: 5_000,
-  databaseQueryTimeoutMs: 30_000,
-  redisCommandTimeoutMs: 50,
+  databaseConnectTimeoutMs: POSTGRES_POOL_DEFAULTS.connectTimeoutMs,
+  databaseQueryTimeoutMs: POSTGRES_POOL_DEFAULTS.queryTimeoutMs,
+  redisCommandTimeoutMs: REDIS_DEFAULTS.commandTimeoutMs,
   ledgerOutboxDir: './data/ledger-outbox',
   ledgerOutboxMaxBytes: 1024 ** 3,
 };

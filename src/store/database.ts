@@ -3,7 +3,8 @@ import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { postgresPool, POSTGRES_POOL_DEFAULTS, type PostgresPoolOptions } from './postgres-pool.js';
+import { postgresPool, type PostgresPoolOptions } from './postgres-pool.js';
+import { POSTGRES_POOL_DEFAULTS } from './shared-service-defaults.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 

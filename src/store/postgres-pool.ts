@@ -13,8 +13,6 @@ export interface PostgresPoolOptions {
   outage?: OutageLog;
 }
 
-export const POSTGRES_POOL_DEFAULTS = { connectTimeoutMs: 5_000, queryTimeoutMs: 30_000 } as const;
-
 /** After this many connection failures in a row, connections fail at once for a while instead of each waiting to fail. */
 const FAILURES_TO_OPEN = 3;
 const HALF_OPEN_AFTER_MS = 1_000;

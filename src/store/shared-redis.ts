@@ -10,8 +10,6 @@ export interface SharedRedisOptions {
   outage: OutageLog;
 }
 
-export const REDIS_DEFAULTS = { commandTimeoutMs: 50 } as const;
-
 /** After this many failed commands in a row, commands fail at once for a while; one a second tests whether Redis is back. */
 const FAILURES_TO_OPEN = 3;
 const HALF_OPEN_AFTER_MS = 1_000;
