@@ -43,3 +43,24 @@ describe('connectionCap', () => {
     expect(connectionCap(64)).toBe(1);
   });
 });
+
+describe('readSettings: shared services', () => {
+  it('gives the documented defaults, and reads each from its variable', () => {
+    expect(readSettings({}, noLimit).sharedServices).toEqual({
+      databaseConnectTimeoutMs: 5_000,
+      databaseQueryTimeoutMs: 30_000,
+      redisCommandTimeoutMs: 50,
+      ledgerOutboxDir: './data/ledger-outbox',
+      ledgerOutboxMaxBytes: 1_073_741_824,
+    });
+    const env = { DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_QUERY_TIMEOUT_MS: '2000', REDIS_COMMAND_TIMEOUT_MS: '20', LEDGER_OUTBOX_DIR: '/var/lib/gateway/outbox', LEDGER_OUTBOX_MAX_BYTES: '4096' };
+    expect(readSettings(env, noLimit).sharedServices).toEqual({
+      databaseConnectTimeoutMs: 1000,
+      databaseQueryTimeoutMs: 2000,
+      redisCommandTimeoutMs: 20,
+      ledgerOutboxDir: '/var/lib/gateway/outbox',
+      ledgerOutboxMaxBytes: 4096,
+    });
+    expect(() => readSettings({ REDIS_COMMAND_TIMEOUT_MS: 'fast' }, noLimit)).toThrow(new SettingsError('REDIS_COMMAND_TIMEOUT_MS must be a whole number of at least 1 (got "fast")'));
+  });
+});
