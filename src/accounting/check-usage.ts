@@ -1,4 +1,4 @@
-import type { Usage } from '../chat/types.js';
+import type { Usage } from '../protocol/chat.js';
 import { isRecord } from '../providers/shared/is-record.js';
 
 /** A figure billing can take: a whole number ≥ 0 that a double holds exactly. */

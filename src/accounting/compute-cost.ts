@@ -1,4 +1,4 @@
-import type { Usage } from '../chat/types.js';
+import type { Usage } from '../protocol/chat.js';
 import type { Pricing } from '../catalog/types.js';
 import { applicablePricing } from './applicable-pricing.js';
 import { roundUsd } from '../util/round-usd.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest } from '../chat/types.js';
+import type { ChatMessage, ChatRequest } from '../protocol/chat.js';
 
 /** Tokens of framing per message (role markers) and per request (the reply's priming), as OpenAI counts chat prompts. */
 const PER_MESSAGE_TOKENS = 4;

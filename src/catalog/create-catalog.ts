@@ -1,4 +1,4 @@
-import type { UpstreamTarget } from '../providers/types.js';
+import type { UpstreamTarget } from '../protocol/upstream.js';
 import { CatalogError } from './catalog-error.js';
 import type { Catalog, CatalogContents, Endpoint, Model } from './types.js';
 

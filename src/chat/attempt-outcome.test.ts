@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Errors } from '../http/errors.js';
-import { UpstreamError } from '../providers/types.js';
+import { UpstreamError } from '../protocol/upstream.js';
 import { finalError, type AttemptOutcome } from './attempt-outcome.js';
 
 const attempt = (provider: string, status?: number): AttemptOutcome => ({

@@ -1,5 +1,5 @@
 import { Errors, GatewayError, isGatewayError } from '../http/errors.js';
-import { UpstreamError } from '../providers/types.js';
+import { UpstreamError } from '../protocol/upstream.js';
 
 /** One attempt of a plan, as reported in error metadata, service_metadata and the ledger. */
 export interface AttemptOutcome {

@@ -2,12 +2,13 @@ import type { Kysely } from 'kysely';
 import type { LedgerWriter } from '../accounting/ledger-writer.js';
 import { computeCost } from '../accounting/compute-cost.js';
 import { modelTask, type ModelTask } from '../catalog/model-task.js';
-import type { ServiceTier } from '../catalog/routing-vocabulary.js';
+import type { ServiceTier } from '../protocol/routing-vocabulary.js';
 import type { Catalog, Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
 import type { Pipeline } from '../plugins/pipeline.js';
 import type { ActivePlugins } from '../plugins/plugin-configs.js';
-import type { ChatAdapter, UpstreamTarget } from '../providers/types.js';
+import type { ChatAdapter } from '../protocol/adapters.js';
+import type { UpstreamTarget } from '../protocol/upstream.js';
 import { isProviderFault } from './retry-policy.js';
 import type { SettingsCache } from '../organization-settings/settings-cache.js';
 import type { PresetCache } from '../presets/preset-cache.js';
@@ -28,7 +29,7 @@ import type { AttemptOutcome } from './attempt-outcome.js';
 import { cacheHolders, recordCacheHolder } from './prompt-cache-pins.js';
 import type { RunAttemptsOptions } from './run-attempts.js';
 import type { RouterFacts, RoutingFacts } from './service-metadata.js';
-import type { ChatRequest, FinishReason, Usage } from './types.js';
+import type { ChatRequest, FinishReason, Usage } from '../protocol/chat.js';
 import type { SearchResult } from '../plugins/web/search-engine.js';
 
 /** What every flow (chat, rerank) needs beyond the request; built once in app.ts. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenCounter } from '../plugins/shared/token-counter.js';
 import { answerTextOf, checkChatUsage, usageBounds } from './check-chat-usage.js';
-import type { ChatCompletion } from './types.js';
+import type { ChatCompletion } from '../protocol/chat.js';
 
 const words: TokenCounter = { count: (text) => text.split(/\s+/).filter(Boolean).length, head: (text) => text, tail: (text) => text };
 const request = { messages: [{ role: 'user' as const, content: 'say hello to the world' }] };

@@ -2,7 +2,7 @@ import { checkUsage, tokenCapacity, UNKNOWN_CONTEXT_TOKENS, type CheckedUsage, t
 import type { Endpoint } from '../catalog/types.js';
 import { loadTokenCounter, type TokenCounter } from '../plugins/shared/token-counter.js';
 import { AnswerText, countPromptTokens } from './estimate-tokens.js';
-import type { ChatCompletion, ChatRequest, Usage } from './types.js';
+import type { ChatCompletion, ChatRequest, Usage } from '../protocol/chat.js';
 
 /** Request parameters of an endpoint that reasons, and so may spend tokens its answer does not show. */
 const REASONING_PARAMETERS = new Set(['reasoning', 'reasoning_effort', 'include_reasoning']);

@@ -11,7 +11,7 @@ import { holdForNextCall } from './reserve-chat-run.js';
 import { serveRun } from './serve-run.js';
 import { serviceMetadata } from './service-metadata.js';
 import { sumUsage, withWebSearches } from './sum-usage.js';
-import type { ChatCompletion, Usage } from './types.js';
+import type { ChatCompletion, Usage } from '../protocol/chat.js';
 
 /** The server tools a run has (its plugins' and its `tools` entries'). */
 export const serverToolsOf = (services: ChatServices, run: ChatRun) => services.pipeline.serverTools.active(run.plugins ?? new Map(), run.request.server_tools);

@@ -1,6 +1,6 @@
 import { messageTokens } from '../plugins/context-compression/message-tokens.js';
 import type { TokenCounter } from '../plugins/shared/token-counter.js';
-import type { ChatMessage, ChatRequest } from './types.js';
+import type { ChatMessage, ChatRequest } from '../protocol/chat.js';
 
 /**
  * A rough token count (four characters a token) where a tokenizer pass would

@@ -8,7 +8,7 @@ import { settleRun, startChatRun, type ChatRun, type ChatServices, type RunConte
 import { innerCalls } from './inner-calls.js';
 import { chatRunCeiling, prepareReservedChat } from './reserve-chat-run.js';
 import { serviceMetadata } from './service-metadata.js';
-import type { ChatRequest } from './types.js';
+import type { ChatRequest } from '../protocol/chat.js';
 
 /** The model slug of a fusion run (spec 2.2). */
 export const FUSION_MODEL = 'service/fusion';

@@ -3,7 +3,7 @@ import { applyOrganizationDefaults } from '../organization-settings/apply-organi
 import { startChatRun, type ChatRun, type ChatServices } from './chat-run.js';
 import { completeChat } from './complete-chat.js';
 import { prepareReservedChat } from './reserve-chat-run.js';
-import type { ChatRequest } from './types.js';
+import type { ChatRequest } from '../protocol/chat.js';
 
 /**
  * Inner calls for a request in flight (fusion's panelists and analyst): each

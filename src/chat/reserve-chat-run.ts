@@ -7,7 +7,7 @@ import { loadTokenCounter } from '../plugins/shared/token-counter.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import { roundUsd } from '../util/round-usd.js';
 import type { ChatRun, ChatServices } from './chat-run.js';
-import type { ChatRequest, Usage } from './types.js';
+import type { ChatRequest, Usage } from '../protocol/chat.js';
 
 /** The most a planned chat can cost: its prompt counted with the tokenizer, its completion bound, on the dearest endpoint of its plan. */
 export async function chatRunCeiling(services: Pick<ChatServices, 'catalog'>, run: ChatRun): Promise<CostCeiling> {

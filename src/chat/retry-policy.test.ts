@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Errors } from '../http/errors.js';
-import { UpstreamError } from '../providers/types.js';
+import { UpstreamError } from '../protocol/upstream.js';
 import { nextStep } from './retry-policy.js';
 
 const budget = { maxWaitMs: 2000, remainingMs: 5000 };

@@ -1,5 +1,5 @@
 import { isGatewayError } from '../http/errors.js';
-import { UpstreamError } from '../providers/types.js';
+import { UpstreamError } from '../protocol/upstream.js';
 
 export type NextStep =
   /** Try the same endpoint again after waiting. */

@@ -1,5 +1,5 @@
 import type { Attempt } from '../routing/plan-attempts.js';
-import { UpstreamError } from '../providers/types.js';
+import { UpstreamError } from '../protocol/upstream.js';
 import { describeFailure, finalError, type AttemptOutcome } from './attempt-outcome.js';
 import { nextStep, type RetryBudget } from './retry-policy.js';
 

@@ -1,6 +1,6 @@
 import type { Endpoint } from '../catalog/types.js';
 import { GatewayError, isGatewayError } from '../http/errors.js';
-import { UpstreamError } from '../providers/types.js';
+import { UpstreamError } from '../protocol/upstream.js';
 import type { ProviderPins } from '../routing/provider-pins.js';
 import { describeFailure, type AttemptOutcome } from './attempt-outcome.js';
 import { attemptOptions, noteServed, settleRun, type RoutedRequest, type Run, type RunServices } from './chat-run.js';

@@ -1,6 +1,6 @@
 import { reportedCount } from '../accounting/check-usage.js';
 import { isRecord } from '../providers/shared/is-record.js';
-import type { Usage } from './types.js';
+import type { Usage } from '../protocol/chat.js';
 
 function addCounts(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a };

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { QUANTIZATIONS, SERVICE_TIERS, TASK_TYPES } from '../catalog/routing-vocabulary.js';
+import { QUANTIZATIONS, SERVICE_TIERS, TASK_TYPES } from '../protocol/routing-vocabulary.js';
 
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9._-]*$', maxLength: 64 });
 const Usd = Type.Number({ minimum: 0 });

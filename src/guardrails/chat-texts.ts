@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest } from '../chat/types.js';
+import type { ChatMessage, ChatRequest } from '../protocol/chat.js';
 import type { ScannedText } from './scan-content.js';
 
 /** Every text of a chat request's messages (string contents and text parts), in order, with its role. */

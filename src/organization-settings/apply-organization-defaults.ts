@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../chat/types.js';
+import type { ChatRequest } from '../protocol/chat.js';
 import { mergePlugins } from './merge-plugins.js';
 import { mergeProviderPreferences } from './merge-provider-preferences.js';
 import type { OrganizationSettings } from './organization-settings.js';

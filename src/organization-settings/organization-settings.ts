@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../chat/types.js';
+import type { ChatRequest } from '../protocol/chat.js';
 import type { OrganizationSettingsRow } from '../store/repositories/organization-settings.js';
 
 /** One item of a chat request's `plugins`, already validated: its id, `enabled` and its own fields. */

@@ -1,7 +1,7 @@
 import { CatalogError } from '../catalog/catalog-error.js';
 import type { Catalog } from '../catalog/types.js';
 import type { ModerationConfig } from '../config/gateway-config-schema.js';
-import type { ModerationAdapter } from '../providers/types.js';
+import type { ModerationAdapter } from '../protocol/adapters.js';
 import type { ModerationProvider } from './moderation-stage.js';
 
 /** OpenAI's current moderation model. */

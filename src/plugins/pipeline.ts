@@ -1,8 +1,8 @@
 import type { ChatRun, Run } from '../chat/chat-run.js';
-import type { ChatRequest } from '../chat/types.js';
+import type { ChatRequest } from '../protocol/chat.js';
 import type { GuardrailCache } from '../guardrails/guardrail-cache.js';
 import { Errors } from '../http/errors.js';
-import type { RerankRequest } from '../rerank/types.js';
+import type { RerankRequest } from '../protocol/rerank.js';
 import type { Clock } from '../util/clock.js';
 import { guardrailStage } from './guardrail-stage.js';
 import { moderationStage, type ModerationProvider } from './moderation-stage.js';

@@ -1,7 +1,7 @@
 import { estimatePromptTokens } from '../chat/estimate-tokens.js';
-import type { ChatRequest } from '../chat/types.js';
+import type { ChatRequest } from '../protocol/chat.js';
 import { chatTexts, withChatTexts } from '../guardrails/chat-texts.js';
-import type { RerankRequest } from '../rerank/types.js';
+import type { RerankRequest } from '../protocol/rerank.js';
 import type { GuardedRequestView } from './guardrail-stage.js';
 
 /** A chat request as guardrails read it: its messages' texts, the prompt estimate and the completion limit. */

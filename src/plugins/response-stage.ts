@@ -1,5 +1,5 @@
 import type { ChatRun } from '../chat/chat-run.js';
-import type { ChatCompletion } from '../chat/types.js';
+import type { ChatCompletion } from '../protocol/chat.js';
 import type { PipelineEntry } from './pipeline-entry.js';
 
 /** A post-response stage: runs on a non-streaming completion before it is billed and sent; it may rewrite it. */

@@ -4,11 +4,10 @@ import { geminiChatAdapter } from './gemini/index.js';
 import { geminiVideosAdapter } from './gemini-videos/index.js';
 import { jinaRerankAdapter } from './jina/index.js';
 import { localRerankAdapter } from './local/index.js';
-import type { VideoAdapter } from '../videos/video-adapter.js';
+import type { ChatAdapter, ModerationAdapter, RerankAdapter, VideoAdapter } from '../protocol/adapters.js';
 import { openAIChatAdapter } from './openai/index.js';
 import { openAIVideosAdapter } from './openai-videos/index.js';
 import { openAIModerationAdapter } from './openai-moderation/index.js';
-import type { ChatAdapter, ModerationAdapter, RerankAdapter } from './types.js';
 
 /** The chat adapter of each provider kind; a config naming any other kind is refused at start. */
 export const CHAT_ADAPTERS: Readonly<Record<string, ChatAdapter>> = {

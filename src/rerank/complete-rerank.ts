@@ -4,7 +4,7 @@ import { serviceMetadata } from '../chat/service-metadata.js';
 import { rankResults } from './rank-results.js';
 import type { RerankRun, RerankServices } from './rerank-run.js';
 import { rerankUsage } from './rerank-usage.js';
-import type { RerankResponse } from './types.js';
+import type { RerankResponse } from '../protocol/rerank.js';
 
 /**
  * A rerank: try the plan as chat does (fallbacks, Retry-After, health), charge

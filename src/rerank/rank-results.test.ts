@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../providers/types.js';
+import { UpstreamError } from '../protocol/upstream.js';
 import { rankResults } from './rank-results.js';
 
 const documents = ['alpha', 'beta', 'gamma'];

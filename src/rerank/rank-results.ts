@@ -1,5 +1,5 @@
-import { UpstreamError } from '../providers/types.js';
-import type { RerankRequest, RerankResult, RerankScore } from './types.js';
+import { UpstreamError } from '../protocol/upstream.js';
+import type { RerankRequest, RerankResult, RerankScore } from '../protocol/rerank.js';
 
 /**
  * The response's results from a provider's scores: most relevant first (equal

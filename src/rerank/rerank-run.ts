@@ -1,10 +1,10 @@
 import { rerankCeiling, type CostCeiling } from '../accounting/reservation-ceiling.js';
 import { startRun, type Run, type RunContext, type RunServices } from '../chat/chat-run.js';
 import { loadTokenCounter } from '../plugins/shared/token-counter.js';
-import type { RerankAdapter } from '../providers/types.js';
+import type { RerankAdapter } from '../protocol/adapters.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import { countSearchUnits } from './rerank-usage.js';
-import type { RerankRequest } from './types.js';
+import type { RerankRequest } from '../protocol/rerank.js';
 
 /** What the rerank flow needs beyond the request; built once in app.ts. */
 export interface RerankServices extends RunServices {

@@ -1,6 +1,6 @@
 import { isCount, tokenCapacity } from '../accounting/check-usage.js';
 import { estimateTokens } from '../chat/estimate-tokens.js';
-import type { RerankRequest, RerankUsage, ReportedRerankUsage } from './types.js';
+import type { RerankRequest, RerankUsage, ReportedRerankUsage } from '../protocol/rerank.js';
 
 /** Cohere's search units: one per query against up to 100 documents. */
 export const countSearchUnits = (documents: number): number => Math.max(1, Math.ceil(documents / 100));

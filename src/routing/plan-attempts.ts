@@ -1,4 +1,4 @@
-import type { ServiceTier } from '../catalog/routing-vocabulary.js';
+import type { ServiceTier } from '../protocol/routing-vocabulary.js';
 import { exclusionOf, FILTERS, type Exclusion, type FilterableEndpoint } from './endpoint-filters.js';
 import { rankingPrice } from './endpoint-price.js';
 import type { EndpointFigures } from './endpoint-stats.js';

@@ -1,4 +1,4 @@
-import type { ServiceTier } from '../catalog/routing-vocabulary.js';
+import type { ServiceTier } from '../protocol/routing-vocabulary.js';
 
 /** Request fields named as the catalog's supported_parameters name them. */
 const PARAMETERS = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FunctionTool } from '../chat/types.js';
+import type { FunctionTool } from '../protocol/chat.js';
 import { planReply, type Reply, type SimChatRequest } from './reply.js';
 import { countPromptTokens, splitTokens } from './tokens.js';
 

@@ -1,4 +1,4 @@
-import type { ChatRequest, FunctionTool, ReasoningEffort } from '../chat/types.js';
+import type { ChatRequest, FunctionTool, ReasoningEffort } from '../protocol/chat.js';
 import { sampleJson } from './sample-json.js';
 import { countPromptTokens, messageText, splitTokens } from './tokens.js';
 

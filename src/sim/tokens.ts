@@ -1,4 +1,4 @@
-import type { ChatMessage, FunctionTool } from '../chat/types.js';
+import type { ChatMessage, FunctionTool } from '../protocol/chat.js';
 
 /**
  * The simulator's notion of a token, close enough to BPE for chunking and

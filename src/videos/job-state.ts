@@ -1,5 +1,5 @@
 import type { VideoJobStatus } from '../store/schema.js';
-import type { UpstreamVideoState } from './video-adapter.js';
+import type { UpstreamVideoState } from '../protocol/adapters.js';
 
 /** The part of a job the transitions read. */
 export interface JobState {

@@ -1,8 +1,8 @@
-import { UpstreamError } from '../providers/types.js';
+import { UpstreamError } from '../protocol/upstream.js';
 import { releaseVideoJob, settleVideoJob, type JobRoute, type VideoJobRow } from '../store/repositories/video-jobs.js';
 import { advanceJob, isTerminal, type PollOutcome } from './job-state.js';
 import { toUpstreamVideoRequest } from './upstream-video-request.js';
-import type { VideoRequest } from './video-request.js';
+import type { VideoRequest } from '../protocol/video-request.js';
 import type { VideoServices } from './video-services.js';
 import { checkVideoSeconds } from '../accounting/check-usage.js';
 import { videoCost } from './video-cost.js';

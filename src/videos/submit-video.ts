@@ -8,7 +8,7 @@ import { newGenerationId } from '../util/ids.js';
 import { planVideoEndpoints } from './plan-video-endpoints.js';
 import { videoCost } from './video-cost.js';
 import { videoRequestProblem } from './video-request-problem.js';
-import type { VideoRequest } from './video-request.js';
+import type { VideoRequest } from '../protocol/video-request.js';
 import type { VideoServices } from './video-services.js';
 import { videoAdapterOf } from './video-target.js';
 

@@ -1,4 +1,4 @@
-import type { UpstreamVideoRequest, VideoRequest } from './video-request.js';
+import type { UpstreamVideoRequest, VideoRequest } from '../protocol/video-request.js';
 
 /**
  * The request as one provider gets it: routing preferences dropped, and of

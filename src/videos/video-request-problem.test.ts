@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VideoOptions } from './video-adapter.js';
+import type { VideoOptions } from '../protocol/adapters.js';
 import { videoRequestProblem } from './video-request-problem.js';
 
 const options: VideoOptions = {

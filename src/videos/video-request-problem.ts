@@ -1,5 +1,5 @@
-import type { VideoOptions } from './video-adapter.js';
-import { referenceImages, type VideoRequest } from './video-request.js';
+import type { VideoOptions } from '../protocol/adapters.js';
+import { referenceImages, type VideoRequest } from '../protocol/video-request.js';
 
 /** "4, 6 or 8" */
 const either = (values: readonly (string | number)[]) =>

@@ -3,7 +3,7 @@ import type { SpendReservations } from '../accounting/reservations.js';
 import type { Catalog } from '../catalog/types.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
-import type { VideoAdapter } from './video-adapter.js';
+import type { VideoAdapter } from '../protocol/adapters.js';
 import type { PollPolicy } from './job-state.js';
 
 /** What video jobs need; built once in app.ts. */

@@ -1,7 +1,7 @@
-import type { UpstreamTarget } from '../providers/types.js';
+import type { UpstreamTarget } from '../protocol/upstream.js';
 import type { VideoJobRow } from '../store/repositories/video-jobs.js';
 import type { Endpoint } from '../catalog/types.js';
-import type { VideoAdapter, VideoOptions } from './video-adapter.js';
+import type { VideoAdapter, VideoOptions } from '../protocol/adapters.js';
 import type { VideoServices } from './video-services.js';
 
 /** The adapter of an endpoint's provider, when its protocol makes videos. */

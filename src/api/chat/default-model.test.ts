@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../chat/types.js';
+import type { ChatRequest } from '../../protocol/chat.js';
 import { applyDefaultModel } from './default-model.js';
 
 const request = (fields: Partial<ChatRequest>): ChatRequest => ({ messages: [{ role: 'user', content: 'Hi' }], ...fields });

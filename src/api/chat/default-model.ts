@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../../chat/types.js';
+import type { ChatRequest } from '../../protocol/chat.js';
 import { Errors } from '../../http/errors.js';
 
 /**

@@ -5,7 +5,7 @@ import { DiscriminatedUnion } from './union-schemas.js';
 
 /*
  * Assistant and tool content is limited to text parts, as in the canonical
- * ChatRequest (src/chat/types.ts); the reference also allows media parts there.
+ * ChatRequest (src/protocol/chat.ts); the reference also allows media parts there.
  */
 
 const instructionMessage = <R extends 'system' | 'developer'>(role: R) =>

@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../../chat/types.js';
+import type { ChatRequest } from '../../protocol/chat.js';
 import { ChatRequestBody } from './schemas.js';
 
 const KNOWN_FIELDS = new Set(Object.keys(ChatRequestBody.properties));

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { QUANTIZATIONS } from '../../catalog/routing-vocabulary.js';
+import { QUANTIZATIONS } from '../../protocol/routing-vocabulary.js';
 import { Nullable, NullableStringEnum, StringEnum } from '../../http/schema-helpers.js';
 import { TypeUnion } from './union-schemas.js';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { TASK_TYPES } from '../../catalog/routing-vocabulary.js';
+import { TASK_TYPES } from '../../protocol/routing-vocabulary.js';
 import { StringEnum } from '../../http/schema-helpers.js';
 import { PluginObject } from './plugin-fields.js';
 

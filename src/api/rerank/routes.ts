@@ -5,7 +5,7 @@ import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import { completeRerank } from '../../rerank/complete-rerank.js';
 import { rerankRunCeiling, startRerankRun, type RerankServices } from '../../rerank/rerank-run.js';
-import type { RerankRequest } from '../../rerank/types.js';
+import type { RerankRequest } from '../../protocol/rerank.js';
 import { clientGone, runContext } from '../request-context.js';
 import { RerankRequestBody } from './schemas.js';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { modelTask } from '../../catalog/model-task.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
-import { UpstreamError } from '../../providers/types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import { findVideoJob } from '../../store/repositories/video-jobs.js';
 import { submitVideo } from '../../videos/submit-video.js';
 import type { VideoPoller } from '../../videos/video-poller.js';

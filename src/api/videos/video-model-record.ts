@@ -1,5 +1,5 @@
 import type { Endpoint, Model } from '../../catalog/types.js';
-import type { VideoOptions } from '../../videos/video-adapter.js';
+import type { VideoOptions } from '../../protocol/adapters.js';
 
 /** The sizes and resolutions priced apart, as `video_second_<size>` SKUs. */
 const pricesBySize = (endpoint: Endpoint) =>

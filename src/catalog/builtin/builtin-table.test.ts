@@ -1,6 +1,6 @@
 import { Parameter } from '@openrouter/sdk/models';
 import { describe, expect, it } from 'vitest';
-import { TASK_TYPES } from '../routing-vocabulary.js';
+import { TASK_TYPES } from '../../protocol/routing-vocabulary.js';
 import { modelTask } from '../model-task.js';
 import { BUILTIN_MODELS, BUILTIN_PROVIDERS } from './index.js';
 import { BUILTIN_SCORES } from './model-scores.js';

@@ -1,4 +1,4 @@
-import type { ModelScores } from '../routing-vocabulary.js';
+import type { ModelScores } from '../../protocol/routing-vocabulary.js';
 
 /*
  * Scores of the built-in models for the routing plugins, 0–1 (higher is

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../../chat/types.js';
+import type { ToolCall } from '../../protocol/chat.js';
 import type { RecordedStep } from './steps.js';
 
 /** A tool call of the model's latest turn that has no result yet, and how far it got. */

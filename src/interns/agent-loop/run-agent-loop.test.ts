@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AssistantMessage, ChatMessage } from '../../chat/types.js';
+import type { AssistantMessage, ChatMessage } from '../../protocol/chat.js';
 import { askQuestionDefinition } from '../tools/intern-tool.js';
 import { Inbox } from './inbox.js';
 import { runAgentLoop, type LoopDeps } from './run-agent-loop.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage, FunctionTool, ToolCall } from '../../chat/types.js';
+import type { ChatMessage, FunctionTool, ToolCall } from '../../protocol/chat.js';
 import type { ApprovalMode } from '../intern-runtime.js';
 import { ASK_QUESTION } from '../tools/intern-tool.js';
 import type { Inbox } from './inbox.js';

@@ -1,4 +1,4 @@
-import type { AssistantMessage } from '../../chat/types.js';
+import type { AssistantMessage } from '../../protocol/chat.js';
 
 /** The kinds of intern_run_steps rows, in the order a run writes them. */
 export type StepKind = 'input' | 'steer' | 'assistant' | 'tool_call' | 'tool_result' | 'question' | 'answer' | 'approval' | 'end';

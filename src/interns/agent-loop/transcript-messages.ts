@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../chat/types.js';
+import type { ChatMessage } from '../../protocol/chat.js';
 import type { RecordedStep } from './steps.js';
 
 /**

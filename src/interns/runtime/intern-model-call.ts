@@ -3,7 +3,7 @@ import { recordGenerations } from '../../accounting/record-generation.js';
 import { startChatRun, type ChatServices } from '../../chat/chat-run.js';
 import { completeChat } from '../../chat/complete-chat.js';
 import { prepareReservedChat } from '../../chat/reserve-chat-run.js';
-import type { AssistantMessage, ChatMessage, ChatRequest, FunctionTool } from '../../chat/types.js';
+import type { AssistantMessage, ChatMessage, ChatRequest, FunctionTool } from '../../protocol/chat.js';
 import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
 import { findApiKeyByHash } from '../../store/repositories/api-keys.js';
 

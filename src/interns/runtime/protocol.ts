@@ -1,4 +1,4 @@
-import type { ChatMessage, FunctionTool } from '../../chat/types.js';
+import type { ChatMessage, FunctionTool } from '../../protocol/chat.js';
 import type { LoopOutcome } from '../agent-loop/run-agent-loop.js';
 import type { NewStep, RecordedStep, StepOf } from '../agent-loop/steps.js';
 import type { ApprovalMode } from '../intern-runtime.js';

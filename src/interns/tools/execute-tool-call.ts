@@ -1,4 +1,4 @@
-import type { ToolCall } from '../../chat/types.js';
+import type { ToolCall } from '../../protocol/chat.js';
 import { ToolError, type InternTool } from './intern-tool.js';
 import { redactSecrets, referencedSecrets, substituteSecrets } from './secrets.js';
 

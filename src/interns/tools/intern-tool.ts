@@ -1,4 +1,4 @@
-import type { FunctionTool } from '../../chat/types.js';
+import type { FunctionTool } from '../../protocol/chat.js';
 
 /** A built-in tool an intern may be given (settings.tools names them). */
 export interface InternTool {

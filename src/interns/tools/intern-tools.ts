@@ -1,4 +1,4 @@
-import type { FunctionTool } from '../../chat/types.js';
+import type { FunctionTool } from '../../protocol/chat.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
 import type { InternSettings } from '../intern-settings.js';
 import { httpFetchTool } from './http-fetch.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ChatMessage, ChatRequest } from '../../chat/types.js';
+import type { ChatMessage, ChatRequest } from '../../protocol/chat.js';
 import { GatewayError } from '../../http/errors.js';
 import { loadTokenCounter, type TokenCounter } from '../shared/token-counter.js';
 import { compressContext } from './compress-context.js';

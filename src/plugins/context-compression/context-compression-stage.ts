@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../../chat/types.js';
+import type { ChatRequest } from '../../protocol/chat.js';
 import type { RequestStage } from '../request-stage.js';
 import type { TokenCounter } from '../shared/token-counter.js';
 import { compressContext } from './compress-context.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../chat/types.js';
+import type { ChatMessage } from '../../protocol/chat.js';
 import { loadTokenCounter, type TokenCounter } from '../shared/token-counter.js';
 import { messageTokens } from './message-tokens.js';
 import { middleOut } from './middle-out.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../chat/types.js';
+import type { ChatMessage } from '../../protocol/chat.js';
 import type { TokenCounter } from '../shared/token-counter.js';
 import { contentText, messageTokens } from './message-tokens.js';
 

@@ -1,5 +1,5 @@
 import type { Catalog, Endpoint } from '../../catalog/types.js';
-import type { ChatRequest } from '../../chat/types.js';
+import type { ChatRequest } from '../../protocol/chat.js';
 import type { Attempt } from '../../routing/plan-attempts.js';
 import type { PluginServices } from '../plugin-services.js';
 import type { RequestStage } from '../request-stage.js';

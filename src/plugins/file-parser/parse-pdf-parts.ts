@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, ContentPart, FilePart } from '../../chat/types.js';
+import type { ChatMessage, ChatRequest, ContentPart, FilePart } from '../../protocol/chat.js';
 import { Errors } from '../../http/errors.js';
 import { parseDataUrl } from '../../providers/shared/parse-data-url.js';
 import { isPdf, UnreadablePdfError } from './extract-pdf-text.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage, SystemMessage } from '../../chat/types.js';
+import type { ChatMessage, SystemMessage } from '../../protocol/chat.js';
 import { searchQueryOf } from '../web/search-results-message.js';
 
 /** One panelist's answer, as the analyst reads it. */

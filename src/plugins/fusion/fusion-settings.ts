@@ -1,4 +1,4 @@
-import type { ServerToolEntry } from '../../chat/types.js';
+import type { ServerToolEntry } from '../../protocol/chat.js';
 import { Errors } from '../../http/errors.js';
 
 /** The fusion fields of the plugin or of a `service:fusion` tool's parameters (spec 2.2 rules 1-5), as validated. */

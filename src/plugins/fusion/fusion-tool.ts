@@ -1,4 +1,4 @@
-import type { FunctionTool } from '../../chat/types.js';
+import type { FunctionTool } from '../../protocol/chat.js';
 import type { ServerTool } from '../server-tools/server-tool.js';
 import { fusionSettings, type FusionFields } from './fusion-settings.js';
 import { runFusion } from './run-fusion.js';

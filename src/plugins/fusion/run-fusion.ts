@@ -1,6 +1,6 @@
 import { Errors, isGatewayError } from '../../http/errors.js';
-import { UpstreamError } from '../../providers/types.js';
-import type { ChatMessage } from '../../chat/types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
+import type { ChatMessage } from '../../protocol/chat.js';
 import type { PipelineEntry } from '../pipeline-entry.js';
 import type { InnerCall, InnerCalls, InnerResult } from '../server-tools/server-tool.js';
 import { analystMessages, panelMessages } from './fusion-prompts.js';

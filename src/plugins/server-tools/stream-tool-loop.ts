@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, ChatRequest, FinishReason, Usage } from '../../chat/types.js';
+import type { ChatCompletionChunk, ChatRequest, FinishReason, Usage } from '../../protocol/chat.js';
 import type { PipelineEntry } from '../pipeline-entry.js';
 import { ToolCallDeltas } from './tool-call-deltas.js';
 import type { ToolLoop } from './tool-loop.js';

@@ -1,4 +1,4 @@
-import type { ChunkToolCallDelta, ToolCall } from '../../chat/types.js';
+import type { ChunkToolCallDelta, ToolCall } from '../../protocol/chat.js';
 
 /**
  * A streamed step's tool calls, put together from their deltas: the first

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletion, ChatRequest } from '../../chat/types.js';
+import type { ChatCompletion, ChatRequest } from '../../protocol/chat.js';
 import { activePlugins } from '../plugin-configs.js';
 import { noInnerCalls } from './no-inner-calls.testing.js';
 import { ServerToolRegistry, type ServerTool } from './server-tool.js';

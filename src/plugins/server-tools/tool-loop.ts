@@ -1,5 +1,5 @@
 import { sumUsage } from '../../chat/sum-usage.js';
-import type { ChatCompletion, ChatMessage, ChatRequest, FunctionTool, ToolCall, Usage } from '../../chat/types.js';
+import type { ChatCompletion, ChatMessage, ChatRequest, FunctionTool, ToolCall, Usage } from '../../protocol/chat.js';
 import type { PipelineEntry } from '../pipeline-entry.js';
 import type { ActiveServerTool, InnerCalls, ToolResult } from './server-tool.js';
 import { firedCondition, type StopCondition } from './stop-conditions.js';

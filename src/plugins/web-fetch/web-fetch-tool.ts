@@ -1,4 +1,4 @@
-import type { FunctionTool } from '../../chat/types.js';
+import type { FunctionTool } from '../../protocol/chat.js';
 import { FETCH_LIMITS, type PluginServices } from '../plugin-services.js';
 import type { ServerTool } from '../server-tools/server-tool.js';
 import { fetchPage } from './fetch-page.js';

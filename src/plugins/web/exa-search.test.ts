@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../providers/types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import { startSimulator, type Simulator } from '../../sim/server.js';
 import { exaSearchBody, exaSearchEngine, readExaResults } from './exa-search.js';
 import type { SearchQuery } from './search-engine.js';

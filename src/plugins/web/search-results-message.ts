@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, SystemMessage } from '../../chat/types.js';
+import type { ChatMessage, ChatRequest, SystemMessage } from '../../protocol/chat.js';
 import { contentText } from '../context-compression/message-tokens.js';
 import type { SearchResult } from './search-engine.js';
 

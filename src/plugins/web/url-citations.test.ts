@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../chat/types.js';
+import type { ChatRequest } from '../../protocol/chat.js';
 import { defaultSearchPrompt, searchQueryOf, searchResultsMessage, withSearchResults } from './search-results-message.js';
 import type { SearchResult } from './search-engine.js';
 import { urlCitations } from './url-citations.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ChatRequest } from '../../chat/types.js';
+import type { ChatRequest } from '../../protocol/chat.js';
 import { GatewayError } from '../../http/errors.js';
-import { UpstreamError } from '../../providers/types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import type { SearchEngine } from './search-engine.js';
 import { searchTheWeb, type WebPluginFields } from './web-search-stage.js';
 

@@ -1,7 +1,7 @@
 import type { Catalog } from '../../catalog/types.js';
-import type { ChatRequest, WebSearchOptions } from '../../chat/types.js';
+import type { ChatRequest, WebSearchOptions } from '../../protocol/chat.js';
 import { Errors } from '../../http/errors.js';
-import { UpstreamError } from '../../providers/types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import type { Clock } from '../../util/clock.js';
 import { matchesDomainRule } from '../shared/domain-rules.js';
 import type { PipelineEntry } from '../pipeline-entry.js';

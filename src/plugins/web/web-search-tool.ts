@@ -1,4 +1,4 @@
-import type { FunctionTool } from '../../chat/types.js';
+import type { FunctionTool } from '../../protocol/chat.js';
 import type { ServerTool } from '../server-tools/server-tool.js';
 import type { SearchEngine } from './search-engine.js';
 import { WEB_SEARCH_DEFAULTS, withinDomains } from './web-search-stage.js';

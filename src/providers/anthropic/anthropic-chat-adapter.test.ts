@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatCompletionChunk, ChatRequest } from '../../chat/types.js';
+import type { ChatCompletionChunk, ChatRequest } from '../../protocol/chat.js';
 import { startSimulator, type Simulator } from '../../sim/server.js';
 import { readSimStats } from '../../sim/test-support.testing.js';
 import { closeAllPools } from '../shared/connection-pools.js';
-import { UpstreamError, type AdapterContext, type UpstreamTarget } from '../types.js';
+import type { AdapterContext } from '../../protocol/adapters.js';
+import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
 import { anthropicChatAdapter as adapter, ANTHROPIC_VERSION } from './anthropic-chat-adapter.js';
 
 let sim: Simulator;

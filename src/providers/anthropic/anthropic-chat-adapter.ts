@@ -1,10 +1,10 @@
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { ChatCompletionChunk } from '../../chat/types.js';
+import type { ChatCompletionChunk } from '../../protocol/chat.js';
 import { httpChatAdapter } from '../shared/http-chat-adapter.js';
 import { isRecord } from '../shared/is-record.js';
 import { parseStreamEventJson } from '../shared/read-upstream-body.js';
 import { excerpt, upstreamBodyLimits } from '../shared/upstream-body-limits.js';
-import { UpstreamError } from '../types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import type { AnthropicMessagesResponse, AnthropicStreamEvent } from './anthropic-messages-api-types.js';
 import { convertAnthropicMessagesResponse } from './convert-anthropic-messages-response.js';
 import { convertAnthropicStreamEvent, createAnthropicStreamState } from './convert-anthropic-stream-event.js';

@@ -4,7 +4,7 @@
  * optional or nullable, unknown block and event types allowed) because the
  * API adds fields and types over time.
  */
-import type { CacheControl } from '../../chat/types.js';
+import type { CacheControl } from '../../protocol/chat.js';
 
 export interface AnthropicTextBlock {
   type: 'text';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionChunk } from '../../chat/types.js';
+import type { ChatCompletionChunk } from '../../protocol/chat.js';
 import { readFixtureEvents } from '../shared/recorded-fixtures.testing.js';
 import type { AnthropicStreamEvent } from './anthropic-messages-api-types.js';
 import { convertAnthropicStreamEvent, createAnthropicStreamState } from './convert-anthropic-stream-event.js';

@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, FinishReason } from '../../chat/types.js';
+import type { ChatCompletionChunk, FinishReason } from '../../protocol/chat.js';
 import type { AnthropicStreamEvent, AnthropicUsage } from './anthropic-messages-api-types.js';
 import { convertAnthropicUsage } from './convert-anthropic-usage.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';

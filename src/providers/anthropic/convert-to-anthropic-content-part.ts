@@ -1,4 +1,4 @@
-import type { ContentPart, TextPart } from '../../chat/types.js';
+import type { ContentPart, TextPart } from '../../protocol/chat.js';
 import { parseDataUrl } from '../shared/parse-data-url.js';
 import type { AnthropicContentBlock, AnthropicSource, AnthropicTextBlock } from './anthropic-messages-api-types.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest, FunctionTool } from '../../chat/types.js';
-import type { UpstreamTarget } from '../types.js';
+import type { ChatRequest, FunctionTool } from '../../protocol/chat.js';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { convertToAnthropicMessagesRequest, DEFAULT_MAX_TOKENS } from './convert-to-anthropic-messages-request.js';
 
 const target: UpstreamTarget = {

@@ -1,6 +1,6 @@
-import type { CacheControl, ChatRequest } from '../../chat/types.js';
+import type { CacheControl, ChatRequest } from '../../protocol/chat.js';
 import { upstreamEndUser } from '../shared/hash-end-user.js';
-import type { UpstreamTarget } from '../types.js';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import type { AnthropicMessage, AnthropicMessagesRequest } from './anthropic-messages-api-types.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { convertToAnthropicServiceTier } from './convert-to-anthropic-service-tier.js';

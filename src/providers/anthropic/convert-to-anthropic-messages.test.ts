@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../chat/types.js';
+import type { ChatMessage } from '../../protocol/chat.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 
 describe('convertToAnthropicMessages', () => {

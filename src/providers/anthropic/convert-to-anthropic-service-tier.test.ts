@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ServiceTier } from '../../catalog/routing-vocabulary.js';
+import type { ServiceTier } from '../../protocol/routing-vocabulary.js';
 import { convertToAnthropicServiceTier } from './convert-to-anthropic-service-tier.js';
 
 const ALL: ServiceTier[] = ['auto', 'default', 'flex', 'priority', 'scale'];

@@ -1,4 +1,4 @@
-import type { ServiceTier } from '../../catalog/routing-vocabulary.js';
+import type { ServiceTier } from '../../protocol/routing-vocabulary.js';
 import { offersTier } from '../../routing/request-parameters.js';
 
 export type AnthropicServiceTier = 'auto' | 'standard_only';

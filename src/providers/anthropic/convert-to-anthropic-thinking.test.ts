@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../chat/types.js';
+import type { ChatRequest } from '../../protocol/chat.js';
 import { convertToAnthropicThinking } from './convert-to-anthropic-thinking.js';
 
 const messages: ChatRequest['messages'] = [{ role: 'user', content: 'Think.' }];

@@ -1,4 +1,4 @@
-import type { ChatRequest, ReasoningEffort } from '../../chat/types.js';
+import type { ChatRequest, ReasoningEffort } from '../../protocol/chat.js';
 
 /**
  * The share of max_tokens each effort may spend thinking. Thinking tokens

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FunctionTool } from '../../chat/types.js';
+import type { FunctionTool } from '../../protocol/chat.js';
 import { convertToAnthropicTools } from './convert-to-anthropic-tools.js';
 
 const weather: FunctionTool = {

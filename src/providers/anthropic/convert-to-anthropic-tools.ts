@@ -1,4 +1,4 @@
-import type { CacheControl, FunctionTool, ToolChoice } from '../../chat/types.js';
+import type { CacheControl, FunctionTool, ToolChoice } from '../../protocol/chat.js';
 import type { AnthropicTool, AnthropicToolChoice } from './anthropic-messages-api-types.js';
 
 /** The API accepts a cache breakpoint on a tool (tool-schemas.ts), which the canonical type does not name. */

@@ -1,4 +1,4 @@
-import type { WebSearchOptions } from '../../chat/types.js';
+import type { WebSearchOptions } from '../../protocol/chat.js';
 import type { AnthropicWebSearchTool } from './anthropic-messages-api-types.js';
 
 /** Anthropic's web search server tool for native search (pure): max_uses, the domain lists and the location as given. */

@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closeAllPools } from '../shared/connection-pools.js';
 import { readFixtureJson } from '../shared/recorded-fixtures.testing.js';
 import { startTestUpstream, type ReceivedRequest, type TestUpstream } from '../shared/upstream-server.testing.js';
-import type { UpstreamTarget } from '../types.js';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { cohereRerankAdapter as adapter } from './cohere-rerank-adapter.js';
 
 let server: TestUpstream | undefined;

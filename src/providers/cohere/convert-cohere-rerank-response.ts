@@ -1,4 +1,4 @@
-import type { UpstreamRerank } from '../../rerank/types.js';
+import type { UpstreamRerank } from '../../protocol/rerank.js';
 import { isRecord } from '../shared/is-record.js';
 import { readCount, readRerankScores } from '../shared/read-rerank-scores.js';
 

@@ -1,5 +1,5 @@
-import type { RerankRequest } from '../../rerank/types.js';
-import type { UpstreamTarget } from '../types.js';
+import type { RerankRequest } from '../../protocol/rerank.js';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import type { CohereRerankRequest } from './cohere-rerank-api-types.js';
 
 /** The v2 body: the endpoint's model id; the gateway fills in the document texts itself, so none are asked back. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FrameImage } from '../../videos/video-request.js';
+import type { FrameImage } from '../../protocol/video-request.js';
 import { toVeoRequest, veoRefusal } from './convert-to-veo-request.js';
 
 const PNG = 'data:image/png;base64,iVBORw0K';

@@ -1,5 +1,5 @@
 import { parseDataUrl } from '../shared/parse-data-url.js';
-import { frameImage, referenceImages, type UpstreamVideoRequest, type VideoRequest } from '../../videos/video-request.js';
+import { frameImage, referenceImages, type UpstreamVideoRequest, type VideoRequest } from '../../protocol/video-request.js';
 
 /** Veo's image: base64 bytes and their type (it takes neither links nor Gemini's inlineData). */
 export interface VeoImage {

@@ -1,5 +1,5 @@
 import { isRecord } from '../shared/is-record.js';
-import type { UpstreamVideoState } from '../../videos/video-adapter.js';
+import type { UpstreamVideoState } from '../../protocol/adapters.js';
 
 /** google.rpc.Code CANCELLED: the operation was cancelled (operations.cancel). */
 const CANCELLED = 1;

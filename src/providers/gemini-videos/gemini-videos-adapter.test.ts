@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closeAllPools } from '../shared/connection-pools.js';
 import { startTestUpstream, type ReceivedRequest, type TestUpstream } from '../shared/upstream-server.testing.js';
-import { UpstreamError, type UpstreamTarget } from '../types.js';
+import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
 import { geminiVideosAdapter as adapter } from './gemini-videos-adapter.js';
 
 const upstreams: TestUpstream[] = [];

@@ -1,4 +1,4 @@
-import type { VideoOptions } from '../../videos/video-adapter.js';
+import type { VideoOptions } from '../../protocol/adapters.js';
 
 /** Fields of `provider.options[slug]` that reach Veo's `parameters` as they are (Google's names). */
 const PASSTHROUGH = ['negativePrompt', 'personGeneration', 'sampleCount'];

@@ -1,4 +1,4 @@
-import type { ChatCompletion, ToolCall } from '../../chat/types.js';
+import type { ChatCompletion, ToolCall } from '../../protocol/chat.js';
 import { convertGeminiUsage } from './convert-gemini-usage.js';
 import type { UrlCitation } from '../../plugins/web/url-citations.js';
 import type { GeminiCandidate, GeminiGroundingMetadata, GeminiResponse } from './gemini-api-types.js';

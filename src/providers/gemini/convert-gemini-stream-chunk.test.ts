@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionChunk } from '../../chat/types.js';
+import type { ChatCompletionChunk } from '../../protocol/chat.js';
 import { readFixtureEvents } from '../shared/recorded-fixtures.testing.js';
 import { GeminiStreamConverter } from './convert-gemini-stream-chunk.js';
 import type { GeminiResponse } from './gemini-api-types.js';

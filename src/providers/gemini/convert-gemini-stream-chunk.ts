@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, ChunkToolCallDelta } from '../../chat/types.js';
+import type { ChatCompletionChunk, ChunkToolCallDelta } from '../../protocol/chat.js';
 import { convertGeminiUsage } from './convert-gemini-usage.js';
 import type { GeminiCandidate, GeminiFunctionCall, GeminiResponse, GeminiUsageMetadata } from './gemini-api-types.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';

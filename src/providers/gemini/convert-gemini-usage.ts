@@ -1,5 +1,5 @@
 import { reportedCount } from '../../accounting/check-usage.js';
-import type { Usage } from '../../chat/types.js';
+import type { Usage } from '../../protocol/chat.js';
 import type { GeminiUsageMetadata } from './gemini-api-types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../chat/types.js';
+import type { ChatMessage } from '../../protocol/chat.js';
 import { convertToGeminiContents } from './convert-to-gemini-contents.js';
 
 const convert = (messages: ChatMessage[], signFunctionCalls = false) => convertToGeminiContents(messages, { signFunctionCalls });

@@ -1,4 +1,4 @@
-import type { ChatMessage, ContentPart, TextPart } from '../../chat/types.js';
+import type { ChatMessage, ContentPart, TextPart } from '../../protocol/chat.js';
 import { isRecord } from '../shared/is-record.js';
 import { parseJson } from '../shared/parse-json.js';
 import { convertUrlToGeminiPart } from './convert-url-to-gemini-part.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../chat/types.js';
-import type { UpstreamTarget } from '../types.js';
+import type { ChatRequest } from '../../protocol/chat.js';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';
 
 const target: UpstreamTarget = {

@@ -1,5 +1,5 @@
-import type { ChatRequest, FunctionTool, ResponseFormat, ToolChoice } from '../../chat/types.js';
-import type { UpstreamTarget } from '../types.js';
+import type { ChatRequest, FunctionTool, ResponseFormat, ToolChoice } from '../../protocol/chat.js';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { convertToGeminiContents } from './convert-to-gemini-contents.js';
 import { convertToGeminiThinkingConfig } from './convert-to-gemini-thinking-config.js';
 import type { GeminiFunctionCallingConfig, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiRequest } from './gemini-api-types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest, ReasoningEffort } from '../../chat/types.js';
+import type { ChatRequest, ReasoningEffort } from '../../protocol/chat.js';
 import { convertToGeminiThinkingConfig } from './convert-to-gemini-thinking-config.js';
 
 const messages: ChatRequest['messages'] = [{ role: 'user', content: 'Hi' }];

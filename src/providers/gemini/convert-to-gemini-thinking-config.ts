@@ -1,4 +1,4 @@
-import type { ChatRequest, ReasoningEffort } from '../../chat/types.js';
+import type { ChatRequest, ReasoningEffort } from '../../protocol/chat.js';
 import type { GeminiThinkingConfig } from './gemini-api-types.js';
 import { isGemini3OrLater } from './is-gemini-3-or-later.js';
 

@@ -1,12 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatCompletionChunk, ChatRequest } from '../../chat/types.js';
+import type { ChatCompletionChunk, ChatRequest } from '../../protocol/chat.js';
 import { resolveFixturesDir } from '../../sim/fixtures.js';
 import { startSimulator, type Simulator } from '../../sim/server.js';
 import { closeAllPools } from '../shared/connection-pools.js';
 import { readFixtureEvents, readFixtureJson } from '../shared/recorded-fixtures.testing.js';
 import { startTestUpstream, type ReceivedRequest, type TestUpstream } from '../shared/upstream-server.testing.js';
-import { UpstreamError, type AdapterContext, type UpstreamTarget } from '../types.js';
+import type { AdapterContext } from '../../protocol/adapters.js';
+import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
 import { geminiChatAdapter as adapter } from './gemini-chat-adapter.js';
 
 let sim: Simulator;

@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../chat/types.js';
+import type { FinishReason } from '../../protocol/chat.js';
 
 /**
  * The canonical finish reason for a Gemini one. Gemini ends function calls

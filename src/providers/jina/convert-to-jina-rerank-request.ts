@@ -1,5 +1,5 @@
-import type { RerankRequest } from '../../rerank/types.js';
-import type { UpstreamTarget } from '../types.js';
+import type { RerankRequest } from '../../protocol/rerank.js';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import type { JinaRerankRequest } from './jina-rerank-api-types.js';
 
 /**

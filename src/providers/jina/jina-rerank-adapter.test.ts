@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closeAllPools } from '../shared/connection-pools.js';
 import { startTestUpstream, type ReceivedRequest, type TestUpstream } from '../shared/upstream-server.testing.js';
-import type { UpstreamTarget } from '../types.js';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { jinaRerankAdapter as adapter } from './jina-rerank-adapter.js';
 
 let server: TestUpstream | undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rankResults } from '../../rerank/rank-results.js';
-import type { RerankRequest } from '../../rerank/types.js';
-import { UpstreamError, type UpstreamTarget } from '../types.js';
+import type { RerankRequest } from '../../protocol/rerank.js';
+import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
 import { localRerankAdapter } from './local-rerank-adapter.js';
 
 const request: RerankRequest = { model: 'local/bm25', query: 'capital of France', documents: ['Berlin is in Germany.', 'Paris is the capital of France.'] };

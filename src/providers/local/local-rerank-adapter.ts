@@ -1,4 +1,5 @@
-import { UpstreamError, type RerankAdapter } from '../types.js';
+import type { RerankAdapter } from '../../protocol/adapters.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import { bm25Relevance, type Bm25Ranking } from './bm25-relevance.js';
 
 /** The rankers the gateway runs itself, by the endpoint's upstream model. */

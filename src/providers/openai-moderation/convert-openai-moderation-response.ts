@@ -1,4 +1,4 @@
-import type { ModerationVerdict } from '../types.js';
+import type { ModerationVerdict } from '../../protocol/adapters.js';
 import { isRecord } from '../shared/is-record.js';
 
 /** The verdicts of an OpenAI moderation answer, or undefined when the body is not one (or has the wrong number of results). */

@@ -1,5 +1,5 @@
 import { isRecord } from '../shared/is-record.js';
-import type { UpstreamVideoState } from '../../videos/video-adapter.js';
+import type { UpstreamVideoState } from '../../protocol/adapters.js';
 
 /**
  * OpenAI's video object → the gateway's view of the job, or undefined when the

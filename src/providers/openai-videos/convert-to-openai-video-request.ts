@@ -1,4 +1,4 @@
-import { frameImage, type UpstreamVideoRequest } from '../../videos/video-request.js';
+import { frameImage, type UpstreamVideoRequest } from '../../protocol/video-request.js';
 
 /** Pixel sizes of the reference's resolution and aspect ratio pairs that OpenAI's `size` takes. */
 const SIZES: Record<string, Record<string, string>> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionChunk } from '../../chat/types.js';
+import type { ChatCompletionChunk } from '../../protocol/chat.js';
 import { readFixtureEvents } from '../shared/recorded-fixtures.testing.js';
 import { convertOpenAIChatChunk } from './convert-openai-chat-chunk.js';
 import type { OpenAIChatChunk } from './openai-chat-api-types.js';

@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, ChunkToolCallDelta } from '../../chat/types.js';
+import type { ChatCompletionChunk, ChunkToolCallDelta } from '../../protocol/chat.js';
 import { convertOpenAIMessageText } from './convert-openai-message-text.js';
 import { convertOpenAIUsage } from './convert-openai-usage.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';

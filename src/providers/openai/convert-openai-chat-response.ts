@@ -1,4 +1,4 @@
-import type { ChatCompletion } from '../../chat/types.js';
+import type { ChatCompletion } from '../../protocol/chat.js';
 import { convertOpenAIMessageText } from './convert-openai-message-text.js';
 import { convertOpenAIUsage } from './convert-openai-usage.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';

@@ -1,4 +1,4 @@
-import type { Usage } from '../../chat/types.js';
+import type { Usage } from '../../protocol/chat.js';
 import type { OpenAIUsage } from './openai-chat-api-types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../chat/types.js';
-import type { UpstreamTarget } from '../types.js';
+import type { ChatRequest } from '../../protocol/chat.js';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { convertToOpenAIChatRequest } from './convert-to-openai-chat-request.js';
 
 const target: UpstreamTarget = {

@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../chat/types.js';
+import type { FinishReason } from '../../protocol/chat.js';
 
 /**
  * The canonical finish reason for an OpenAI-compatible one. Hosts add their

@@ -1,9 +1,9 @@
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { ChatCompletionChunk } from '../../chat/types.js';
+import type { ChatCompletionChunk } from '../../protocol/chat.js';
 import { httpChatAdapter } from '../shared/http-chat-adapter.js';
 import { isRecord } from '../shared/is-record.js';
 import { parseStreamEventJson } from '../shared/read-upstream-body.js';
-import { UpstreamError } from '../types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import { convertOpenAIChatChunk } from './convert-openai-chat-chunk.js';
 import { convertOpenAIChatResponse } from './convert-openai-chat-response.js';
 import { convertToOpenAIChatRequest } from './convert-to-openai-chat-request.js';

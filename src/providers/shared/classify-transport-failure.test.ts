@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 
 const quiet = { aborted: false, timedOut: false };

@@ -1,4 +1,4 @@
-import { UpstreamError } from '../types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import { isRecord } from './is-record.js';
 
 /** Which of our own signals had fired when the request failed: they decide before the error's shape does. */

@@ -1,5 +1,6 @@
-import type { RerankRequest, UpstreamRerank } from '../../rerank/types.js';
-import type { RerankAdapter, UpstreamTarget } from '../types.js';
+import type { RerankRequest, UpstreamRerank } from '../../protocol/rerank.js';
+import type { RerankAdapter } from '../../protocol/adapters.js';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { readUpstreamAnswer } from './read-upstream-body.js';
 import { sendUpstreamRequest } from './send-upstream-request.js';
 import type { ProviderErrorParser } from './upstream-status-error.js';

@@ -1,4 +1,4 @@
-import type { RerankScore } from '../../rerank/types.js';
+import type { RerankScore } from '../../protocol/rerank.js';
 import { isRecord } from './is-record.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { UpstreamError } from '../types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import { upstreamBodyLimits } from './upstream-body-limits.js';
 
 /**

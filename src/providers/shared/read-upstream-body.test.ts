@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import { parseStreamEventJson } from './read-upstream-body.js';
 import { DEFAULT_UPSTREAM_BODY_LIMITS, excerpt } from './upstream-body-limits.js';
 

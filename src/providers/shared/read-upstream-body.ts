@@ -1,4 +1,4 @@
-import { UpstreamError } from '../types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import { isRecord } from './is-record.js';
 import { parseJson } from './parse-json.js';
 import { readCappedText, type CappedText } from './read-capped-text.js';

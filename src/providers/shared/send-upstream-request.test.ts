@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamError } from '../types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import { sendUpstreamRequest, type UpstreamRequest } from './send-upstream-request.js';
 import { DEFAULT_UPSTREAM_BODY_LIMITS } from './upstream-body-limits.js';
 

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
-import type { AdapterContext, UpstreamError } from '../types.js';
+import type { AdapterContext } from '../../protocol/adapters.js';
+import type { UpstreamError } from '../../protocol/upstream.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 import { poolFor } from './connection-pools.js';
 import { readCappedText, type CappedText } from './read-capped-text.js';

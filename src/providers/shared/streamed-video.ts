@@ -1,4 +1,4 @@
-import type { UpstreamVideoContent } from '../../videos/video-adapter.js';
+import type { UpstreamVideoContent } from '../../protocol/adapters.js';
 import type { UpstreamResponse } from './send-upstream-request.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { UpstreamError } from '../types.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import { parseRetryAfterMs } from './parse-retry-after.js';
 import type { CappedText } from './read-capped-text.js';
 import { excerpt, upstreamBodyLimits } from './upstream-body-limits.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskType } from '../../catalog/routing-vocabulary.js';
+import type { TaskType } from '../../protocol/routing-vocabulary.js';
 import type { RoutableModel } from '../routers/routable-model.js';
 import { chooseAutoModels, type AutoRouterSettings } from './choose-auto-models.js';
 

@@ -1,5 +1,5 @@
-import type { TaskType } from '../../catalog/routing-vocabulary.js';
-import type { ChatMessage } from '../../chat/types.js';
+import type { TaskType } from '../../protocol/routing-vocabulary.js';
+import type { ChatMessage } from '../../protocol/chat.js';
 
 export interface TaskClassification {
   task: TaskType;

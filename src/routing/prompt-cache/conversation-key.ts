@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChatMessage, ChatRequest } from '../../chat/types.js';
+import type { ChatMessage, ChatRequest } from '../../protocol/chat.js';
 
 const INSTRUCTIONS = new Set(['system', 'developer']);
 

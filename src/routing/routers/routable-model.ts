@@ -1,5 +1,5 @@
 import { modelTask } from '../../catalog/model-task.js';
-import type { ModelScores } from '../../catalog/routing-vocabulary.js';
+import type { ModelScores } from '../../protocol/routing-vocabulary.js';
 import type { Catalog, Model } from '../../catalog/types.js';
 import { rankingPrice } from '../endpoint-price.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../chat/types.js';
+import type { ChatRequest } from '../../protocol/chat.js';
 import { GatewayError } from '../../http/errors.js';
 import type { RoutableModel } from './routable-model.js';
 import { routeModels, routerModelOf, type RouterContext } from './route-models.js';

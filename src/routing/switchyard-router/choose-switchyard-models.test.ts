@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskType } from '../../catalog/routing-vocabulary.js';
+import type { TaskType } from '../../protocol/routing-vocabulary.js';
 import type { RequestFeatures } from './request-features.js';
 import { chooseSwitchyardModels, ruleMismatch, type SwitchyardRule, type SwitchyardSettings } from './choose-switchyard-models.js';
 

@@ -1,4 +1,4 @@
-import type { TaskType } from '../../catalog/routing-vocabulary.js';
+import type { TaskType } from '../../protocol/routing-vocabulary.js';
 import type { ModelVerdict, RouterChoice } from '../routers/router-choice.js';
 import type { RequestFeatures } from './request-features.js';
 

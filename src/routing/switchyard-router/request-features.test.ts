@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../chat/types.js';
+import type { ChatMessage } from '../../protocol/chat.js';
 import { requestFeatures } from './request-features.js';
 
 const say = (content: string): ChatMessage[] => [{ role: 'user', content }];

@@ -1,6 +1,6 @@
-import type { TaskType } from '../../catalog/routing-vocabulary.js';
+import type { TaskType } from '../../protocol/routing-vocabulary.js';
 import { estimatePromptTokens } from '../../chat/estimate-tokens.js';
-import type { ChatMessage, ChatRequest } from '../../chat/types.js';
+import type { ChatMessage, ChatRequest } from '../../protocol/chat.js';
 import { classifyTask } from '../auto-router/classify-task.js';
 
 /** What the switchyard rules look at in a request. */

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolChoice } from '../../chat/types.js';
+import type { ChatMessage, ToolChoice } from '../../protocol/chat.js';
 import { planReply, type Reply, type SimChatRequest } from '../reply.js';
 import { messageText, splitTokens } from '../tokens.js';
 import type { SimMessagesRequest } from './sim-messages-request.js';

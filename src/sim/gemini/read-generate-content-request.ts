@@ -1,4 +1,4 @@
-import type { ChatMessage, FunctionTool, ToolChoice } from '../../chat/types.js';
+import type { ChatMessage, FunctionTool, ToolChoice } from '../../protocol/chat.js';
 import type { SimChatRequest } from '../reply.js';
 import { GoogleErrors, type GoogleError } from './google-errors.js';
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hasBearerToken, parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
 import { deliverJson, pause, sendJson } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
-import type { RerankScore } from '../../rerank/types.js';
+import type { RerankScore } from '../../protocol/rerank.js';
 import { overlapScores } from './overlap-scores.js';
 import { validateRerankRequest, type SimRerankRequest } from './validate-rerank-request.js';
 

@@ -1,6 +1,55 @@
+/**
+ * The adapter interfaces: one per kind of API a provider protocol speaks (chat, rerank,
+ * moderation, video). Implementations live in providers/<name>/; everything above them
+ * calls through these and sees only the canonical shapes and UpstreamError.
+ */
 import type { Dispatcher } from 'undici';
-import type { UpstreamTarget } from '../providers/types.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from './chat.js';
+import type { RerankRequest, UpstreamRerank } from './rerank.js';
+import type { UpstreamTarget } from './upstream.js';
 import type { UpstreamVideoRequest, VideoRequest } from './video-request.js';
+
+export interface AdapterContext {
+  signal: AbortSignal;
+  /** Connection pool (keep-alive) to use; adapters fall back to undici's global one. */
+  dispatcher?: Dispatcher;
+  /** A stable keyed hash of the end user's `user` value: never the raw value. */
+  endUserId?: string;
+}
+
+export interface ChatAdapter {
+  readonly kind: string;
+  /** The body sent upstream for this request (also what debug.echo_upstream_body shows, minus credentials). */
+  buildRequestBody(request: ChatRequest, target: UpstreamTarget, options: { stream: boolean; endUserId?: string }): unknown;
+  /** Non-streaming call; resolves to the canonical response or rejects with UpstreamError. */
+  complete(request: ChatRequest, target: UpstreamTarget, context: AdapterContext): Promise<ChatCompletion>;
+  /**
+   * Streaming call. Resolves once the upstream accepted the request (2xx and
+   * stream headers); rejects with UpstreamError otherwise. The iterable yields
+   * canonical chunks as they arrive and throws UpstreamError on a mid-stream
+   * failure. Usage must be asked of the upstream even when the client did not.
+   */
+  stream(request: ChatRequest, target: UpstreamTarget, context: AdapterContext): Promise<AsyncIterable<ChatCompletionChunk>>;
+}
+
+export interface RerankAdapter {
+  readonly kind: string;
+  /** Resolves to the provider's scores and reported usage, or rejects with UpstreamError. */
+  rerank(request: RerankRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamRerank>;
+}
+
+/** A moderation verdict on one input: flagged or not, the categories that flagged it, and every category's score. */
+export interface ModerationVerdict {
+  flagged: boolean;
+  categories: string[];
+  scores: Record<string, number>;
+}
+
+export interface ModerationAdapter {
+  readonly kind: string;
+  /** One verdict per input, in order; rejects with UpstreamError. */
+  moderate(inputs: readonly string[], target: UpstreamTarget, context: AdapterContext): Promise<ModerationVerdict[]>;
+}
 
 /** What an upstream says of a job, in the gateway's words. */
 export type UpstreamVideoState =
