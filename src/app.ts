@@ -62,6 +62,7 @@ import { EndpointHealth } from './routing/endpoint-health.js';
 import { CACHE_PINS, memoryPins, SESSION_PINS, type ProviderPins } from './routing/provider-pins.js';
 import type { ChangeFeed } from './store/change-feed.js';
 import type { Store } from './store/database.js';
+import { isDatabaseUnavailable } from './store/database-unavailable.js';
 import type { SharedRedis } from './store/shared-redis.js';
 import { findApiKeyByHash } from './store/repositories/api-keys.js';
 import { settingOrCreate } from './store/repositories/gateway-settings.js';
@@ -217,9 +218,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => chat.ledger.close());
   assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS), video: Object.keys(VIDEO_ADAPTERS) });
   const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS, spend, random: chat.random }, options.videos ?? {}, (error) =>
-    app.log.error({ err: error }, 'video job poll failed'),
+    isDatabaseUnavailable(error) ? app.log.debug({ err: error }, 'video job poll failed') : app.log.error({ err: error }, 'video job poll failed'),
   );
-  // Jobs live in the database: the poller runs while the server does, and any instance finishes any job.
+  // Jobs live in the database: the poller runs while the server does, and any instance finishes any job. Like the interns'
+  // runtime below, a tick that fails for want of the database logs at debug: the store tells the outage once.
   app.decorate('videoPoller', videos.poller);
   app.addHook('onReady', async () => videos.poller.start());
   app.addHook('onClose', async () => videos.poller.stop());
@@ -231,7 +233,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.interns?.runtime ??
     (options.internRuntime === false
       ? undefined
-      : createInternRuntime({ ...options.internRuntime, db: services.db, clock, chat, changes: services.changes, secrets: internSecrets.withHosts, allowPrivateRanges: options.plugins?.allowPrivateRanges ?? [], log: (message, detail) => app.log.warn({ err: detail }, message) }));
+      : createInternRuntime({ ...options.internRuntime, db: services.db, clock, chat, changes: services.changes, secrets: internSecrets.withHosts, allowPrivateRanges: options.plugins?.allowPrivateRanges ?? [], log: (message, detail) => (isDatabaseUnavailable(detail) ? app.log.debug({ err: detail }, message) : app.log.warn({ err: detail }, message)) }));
   app.decorate('internRuntime', internRuntime);
   app.addHook('onReady', async () => internRuntime?.start());
   app.addHook('onClose', async () => internRuntime?.close());

@@ -15,7 +15,7 @@ import { withDatabase } from './cli/open-database.js';
 import { DEFAULT_SIM_PORT, runSimulator } from './sim/cli.js';
 import { StartError } from './cli/listen-address.js';
 import type { KeyCommandContext } from './cli/keys-commands.js';
-import { GatewayError } from './http/errors.js';
+import { GatewayError } from './protocol/gateway-error.js';
 import { packageVersion } from './util/package-version.js';
 
 const port = (value: string) => {

@@ -1,6 +1,7 @@
 import { windowEndsAt } from '../accounts/usage-periods.js';
 import type { BudgetCheck } from '../guardrails/guardrail-budget.js';
-import { Errors, type GatewayError } from '../http/errors.js';
+import { Errors } from '../http/errors.js';
+import type { GatewayError } from '../protocol/gateway-error.js';
 
 const WINDOW_NAMES = { daily: 'per day', weekly: 'per week', monthly: 'per month' } as const;
 

@@ -1,4 +1,5 @@
-import { Errors, type GatewayError } from '../http/errors.js';
+import { Errors } from '../http/errors.js';
+import type { GatewayError } from '../protocol/gateway-error.js';
 import { budgetMetadata, budgetSpent } from './guardrail-budgets.js';
 import type { CostCeiling } from './reservation-ceiling.js';
 import type { SpendLimit } from './reservation-limits.js';

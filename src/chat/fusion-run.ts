@@ -1,5 +1,6 @@
 import { servesChat } from '../catalog/model-task.js';
-import { Errors, isGatewayError } from '../http/errors.js';
+import { Errors } from '../http/errors.js';
+import { isGatewayError } from '../protocol/gateway-error.js';
 import { synthesisMessages } from '../plugins/fusion/fusion-prompts.js';
 import { fusionSettings, type FusionFields } from '../plugins/fusion/fusion-settings.js';
 import { runFusion } from '../plugins/fusion/run-fusion.js';

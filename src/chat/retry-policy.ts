@@ -1,4 +1,4 @@
-import { isGatewayError } from '../http/errors.js';
+import { isGatewayError } from '../protocol/gateway-error.js';
 import { UpstreamError } from '../protocol/upstream.js';
 
 export type NextStep =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../http/errors.js';
+import { GatewayError } from '../protocol/gateway-error.js';
 import { UpstreamError } from '../protocol/upstream.js';
 import { runAttempts } from './run-attempts.js';
 

@@ -1,5 +1,5 @@
 import type { Endpoint } from '../catalog/types.js';
-import { GatewayError, isGatewayError } from '../http/errors.js';
+import { GatewayError, isGatewayError } from '../protocol/gateway-error.js';
 import { UpstreamError } from '../protocol/upstream.js';
 import type { ProviderPins } from '../routing/provider-pins.js';
 import { describeFailure, type AttemptOutcome } from './attempt-outcome.js';

@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientLimits } from './client-limits.js';
 import { envelope, toGatewayError } from './error-envelope.js';
-import { Errors, type GatewayError } from './errors.js';
+import { Errors } from './errors.js';
+import type { GatewayError } from '../protocol/gateway-error.js';
 
 /** Node's fixed limit on the extensions of one chunk of a chunked body (lib/_http_server.js answers 413 past it). */
 const CHUNK_EXTENSIONS_LIMIT = 16 * 1024;

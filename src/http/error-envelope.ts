@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
-import { Errors, GatewayError, isGatewayError } from './errors.js';
+import { Errors } from './errors.js';
+import { GatewayError, isGatewayError } from '../protocol/gateway-error.js';
 
 /** The spec's 7.1 error body. */
 export function envelope(error: GatewayError): {

@@ -3,24 +3,7 @@
  * (as Fastify's lib/errors.js does). A GatewayError becomes the spec's envelope
  * `{"error":{"code","message","metadata"}}` in http/error-envelope.ts.
  */
-export type ErrorMetadata = Record<string, unknown>;
-
-export class GatewayError extends Error {
-  override readonly name = 'GatewayError';
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly metadata?: ErrorMetadata,
-    /** The spec's optional top-level `service_metadata` of an error body. */
-    readonly serviceMetadata?: unknown,
-  ) {
-    super(message);
-  }
-
-  withServiceMetadata(serviceMetadata: unknown): GatewayError {
-    return new GatewayError(this.statusCode, this.message, this.metadata, serviceMetadata);
-  }
-}
+import { GatewayError, type ErrorMetadata } from '../protocol/gateway-error.js';
 
 const define =
   <A extends unknown[]>(statusCode: number, message: (...args: A) => string) =>
@@ -231,8 +214,4 @@ export function asInternError(error: GatewayError): GatewayError {
   const reasons = INTERN_ERROR_REASONS[error.statusCode];
   if (!reasons || (error.metadata && 'reason' in error.metadata)) return error;
   return new GatewayError(error.statusCode, error.message, { ...error.metadata, ...reasons });
-}
-
-export function isGatewayError(value: unknown): value is GatewayError {
-  return value instanceof GatewayError;
 }

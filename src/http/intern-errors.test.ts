@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asInternError, Errors, GatewayError } from './errors.js';
+import { asInternError, Errors } from './errors.js';
+import { GatewayError } from '../protocol/gateway-error.js';
 
 describe('intern errors (spec 7.3)', () => {
   it('every catalogue entry but 401/403 carries its reason and retryable', () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Errors, type GatewayError } from './errors.js';
+import { Errors } from './errors.js';
+import type { GatewayError } from '../protocol/gateway-error.js';
 
 type Key = string | number;
 

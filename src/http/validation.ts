@@ -2,7 +2,8 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
-import { Errors, type GatewayError } from './errors.js';
+import { Errors } from './errors.js';
+import type { GatewayError } from '../protocol/gateway-error.js';
 
 function newAjv(coerceTypes: boolean): Ajv.default {
   // allErrors stays false: with it on, a crafted body can make validation slow.

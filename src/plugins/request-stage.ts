@@ -1,7 +1,8 @@
 import type { RoutedRequest, Run } from '../chat/chat-run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
 import type { ApplicableGuardrail } from '../guardrails/compile-guardrail.js';
-import { Errors, isGatewayError, type GatewayError } from '../http/errors.js';
+import { Errors } from '../http/errors.js';
+import { isGatewayError, type GatewayError } from '../protocol/gateway-error.js';
 import type { PipelineEntry } from './pipeline-entry.js';
 import type { ActivePlugins } from './plugin-configs.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../http/errors.js';
+import { GatewayError } from '../../protocol/gateway-error.js';
 import { checkChatRequest } from './check-chat-request.js';
 import type { ChatRequestBody } from './schemas.js';
 

@@ -1,4 +1,5 @@
-import { Errors, type GatewayError } from '../../http/errors.js';
+import { Errors } from '../../http/errors.js';
+import type { GatewayError } from '../../protocol/gateway-error.js';
 import type { InternRunEvent } from '../../interns/intern-runtime.js';
 import { interactionArguments, interactionId, pendingOf } from './interaction-answer.js';
 

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { randomBytes } from 'node:crypto';
 import { callerKey } from '../../http/authenticate.js';
-import { Errors, isGatewayError } from '../../http/errors.js';
+import { Errors } from '../../http/errors.js';
+import { isGatewayError } from '../../protocol/gateway-error.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { openRunOfSession, runUsage } from '../../store/repositories/intern-sessions.js';
 import { acceptWithin } from './accept-within.js';

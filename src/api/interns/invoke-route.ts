@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
-import { Errors, isGatewayError } from '../../http/errors.js';
+import { Errors } from '../../http/errors.js';
+import { isGatewayError } from '../../protocol/gateway-error.js';
 import type { ApiKeyRow } from '../../store/repositories/api-keys.js';
 import { findInternSession, insertInternSession } from '../../store/repositories/intern-sessions.js';
 import type { InternRow } from '../../store/repositories/interns.js';

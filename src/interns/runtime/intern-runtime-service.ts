@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { IBackoffFactory } from 'cockatiel';
 import type { Kysely } from 'kysely';
 import type { ChatServices } from '../../chat/chat-run.js';
-import { Errors, GatewayError } from '../../http/errors.js';
+import { Errors } from '../../http/errors.js';
+import { GatewayError } from '../../protocol/gateway-error.js';
 import {
   addRunCost, appendStep, claimDueRuns, claimRun, countAwaitingRuns, findOpenRunInSession, findRun, insertRun, listSteps, openRunsOfIntern, overdueRuns,
   releaseRuns, renewRuns, seizeRun, unansweredRuns, type InternRunRow,

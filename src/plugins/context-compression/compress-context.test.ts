@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatRequest } from '../../protocol/chat.js';
-import { GatewayError } from '../../http/errors.js';
+import { GatewayError } from '../../protocol/gateway-error.js';
 import { loadTokenCounter, type TokenCounter } from '../shared/token-counter.js';
 import { compressContext } from './compress-context.js';
 

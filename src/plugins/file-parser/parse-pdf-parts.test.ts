@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { makePdf, pdfDataUrl } from '../../../test/support/make-pdf.js';
 import type { ChatRequest, ContentPart } from '../../protocol/chat.js';
-import { GatewayError } from '../../http/errors.js';
+import { GatewayError } from '../../protocol/gateway-error.js';
 import { extractPdfText } from './extract-pdf-text.js';
 import { parsePdfParts, type FileParserDependencies, type PdfSupport } from './parse-pdf-parts.js';
 import { PdfTextCache } from './pdf-text-cache.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../http/errors.js';
+import { GatewayError } from '../../protocol/gateway-error.js';
 import type { InnerCall, InnerCalls } from '../server-tools/server-tool.js';
 import { fusionSettings } from './fusion-settings.js';
 import { runFusion } from './run-fusion.js';

@@ -1,4 +1,5 @@
-import { Errors, isGatewayError } from '../../http/errors.js';
+import { Errors } from '../../http/errors.js';
+import { isGatewayError } from '../../protocol/gateway-error.js';
 import { UpstreamError } from '../../protocol/upstream.js';
 import type { ChatMessage } from '../../protocol/chat.js';
 import type { PipelineEntry } from '../pipeline-entry.js';

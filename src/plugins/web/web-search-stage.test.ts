@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ChatRequest } from '../../protocol/chat.js';
-import { GatewayError } from '../../http/errors.js';
+import { GatewayError } from '../../protocol/gateway-error.js';
 import { UpstreamError } from '../../protocol/upstream.js';
 import type { SearchEngine } from './search-engine.js';
 import { searchTheWeb, type WebPluginFields } from './web-search-stage.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../protocol/chat.js';
-import { GatewayError } from '../../http/errors.js';
+import { GatewayError } from '../../protocol/gateway-error.js';
 import type { RoutableModel } from './routable-model.js';
 import { routeModels, routerModelOf, type RouterContext } from './route-models.js';
 
