@@ -76,6 +76,8 @@ describe.skipIf(!postgres)('PostgreSQL going away and coming back', () => {
       const refused = await chat(serving, unknown.key);
       expect(refused.status).toBe(503);
       expect(refused.body.error).toMatchObject({ code: 503, message: expect.stringContaining('database is unavailable') });
+      // Long enough for the background loops (video poller, interns' runtime: each second) to fail a few times too.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
 
       await proxy.restore();
       await settled(serving);
