@@ -8,7 +8,7 @@ import { databaseAccounts } from './reservation-loads.js';
 import { RedisHolds } from './reservation-redis.js';
 import { SpendReservations } from './reservations.js';
 
-/** Settings of spend reservations (README "Spend limits and reservations"). */
+/** Settings of spend reservations (docs/api.md, "Spend limits and reservations"). */
 export interface SpendSettings {
   /** Shares holds between instances; without it each instance keeps its own book. */
   redis?: Redis;

@@ -14,13 +14,13 @@ export interface Settings {
   bootstrapManagementKey: string | undefined;
   redisUrl: string | undefined;
   logLevel: string;
-  /** What clients may send and how long they may take (README, Configuration: "Limits and timeouts"). */
+  /** What clients may send and how long they may take (docs/operations.md, "Limits and timeouts"). */
   clientLimits: ClientLimits;
   /** How much of an upstream's answer the gateway holds. */
   upstreamLimits: UpstreamBodyLimits;
-  /** How long a stop waits for requests in flight before it ends them (README, Configuration). */
+  /** How long a stop waits for requests in flight before it ends them (docs/operations.md, "Starting and stopping"). */
   drainTimeoutMs: number;
-  /** How the gateway waits for PostgreSQL and Redis, and where ledger rows wait while the database is away (README, "When PostgreSQL or Redis go away"). */
+  /** How the gateway waits for PostgreSQL and Redis, and where ledger rows wait while the database is away (docs/operations.md, "When PostgreSQL or Redis go away"). */
   sharedServices: SharedServiceSettings;
 }
 

@@ -1,6 +1,6 @@
 import type { ServerOptions } from 'node:http';
 
-/** What a client may send and how long it may take to send it (README, Configuration: "Limits and timeouts"). */
+/** What a client may send and how long it may take to send it (docs/operations.md, "Limits and timeouts"). */
 export interface ClientLimits {
   /** A request's headers must have arrived this long after its first byte. */
   headersTimeoutMs: number;

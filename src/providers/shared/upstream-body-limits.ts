@@ -1,4 +1,4 @@
-/** How much of an upstream's answer the gateway holds in memory (README, Configuration: "Limits and timeouts"). */
+/** How much of an upstream's answer the gateway holds in memory (docs/operations.md, "Limits and timeouts"). */
 export interface UpstreamBodyLimits {
   /** A whole non-streamed answer, or one event of a stream, in bytes; past it the answer is refused. */
   maxAnswerBytes: number;
