@@ -30,7 +30,7 @@ import { cacheHolders, recordCacheHolder } from './prompt-cache-pins.js';
 import type { RunAttemptsOptions } from './run-attempts.js';
 import type { RouterFacts, RoutingFacts } from './service-metadata.js';
 import type { ChatRequest, FinishReason, Usage } from '../protocol/chat.js';
-import type { SearchResult } from '../plugins/web/search-engine.js';
+import type { SearchResult } from '../protocol/search-engine.js';
 
 /** What every flow (chat, rerank) needs beyond the request; built once in app.ts. */
 export interface RunServices {

@@ -1,12 +1,12 @@
 import type { ChatRun, Run } from '../chat/chat-run.js';
-import type { ChatRequest } from '../protocol/chat.js';
+import type { ChatRequest, PluginConfig } from '../protocol/chat.js';
 import type { GuardrailCache } from '../guardrails/guardrail-cache.js';
 import { Errors } from '../http/errors.js';
 import type { RerankRequest } from '../protocol/rerank.js';
 import type { Clock } from '../util/clock.js';
 import { guardrailStage } from './guardrail-stage.js';
 import { moderationStage, type ModerationProvider } from './moderation-stage.js';
-import { activePlugins, type ActivePlugins, type PluginConfig } from './plugin-configs.js';
+import { activePlugins, type ActivePlugins } from './plugin-configs.js';
 import { CHAT_VIEW, RERANK_VIEW } from './request-views.js';
 import { runRequestStages, type RequestStage } from './request-stage.js';
 import { responseHealingStage } from './response-healing.js';

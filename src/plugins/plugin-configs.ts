@@ -1,5 +1,4 @@
-/** One item of a request's `plugins` (validated by api/chat/plugin-schemas.ts), or an organization default. */
-export type PluginConfig = { id: string; enabled?: boolean } & Record<string, unknown>;
+import type { PluginConfig } from '../protocol/chat.js';
 
 /** The plugins in force for one request, by id. */
 export type ActivePlugins = ReadonlyMap<string, PluginConfig>;

@@ -6,7 +6,7 @@ import { extractPdfText } from './file-parser/extract-pdf-text.js';
 import { PdfTextCache } from './file-parser/pdf-text-cache.js';
 import { loadTokenCounter, type TokenCounter } from './shared/token-counter.js';
 import { exaSearchEngine } from './web/exa-search.js';
-import type { SearchEngine } from './web/search-engine.js';
+import type { SearchEngine } from '../protocol/search-engine.js';
 
 /** Limits of one fetch for a model: a page for web-fetch, a file for file-parser. */
 export const FETCH_LIMITS = {

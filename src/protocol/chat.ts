@@ -107,6 +107,9 @@ export interface WebSearchOptions {
   blocked_domains?: string[];
 }
 
+/** One item of a request's `plugins` (validated by api/chat/plugin-schemas.ts), or an organization default. */
+export type PluginConfig = { id: string; enabled?: boolean } & Record<string, unknown>;
+
 /** A validated chat request (spec 2.1). Routing-only fields stay here; adapters ignore what they do not send. */
 export interface ChatRequest {
   messages: ChatMessage[];
@@ -146,7 +149,7 @@ export interface ChatRequest {
   prompt_cache_options?: Record<string, unknown>;
   cache_control?: CacheControl;
   provider?: Record<string, unknown>;
-  plugins?: ({ id: string; enabled?: boolean } & Record<string, unknown>)[];
+  plugins?: PluginConfig[];
   prediction?: { type: 'content'; content: string | TextPart[] };
   service_tier?: 'auto' | 'default' | 'fast' | 'flex' | 'priority' | 'scale' | null;
   debug?: { echo_upstream_body?: boolean };
@@ -175,6 +178,12 @@ export interface ServerToolUseDetails {
   tool_calls_requested: number;
   tool_calls_executed: number;
   web_search_requests: number;
+}
+
+/** An annotation of the OpenAI chat message shape, as the reference's web plugin returns it. */
+export interface UrlCitation {
+  type: 'url_citation';
+  url_citation: { url: string; title: string; content?: string; start_index: number; end_index: number };
 }
 
 export interface ChatCompletion {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../protocol/upstream.js';
 import { startSimulator, type Simulator } from '../../sim/server.js';
 import { exaSearchBody, exaSearchEngine, readExaResults } from './exa-search.js';
-import type { SearchQuery } from './search-engine.js';
+import type { SearchQuery } from '../../protocol/search-engine.js';
 
 let sim: Simulator;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { isRecord } from '../../providers/shared/is-record.js';
 import { readUpstreamAnswer } from '../../providers/shared/read-upstream-body.js';
 import { sendUpstreamRequest } from '../../providers/shared/send-upstream-request.js';
 import type { ProviderErrorInfo } from '../../providers/shared/upstream-status-error.js';
-import type { SearchEngine, SearchQuery, SearchResult } from './search-engine.js';
+import type { SearchEngine, SearchQuery, SearchResult } from '../../protocol/search-engine.js';
 
 export interface ExaSettings {
   /** e.g. https://api.exa.ai (the simulator serves the same path). */

@@ -1,6 +1,6 @@
 import type { ChatMessage, ChatRequest, SystemMessage } from '../../protocol/chat.js';
 import { contentText } from '../context-compression/message-tokens.js';
-import type { SearchResult } from './search-engine.js';
+import type { SearchResult } from '../../protocol/search-engine.js';
 
 /** The reference's default `search_prompt`, dated the day of the search. */
 export const defaultSearchPrompt = (date: string) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../protocol/chat.js';
 import { defaultSearchPrompt, searchQueryOf, searchResultsMessage, withSearchResults } from './search-results-message.js';
-import type { SearchResult } from './search-engine.js';
+import type { SearchResult } from '../../protocol/search-engine.js';
 import { urlCitations } from './url-citations.js';
 
 const MOON: SearchResult = { url: 'https://science.example.org/moon/distance', title: 'How far is the Moon?', content: 'About 384,400 km.', publishedDate: '2025-03-02T00:00:00.000Z' };

@@ -1,10 +1,5 @@
-import type { SearchResult } from './search-engine.js';
-
-/** An annotation of the OpenAI chat message shape, as the reference's plugin returns it. */
-export interface UrlCitation {
-  type: 'url_citation';
-  url_citation: { url: string; title: string; content?: string; start_index: number; end_index: number };
-}
+import type { UrlCitation } from '../../protocol/chat.js';
+import type { SearchResult } from '../../protocol/search-engine.js';
 
 const MARKDOWN_LINK = /\[[^\]\n]*\]\((https?:\/\/[^\s)]+)\)/g;
 

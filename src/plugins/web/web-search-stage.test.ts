@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ChatRequest } from '../../protocol/chat.js';
 import { GatewayError } from '../../protocol/gateway-error.js';
 import { UpstreamError } from '../../protocol/upstream.js';
-import type { SearchEngine } from './search-engine.js';
+import type { SearchEngine } from '../../protocol/search-engine.js';
 import { searchTheWeb, type WebPluginFields } from './web-search-stage.js';
 
 const clock = () => new Date('2026-11-21T12:00:00Z');

@@ -7,7 +7,7 @@ import { matchesDomainRule } from '../shared/domain-rules.js';
 import type { PipelineEntry } from '../pipeline-entry.js';
 import type { RequestStage } from '../request-stage.js';
 import { nativeSearchOf } from './native-search-support.js';
-import type { SearchEngine, SearchResult } from './search-engine.js';
+import type { SearchEngine, SearchResult } from '../../protocol/search-engine.js';
 import { defaultSearchPrompt, searchQueryOf, searchResultsMessage, withSearchResults } from './search-results-message.js';
 
 /** The web plugin's fields (reference WebSearchPlugin), as validated. */

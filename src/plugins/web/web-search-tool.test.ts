@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { noInnerCalls } from '../server-tools/no-inner-calls.testing.js';
-import type { SearchEngine, SearchQuery } from './search-engine.js';
+import type { SearchEngine, SearchQuery } from '../../protocol/search-engine.js';
 import { WEB_SEARCH_TOOL_MAX_USES, webSearchServerTool } from './web-search-tool.js';
 
 const asked: SearchQuery[] = [];

@@ -1,6 +1,6 @@
 import type { FunctionTool } from '../../protocol/chat.js';
 import type { ServerTool } from '../server-tools/server-tool.js';
-import type { SearchEngine } from './search-engine.js';
+import type { SearchEngine } from '../../protocol/search-engine.js';
 import { WEB_SEARCH_DEFAULTS, withinDomains } from './web-search-stage.js';
 
 /** A `service:web_search` tool's parameters (api/chat/server-tool-schemas.ts), as validated. */

@@ -1,5 +1,4 @@
-import type { ChatCompletion, ToolCall } from '../../protocol/chat.js';
-import type { UrlCitation } from '../../plugins/web/url-citations.js';
+import type { ChatCompletion, ToolCall, UrlCitation } from '../../protocol/chat.js';
 import type { AnthropicMessagesResponse, AnthropicResponseBlock } from './anthropic-messages-api-types.js';
 import { convertAnthropicUsage } from './convert-anthropic-usage.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';

@@ -1,6 +1,5 @@
-import type { ChatCompletion, ToolCall } from '../../protocol/chat.js';
+import type { ChatCompletion, ToolCall, UrlCitation } from '../../protocol/chat.js';
 import { convertGeminiUsage } from './convert-gemini-usage.js';
-import type { UrlCitation } from '../../plugins/web/url-citations.js';
 import type { GeminiCandidate, GeminiGroundingMetadata, GeminiResponse } from './gemini-api-types.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 
