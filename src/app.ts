@@ -46,7 +46,7 @@ import { createPluginServices } from './plugins/plugin-services.js';
 import { webFetchServerTool } from './plugins/web-fetch/web-fetch-tool.js';
 import { assertServable } from './catalog/assert-servable.js';
 import type { Catalog } from './catalog/types.js';
-import type { ChatServices } from './chat/chat-run.js';
+import type { ChatServices } from './chat/run-services.js';
 import { authenticator } from './http/authenticate.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.js';
 import { DEFAULT_CLIENT_LIMITS, requestTimeoutOptions, type ClientLimits } from './http/client-limits.js';

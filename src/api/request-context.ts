@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RunContext } from '../chat/chat-run.js';
+import type { RunContext } from '../chat/run.js';
 import { wantsServiceMetadata } from '../chat/service-metadata.js';
 
 /** Where a request came from, for the ledger, and whether it asked for service_metadata. */

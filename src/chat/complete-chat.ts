@@ -4,7 +4,10 @@ import { completeWithServerTools, type ToolLoopOptions } from '../plugins/server
 import { stopConditions } from '../plugins/server-tools/stop-conditions.js';
 import type { Endpoint } from '../catalog/types.js';
 import type { Attempt } from '../routing/plan-attempts.js';
-import { adapterFor, settleRun, type ChatRun, type ChatServices } from './chat-run.js';
+import { settleRun } from './settle-run.js';
+import { adapterFor } from './adapter-for.js';
+import type { ChatServices } from './run-services.js';
+import type { ChatRun } from './run.js';
 import { answerTextOf, checkChatUsage } from './check-chat-usage.js';
 import { innerCalls } from './inner-calls.js';
 import { holdForNextCall } from './reserve-chat-run.js';

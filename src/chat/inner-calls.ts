@@ -1,6 +1,8 @@
 import type { InnerCalls } from '../plugins/server-tools/server-tool.js';
 import { applyOrganizationDefaults } from '../organization-settings/apply-organization-defaults.js';
-import { startChatRun, type ChatRun, type ChatServices } from './chat-run.js';
+import { startChatRun } from './start-run.js';
+import type { ChatServices } from './run-services.js';
+import type { ChatRun } from './run.js';
 import { completeChat } from './complete-chat.js';
 import { prepareReservedChat } from './reserve-chat-run.js';
 import type { ChatRequest } from '../protocol/chat.js';

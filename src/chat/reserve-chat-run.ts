@@ -6,7 +6,8 @@ import type { Endpoint } from '../catalog/types.js';
 import { loadTokenCounter } from '../plugins/shared/token-counter.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import { roundUsd } from '../util/round-usd.js';
-import type { ChatRun, ChatServices } from './chat-run.js';
+import type { ChatServices } from './run-services.js';
+import type { ChatRun } from './run.js';
 import type { ChatRequest, Usage } from '../protocol/chat.js';
 
 /** The most a planned chat can cost: its prompt counted with the tokenizer, its completion bound, on the dearest endpoint of its plan. */

@@ -1,11 +1,54 @@
 import type { Endpoint } from '../catalog/types.js';
 import { GatewayError, isGatewayError } from '../protocol/gateway-error.js';
 import { UpstreamError } from '../protocol/upstream.js';
+import { endpointKey, type Attempt } from '../routing/plan-attempts.js';
 import type { ProviderPins } from '../routing/provider-pins.js';
 import { describeFailure, type AttemptOutcome } from './attempt-outcome.js';
-import { attemptOptions, noteServed, settleRun, type RoutedRequest, type Run, type RunServices } from './chat-run.js';
+import { recordCacheHolder } from './prompt-cache-pins.js';
+import { isProviderFault } from './retry-policy.js';
+import type { RoutedRequest, Run } from './run.js';
+import type { RunServices } from './run-services.js';
+import { settleRun } from './settle-run.js';
 import { runAttempts, type AttemptsResult, type RunAttemptsOptions } from './run-attempts.js';
 import { serviceMetadata } from './service-metadata.js';
+
+/** The attempt loop's options shared by every flow. */
+export function attemptOptions<R>(
+  services: RunServices,
+  run: Run<RoutedRequest>,
+  signal: AbortSignal,
+  tryOne: RunAttemptsOptions<Endpoint, R>['tryOne'],
+): RunAttemptsOptions<Endpoint, R> {
+  return {
+    model: run.request.model ?? run.attempts[0]?.modelId ?? 'unknown',
+    attempts: run.attempts,
+    tryOne,
+    signal,
+    sleep: services.sleep,
+    now: () => services.clock().getTime(),
+    budget: services.retryBudget,
+    // Only the provider's faults count against its health, not a request it rightly refused.
+    onFailure: (attempt, error) => {
+      if (isProviderFault(error)) services.health.recordFailure(endpointKey(attempt.modelId, attempt.endpoint.provider));
+    },
+  };
+}
+
+/**
+ * After a served attempt: the provider is healthy again, a chat session
+ * keeps its provider and the conversation's prompt cache is known to be
+ * there (only chat has sessions and caches, hence the optional pins).
+ */
+export function noteServed(
+  services: Pick<RunServices, 'health'> & { pins?: ProviderPins; cachePins?: ProviderPins },
+  run: Run<RoutedRequest>,
+  attempt: Attempt<Endpoint>,
+): void {
+  services.health.recordSuccess(endpointKey(attempt.modelId, attempt.endpoint.provider));
+  // Not awaited: the answer does not wait for the pin, and a failed pin only costs stickiness.
+  if (services.pins && run.request.session_id) void services.pins.pin(run.key.organization_id, run.request.session_id, attempt.endpoint.provider);
+  if (services.cachePins && run.conversation) recordCacheHolder(services.cachePins, run.key.organization_id, run.conversation, attempt);
+}
 
 /**
  * A run answered in one piece (a non-streaming chat, a rerank): tries the

@@ -1,4 +1,4 @@
-import type { RoutedRequest, Run } from '../chat/chat-run.js';
+import type { RoutedRequest, Run } from '../chat/run.js';
 import type { ApplicableGuardrail } from '../guardrails/compile-guardrail.js';
 import { guardrailExclusion } from '../guardrails/endpoint-rules.js';
 import { scanContent, type ScannedText } from '../guardrails/scan-content.js';

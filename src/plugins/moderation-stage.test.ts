@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRun } from '../chat/chat-run.js';
+import type { ChatRun } from '../chat/run.js';
 import { createCatalog } from '../catalog/create-catalog.js';
 import { MODERATION_ADAPTERS } from '../providers/registry.js';
 import { startSimulator, type Simulator } from '../sim/server.js';

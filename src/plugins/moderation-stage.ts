@@ -1,4 +1,4 @@
-import type { RoutedRequest } from '../chat/chat-run.js';
+import type { RoutedRequest } from '../chat/run.js';
 import { describeFailure } from '../chat/attempt-outcome.js';
 import type { ScannedText } from '../guardrails/scan-content.js';
 import { Errors } from '../http/errors.js';

@@ -1,4 +1,4 @@
-import type { ChatRun, Run } from '../chat/chat-run.js';
+import type { ChatRun, Run, ActivePlugins } from '../chat/run.js';
 import type { ChatRequest, PluginConfig } from '../protocol/chat.js';
 import type { GuardrailCache } from '../guardrails/guardrail-cache.js';
 import { Errors } from '../http/errors.js';
@@ -6,7 +6,7 @@ import type { RerankRequest } from '../protocol/rerank.js';
 import type { Clock } from '../util/clock.js';
 import { guardrailStage } from './guardrail-stage.js';
 import { moderationStage, type ModerationProvider } from './moderation-stage.js';
-import { activePlugins, type ActivePlugins } from './plugin-configs.js';
+import { activePlugins } from './plugin-configs.js';
 import { CHAT_VIEW, RERANK_VIEW } from './request-views.js';
 import { runRequestStages, type RequestStage } from './request-stage.js';
 import { responseHealingStage } from './response-healing.js';

@@ -1,7 +1,5 @@
+import type { ActivePlugins } from '../chat/run.js';
 import type { PluginConfig } from '../protocol/chat.js';
-
-/** The plugins in force for one request, by id. */
-export type ActivePlugins = ReadonlyMap<string, PluginConfig>;
 
 const NONE: ActivePlugins = new Map();
 

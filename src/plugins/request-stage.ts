@@ -1,10 +1,9 @@
-import type { RoutedRequest, Run } from '../chat/chat-run.js';
+import type { RoutedRequest, Run, ActivePlugins } from '../chat/run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
 import type { ApplicableGuardrail } from '../guardrails/compile-guardrail.js';
 import { Errors } from '../http/errors.js';
 import { isGatewayError, type GatewayError } from '../protocol/gateway-error.js';
 import type { PipelineEntry } from './pipeline-entry.js';
-import type { ActivePlugins } from './plugin-configs.js';
 
 /** What a stage sees: the run so far (request and plan), the plugins and guardrails in force. */
 export interface StageContext<R extends RoutedRequest> {

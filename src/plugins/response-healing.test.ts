@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRun } from '../chat/chat-run.js';
+import type { ChatRun } from '../chat/run.js';
 import type { ChatCompletion, ChatRequest } from '../protocol/chat.js';
 import { activePlugins } from './plugin-configs.js';
 import { healJson, responseHealingStage } from './response-healing.js';

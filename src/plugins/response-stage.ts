@@ -1,4 +1,4 @@
-import type { ChatRun } from '../chat/chat-run.js';
+import type { ChatRun } from '../chat/run.js';
 import type { ChatCompletion } from '../protocol/chat.js';
 import type { PipelineEntry } from './pipeline-entry.js';
 

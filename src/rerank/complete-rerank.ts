@@ -1,4 +1,5 @@
-import { adapterFor, settleRun } from '../chat/chat-run.js';
+import { settleRun } from '../chat/settle-run.js';
+import { adapterFor } from '../chat/adapter-for.js';
 import { serveRun } from '../chat/serve-run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
 import { rankResults } from './rank-results.js';

@@ -1,5 +1,7 @@
 import { rerankCeiling, type CostCeiling } from '../accounting/reservation-ceiling.js';
-import { startRun, type Run, type RunContext, type RunServices } from '../chat/chat-run.js';
+import { startRun } from '../chat/start-run.js';
+import type { RunServices } from '../chat/run-services.js';
+import type { Run, RunContext } from '../chat/run.js';
 import { loadTokenCounter } from '../plugins/shared/token-counter.js';
 import type { RerankAdapter } from '../protocol/adapters.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { startChatRun, type ChatServices } from '../../chat/chat-run.js';
+import { startChatRun } from '../../chat/start-run.js';
+import type { ChatServices } from '../../chat/run-services.js';
 import { completeChat } from '../../chat/complete-chat.js';
 import { FUSION_MODEL, startFusionRun } from '../../chat/fusion-run.js';
 import { prepareReservedChat } from '../../chat/reserve-chat-run.js';

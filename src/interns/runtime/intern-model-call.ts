@@ -1,6 +1,7 @@
 import { LedgerWriter } from '../../accounting/ledger-writer.js';
 import { recordGenerations } from '../../accounting/record-generation.js';
-import { startChatRun, type ChatServices } from '../../chat/chat-run.js';
+import { startChatRun } from '../../chat/start-run.js';
+import type { ChatServices } from '../../chat/run-services.js';
 import { completeChat } from '../../chat/complete-chat.js';
 import { prepareReservedChat } from '../../chat/reserve-chat-run.js';
 import type { AssistantMessage, ChatMessage, ChatRequest, FunctionTool } from '../../protocol/chat.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IBackoffFactory } from 'cockatiel';
 import type { Kysely } from 'kysely';
-import type { ChatServices } from '../../chat/chat-run.js';
+import type { ChatServices } from '../../chat/run-services.js';
 import { Errors } from '../../http/errors.js';
 import { GatewayError } from '../../protocol/gateway-error.js';
 import {
