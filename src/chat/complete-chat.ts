@@ -24,7 +24,7 @@ export function toolLoopOptions(services: ChatServices, run: ChatRun, attempt: A
   return {
     signal,
     model: attempt.modelId,
-    inner: innerCalls(services, run),
+    inner: innerCalls(services, run, completeChat),
     conditions: stopConditions(run.request.stop_server_tools_when),
     costOf: (usage) => computeCost(attempt.endpoint.pricing, usage, new Date(run.startedAt)).total,
   };

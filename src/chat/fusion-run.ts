@@ -9,6 +9,7 @@ import { settleRun } from './settle-run.js';
 import { startChatRun } from './start-run.js';
 import type { ChatServices } from './run-services.js';
 import type { ChatRun, RunContext } from './run.js';
+import { completeChat } from './complete-chat.js';
 import { innerCalls } from './inner-calls.js';
 import { chatRunCeiling, prepareReservedChat } from './reserve-chat-run.js';
 import { serviceMetadata } from './service-metadata.js';
@@ -38,7 +39,7 @@ export async function startFusionRun(services: ChatServices, key: ApiKeyRow, req
   const planned: ChatRun = { ...started, routing: { ...started.routing, requested: { model: FUSION_MODEL, models: request.models } } };
   const run = await prepareReservedChat(services, planned, signal);
   try {
-    const fusion = await runFusion(settings, run.request.messages, innerCalls(services, run), signal);
+    const fusion = await runFusion(settings, run.request.messages, innerCalls(services, run, completeChat), signal);
     const synthesis: ChatRun = {
       ...run,
       request: { ...run.request, messages: synthesisMessages(run.request.messages, fusion.analysis) },

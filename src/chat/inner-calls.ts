@@ -3,9 +3,11 @@ import { applyOrganizationDefaults } from '../organization-settings/apply-organi
 import { startChatRun } from './start-run.js';
 import type { ChatServices } from './run-services.js';
 import type { ChatRun } from './run.js';
-import { completeChat } from './complete-chat.js';
 import { prepareReservedChat } from './reserve-chat-run.js';
-import type { ChatRequest } from '../protocol/chat.js';
+import type { ChatCompletion, ChatRequest } from '../protocol/chat.js';
+
+/** A non-streaming chat through the whole path (complete-chat.ts). */
+export type CompleteChat = (services: ChatServices, run: ChatRun, signal: AbortSignal) => Promise<ChatCompletion>;
 
 /**
  * Inner calls for a request in flight (fusion's panelists and analyst): each
@@ -14,9 +16,10 @@ import type { ChatRequest } from '../protocol/chat.js';
  * its own server tools, its own reservation of what it can cost — and its
  * own ledger row, charged to the same key and linked to the request by
  * parent_generation_id. Its `user` is the request's, so upstreams see the
- * same end-user hash.
+ * same end-user hash. `completeChat` is complete-chat.ts's, passed in: that
+ * file's tool loop makes inner calls, so importing it here would be a cycle.
  */
-export function innerCalls(services: ChatServices, parent: ChatRun): InnerCalls {
+export function innerCalls(services: ChatServices, parent: ChatRun, completeChat: CompleteChat): InnerCalls {
   return async (call, signal) => {
     const request: ChatRequest = {
       model: call.model,
