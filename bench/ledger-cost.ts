@@ -1,7 +1,7 @@
 // The SQLite ledger's CPU per generation on the gateway's core, measured apart from any request.
 import Database from 'better-sqlite3';
 import { ledgerWrites } from '../src/accounting/ledger-writes.js';
-import type { GenerationRecord } from '../src/accounting/record-generation.js';
+import type { GenerationRecord } from '../src/store/schema.js';
 import { openStore } from '../src/store/database.js';
 import { migrateToLatest } from '../src/store/migrate.js';
 import { checkpointInBackground } from '../src/store/wal-checkpoints.js';

@@ -3,7 +3,7 @@ import { testEngines } from '../../test/support/databases.js';
 import { openStore } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { insertGenerations } from './insert-generations.js';
-import type { GenerationRecord } from './record-generation.js';
+import type { GenerationRecord } from '../store/schema.js';
 
 const full: GenerationRecord = {
   id: 'gen-full',

@@ -1,7 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { perDialect } from '../store/compiled-once.js';
-import type { Database, GenerationsTable } from '../store/schema.js';
-import type { GenerationRecord } from './record-generation.js';
+import type { Database, GenerationsTable, GenerationRecord } from '../store/schema.js';
 
 /** Every column of a ledger row, in the order the cached statements bind them. */
 const COLUMNS = [

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import { LedgerOutbox } from './ledger-outbox.js';
-import type { GenerationRecord } from './record-generation.js';
+import type { GenerationRecord } from '../store/schema.js';
 
 const row = (id: string, cost = 0.001, key = 'key-a'): GenerationRecord => ({
   id,

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { DatabaseUnavailableError } from '../store/database-unavailable.js';
 import type { Clock } from '../util/clock.js';
 import type { WriteGenerations } from './ledger-writer.js';
-import type { GenerationRecord } from './record-generation.js';
+import type { GenerationRecord } from '../store/schema.js';
 
 export interface OutboxOptions {
   /** Where outbox files live (LEDGER_OUTBOX_DIR): one per gateway process, kept on this machine. */

@@ -9,7 +9,8 @@ import { testEngines } from '../../test/support/databases.js';
 import { until } from '../../test/support/until.js';
 import { openStore } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
-import { recordGenerations, type GenerationRecord } from './record-generation.js';
+import { recordGenerations } from './record-generation.js';
+import type { GenerationRecord } from '../store/schema.js';
 
 const row = (id: string, over: Partial<GenerationRecord> = {}): GenerationRecord => ({
   id,

@@ -1,7 +1,7 @@
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import type { Clock } from '../util/clock.js';
 import type { LedgerOutbox } from './ledger-outbox.js';
-import type { GenerationRecord } from './record-generation.js';
+import type { GenerationRecord } from '../store/schema.js';
 
 /** Commits a batch of rows in one transaction (recordGenerations over a database). */
 export type WriteGenerations = (rows: readonly GenerationRecord[], now: Date) => Promise<void>;

@@ -5,7 +5,7 @@ import { bootstrap } from '../accounts/bootstrap.js';
 import { openStore, type Store } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { ledgerWrites, ledgerWritesOnce } from './ledger-writes.js';
-import type { GenerationRecord } from './record-generation.js';
+import type { GenerationRecord } from '../store/schema.js';
 
 const row = (id: string): GenerationRecord => ({
   id,

@@ -1,10 +1,10 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { Store, SqliteConnection } from '../store/database.js';
-import type { Database } from '../store/schema.js';
+import type { Database, GenerationRecord } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import type { LedgerOutbox } from './ledger-outbox.js';
 import { LEDGER_OUTAGE_DEFAULTS, LedgerWriter, type WriteGenerations } from './ledger-writer.js';
-import { chargeStatements, ledgerStatements, recordGenerations, type GenerationRecord } from './record-generation.js';
+import { chargeStatements, ledgerStatements, recordGenerations } from './record-generation.js';
 
 /**
  * How the ledger commits a batch on this store. On SQLite the batch's

@@ -1,10 +1,8 @@
-import { sql, type CompiledQuery, type Insertable, type Kysely, type Transaction } from 'kysely';
-import type { Database, GenerationsTable } from '../store/schema.js';
+import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type { Database, GenerationRecord } from '../store/schema.js';
 import { usagePeriodsAt } from '../accounts/usage-periods.js';
 import { compiledOnce } from '../store/compiled-once.js';
 import { insertGenerationsQuery } from './insert-generations.js';
-
-export type GenerationRecord = Insertable<GenerationsTable>;
 
 /**
  * Writes ledger rows and adds their costs to their keys' counters in one

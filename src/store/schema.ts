@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Insertable } from 'kysely';
 
 /**
  * Table shapes shared by SQLite and PostgreSQL. Timestamps are ISO 8601 UTC
@@ -149,6 +149,9 @@ export interface GenerationsTable {
   /** 1 when the token counts are the gateway's own (accounting/check-usage.ts), 0 when the upstream's. */
   usage_estimated: Generated<number>;
 }
+
+/** A ledger row as written (the columns the database fills may be left out). */
+export type GenerationRecord = Insertable<GenerationsTable>;
 
 export interface GatewaySettingsTable {
   name: string;

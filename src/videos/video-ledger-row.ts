@@ -1,4 +1,4 @@
-import type { GenerationRecord } from '../accounting/record-generation.js';
+import type { GenerationRecord } from '../store/schema.js';
 import type { VideoJobRow } from '../store/repositories/video-jobs.js';
 
 /** How a job ended without videos: failed or expired (an error) or cancelled upstream. */

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WriteGenerations } from '../../src/accounting/ledger-writer.js';
 import { ledgerWrites } from '../../src/accounting/ledger-writes.js';
-import { recordGenerations, type GenerationRecord } from '../../src/accounting/record-generation.js';
+import { recordGenerations } from '../../src/accounting/record-generation.js';
+import type { GenerationRecord } from '../../src/store/schema.js';
 import type { Store } from '../../src/store/database.js';
 import { testEngines } from '../support/databases.js';
 import { call, startGateway, testClock, type RunningGateway } from '../support/gateway.js';

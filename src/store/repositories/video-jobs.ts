@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { recordGenerationsIn, type GenerationRecord } from '../../accounting/record-generation.js';
+import { recordGenerationsIn } from '../../accounting/record-generation.js';
+import type { Database, GenerationRecord, VideoJobsTable } from '../schema.js';
 import type { JobChange } from '../../videos/job-state.js';
-import type { Database, VideoJobsTable } from '../schema.js';
 
 export type VideoJobRow = Selectable<VideoJobsTable>;
 export type NewVideoJob = Insertable<VideoJobsTable>;
