@@ -64,6 +64,12 @@ function linkTargets(markdown: string): string[] {
   return targets;
 }
 
+/** The repository paths a document names in code spans (`src/chat/…`), placeholders (`<kind>`, `*`) left out. */
+function namedPaths(markdown: string): string[] {
+  const spans = proseLines(markdown).flatMap((line) => [...line.matchAll(/`([^`\s]+)`/g)].map((match) => match[1]!));
+  return spans.filter((span) => /^(src|test|bench|scripts|examples|docs)\/[\w./-]*$/.test(span));
+}
+
 /** What is wrong with a relative link of `document`: a missing file, or an anchor no heading of its file has. */
 function brokenLink(document: string, target: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return undefined; // https:, mailto:: not a file of the repository
@@ -96,6 +102,12 @@ describe('links of the README and docs/', () => {
       .map((target) => brokenLink(document, target))
       .filter((problem) => problem !== undefined);
     expect(broken).toEqual([]);
+  });
+
+  // bench/README.md names its own output folder (bench/results/), made by a run and not committed.
+  it.each(documents.filter((document) => document !== 'bench/README.md'))('%s: every file or folder it names in code (`src/…`) is in the repository', (document) => {
+    const missing = namedPaths(readFileSync(join(root, document), 'utf8')).filter((path) => !existsSync(join(root, path)));
+    expect(missing).toEqual([]);
   });
 
   it('the README links to every page of docs/', () => {
