@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GuardrailScope } from '../store/schema.js';
-import { compileGuardrail, type ApplicableGuardrail } from './compile-guardrail.js';
-import { budgetChecks, guardrailBudget, type GuardrailBudget } from './guardrail-budget.js';
+import { compileGuardrail } from './compile-guardrail.js';
+import type { ApplicableGuardrail, GuardrailBudget } from './compiled-guardrail.js';
+import { budgetChecks, guardrailBudget } from './guardrail-budget.js';
 import { applyRuleInput } from './guardrail-rules.js';
 
 const DAILY: GuardrailBudget = { limitUsd: 5, resetInterval: 'daily', includeByok: false };

@@ -1,13 +1,6 @@
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { LimitReset } from '../store/schema.js';
-import type { ApplicableGuardrail } from './compile-guardrail.js';
-
-/** A guardrail's spending limit: `limitUsd` per window of `resetInterval` (all time when null). */
-export interface GuardrailBudget {
-  limitUsd: number;
-  resetInterval: LimitReset | null;
-  includeByok: boolean;
-}
+import type { ApplicableGuardrail, GuardrailBudget } from './compiled-guardrail.js';
 
 /** The stored budget columns of a guardrail; no budget without a limit. */
 export function guardrailBudget(row: { limit_usd: number | null; reset_interval: LimitReset | null; include_byok_in_budgets: number }): GuardrailBudget | null {

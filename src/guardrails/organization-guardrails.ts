@@ -1,6 +1,6 @@
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { GuardrailScope } from '../store/schema.js';
-import type { ApplicableGuardrail, CompiledGuardrail } from './compile-guardrail.js';
+import type { ApplicableGuardrail, CompiledGuardrail } from './compiled-guardrail.js';
 
 export interface AssignmentRef {
   guardrail_id: string;

@@ -1,5 +1,5 @@
 import type { RoutedRequest, Run } from '../chat/run.js';
-import type { ApplicableGuardrail } from '../guardrails/compile-guardrail.js';
+import type { ApplicableGuardrail } from '../guardrails/compiled-guardrail.js';
 import { guardrailExclusion } from '../guardrails/endpoint-rules.js';
 import { scanContent, type ScannedText } from '../guardrails/scan-content.js';
 import { Errors } from '../http/errors.js';

@@ -1,6 +1,6 @@
 import type { RoutedRequest, Run, ActivePlugins } from '../chat/run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
-import type { ApplicableGuardrail } from '../guardrails/compile-guardrail.js';
+import type { ApplicableGuardrail } from '../guardrails/compiled-guardrail.js';
 import { Errors } from '../http/errors.js';
 import { isGatewayError, type GatewayError } from '../protocol/gateway-error.js';
 import type { PipelineEntry } from './pipeline-entry.js';
