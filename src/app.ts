@@ -141,6 +141,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
     },
     schemaErrorFormatter,
+    // Requests that arrive while the server drains are refused in the envelope (api/health/install-health.ts), not Fastify's own body.
+    return503OnClosing: false,
   });
   // Past it Node closes new connections at once, so that upstream calls always find a descriptor.
   if (limits.maxConnections !== undefined) app.server.maxConnections = limits.maxConnections;

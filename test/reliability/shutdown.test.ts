@@ -5,6 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openStore } from '../../src/store/database.js';
 import { startServe } from '../support/cli.js';
+import { testEngines } from '../support/databases.js';
+import { startGateway } from '../support/gateway.js';
+import { simCatalog } from '../support/sim-gateway.js';
+import { openSocket, portOf, untilClosed } from './raw-http.js';
 
 const KEY = 'shutdown-test-management-key-0000';
 
@@ -72,5 +76,35 @@ describe('a stop past its drain time', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('a request that reaches a draining server', () => {
+  it('is refused in the envelope with its connection closed', async () => {
+    const gw = await startGateway(testEngines[0]!, {
+      catalog: simCatalog(sim.url, ['alpha'], [{ id: 'sim/long', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=100,chunk_delay=50' }] }]),
+    });
+    const streaming = new AbortController();
+    const stream = await fetch(`${gw.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.managementKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sim/long', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      signal: streaming.signal,
+    });
+    expect(stream.status).toBe(200);
+    // A request whose headers are half sent when the stop begins is routed once they are complete, while draining.
+    const socket = await openSocket(portOf(gw.baseUrl));
+    socket.write('GET /api/v1/models HTTP/1.1\r\nHost: gateway\r\n');
+    const answered = untilClosed(socket);
+    const closing = gw.app.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.write(`Authorization: Bearer ${gw.managementKey}\r\n\r\n`);
+    const refused = await answered;
+    expect(refused.status).toBe(503);
+    expect(refused.text.toLowerCase()).toContain('connection: close');
+    expect(refused.body).toEqual({ error: { code: 503, message: 'Server is shutting down' } });
+    streaming.abort();
+    await closing;
+    await gw.close();
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Errors } from '../../http/errors.js';
 import type { Store } from '../../store/database.js';
 import { pendingMigrations } from '../../store/migrate.js';
 import { Lifecycle } from './lifecycle.js';
@@ -19,6 +20,13 @@ export async function installHealth(app: FastifyInstance, options: HealthOptions
   if (!options.lifecycle) app.addHook('onReady', async () => lifecycle.serving());
   // Not ready from the moment closing starts, even while in-flight requests drain.
   app.addHook('preClose', async () => lifecycle.draining());
+  // A request that still reaches this instance then (on a kept-alive connection) is refused and its connection
+  // closed, so that its client retries elsewhere; the probes keep answering.
+  app.addHook('onRequest', async (request, reply) => {
+    if (lifecycle.phase !== 'draining' || request.url === '/health' || request.url === '/ready') return;
+    void reply.header('connection', 'close');
+    throw Errors.shuttingDown();
+  });
   const { store, redis, outbox } = options;
   await app.register(healthRoutes(readinessCheck({ pendingMigrations: () => pendingMigrations(store), lifecycle, redis, outbox })));
 }
