@@ -1,11 +1,12 @@
 import { UpstreamError } from '../protocol/upstream.js';
-import { releaseVideoJob, settleVideoJob, type JobRoute, type VideoJobRow } from '../store/repositories/video-jobs.js';
+import { releaseVideoJob, type JobRoute, type VideoJobRow } from '../store/repositories/video-jobs.js';
 import { advanceJob, isTerminal, type PollOutcome } from './job-state.js';
 import { toUpstreamVideoRequest } from './upstream-video-request.js';
 import type { VideoRequest } from '../protocol/video-request.js';
 import type { VideoServices } from './video-services.js';
 import { checkVideoSeconds } from '../accounting/check-usage.js';
 import { videoCost } from './video-cost.js';
+import { settleVideoJob } from './settle-video-job.js';
 import { videoLedgerRow } from './video-ledger-row.js';
 import { videoTarget } from './video-target.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimDueVideoJobs, insertVideoJob, releaseVideoJob, settleVideoJob, type VideoJobRow } from '../../src/store/repositories/video-jobs.js';
+import { claimDueVideoJobs, insertVideoJob, releaseVideoJob, type VideoJobRow } from '../../src/store/repositories/video-jobs.js';
 import type { JobChange } from '../../src/videos/job-state.js';
+import { settleVideoJob } from '../../src/videos/settle-video-job.js';
 import { videoLedgerRow } from '../../src/videos/video-ledger-row.js';
 import { testEngines } from '../support/databases.js';
 import { startGateway, type RunningGateway } from '../support/gateway.js';

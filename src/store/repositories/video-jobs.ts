@@ -1,7 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { recordGenerationsIn } from '../../accounting/record-generation.js';
-import type { Database, GenerationRecord, VideoJobsTable } from '../schema.js';
-import type { JobChange } from '../../videos/job-state.js';
+import type { Database, VideoJobsTable } from '../schema.js';
 
 export type VideoJobRow = Selectable<VideoJobsTable>;
 export type NewVideoJob = Insertable<VideoJobsTable>;
@@ -72,47 +70,43 @@ export async function releaseVideoJob(db: Kysely<Database>, { id, token, now }: 
 /** A job moved to the next planned endpoint: its provider, upstream model and the endpoints left after it. */
 export type JobRoute = Pick<VideoJobRow, 'provider' | 'upstream_model' | 'fallbacks'>;
 
+/** The columns a poll changes. */
+export type VideoJobChange = Pick<VideoJobRow, 'status' | 'upstream_id' | 'error' | 'failures' | 'next_poll_at'> & {
+  seconds?: number | null;
+  outputs?: number;
+};
+
 /**
- * Stores a poll's result and releases the lease, only while `token` still
- * holds it; the ledger row (a completion's charge) commits in the same
- * transaction, so a job is charged exactly once even when a lease lapsed and
- * another instance polled it too. False when the lease was lost.
+ * Stores a poll's result (with the job's cost once it is charged) and
+ * releases the lease, only while `token` still holds it; false when the
+ * lease was lost. Run in the transaction that writes the job's ledger row
+ * (videos/settle-video-job.ts), so that a job whose lease lapsed and that
+ * another instance polled too is charged once.
  */
-export async function settleVideoJob(
+export async function updateLeasedVideoJob(
   db: Kysely<Database>,
-  {
-    id,
-    token,
-    change,
-    charge,
-    route,
-    now,
-  }: { id: string; token: string; change: JobChange; charge: GenerationRecord | null; route?: JobRoute; now: Date },
+  { id, token, change, cost, route, now }: { id: string; token: string; change: VideoJobChange; cost?: number; route?: JobRoute; now: Date },
 ): Promise<boolean> {
   const nowIso = now.toISOString();
-  return db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable('video_jobs')
-      .set({
-        status: change.status,
-        upstream_id: change.upstream_id,
-        error: change.error,
-        failures: change.failures,
-        next_poll_at: change.next_poll_at,
-        ...(change.seconds !== undefined ? { seconds: change.seconds } : {}),
-        ...(change.outputs !== undefined ? { outputs: change.outputs } : {}),
-        ...(charge ? { cost: charge.total_cost ?? 0 } : {}),
-        ...route,
-        claimed_until: nowIso,
-        claim_token: null,
-        updated_at: nowIso,
-      })
-      .where('id', '=', id)
-      .where('claim_token', '=', token)
-      .where('status', 'in', RUNNING)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) return false;
-    if (charge) await recordGenerationsIn(trx, [charge], now);
-    return true;
-  });
+  const result = await db
+    .updateTable('video_jobs')
+    .set({
+      status: change.status,
+      upstream_id: change.upstream_id,
+      error: change.error,
+      failures: change.failures,
+      next_poll_at: change.next_poll_at,
+      ...(change.seconds !== undefined ? { seconds: change.seconds } : {}),
+      ...(change.outputs !== undefined ? { outputs: change.outputs } : {}),
+      ...(cost !== undefined ? { cost } : {}),
+      ...route,
+      claimed_until: nowIso,
+      claim_token: null,
+      updated_at: nowIso,
+    })
+    .where('id', '=', id)
+    .where('claim_token', '=', token)
+    .where('status', 'in', RUNNING)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
