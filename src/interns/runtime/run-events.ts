@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { findRun, listSteps } from '../../store/repositories/intern-runs.js';
 import type { Database } from '../../store/schema.js';
+import type { RecordedStep } from '../agent-loop/steps.js';
 import type { InternRunEvent } from '../intern-runtime.js';
 
 /** Between looks at the database when no local notice comes (the run may be driven by another instance). */
@@ -21,7 +22,8 @@ export async function* runEvents({ db, runId, signal, subscribe }: { db: Kysely<
     };
     const unsubscribe = subscribe(() => wake());
     try {
-      for (const step of await listSteps(db, runId, after)) {
+      for (const stored of await listSteps(db, runId, after)) {
+        const step = stored as RecordedStep;
         after = step.seq;
         yield { type: 'step', seq: step.seq, kind: step.kind, content: step.content };
         if (step.kind === 'end') {

@@ -1,7 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
-import type { NewStep, RecordedStep } from '../../interns/agent-loop/steps.js';
-import type { Database, InternRunsTable } from '../schema.js';
+import type { Database, InternRunStepKind, InternRunsTable } from '../schema.js';
 
 export type InternRunRow = Selectable<InternRunsTable>;
 export type NewInternRun = Omit<Insertable<InternRunsTable>, 'steps' | 'cost' | 'status' | 'updated_at'>;
@@ -38,9 +37,17 @@ export async function countAwaitingRuns(db: Kysely<Database>, internId: string):
   return Number(row?.n ?? 0);
 }
 
-export async function listSteps(db: Kysely<Database>, runId: string, afterSeq = 0): Promise<(RecordedStep & { generation_id: string | null })[]> {
+/** A step of a run's transcript as stored: its content parsed, its kind's shape the caller's to know (interns/agent-loop/steps.ts). */
+export interface StoredStep {
+  seq: number;
+  kind: InternRunStepKind;
+  content: unknown;
+  generation_id: string | null;
+}
+
+export async function listSteps(db: Kysely<Database>, runId: string, afterSeq = 0): Promise<StoredStep[]> {
   const rows = await db.selectFrom('intern_run_steps').selectAll().where('run_id', '=', runId).where('seq', '>', afterSeq).orderBy('seq').execute();
-  return rows.map((row) => ({ seq: Number(row.seq), kind: row.kind, content: JSON.parse(row.content), generation_id: row.generation_id }) as RecordedStep & { generation_id: string | null });
+  return rows.map((row) => ({ seq: Number(row.seq), kind: row.kind, content: JSON.parse(row.content) as unknown, generation_id: row.generation_id }));
 }
 
 /**
@@ -50,10 +57,10 @@ export async function listSteps(db: Kysely<Database>, runId: string, afterSeq = 
  * Undefined when the lease was lost (another instance took the run over) or
  * the run has ended: the caller must stop acting on it.
  */
-export async function appendStep(
+export async function appendStep<S extends { kind: InternRunStepKind; content: unknown }>(
   db: Kysely<Database>,
-  { runId, token, step, generationId, change, now }: { runId: string; token: string; step: NewStep; generationId?: string | undefined; change: RunChange; now: Date },
-): Promise<RecordedStep | undefined> {
+  { runId, token, step, generationId, change, now }: { runId: string; token: string; step: S; generationId?: string | undefined; change: RunChange; now: Date },
+): Promise<(S & { seq: number }) | undefined> {
   const at = now.toISOString();
   return db.transaction().execute(async (trx) => {
     const updated = await trx
@@ -70,7 +77,7 @@ export async function appendStep(
       .insertInto('intern_run_steps')
       .values({ run_id: runId, seq, kind: step.kind, content: JSON.stringify(step.content), generation_id: generationId ?? null, created_at: at })
       .execute();
-    return { seq, ...step } as RecordedStep;
+    return { seq, ...step };
   });
 }
 
