@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PresetSettings } from './merge-preset.js';
+import type { PresetSettings } from './preset-fields.js';
 import { PresetCache, presetCacheId } from './preset-cache.js';
 
 describe('PresetCache', () => {

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { staleOnOutage } from '../store/stale-on-outage.js';
-import type { PresetSettings } from './merge-preset.js';
+import type { PresetSettings } from './preset-fields.js';
 
 /**
  * The settings of presets' designated versions by organization and slug, so that a request naming one reads no

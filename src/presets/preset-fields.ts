@@ -44,3 +44,9 @@ export const ALIAS_GROUPS: readonly (readonly PresetField[])[] = [
   ['reasoning', 'reasoning_effort'],
   ['max_tokens', 'max_completion_tokens'],
 ];
+
+/** What a preset applies to a request: its fields (PRESET_FIELDS) and its system prompt. */
+export interface PresetSettings {
+  config: Record<string, unknown>;
+  systemPrompt: string | null;
+}

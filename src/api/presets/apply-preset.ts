@@ -1,5 +1,5 @@
 import { Errors } from '../../http/errors.js';
-import { mergePreset } from '../../presets/merge-preset.js';
+import { mergePreset } from './merge-preset.js';
 import type { PresetCache } from '../../presets/preset-cache.js';
 import { parsePresetReference } from '../../presets/preset-reference.js';
 import type { ChatRequestBody } from '../chat/schemas.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { presetCacheId, PRESETS_TOPIC } from '../../presets/preset-cache.js';
-import { presetFromRequest } from '../../presets/preset-from-request.js';
+import { presetFromRequest } from './preset-from-request.js';
 import { isPresetModel } from '../../presets/preset-reference.js';
 import type { ApiKeyRow } from '../../store/repositories/api-keys.js';
 import {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequestBody } from '../api/chat/schemas.js';
+import type { ChatRequestBody } from '../chat/schemas.js';
 import { mergePreset } from './merge-preset.js';
 import { presetFromRequest } from './preset-from-request.js';
-import { parsePresetReference } from './preset-reference.js';
+import { parsePresetReference } from '../../presets/preset-reference.js';
 
 const user = { role: 'user' as const, content: 'hi' };
 const preset = {

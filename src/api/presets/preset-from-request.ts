@@ -1,6 +1,5 @@
-import type { ChatRequestBody } from '../api/chat/schemas.js';
-import { PRESET_FIELDS } from './preset-fields.js';
-import type { PresetSettings } from './merge-preset.js';
+import type { ChatRequestBody } from '../chat/schemas.js';
+import { PRESET_FIELDS, type PresetSettings } from '../../presets/preset-fields.js';
 
 type Message = ChatRequestBody['messages'][number];
 

@@ -1,11 +1,6 @@
-import type { ChatRequestBody } from '../api/chat/schemas.js';
-import { ALIAS_GROUPS, PRESET_FIELDS } from './preset-fields.js';
-import { isPresetModel, type PresetReference } from './preset-reference.js';
-
-export interface PresetSettings {
-  config: Record<string, unknown>;
-  systemPrompt: string | null;
-}
+import type { ChatRequestBody } from '../chat/schemas.js';
+import { ALIAS_GROUPS, PRESET_FIELDS, type PresetSettings } from '../../presets/preset-fields.js';
+import { isPresetModel, type PresetReference } from '../../presets/preset-reference.js';
 
 const INSTRUCTION_ROLES = new Set(['system', 'developer']);
 
