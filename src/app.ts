@@ -57,7 +57,7 @@ import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
 import { CHAT_ADAPTERS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
 import { endUserHasher } from './providers/shared/hash-end-user.js';
 import { DEFAULT_UPSTREAM_BODY_LIMITS, setUpstreamBodyLimits, type UpstreamBodyLimits } from './providers/shared/upstream-body-limits.js';
-import type { KeyRateLimiter } from './rate-limits/key-rate-limiter.js';
+import type { KeyRateLimiter } from './accounts/key-rate-limiter.js';
 import { EndpointHealth } from './routing/endpoint-health.js';
 import { CACHE_PINS, memoryPins, SESSION_PINS, type ProviderPins } from './routing/provider-pins.js';
 import type { ChangeFeed } from './store/change-feed.js';

@@ -11,7 +11,7 @@ import { pluginSettings } from '../config/plugin-settings.js';
 import type { Settings } from '../config/settings.js';
 import { resolveModerationProvider } from '../plugins/moderation-provider.js';
 import { MODERATION_ADAPTERS, PROVIDER_KINDS } from '../providers/registry.js';
-import { keyRateLimiter } from '../rate-limits/key-rate-limiter.js';
+import { keyRateLimiter } from '../accounts/key-rate-limiter.js';
 import { checkpointInBackground } from '../store/wal-checkpoints.js';
 import { outageLog } from '../util/outage-log.js';
 import { Shutdown } from '../http/shutdown.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../accounts/api-key-material.js';
 import type { KeyCache } from '../accounts/key-cache.js';
-import type { KeyRateLimiter } from '../rate-limits/key-rate-limiter.js';
+import type { KeyRateLimiter } from '../accounts/key-rate-limiter.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { Clock } from '../util/clock.js';
 import { Errors } from './errors.js';

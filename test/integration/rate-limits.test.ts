@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/accounts/api-key-material.js';
-import { RATE_LIMIT_PREFIX } from '../../src/rate-limits/key-rate-limiter.js';
+import { RATE_LIMIT_PREFIX } from '../../src/accounts/key-rate-limiter.js';
 import { startServe } from '../support/cli.js';
 import { testEngines } from '../support/databases.js';
 import { call, startGateway } from '../support/gateway.js';

@@ -5,7 +5,7 @@ import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { Catalog } from '../../src/catalog/types.js';
 import { PROVIDER_KINDS } from '../../src/providers/registry.js';
 import { connectSharedState } from '../../src/cli/shared-state.js';
-import { keyRateLimiter, type RateLimitSettings } from '../../src/rate-limits/key-rate-limiter.js';
+import { keyRateLimiter, type RateLimitSettings } from '../../src/accounts/key-rate-limiter.js';
 import type { ChangeFeed } from '../../src/store/change-feed.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';

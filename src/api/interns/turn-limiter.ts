@@ -1,4 +1,4 @@
-import { fixedWindow, type WindowDecision } from '../../rate-limits/fixed-window.js';
+import { fixedWindow, type WindowDecision } from '../../store/fixed-window.js';
 import type { SharedRedis } from '../../store/shared-redis.js';
 
 /** Where Redis keeps the counters: `<prefix>:<turns per minute>:<intern id>`. */
@@ -14,7 +14,7 @@ export type TurnLimiter = (internId: string, turnsPerMinute: number | null) => P
  * intern, in Redis when instances share one so the quota holds across them,
  * in memory otherwise. A limiter is made per quota value, since an intern's
  * quota is a setting that can change; a Redis outage falls back to this
- * instance's count (rate-limits/fixed-window.ts).
+ * instance's count (store/fixed-window.ts).
  */
 export function turnLimiter(redis?: SharedRedis): TurnLimiter {
   const limiters = new Map<number, (key: string) => Promise<WindowDecision>>();

@@ -1,5 +1,5 @@
 import type { SharedRedis } from '../store/shared-redis.js';
-import { fixedWindow } from './fixed-window.js';
+import { fixedWindow } from '../store/fixed-window.js';
 
 /** gateway.yaml's `rate_limits`: how many requests one API key may make per window. */
 export interface RateLimitSettings {
@@ -19,7 +19,7 @@ export type KeyRateLimiter = (keyHash: string) => Promise<RateLimitDecision>;
  * A fixed-window request counter per API key. In memory for one instance;
  * in Redis when instances share one, so the limit holds across all of them.
  * If Redis cannot be reached the request goes on, counted in this instance
- * (rate-limits/fixed-window.ts): a limiter outage must not take the API down.
+ * (store/fixed-window.ts): a limiter outage must not take the API down.
  */
 export function keyRateLimiter(settings: RateLimitSettings, redis?: SharedRedis): KeyRateLimiter {
   const window = fixedWindow({ points: settings.requests_per_key, duration: settings.window_seconds, keyPrefix: RATE_LIMIT_PREFIX }, redis);

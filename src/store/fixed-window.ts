@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { SharedRedis } from '../store/shared-redis.js';
+import type { SharedRedis } from './shared-redis.js';
 
 export interface WindowSettings {
   /** Requests allowed per window. */
