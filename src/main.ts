@@ -8,7 +8,7 @@ import { DatabaseUrlError } from './store/database.js';
 import { addMember, removeMember } from './store/repositories/members.js';
 import { findOrganization } from './store/repositories/organizations.js';
 import { enroll, unenroll } from './store/repositories/interns.js';
-import { INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC, membershipKey } from './api/interns/flag-cache.js';
+import { INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC, membershipKey } from './interns/flag-cache.js';
 import { announce } from './cli/announce.js';
 import { newUserId } from './util/ids.js';
 import { withDatabase } from './cli/open-database.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERN_PROGRAMME_TOPIC } from '../../src/api/interns/flag-cache.js';
+import { INTERN_PROGRAMME_TOPIC } from '../../src/interns/flag-cache.js';
 import { enroll, unenroll } from '../../src/store/repositories/interns.js';
 import { addMember, removeMember } from '../../src/store/repositories/members.js';
 import { newUserId } from '../../src/util/ids.js';

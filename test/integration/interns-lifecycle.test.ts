@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ConstantBackoff } from 'cockatiel';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERN_PROGRAMME_TOPIC } from '../../src/api/interns/flag-cache.js';
+import { INTERN_PROGRAMME_TOPIC } from '../../src/interns/flag-cache.js';
 import { forkIntern, type ChildHandle } from '../../src/interns/runtime/intern-process.js';
 import type { ParentMessage } from '../../src/interns/runtime/protocol.js';
 import { recordingServer } from '../../src/interns/tools/tools.testing.js';

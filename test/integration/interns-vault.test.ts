@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTERN_PROGRAMME_TOPIC } from '../../src/api/interns/flag-cache.js';
+import { INTERN_PROGRAMME_TOPIC } from '../../src/interns/flag-cache.js';
 import { internSecretReader } from '../../src/api/vault/routes.js';
 import { secretBox } from '../../src/api/vault/secret-box.js';
 import { enroll } from '../../src/store/repositories/interns.js';

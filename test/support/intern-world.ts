@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { ConstantBackoff } from 'cockatiel';
-import { INTERN_PROGRAMME_TOPIC } from '../../src/api/interns/flag-cache.js';
+import { INTERN_PROGRAMME_TOPIC } from '../../src/interns/flag-cache.js';
 import type { InternRuntimeTuning } from '../../src/interns/runtime/runtime-tuning.js';
 import { recordingServer } from '../../src/interns/tools/tools.testing.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';

@@ -5,9 +5,9 @@ import type { Services } from '../../services.js';
 import { isEnrolled } from '../../store/repositories/interns.js';
 import type { SharedRedis } from '../../store/shared-redis.js';
 import { isMember } from '../../store/repositories/members.js';
-import { FlagCache, INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC } from './flag-cache.js';
+import { FlagCache, INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC } from '../../interns/flag-cache.js';
 import type { InternServices } from './intern-services.js';
-import { turnLimiter } from './turn-limiter.js';
+import { turnLimiter } from '../../interns/turn-limiter.js';
 
 export interface InternOptions {
   runtime?: InternRuntime;

@@ -6,9 +6,9 @@ import { envelope, toGatewayError } from '../../http/error-envelope.js';
 import type { InternRuntime } from '../../interns/intern-runtime.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../util/clock.js';
-import { membershipKey, type FlagCache } from './flag-cache.js';
+import { membershipKey, type FlagCache } from '../../interns/flag-cache.js';
 import { INTERN_BODY_LIMIT } from './schemas.js';
-import type { TurnLimiter } from './turn-limiter.js';
+import type { TurnLimiter } from '../../interns/turn-limiter.js';
 
 export interface InternServices {
   db: Kysely<Database>;

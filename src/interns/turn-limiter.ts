@@ -1,5 +1,5 @@
-import { fixedWindow, type WindowDecision } from '../../store/fixed-window.js';
-import type { SharedRedis } from '../../store/shared-redis.js';
+import { fixedWindow, type WindowDecision } from '../store/fixed-window.js';
+import type { SharedRedis } from '../store/shared-redis.js';
 
 /** Where Redis keeps the counters: `<prefix>:<turns per minute>:<intern id>`. */
 export const TURN_LIMIT_PREFIX = 'mg:rate:intern';

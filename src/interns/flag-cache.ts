@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { staleOnOutage } from '../../store/stale-on-outage.js';
+import { staleOnOutage } from '../store/stale-on-outage.js';
 
 /** Change-feed topics that drop these caches: the id is an organization id, or membershipKey(organization, user). */
 export const INTERN_PROGRAMME_TOPIC = 'intern_programme';
