@@ -5,6 +5,7 @@ import type { Clock } from '../util/clock.js';
 import type { LedgerOutbox } from './ledger-outbox.js';
 import { LEDGER_OUTAGE_DEFAULTS, LedgerWriter, type WriteGenerations } from './ledger-writer.js';
 import { chargeStatements, ledgerStatements, recordGenerations } from './record-generation.js';
+import { rollupStatements } from './usage-rollup.js';
 
 /**
  * How the ledger commits a batch on this store. On SQLite the batch's
@@ -38,9 +39,10 @@ function sqliteLedgerWrites(db: Kysely<Database>, sqlite: SqliteConnection): Wri
  * How the ledger writes rows that may be in the database already: the
  * outbox's, written again after an outage (a commit whose answer was lost on
  * the way may have happened). A row whose id is there is skipped (ON
- * CONFLICT DO NOTHING), and only the rows inserted are charged to their keys:
- * a row written twice is billed once. One transaction per batch; a batch
- * without rows still opens one, which tells whether the database is back.
+ * CONFLICT DO NOTHING), and only the rows inserted are charged to their keys
+ * and added to the rollups: a row written twice is billed and counted once.
+ * One transaction per batch; a batch without rows still opens one, which
+ * tells whether the database is back.
  */
 export function ledgerWritesOnce(db: Kysely<Database>): WriteGenerations {
   return (rows, now) =>
@@ -50,7 +52,7 @@ export function ledgerWritesOnce(db: Kysely<Database>): WriteGenerations {
         const result = await trx.insertInto('generations').values(row).onConflict((conflict) => conflict.column('id').doNothing()).executeTakeFirst();
         if (result.numInsertedOrUpdatedRows) inserted.push(row);
       }
-      for (const query of chargeStatements(trx, inserted, now)) await trx.executeQuery(query);
+      for (const query of [...chargeStatements(trx, inserted, now), ...rollupStatements(trx, inserted)]) await trx.executeQuery(query);
     });
 }
 

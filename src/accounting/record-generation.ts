@@ -3,6 +3,7 @@ import type { Database, GenerationRecord } from '../store/schema.js';
 import { usagePeriodsAt } from '../accounts/usage-periods.js';
 import { compiledOnce } from '../store/compiled-once.js';
 import { insertGenerationsQuery } from './insert-generations.js';
+import { rollupStatements } from './usage-rollup.js';
 
 /**
  * Writes ledger rows and adds their costs to their keys' counters in one
@@ -24,8 +25,8 @@ export const recordGeneration = (db: Kysely<Database>, row: GenerationRecord, no
 /**
  * The statements that record a batch, to run in one transaction: the rows'
  * INSERTs (`rowsPerInsert` rows each, all in one by default), then one update
- * per key of its summed cost. Each period counter restarts when the stored
- * period is not the current one.
+ * per key of its summed cost (each period counter restarts when the stored
+ * period is not the current one), then the rollups' upserts (usage-rollup.ts).
  */
 export function ledgerStatements(
   db: Kysely<Database>,
@@ -35,7 +36,7 @@ export function ledgerStatements(
 ): CompiledQuery[] {
   const statements: CompiledQuery[] = [];
   for (let i = 0; i < rows.length; i += rowsPerInsert) statements.push(insertGenerationsQuery(db, rows.slice(i, i + rowsPerInsert)));
-  statements.push(...chargeStatements(db, rows, now));
+  statements.push(...chargeStatements(db, rows, now), ...rollupStatements(db, rows));
   return statements;
 }
 

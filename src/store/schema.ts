@@ -228,6 +228,8 @@ export interface OrganizationSettingsTable {
   /** JSON: default plugins (items of the chat request's `plugins`), or null. */
   plugins: string | null;
   updated_at: string;
+  /** 1 when the chat flows store each generation's prompt and completion (migration 0023); 0 by default. */
+  store_content: Generated<number>;
 }
 
 /** Where a guardrail applies, narrowest first (the reference's guardrail_scope values). */
@@ -386,6 +388,72 @@ export interface VaultSecretsTable extends SecretColumns {
   organization_id: string;
 }
 
+/** Sums of the ledger by organization, UTC hour, workspace, key, model and provider (migration 0021), kept with each ledger write. */
+export interface UsageHourlyTable {
+  organization_id: string;
+  /** The hour's start, 'YYYY-MM-DDTHH' (UTC): a ledger row's created_at cut to 13 characters. */
+  hour: string;
+  workspace_id: string;
+  api_key_hash: string;
+  model: string;
+  /** '' for the rows no provider served. */
+  provider_name: string;
+  requests: number;
+  /** Rows of status 'error'. */
+  errors: number;
+  tokens_prompt: number;
+  tokens_completion: number;
+  tokens_reasoning: number;
+  tokens_cached: number;
+  cost: number;
+  /** Sum and number of the rows' latency_ms (rows without one count in neither). */
+  latency_ms_sum: number;
+  latency_count: number;
+}
+
+/** What an organization spent in all (migration 0021): the usage its credits are checked against. */
+export interface OrganizationUsageTable {
+  organization_id: string;
+  usage: number;
+}
+
+/** Credits granted to an organization (migration 0022); written once, never changed: their sum is its total credits. */
+export interface CreditGrantsTable {
+  id: string;
+  organization_id: string;
+  /** USD; a negative grant corrects an earlier one. */
+  amount_usd: number;
+  note: string | null;
+  /** Who granted: 'cli', or 'key:<hash>' for a management key. */
+  granted_by: string;
+  created_at: string;
+}
+
+/** A generation's prompt and completion, stored when its organization turned content storage on (migration 0023). */
+export interface GenerationContentsTable {
+  generation_id: string;
+  organization_id: string;
+  /** JSON: the request's messages. */
+  input: string;
+  completion: string | null;
+  reasoning: string | null;
+  /** 1 when a text was cut to the stored bound. */
+  truncated: number;
+  created_at: string;
+}
+
+/** Feedback on a generation (migration 0024): the reference's categories and an optional comment. */
+export interface GenerationFeedbackTable {
+  id: string;
+  organization_id: string;
+  generation_id: string;
+  /** The management key that sent it. */
+  api_key_hash: string;
+  category: string;
+  comment: string | null;
+  created_at: string;
+}
+
 export interface Database {
   intern_programme: InternProgrammeTable;
   interns: InternsTable;
@@ -411,4 +479,9 @@ export interface Database {
   organization_settings: OrganizationSettingsTable;
   guardrails: GuardrailsTable;
   guardrail_assignments: GuardrailAssignmentsTable;
+  usage_hourly: UsageHourlyTable;
+  organization_usage: OrganizationUsageTable;
+  credit_grants: CreditGrantsTable;
+  generation_contents: GenerationContentsTable;
+  generation_feedback: GenerationFeedbackTable;
 }

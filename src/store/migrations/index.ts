@@ -18,6 +18,10 @@ import * as generationsUnreadIndexes from './0017-generations-unread-indexes.js'
 import * as generationUsageEstimated from './0018-generation-usage-estimated.js';
 import * as videoJobReservations from './0019-video-job-reservations.js';
 import * as authorizationCodeCreator from './0020-authorization-code-creator.js';
+import * as usageRollups from './0021-usage-rollups.js';
+import * as creditGrants from './0022-credit-grants.js';
+import * as generationContents from './0023-generation-contents.js';
+import * as generationFeedback from './0024-generation-feedback.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -43,6 +47,10 @@ const migrations: Record<string, EngineMigration> = {
   '0018-generation-usage-estimated': generationUsageEstimated,
   '0019-video-job-reservations': videoJobReservations,
   '0020-authorization-code-creator': authorizationCodeCreator,
+  '0021-usage-rollups': usageRollups,
+  '0022-credit-grants': creditGrants,
+  '0023-generation-contents': generationContents,
+  '0024-generation-feedback': generationFeedback,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
