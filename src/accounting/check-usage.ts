@@ -1,5 +1,5 @@
 import type { Usage } from '../protocol/chat.js';
-import { isRecord } from '../providers/shared/is-record.js';
+import { isRecord } from '../util/is-record.js';
 
 /** A figure billing can take: a whole number ≥ 0 that a double holds exactly. */
 export const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;

@@ -1,5 +1,5 @@
 import { reportedCount } from '../accounting/check-usage.js';
-import { isRecord } from '../providers/shared/is-record.js';
+import { isRecord } from '../util/is-record.js';
 import type { Usage } from '../protocol/chat.js';
 
 function addCounts(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { isRecord } from '../../providers/shared/is-record.js';
+import { isRecord } from '../../util/is-record.js';
 import { readUpstreamAnswer } from '../../providers/shared/read-upstream-body.js';
 import { sendUpstreamRequest } from '../../providers/shared/send-upstream-request.js';
 import type { ProviderErrorInfo } from '../../providers/shared/upstream-status-error.js';

@@ -1,5 +1,5 @@
 import type { AssistantMessage, ChatMessage, TextPart } from '../../protocol/chat.js';
-import { isRecord } from '../shared/is-record.js';
+import { isRecord } from '../../util/is-record.js';
 import type { AnthropicContentBlock, AnthropicMessage, AnthropicTextBlock } from './anthropic-messages-api-types.js';
 import { convertToAnthropicContentPart, convertToAnthropicTextPart } from './convert-to-anthropic-content-part.js';
 

@@ -1,5 +1,5 @@
 import type { UpstreamRerank } from '../../protocol/rerank.js';
-import { isRecord } from '../shared/is-record.js';
+import { isRecord } from '../../util/is-record.js';
 import { readCount, readRerankScores } from '../shared/read-rerank-scores.js';
 
 /** Scores, id and billed search units of a v2 answer; undefined when it holds no ranking. */

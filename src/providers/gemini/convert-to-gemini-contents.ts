@@ -1,5 +1,5 @@
 import type { ChatMessage, ContentPart, TextPart } from '../../protocol/chat.js';
-import { isRecord } from '../shared/is-record.js';
+import { isRecord } from '../../util/is-record.js';
 import { parseJson } from '../shared/parse-json.js';
 import { convertUrlToGeminiPart } from './convert-url-to-gemini-part.js';
 import type { GeminiContent, GeminiPart, GeminiRequest } from './gemini-api-types.js';

@@ -1,5 +1,5 @@
 import type { ModerationVerdict } from '../../protocol/adapters.js';
-import { isRecord } from '../shared/is-record.js';
+import { isRecord } from '../../util/is-record.js';
 
 /** The verdicts of an OpenAI moderation answer, or undefined when the body is not one (or has the wrong number of results). */
 export function convertOpenAIModerationResponse(body: unknown, inputs: number): ModerationVerdict[] | undefined {

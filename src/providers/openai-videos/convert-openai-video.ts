@@ -1,4 +1,4 @@
-import { isRecord } from '../shared/is-record.js';
+import { isRecord } from '../../util/is-record.js';
 import type { UpstreamVideoState } from '../../protocol/adapters.js';
 
 /**

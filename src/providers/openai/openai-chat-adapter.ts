@@ -1,7 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ChatCompletionChunk } from '../../protocol/chat.js';
 import { httpChatAdapter } from '../shared/http-chat-adapter.js';
-import { isRecord } from '../shared/is-record.js';
+import { isRecord } from '../../util/is-record.js';
 import { parseStreamEventJson } from '../shared/read-upstream-body.js';
 import { UpstreamError } from '../../protocol/upstream.js';
 import { convertOpenAIChatChunk } from './convert-openai-chat-chunk.js';

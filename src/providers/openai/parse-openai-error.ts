@@ -1,4 +1,4 @@
-import { isRecord } from '../shared/is-record.js';
+import { isRecord } from '../../util/is-record.js';
 import type { ProviderErrorInfo } from '../shared/upstream-status-error.js';
 
 /**

@@ -1,5 +1,5 @@
 import { UpstreamError } from '../../protocol/upstream.js';
-import { isRecord } from './is-record.js';
+import { isRecord } from '../../util/is-record.js';
 
 /** Which of our own signals had fired when the request failed: they decide before the error's shape does. */
 export interface SignalState {

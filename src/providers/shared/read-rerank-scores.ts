@@ -1,5 +1,5 @@
 import type { RerankScore } from '../../protocol/rerank.js';
-import { isRecord } from './is-record.js';
+import { isRecord } from '../../util/is-record.js';
 
 /**
  * The `{index, relevance_score}` items every rerank API answers with (Cohere,

@@ -1,5 +1,5 @@
 import { UpstreamError } from '../../protocol/upstream.js';
-import { isRecord } from './is-record.js';
+import { isRecord } from '../../util/is-record.js';
 import { parseJson } from './parse-json.js';
 import { readCappedText, type CappedText } from './read-capped-text.js';
 import type { UpstreamResponse } from './send-upstream-request.js';

@@ -1,4 +1,4 @@
-import { isRecord } from '../../providers/shared/is-record.js';
+import { isRecord } from '../../util/is-record.js';
 
 /** A rerank request that passed the simulator's checks, in the shape Cohere and Jina share. */
 export interface SimRerankRequest {
