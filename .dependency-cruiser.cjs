@@ -22,11 +22,18 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/protocol/' },
     },
     {
-      name: 'util-stands-alone',
-      comment: 'util/ holds generic helpers: it imports nothing else of src/ but protocol/.',
+      name: 'helpers-stand-alone',
+      comment: 'util/ and net/ hold generic helpers: they import nothing else of src/ but protocol/.',
       severity: 'error',
-      from: { path: '^src/util/' },
-      to: { path: '^src/', pathNot: '^src/(util|protocol)/' },
+      from: { path: '^src/(util|net)/' },
+      to: { path: '^src/', pathNot: '^src/(util|net|protocol)/' },
+    },
+    {
+      name: 'providers-speak-protocol',
+      comment: 'An adapter translates between protocol/ and one upstream: it imports nothing of src/ but protocol/, util/ and net/ (as the AI SDK\'s provider packages depend only on its provider interfaces).',
+      severity: 'error',
+      from: { path: '^src/providers/' },
+      to: { path: '^src/', pathNot: '^src/(providers|protocol|util|net)/' },
     },
     {
       name: 'store-knows-no-domain',

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Pricing } from '../catalog/types.js';
-import { checkUsage, checkVideoSeconds, isCount, reportedCount, tokenCapacity, type UsageBounds } from './check-usage.js';
+import { checkUsage, checkVideoSeconds, tokenCapacity, type UsageBounds } from './check-usage.js';
+import { isCount, reportedCount } from '../protocol/usage-counts.js';
 import { computeCost } from './compute-cost.js';
 
 const bounds: UsageBounds = { maxPromptTokens: 128_000, maxCompletionTokens: 16_384, answerCapacity: tokenCapacity(60), mayHideTokens: false };

@@ -1,15 +1,6 @@
 import type { Usage } from '../protocol/chat.js';
+import { isCount } from '../protocol/usage-counts.js';
 import { isRecord } from '../util/is-record.js';
-
-/** A figure billing can take: a whole number ≥ 0 that a double holds exactly. */
-export const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-
-/**
- * A part of a sum an upstream reports in pieces (Anthropic's prompt, Gemini's
- * completion): 0 when left out, NaN when it is no count, so that the sum is
- * none and checkUsage replaces it rather than bill what the other parts add up to.
- */
-export const reportedCount = (value: unknown): number => (value == null ? 0 : isCount(value) ? value : NaN);
 
 /** The count, or 0 for anything billing cannot take. */
 export const countOrZero = (value: unknown): number => (isCount(value) ? value : 0);

@@ -11,6 +11,9 @@ export const QUANTIZATIONS = ['int4', 'int8', 'fp4', 'mxfp4', 'nvfp4', 'fp6', 'f
 export const SERVICE_TIERS = ['auto', 'default', 'flex', 'priority', 'scale'] as const;
 export type ServiceTier = (typeof SERVICE_TIERS)[number];
 
+/** Whether an endpoint can be asked for a tier; an endpoint that lists none offers none. */
+export const offersTier = (tiers: readonly ServiceTier[] | undefined, tier: ServiceTier): boolean => tiers?.includes(tier) === true;
+
 /**
  * What the auto-router classifies a request as (routing/auto-router/classify-task.ts).
  * A model's score for `general` is its overall quality.

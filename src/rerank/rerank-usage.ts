@@ -1,4 +1,5 @@
-import { isCount, tokenCapacity } from '../accounting/check-usage.js';
+import { tokenCapacity } from '../accounting/check-usage.js';
+import { isCount } from '../protocol/usage-counts.js';
 import { estimateTokens } from '../chat/estimate-tokens.js';
 import type { RerankRequest, RerankUsage, ReportedRerankUsage } from '../protocol/rerank.js';
 

@@ -1,6 +1,7 @@
 import type { Endpoint } from '../catalog/types.js';
 import type { MaxPriceKey, ProviderPreferences } from './provider-preferences.js';
-import { offersTier, supportsParameter, type RequestNeeds } from './request-parameters.js';
+import { supportsParameter, type RequestNeeds } from './request-parameters.js';
+import { offersTier } from '../protocol/routing-vocabulary.js';
 
 /** The catalog facts the filters read; unknown facts are absent. */
 export type FilterableEndpoint = Pick<Endpoint, 'provider' | 'pricing'> &

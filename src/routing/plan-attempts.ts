@@ -1,10 +1,9 @@
-import type { ServiceTier } from '../protocol/routing-vocabulary.js';
+import { type ServiceTier, offersTier } from '../protocol/routing-vocabulary.js';
 import { exclusionOf, FILTERS, type Exclusion, type FilterableEndpoint } from './endpoint-filters.js';
 import { rankingPrice } from './endpoint-price.js';
 import type { EndpointFigures } from './endpoint-stats.js';
 import { cacheAdvantage } from './prompt-cache/cache-advantage.js';
 import { PERCENTILES, readProviderPreferences, type ProviderPreferences } from './provider-preferences.js';
-import { offersTier } from './request-parameters.js';
 import { inverseSquarePrice, weightedOrder } from './weighted-order.js';
 
 /** What the planner needs of a catalog model: its id and its provider endpoints, in preference order. */

@@ -44,6 +44,3 @@ export interface RequestNeeds {
  */
 export const requiredTier = (tier: ServiceTier | 'fast' | null | undefined): ServiceTier | undefined =>
   tier === 'fast' ? 'priority' : tier === 'flex' || tier === 'priority' || tier === 'scale' ? tier : undefined;
-
-/** Whether an endpoint can be asked for a tier; an endpoint that lists none offers none. */
-export const offersTier = (tiers: readonly ServiceTier[] | undefined, tier: ServiceTier): boolean => tiers?.includes(tier) === true;

@@ -1,4 +1,4 @@
-import { reportedCount } from '../../accounting/check-usage.js';
+import { reportedCount } from '../../protocol/usage-counts.js';
 import type { Usage } from '../../protocol/chat.js';
 import type { AnthropicUsage } from './anthropic-messages-api-types.js';
 

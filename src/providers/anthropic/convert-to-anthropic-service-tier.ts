@@ -1,5 +1,4 @@
-import type { ServiceTier } from '../../protocol/routing-vocabulary.js';
-import { offersTier } from '../../routing/request-parameters.js';
+import { type ServiceTier, offersTier } from '../../protocol/routing-vocabulary.js';
 
 export type AnthropicServiceTier = 'auto' | 'standard_only';
 

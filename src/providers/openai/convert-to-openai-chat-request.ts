@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatRequest, ContentPart, ReasoningEffort, WebSearchOptions } from '../../protocol/chat.js';
-import { offersTier } from '../../routing/request-parameters.js';
+import { offersTier } from '../../protocol/routing-vocabulary.js';
 import { upstreamEndUser } from '../shared/hash-end-user.js';
 import type { UpstreamTarget } from '../../protocol/upstream.js';
 
