@@ -2,7 +2,7 @@ import { mkdir, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/p
 import { dirname, join } from 'node:path';
 import { DatabaseUnavailableError } from '../store/database-unavailable.js';
 import type { Clock } from '../util/clock.js';
-import type { WriteGenerations } from './ledger-writer.js';
+import type { WriteGenerations } from './record-generation.js';
 import type { GenerationRecord } from '../store/schema.js';
 
 export interface OutboxOptions {

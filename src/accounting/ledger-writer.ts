@@ -1,10 +1,8 @@
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import type { Clock } from '../util/clock.js';
 import type { LedgerOutbox } from './ledger-outbox.js';
+import type { WriteGenerations } from './record-generation.js';
 import type { GenerationRecord } from '../store/schema.js';
-
-/** Commits a batch of rows in one transaction (recordGenerations over a database). */
-export type WriteGenerations = (rows: readonly GenerationRecord[], now: Date) => Promise<void>;
 
 interface Pending {
   row: GenerationRecord;

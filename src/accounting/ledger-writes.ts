@@ -3,8 +3,8 @@ import type { Store, SqliteConnection } from '../store/database.js';
 import type { Database, GenerationRecord } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import type { LedgerOutbox } from './ledger-outbox.js';
-import { LEDGER_OUTAGE_DEFAULTS, LedgerWriter, type WriteGenerations } from './ledger-writer.js';
-import { chargeStatements, ledgerStatements, recordGenerations } from './record-generation.js';
+import { LEDGER_OUTAGE_DEFAULTS, LedgerWriter } from './ledger-writer.js';
+import { chargeStatements, ledgerStatements, recordGenerations, type WriteGenerations } from './record-generation.js';
 import { rollupStatements } from './usage-rollup.js';
 
 /**

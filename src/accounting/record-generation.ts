@@ -5,6 +5,9 @@ import { compiledOnce } from '../store/compiled-once.js';
 import { insertGenerationsQuery } from './insert-generations.js';
 import { rollupStatements } from './usage-rollup.js';
 
+/** Commits a batch of rows in one transaction (recordGenerations over a database). */
+export type WriteGenerations = (rows: readonly GenerationRecord[], now: Date) => Promise<void>;
+
 /**
  * Writes ledger rows and adds their costs to their keys' counters in one
  * transaction: a recorded charge and the spend it counts toward never part.

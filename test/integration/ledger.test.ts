@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WriteGenerations } from '../../src/accounting/ledger-writer.js';
+import { recordGenerations, type WriteGenerations } from '../../src/accounting/record-generation.js';
 import { ledgerWrites } from '../../src/accounting/ledger-writes.js';
-import { recordGenerations } from '../../src/accounting/record-generation.js';
 import type { GenerationRecord } from '../../src/store/schema.js';
 import type { Store } from '../../src/store/database.js';
 import { testEngines } from '../support/databases.js';
