@@ -5,6 +5,8 @@ import type { LedgerOutbox } from './accounting/ledger-outbox.js';
 import { storeLedgerWriter } from './accounting/ledger-writes.js';
 import { spendGuard, type SpendSettings } from './accounting/spend-guard.js';
 import { KeyCache } from './accounts/key-cache.js';
+import { activityRoutes } from './api/activity/routes.js';
+import { analyticsRoutes } from './api/analytics/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { chatRoutes } from './api/chat/routes.js';
 import { generationRoutes } from './api/generation/routes.js';
@@ -250,6 +252,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(authRoutes(services));
       await api.register(organizationRoutes(services));
       await api.register(generationRoutes(services));
+      await api.register(activityRoutes(services));
+      await api.register(analyticsRoutes(services));
       await api.register(organizationSettingsRoutes(services));
       await api.register(videoRoutes({ ...videos.services, auth: services.auth, poller: videos.poller }));
       await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey }));
