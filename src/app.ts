@@ -9,6 +9,9 @@ import { activityRoutes } from './api/activity/routes.js';
 import { analyticsRoutes } from './api/analytics/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { chatRoutes } from './api/chat/routes.js';
+import { creditsRoutes } from './api/credits/routes.js';
+import { CREDITS_TOPIC, CreditsCache } from './credits/credits-cache.js';
+import { totalCredits } from './store/repositories/credit-grants.js';
 import { generationRoutes } from './api/generation/routes.js';
 import { installHealth } from './api/health/install-health.js';
 import type { Lifecycle } from './api/health/lifecycle.js';
@@ -179,6 +182,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   options.changes.subscribe(PRESETS_TOPIC, (id) => presets.invalidate(id));
   const guardrails = new GuardrailCache((organizationId) => loadOrganizationGuardrails(services.db, organizationId));
   options.changes.subscribe(GUARDRAILS_TOPIC, (organizationId) => guardrails.invalidate(organizationId));
+  const credits = new CreditsCache((organizationId) => totalCredits(services.db, organizationId));
+  options.changes.subscribe(CREDITS_TOPIC, (organizationId) => credits.invalidate(organizationId));
   const plugins = createPluginServices(options.plugins ?? { allowPrivateRanges: [] }, options.resolve ? { resolve: options.resolve } : {});
   app.addHook('onClose', async () => plugins.close());
   const pipeline = createPipeline({
@@ -196,7 +201,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const shutdown = options.shutdown ?? new Shutdown();
   const outbox = options.ledgerOutbox;
-  const spend = spendGuard(services.db, guardrails, clock, { ...options.spend, ...(outbox ? { unwritten: () => outbox.unwrittenSpend() } : {}) }, (error) =>
+  const spend = spendGuard(services.db, guardrails, clock, { ...options.spend, credits: (organizationId) => credits.get(organizationId), ...(outbox ? { unwritten: () => outbox.unwrittenSpend() } : {}) }, (error) =>
     // Through Redis's outage log when there is one: one warning per outage, not one per request.
     options.redis ? options.redis.noteFailure(error) : app.log.warn({ err: error }, 'spend reservations: Redis failed, holding in this instance'),
   );
@@ -254,6 +259,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(generationRoutes(services));
       await api.register(activityRoutes(services));
       await api.register(analyticsRoutes(services));
+      await api.register(creditsRoutes(services));
       await api.register(organizationSettingsRoutes(services));
       await api.register(videoRoutes({ ...videos.services, auth: services.auth, poller: videos.poller }));
       await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey }));

@@ -199,6 +199,24 @@ for (const [name, description] of [['enroll', 'enroll an organization in the int
     });
 }
 
+const credits = program.command('credits').description("organizations' credits: once granted any, an organization's requests must fit in its balance");
+credits
+  .command('grant')
+  .description('grant credits (USD) to an organization, the default one unless --org; a negative amount corrects an earlier grant')
+  .requiredOption('--amount <usd>', 'USD to add (negative: to take back)')
+  .option('--org <id>', 'organization id')
+  .option('--note <text>', 'why, kept with the grant')
+  .option('--json', 'print the API\'s JSON ({data: {...}})', false)
+  .action(async (opts: { amount: string; org?: string; note?: string; json: boolean }) =>
+    onDefaultOrganization(async (context) => (await import('./cli/credits-commands.js')).grantCreditsCommand(context, opts)),
+  );
+credits
+  .command('show')
+  .description("an organization's credits (the default one unless --org): granted, used and left")
+  .option('--org <id>', 'organization id')
+  .option('--json', 'print the API\'s JSON ({data: {total_credits, total_usage}})', false)
+  .action(async (opts: { org?: string; json: boolean }) => onDefaultOrganization(async (context) => (await import('./cli/credits-commands.js')).showCreditsCommand(context, opts)));
+
 program
   .command('config')
   .description('the config file')

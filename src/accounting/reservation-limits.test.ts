@@ -29,4 +29,14 @@ describe('spendLimits', () => {
     expect(limits).toHaveLength(2);
     expect(accountsOf(limits).map((a) => a.id)).toEqual(['key:k1|daily:2026-11-26|paid']);
   });
+
+  it("checks the organization's credits last, over all it spent, once it was granted any", () => {
+    expect(spendLimits(key, [], now, null)).toEqual([]);
+    const limits = spendLimits({ ...key, limit_usd: 2 }, [], now, 50);
+    expect(limits.map((l) => [l.account.id, l.limitUsd, l.credits])).toEqual([
+      ['key:k1|total:all|paid', 2, undefined],
+      ['organization:o1|total:all|paid', 50, true],
+    ]);
+    expect(spendLimits(key, [], now, 0)[0]!.account.scope).toEqual({ organizationId: 'o1', credits: true });
+  });
 });

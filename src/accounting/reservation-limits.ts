@@ -3,8 +3,12 @@ import type { BudgetCheck, MemberSpendScope } from '../guardrails/guardrail-budg
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { LimitReset } from '../store/schema.js';
 
-/** Whose spend an account counts: one key's, or every key a member created (in one workspace, or the whole organization). */
-export type SpendScope = { keyHash: string } | { organizationId: string; member: MemberSpendScope };
+/**
+ * Whose spend an account counts: one key's, every key a member created (in
+ * one workspace, or the whole organization), or the whole organization's
+ * (against its credits).
+ */
+export type SpendScope = { keyHash: string } | { organizationId: string; member: MemberSpendScope } | { organizationId: string; credits: true };
 
 /**
  * A spend counted over one window: what limits are checked against and what
@@ -19,11 +23,12 @@ export interface SpendAccount {
   includeByok: boolean;
 }
 
-/** One limit a request of the key must fit under: the key's own (no `budget`) or a guardrail's budget. */
+/** One limit a request of the key must fit under: the key's own (neither `budget` nor `credits`), a guardrail's budget, or its organization's credits. */
 export interface SpendLimit {
   account: SpendAccount;
   limitUsd: number;
   budget?: BudgetCheck;
+  credits?: true;
 }
 
 type KeyLimitFields = Pick<ApiKeyRow, 'hash' | 'organization_id' | 'limit_usd' | 'limit_reset' | 'include_byok_in_limit'>;
@@ -31,15 +36,16 @@ type KeyLimitFields = Pick<ApiKeyRow, 'hash' | 'organization_id' | 'limit_usd' |
 /**
  * The limits a request of this key must fit under, in the order they are
  * checked (and named when one refuses): the guardrail budgets in their layer
- * order, then the key's own limit. A key with neither has none, and costs
- * nothing more.
+ * order, then the key's own limit, then its organization's credits (all it
+ * was granted, against all it spent) when it was granted any. A key with
+ * none of these has none, and costs nothing more.
  */
-export function spendLimits(key: KeyLimitFields, checks: readonly BudgetCheck[], now: Date): SpendLimit[] {
-  if (checks.length === 0 && key.limit_usd === null) return [];
+export function spendLimits(key: KeyLimitFields, checks: readonly BudgetCheck[], now: Date, creditsUsd: number | null = null): SpendLimit[] {
+  if (checks.length === 0 && key.limit_usd === null && creditsUsd === null) return [];
   let periods: UsagePeriods | undefined;
   const account = (scope: SpendScope, window: LimitReset | null, includeByok: boolean): SpendAccount => {
     const period = window ? (periods ??= usagePeriodsAt(now))[window] : 'all';
-    const whose = 'keyHash' in scope ? `key:${scope.keyHash}` : `member:${scope.organizationId}:${scope.member.userId}:${scope.member.workspaceId ?? '*'}`;
+    const whose = 'keyHash' in scope ? `key:${scope.keyHash}` : 'member' in scope ? `member:${scope.organizationId}:${scope.member.userId}:${scope.member.workspaceId ?? '*'}` : `organization:${scope.organizationId}`;
     return { id: `${whose}|${window ?? 'total'}:${period}|${includeByok ? 'byok' : 'paid'}`, scope, window, includeByok };
   };
   const limits: SpendLimit[] = checks.map((budget) => ({
@@ -48,6 +54,7 @@ export function spendLimits(key: KeyLimitFields, checks: readonly BudgetCheck[],
     budget,
   }));
   if (key.limit_usd !== null) limits.push({ account: account({ keyHash: key.hash }, key.limit_reset, key.include_byok_in_limit === 1), limitUsd: key.limit_usd });
+  if (creditsUsd !== null) limits.push({ account: account({ organizationId: key.organization_id, credits: true }, null, false), limitUsd: creditsUsd, credits: true });
   return limits;
 }
 

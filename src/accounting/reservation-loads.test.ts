@@ -31,4 +31,28 @@ describe('databaseAccounts', () => {
       await store.close();
     }
   });
+
+  it("reads an organization's credits account as all its keys spent, deleted ones included, and its running video jobs' holds", async () => {
+    const store = openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mg-loads-')), 'gateway.sqlite')}`);
+    try {
+      await migrateToLatest(store);
+      const now = new Date('2026-11-21T12:00:00Z');
+      const secret = 'sk-mg-v1-reservation-loads-test-key-0000000000000000001';
+      const { organizationId } = await bootstrap(store.db, () => now, secret);
+      const hash = hashApiKey(secret);
+      const row = (id: string, api_key_hash: string, total_cost: number) => ({
+        id, organization_id: organizationId, workspace_id: 'w', api_key_hash, model: 'm', api_type: 'completions', status: 'success' as const, streamed: 0, cancelled: 0, total_cost, created_at: now.toISOString(),
+      });
+      await recordGeneration(store.db, row('gen-1', hash, 2), now);
+      await recordGeneration(store.db, row('gen-2', 'a deleted key', 1.5), now);
+      await recordGeneration(store.db, { ...row('gen-3', 'another organization', 100), organization_id: 'other' }, now);
+      const [limit] = spendLimits((await findApiKeyByHash(store.db, hash))!, [], now, 10);
+
+      expect(await databaseAccounts(store.db)(limit!.account, now)).toEqual({ committed: 3.5, holds: [] });
+      const unwritten = new Map([[hash, 3], ['a key of another organization', 100]]);
+      expect((await databaseAccounts(store.db, () => unwritten)(limit!.account, now)).committed).toBe(6.5);
+    } finally {
+      await store.close();
+    }
+  });
 });

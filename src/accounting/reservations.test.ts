@@ -74,4 +74,30 @@ describe('SpendReservations', () => {
     await spend.settleById('job-1', 0);
     expect(errors).toHaveLength(1);
   });
+
+  it("holds against the organization's credits once it was granted any, and refuses what they cannot cover with 402", async () => {
+    const accounts: Record<string, StoredAccount> = { 'key:k1|total:all|paid': { committed: 0, holds: [] }, 'organization:o1|total:all|paid': { committed: 9.5, holds: [] } };
+    const book = new ReservationBook(async (account) => accounts[account.id]!, { refreshMs: 60_000 });
+    let granted: number | null = null;
+    const spend = new SpendReservations({ guardrails: noGuardrails, credits: async () => granted, store: book, clock: () => now, holdMs: 60_000 });
+    const unlimited = { ...key, limit_usd: null };
+    expect(await spend.reserve(unlimited, () => expect.unreachable('no ceiling'), { id: 'a' })).toBe(NO_RESERVATION);
+    granted = 10;
+    const held = await spend.reserve(unlimited, chatCeiling(0.25), { id: 'b' });
+    expect(held.amount).toBe(0.25);
+    await expect(spend.reserve(unlimited, chatCeiling(0.5), { id: 'c' })).rejects.toMatchObject({
+      statusCode: 402,
+      message: 'This request requires more credits, or fewer max_tokens. You requested up to 100 tokens, but can only afford 25.',
+      metadata: { limit: 'credits', required_usd: 0.5, available_usd: 0.25 },
+    });
+    await expect(spend.reserve(unlimited, () => ({ usd: 0.5 }), { id: 'd' })).rejects.toMatchObject({
+      message: "This request can cost up to $0.5, more than the $0.25 left of the organization's credits once the requests in flight are counted",
+    });
+    await held.settle(0.5);
+    await expect(spend.reserve(unlimited, chatCeiling(0), { id: 'e' })).rejects.toMatchObject({
+      statusCode: 402,
+      message: 'Insufficient credits: the organization has used $10 of the $10 granted to it; an operator grants more (model-gateway credits grant)',
+      metadata: { limit: 'credits', total_credits: 10, total_usage: 10 },
+    });
+  });
 });

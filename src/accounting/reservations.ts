@@ -44,6 +44,8 @@ export interface ReserveOptions {
 
 export interface SpendReservationsOptions {
   guardrails: GuardrailCache;
+  /** An organization's total credits, from memory (credits/credits-cache.ts); null when it was granted none and has no balance to check. */
+  credits?: (organizationId: string) => Promise<number | null>;
   /** Where holds are kept: this process's book, or Redis shared by every instance. */
   store: HoldStore;
   /** Where holds go while `store` fails (Redis away): this process's book. */
@@ -57,9 +59,10 @@ export interface SpendReservationsOptions {
 
 /**
  * Admission of paid work: before a request starts, the most it can cost is
- * held against its key's limit, its guardrail budgets and the organization's
- * (organization-wide guardrails); what a limit cannot cover is refused (402,
- * or 403 for a spent budget) before any upstream call. The hold becomes the
+ * held against its key's limit, its guardrail budgets, the organization's
+ * (organization-wide guardrails) and the organization's credit balance (when
+ * it was granted credits); what a limit cannot cover is refused (402, or 403
+ * for a spent budget) before any upstream call. The hold becomes the
  * real cost when the ledger row is written, and goes when nothing is charged.
  * A key with no limit and no budget holds nothing and pays for nothing here.
  */
@@ -72,7 +75,8 @@ export class SpendReservations {
   async reserve(key: ApiKeyRow, ceilingOf: CeilingOf, { id, expiresAt, stored }: ReserveOptions): Promise<Reservation> {
     const now = this.options.clock();
     const guardrails = await this.options.guardrails.get(key.organization_id);
-    const limits = spendLimits(key, guardrails.empty ? [] : budgetChecks(guardrails.forKey(key), key), now);
+    const credits = this.options.credits ? await this.options.credits(key.organization_id) : null;
+    const limits = spendLimits(key, guardrails.empty ? [] : budgetChecks(guardrails.forKey(key), key), now, credits);
     if (limits.length === 0) return NO_RESERVATION;
     const ceiling = await ceilingOf();
     const hold = { id, amount: ceiling.usd, expiresAt: expiresAt ?? now.getTime() + this.options.holdMs, ...(stored ? { stored } : {}) };

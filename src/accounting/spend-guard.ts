@@ -20,6 +20,8 @@ export interface SpendSettings {
   idleMs?: number;
   /** Spend charged but not yet in the database, per key (the ledger outbox's): counted as if it were. */
   unwritten?: () => ReadonlyMap<string, number>;
+  /** An organization's total credits (null: none granted, no balance checked); without it, no organization's credits are checked. */
+  credits?: (organizationId: string) => Promise<number | null>;
 }
 
 export const SPEND_DEFAULTS = { holdMs: 15 * 60_000, refreshMs: 5_000, idleMs: 10 * 60_000 } as const;
@@ -41,6 +43,7 @@ export function spendGuard(
   const redis = settings.redis ? new RedisHolds(settings.redis, load, { idleMs: settings.idleMs ?? SPEND_DEFAULTS.idleMs }) : undefined;
   return new SpendReservations({
     guardrails,
+    ...(settings.credits ? { credits: settings.credits } : {}),
     store: redis ?? book,
     ...(redis ? { fallback: book } : {}),
     clock,

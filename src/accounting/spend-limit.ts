@@ -7,18 +7,23 @@ import type { Shortfall } from './reservation-store.js';
 
 /**
  * Why a request's reservation was refused. A spent limit answers as before
- * any reservation existed: 402 for the key's own limit, 403 for a guardrail's
- * budget. A limit with money left, but less than the request can cost once
+ * any reservation existed: 402 for the key's own limit (and the
+ * organization's credits), 403 for a guardrail's budget. A limit with money left, but less than the request can cost once
  * the requests in flight are counted, is a 402 saying what would fit: as
  * OpenRouter does, the completion tokens it affords for a chat; the amount
  * left otherwise. The metadata names the limit and both amounts.
  */
 export function spendRefusal({ limit, committed, available }: Shortfall, ceiling: CostCeiling, now: Date): GatewayError {
-  const { account, limitUsd, budget } = limit;
-  if (committed >= limitUsd) return budget ? budgetSpent(budget, committed, now) : Errors.spendLimitReached(limitUsd, account.window);
-  const metadata = { ...(budget ? { limit: 'guardrail_budget', ...budgetMetadata(budget) } : { limit: 'api_key' }), required_usd: ceiling.usd, available_usd: available };
+  const { account, limitUsd, budget, credits } = limit;
+  if (committed >= limitUsd) {
+    if (credits) return Errors.creditsSpent({ limit: 'credits', total_credits: limitUsd, total_usage: committed }, committed, limitUsd);
+    return budget ? budgetSpent(budget, committed, now) : Errors.spendLimitReached(limitUsd, account.window);
+  }
+  const which = budget ? { limit: 'guardrail_budget', ...budgetMetadata(budget) } : { limit: credits ? 'credits' : 'api_key' };
+  const metadata = { ...which, required_usd: ceiling.usd, available_usd: available };
   if (ceiling.tokens) return Errors.tokensUnaffordable(metadata, ceiling.tokens.requested, ceiling.tokens.affordable(available));
   return Errors.spendLimitTooLow(metadata, ceiling.usd, available, limitName(limit));
 }
 
-const limitName = ({ budget }: SpendLimit) => (budget ? `the budget of guardrail ${budget.guardrail.guardrail.name}` : "the API key's spending limit");
+const limitName = ({ budget, credits }: SpendLimit) =>
+  budget ? `the budget of guardrail ${budget.guardrail.guardrail.name}` : credits ? "the organization's credits" : "the API key's spending limit";

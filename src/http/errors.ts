@@ -78,6 +78,12 @@ export const Errors = {
     (cost: number, remaining: number, limit: string) =>
       `This request can cost up to $${Number(cost.toPrecision(6))}, more than the $${Number(remaining.toPrecision(6))} left of ${limit} once the requests in flight are counted`,
   ),
+  /** The organization's credit balance is spent (credits/): metadata has the totals. */
+  creditsSpent: withMetadata(
+    402,
+    (usage: number, credits: number) =>
+      `Insufficient credits: the organization has used $${Number(usage.toPrecision(6))} of the $${Number(credits.toPrecision(6))} granted to it; an operator grants more (model-gateway credits grant)`,
+  ),
   /** OpenRouter's words for a chat whose most possible cost a limit cannot cover; metadata names the limit. */
   tokensUnaffordable: withMetadata(
     402,
@@ -87,6 +93,7 @@ export const Errors = {
 
   // 403
   managementKeyRequired: define(403, () => 'Only management keys can perform this operation'),
+  operatorKeyRequired: define(403, (what: string) => `Only the operator's management keys (of the default organization) can ${what}`),
   invalidAuthorizationCode: define(403, () => 'Authorization code is invalid, expired or already used'),
   codeVerifierMismatch: define(403, (detail: string) => `PKCE verification failed: ${detail}`),
   /** PKCE: the key creating a code, or the one that created it, may not mint a key (disabled, expired, limit spent, deleted). */

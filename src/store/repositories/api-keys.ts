@@ -75,6 +75,11 @@ export async function deleteApiKey(db: Kysely<Database>, organizationId: string,
   });
 }
 
+/** The hashes of an organization's keys. */
+export async function organizationKeyHashes(db: Kysely<Database>, organizationId: string): Promise<string[]> {
+  return (await db.selectFrom('api_keys').select('hash').where('organization_id', '=', organizationId).execute()).map((row) => row.hash);
+}
+
 /** The keys a member created (in one workspace, or in the whole organization when null): a member budget counts all of them. */
 export function memberKeys(db: Kysely<Database>, organizationId: string, userId: string, workspaceId: string | null): Promise<ApiKeyRow[]> {
   let query = db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId).where('creator_user_id', '=', userId);

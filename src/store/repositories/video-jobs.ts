@@ -10,16 +10,14 @@ export async function insertVideoJob(db: Kysely<Database>, job: NewVideoJob): Pr
   await db.insertInto('video_jobs').values(job).execute();
 }
 
-/** The reservations of the running jobs of these keys (what a key's spend holds for its videos in the making). */
+/** The reservations of the running jobs of these keys, or of every key of an organization (what a spend account holds for videos in the making). */
 export function runningJobReservations(
   db: Kysely<Database>,
-  keyHashes: readonly string[],
+  whose: { keyHashes: readonly string[] } | { organizationId: string },
 ): Promise<{ id: string; reserved_usd: number; reserved_until: string }[]> {
-  if (keyHashes.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('video_jobs')
-    .select(['id', 'reserved_usd', 'reserved_until'])
-    .where('api_key_hash', 'in', keyHashes)
+  if ('keyHashes' in whose && whose.keyHashes.length === 0) return Promise.resolve([]);
+  const jobs = db.selectFrom('video_jobs').select(['id', 'reserved_usd', 'reserved_until']);
+  return ('keyHashes' in whose ? jobs.where('api_key_hash', 'in', whose.keyHashes) : jobs.where('organization_id', '=', whose.organizationId))
     .where('status', 'in', RUNNING)
     .where('reserved_usd', 'is not', null)
     .where('reserved_until', 'is not', null)
