@@ -13,6 +13,7 @@ import { creditsRoutes } from './api/credits/routes.js';
 import { CREDITS_TOPIC, CreditsCache } from './credits/credits-cache.js';
 import { totalCredits } from './store/repositories/credit-grants.js';
 import { generationRoutes } from './api/generation/routes.js';
+import { generationContentRoutes } from './api/generation/content-routes.js';
 import { installHealth } from './api/health/install-health.js';
 import type { Lifecycle } from './api/health/lifecycle.js';
 import { keysRoutes } from './api/keys/routes.js';
@@ -257,6 +258,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(authRoutes(services));
       await api.register(organizationRoutes(services));
       await api.register(generationRoutes(services));
+      await api.register(generationContentRoutes(services));
       await api.register(activityRoutes(services));
       await api.register(analyticsRoutes(services));
       await api.register(creditsRoutes(services));

@@ -2,10 +2,12 @@ import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import type { Clock } from '../util/clock.js';
 import type { LedgerOutbox } from './ledger-outbox.js';
 import type { WriteGenerations } from './record-generation.js';
-import type { GenerationRecord } from '../store/schema.js';
+import type { GenerationContentRecord, GenerationRecord } from '../store/schema.js';
 
 interface Pending {
   row: GenerationRecord;
+  /** The generation's prompt and completion, when its organization stores them: written in the row's transaction. */
+  content: GenerationContentRecord | undefined;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -75,9 +77,9 @@ export class LedgerWriter {
     this.watchdog.unref();
   }
 
-  record(row: GenerationRecord): Promise<void> {
+  record(row: GenerationRecord, content?: GenerationContentRecord): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ row, resolve, reject });
+      this.queue.push({ row, content, resolve, reject });
       if (this.writing || this.scheduled) return;
       this.scheduled = true;
       setImmediate(() => void this.drain());
@@ -114,7 +116,11 @@ export class LedgerWriter {
     this.committing = batch;
     this.committingSince = Date.now();
     try {
-      await this.writeBatch(batch.map((p) => p.row), this.clock());
+      await this.writeBatch(
+        batch.map((p) => p.row),
+        this.clock(),
+        batch.flatMap((p) => (p.content ? [p.content] : [])),
+      );
       // Given up on meanwhile: its rows went to the outbox (which skips them, now that they are in the database).
       if (this.committing !== batch) return;
       for (const p of batch) p.resolve();
@@ -157,7 +163,11 @@ export class LedgerWriter {
     }
   }
 
-  /** The batch goes to the outbox; its callers are answered once it is there (or fail, when the outbox cannot take it). */
+  /**
+   * The batch goes to the outbox; its callers are answered once it is there
+   * (or fail, when the outbox cannot take it). The outbox keeps what is
+   * billed: a row's stored content is not kept through an outage.
+   */
   private async park(batch: Pending[]): Promise<void> {
     try {
       await this.outage!.outbox.append(batch.map((p) => p.row));

@@ -4,6 +4,7 @@ import { hashApiKey } from '../accounts/api-key-material.js';
 import { bootstrap } from '../accounts/bootstrap.js';
 import { openStore, type Store } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
+import { LedgerWriter } from './ledger-writer.js';
 import { ledgerWrites, ledgerWritesOnce } from './ledger-writes.js';
 import type { GenerationRecord } from '../store/schema.js';
 
@@ -77,5 +78,18 @@ describe.each(testEngines)('ledgerWrites on $name', (engine) => {
     expect(await storedIds()).toEqual(['gen-a', 'gen-b']);
     const { usage } = await store.db.selectFrom('api_keys').select('usage').where('hash', '=', hashApiKey(key)).executeTakeFirstOrThrow();
     expect(usage).toBeCloseTo(1, 12);
+  });
+
+  it("writes a row's stored content in the row's commit (the ledger writer's batches), and only the rows given one", async () => {
+    await open();
+    const writer = new LedgerWriter(ledgerWrites(store), () => now);
+    const content = (id: string) => ({ generation_id: id, organization_id: 'org', input: '[{"role":"user","content":"hi"}]', completion: 'hello', reasoning: null, truncated: 0, created_at: now.toISOString() });
+    await Promise.all([writer.record(row('gen-stored'), content('gen-stored')), writer.record(row('gen-plain'))]);
+    writer.close();
+    expect(await storedIds()).toEqual(['gen-plain', 'gen-stored']);
+    expect(await store.db.selectFrom('generation_contents').selectAll().execute()).toEqual([content('gen-stored')]);
+    // A batch that fails writes neither its rows nor their contents.
+    await expect(ledgerWrites(store)([row('gen-new'), row('gen-stored')], now, [content('gen-new')])).rejects.toThrow();
+    expect(await store.db.selectFrom('generation_contents').select('generation_id').execute()).toEqual([{ generation_id: 'gen-stored' }]);
   });
 });

@@ -18,7 +18,7 @@ import { rollupStatements } from './usage-rollup.js';
  */
 export function ledgerWrites(store: Pick<Store, 'db' | 'sqlite'>): WriteGenerations {
   const { db, sqlite } = store;
-  if (!sqlite) return (rows, now) => recordGenerations(db, rows, now);
+  if (!sqlite) return (rows, now, contents) => recordGenerations(db, rows, now, contents);
   return sqliteLedgerWrites(db, sqlite);
 }
 
@@ -26,11 +26,11 @@ function sqliteLedgerWrites(db: Kysely<Database>, sqlite: SqliteConnection): Wri
   const commit = sqlite.database.transaction((statements: CompiledQuery[]) => {
     for (const { sql, parameters } of statements) sqlite.prepare(sql).run(parameters as unknown[]);
   });
-  return async (rows, now) => {
+  return async (rows, now, contents) => {
     if (rows.length === 0) return;
     // One prepared one-row INSERT per row: better-sqlite3 runs it faster than one INSERT of
     // the whole batch, whose hundreds of parameters cost more to bind (19 against 26 µs a row).
-    const statements = ledgerStatements(db, rows, now, 1);
+    const statements = ledgerStatements(db, rows, now, 1, contents);
     await db.connection().execute(async () => commit(statements));
   };
 }

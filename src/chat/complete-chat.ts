@@ -76,6 +76,7 @@ export function completeChat(services: ChatServices, run: ChatRun, signal: Abort
         nativeFinishReason: choice?.native_finish_reason ?? null,
         serviceTier: completion.service_tier ?? null,
         upstreamId: completion.id,
+        ...(run.storedInput ? { output: { completion: choice?.message.content ?? null, reasoning: choice?.message.reasoning ?? null } } : {}),
       });
       return {
         ...completion,

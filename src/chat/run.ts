@@ -6,7 +6,7 @@
 import type { Reservation } from '../accounting/reservations.js';
 import type { ModelTask } from '../catalog/model-task.js';
 import type { Endpoint } from '../catalog/types.js';
-import type { ChatRequest, PluginConfig } from '../protocol/chat.js';
+import type { ChatMessage, ChatRequest, PluginConfig } from '../protocol/chat.js';
 import type { SearchResult } from '../protocol/search-engine.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
@@ -42,6 +42,8 @@ export interface Run<R extends RoutedRequest> {
   parentGenerationId?: string;
   /** What the run holds of its key's limits until settleRun charges its cost (see reserve-chat-run.ts, rerank's route). */
   reservation?: Reservation;
+  /** The client's messages, when its organization stores content: written with the ledger row, with the answer (generation-content.ts). */
+  storedInput?: readonly ChatMessage[];
 }
 
 /** The plugins in force for one request, by id. */
@@ -67,4 +69,5 @@ export interface RunContext {
   origin: string | null;
   userAgent: string | null;
   wantsMetadata: boolean;
+  storedInput?: readonly ChatMessage[];
 }

@@ -6,6 +6,7 @@ import { servedSample } from '../routing/endpoint-stats.js';
 import { endpointKey, type Attempt } from '../routing/plan-attempts.js';
 import type { GenerationStatus } from '../store/schema.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
+import { generationContent, type GeneratedText } from './generation-content.js';
 import type { RoutedRequest, Run } from './run.js';
 import type { RunServices } from './run-services.js';
 
@@ -26,6 +27,8 @@ export interface RunEnd {
   error?: { code: number; message: string };
   /** A rerank's billed search units: the endpoint's `request` price applies once per unit. */
   searchUnits?: number;
+  /** What the model answered, kept with the row when the run stores its content (run.storedInput). */
+  output?: GeneratedText;
 }
 
 /** The ledger's api_type of each task (the reference's names). */
@@ -34,7 +37,7 @@ const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rer
 /**
  * Writes the run's ledger row and charges its key, and returns the cost.
  * Called before the response completes, so a finished generation is never
- * unrecorded.
+ * unrecorded. A run that stores its content writes it in the same commit.
  */
 export async function settleRun(
   services: Pick<RunServices, 'ledger' | 'clock'> & Partial<Pick<RunServices, 'health'>>,
@@ -93,7 +96,7 @@ export async function settleRun(
     created_at: new Date(run.startedAt).toISOString(),
     parent_generation_id: run.parentGenerationId ?? null,
     usage_estimated: end.usageEstimated ? 1 : 0,
-  });
+  }, run.storedInput ? generationContent(run, run.storedInput, end.output) : undefined);
   // The row is committed: the hold becomes the cost (not awaited: this process's next hold already counts it).
   void run.reservation?.settle(cost.total);
   return { cost: cost.total };

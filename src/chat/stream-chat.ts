@@ -14,6 +14,7 @@ import type { ChatServices } from './run-services.js';
 import type { ChatRun } from './run.js';
 import type { CheckedUsage } from '../accounting/check-usage.js';
 import { checkChatUsage } from './check-chat-usage.js';
+import { StreamedText } from './generation-content.js';
 import { AnswerText } from './estimate-tokens.js';
 import { runAttempts } from './run-attempts.js';
 import { urlCitations } from '../plugins/web/url-citations.js';
@@ -133,6 +134,8 @@ async function relay(
   const { attempt, outcomes } = served;
   const { chunks, upstreamBody, loop } = served.result;
   const tally = new StreamTally();
+  // The answer's text, kept only for a run that stores its content.
+  const text = run.storedInput ? new StreamedText() : undefined;
   // The run as recorded: with the server-tool loop's entry once it ended.
   const finished = (): ChatRun => (loop.end ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), loop.end.entry] } } : run);
   // What inner calls (fusion's) cost on their own rows: part of this answer's cost.
@@ -159,6 +162,7 @@ async function relay(
     serviceTier: tally.serviceTier,
     upstreamId: tally.upstreamId,
     ttftMs,
+    ...(text ? { output: text.text() } : {}),
     ...over,
   });
 
@@ -171,6 +175,7 @@ async function relay(
   const answer: string[] | undefined = run.citations ? [] : undefined;
   const send = async (chunk: ChatCompletionChunk) => {
     tally.see(chunk);
+    text?.see(chunk);
     if (answer) for (const choice of chunk.choices) if (choice.index === 0 && choice.delta.content) answer.push(choice.delta.content);
     chunk.id = run.id;
     chunk.model = attempt.modelId;

@@ -105,6 +105,8 @@ export const Errors = {
   // 404
   routeNotFound: define(404, (method: string, url: string) => `Route ${method} ${url} not found`),
   notFound: define(404, (what: string) => `${what} not found`),
+  contentNotStored: define(404, () => "Generation content is not stored: this organization's content storage is off (store_content, PATCH /organization/settings)"),
+  noStoredContent: define(404, (id: string) => `No content was stored for generation ${id}: content storage was off when it ran, or it was not a chat`),
   modelNotFound: define(404, (model: string) => `Model ${model} does not exist or is not enabled on this gateway`),
   routerFoundNoModel: define(404, (plugin: string, detail: string) => `The ${plugin} plugin found no model for this request: ${detail}`),
   /** Provider preferences removed every endpoint; the metadata lists the candidates and why each was dropped. */

@@ -11,17 +11,20 @@ export type ProviderDocument = Record<string, unknown>;
 export interface OrganizationSettings {
   provider: ProviderDocument | null;
   plugins: readonly PluginSettings[] | null;
+  /** Whether the chat flows store each generation's prompt and completion (GET /generation/content); off by default. */
+  storeContent: boolean;
   /** When they last changed; null while never set. */
   updatedAt: string | null;
 }
 
-export const NO_SETTINGS: OrganizationSettings = { provider: null, plugins: null, updatedAt: null };
+export const NO_SETTINGS: OrganizationSettings = { provider: null, plugins: null, storeContent: false, updatedAt: null };
 
 export function toOrganizationSettings(row: OrganizationSettingsRow | undefined): OrganizationSettings {
   if (!row) return NO_SETTINGS;
   return {
     provider: row.provider === null ? null : (JSON.parse(row.provider) as ProviderDocument),
     plugins: row.plugins === null ? null : (JSON.parse(row.plugins) as PluginSettings[]),
+    storeContent: row.store_content === 1,
     updatedAt: row.updated_at,
   };
 }

@@ -442,6 +442,9 @@ export interface GenerationContentsTable {
   created_at: string;
 }
 
+/** A generation's content as written, beside its ledger row. */
+export type GenerationContentRecord = Insertable<GenerationContentsTable>;
+
 /** Feedback on a generation (migration 0024): the reference's categories and an optional comment. */
 export interface GenerationFeedbackTable {
   id: string;

@@ -35,11 +35,13 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator; shutd
         // Without a model, an enabled router plugin (the request's or the organization's) names its router model.
         const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
         const signal = clientGone(reply, services.shutdown.signal);
+        // The client's messages are kept with the ledger row when the organization stores content.
+        const context = { ...runContext(request), ...(settings.storeContent ? { storedInput: chat.messages } : {}) };
         // Admission: the run holds the most it can cost (reserve-chat-run.ts) until it settles, or is released here.
         const run =
           chat.model === FUSION_MODEL
-            ? await startFusionRun(services, key, chat, runContext(request), signal)
-            : await prepareReservedChat(services, await startChatRun(services, key, chat, runContext(request)), signal);
+            ? await startFusionRun(services, key, chat, context, signal)
+            : await prepareReservedChat(services, await startChatRun(services, key, chat, context), signal);
         try {
           if (!chat.stream) {
             return await completeChat(services, run, signal).catch((error: unknown) => {

@@ -11,7 +11,8 @@ export interface RoutingRecord {
   [key: string]: unknown;
 }
 
-function parseRouting(text: string | null): RoutingRecord | null {
+/** The ledger's routing column, parsed (null when absent or unreadable). */
+export function parseRouting(text: string | null): RoutingRecord | null {
   if (!text) return null;
   try {
     return JSON.parse(text) as RoutingRecord;

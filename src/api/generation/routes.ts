@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { findGeneration } from '../../store/repositories/generations.js';
 import type { Services } from '../../services.js';
 import { toGenerationRecord } from './generation-record.js';
-
-const GenerationQuery = Type.Object({ id: Type.String({ minLength: 1 }) });
+import { GenerationQuery } from './schemas.js';
 
 export function generationRoutes({ db, auth }: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
