@@ -117,7 +117,7 @@ export const Errors = {
   prototypeKey: define({
     code: 'GW_ERR_PROTOTYPE_KEY',
     status: 400,
-    description: 'The body has a __proto__ (or constructor.prototype) key, refused against prototype poisoning',
+    description: 'The body has a `__proto__` (or `constructor.prototype`) key, refused against prototype poisoning',
     message: (field: string, key: '__proto__' | 'constructor') =>
       `${field}: a "${key}" key${key === 'constructor' ? ' holding a "prototype"' : ''} is refused, because it could change the prototype of objects built from the body (prototype poisoning); rename the key`,
     example: ['{field}', '__proto__'],
