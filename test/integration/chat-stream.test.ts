@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, startGateway, type RunningGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 interface StreamRead {
@@ -142,6 +142,8 @@ describe.each(testEngines)('streaming chat completions on $name', (engine) => {
     expect(row).toMatchObject({ status: 'error', streamed: 1, finish_reason: 'error', error_code: 502, error_name: 'GW_ERR_UPSTREAM_FAILED' });
     expect(row!.tokens_prompt).toBeGreaterThan(0);
     expect(row!.total_cost).toBeGreaterThan(0);
+    const record = await call(gw, 'GET', `/generation?id=${last.id}`, { key: gw.managementKey });
+    expect(record.body.data.error).toEqual({ code: 502, name: 'GW_ERR_UPSTREAM_FAILED', message: row!.error_message });
   });
 
   it('turns an in-stream provider error event into the error chunk', async () => {
