@@ -37,6 +37,7 @@ const full: GenerationRecord = {
   ttft_ms: 20,
   generation_time_ms: 80,
   error_code: 502,
+  error_name: 'GW_ERR_UPSTREAM_FAILED',
   error_message: 'x',
   routing: '{"attempts":[]}',
   origin: 'https://app.example',

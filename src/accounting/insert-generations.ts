@@ -8,7 +8,7 @@ const COLUMNS = [
   'upstream_model', 'app_id', 'external_user', 'user_hash', 'session_id', 'api_type', 'status', 'streamed', 'cancelled',
   'finish_reason', 'native_finish_reason', 'service_tier', 'tokens_prompt', 'tokens_completion', 'tokens_cached',
   'tokens_cache_write', 'tokens_reasoning', 'total_cost', 'cache_discount', 'latency_ms', 'ttft_ms', 'generation_time_ms',
-  'error_code', 'error_message', 'routing', 'origin', 'user_agent', 'created_at', 'parent_generation_id',
+  'error_code', 'error_name', 'error_message', 'routing', 'origin', 'user_agent', 'created_at', 'parent_generation_id',
   'intern_run_id', 'usage_estimated',
 ] as const satisfies readonly (keyof GenerationsTable)[];
 

@@ -5,7 +5,7 @@ import { synthesisMessages } from '../plugins/fusion/fusion-prompts.js';
 import { fusionSettings, type FusionFields } from '../plugins/fusion/fusion-settings.js';
 import { runFusion } from '../plugins/fusion/run-fusion.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
-import { settleRun } from './settle-run.js';
+import { runError, settleRun } from './settle-run.js';
 import { startChatRun } from './start-run.js';
 import type { ChatServices } from './run-services.js';
 import type { ChatRun, RunContext } from './run.js';
@@ -51,7 +51,7 @@ export async function startFusionRun(services: ChatServices, key: ApiKeyRow, req
     return synthesis;
   } catch (error) {
     const failure = isGatewayError(error) ? error : Errors.internal();
-    await settleRun(services, run, { status: signal.aborted ? 'cancelled' : 'error', streamed: request.stream === true, outcomes: [], error: { code: failure.statusCode, message: failure.message } });
+    await settleRun(services, run, { status: signal.aborted ? 'cancelled' : 'error', streamed: request.stream === true, outcomes: [], error: runError(failure) });
     throw run.wantsMetadata ? failure.withServiceMetadata(serviceMetadata({ ...run.routing, attempts: [] })) : failure;
   }
 }

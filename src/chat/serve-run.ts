@@ -1,4 +1,5 @@
 import type { Endpoint } from '../catalog/types.js';
+import { Errors } from '../http/errors.js';
 import { GatewayError, isGatewayError } from '../protocol/gateway-error.js';
 import { UpstreamError } from '../protocol/upstream.js';
 import { endpointKey, type Attempt } from '../routing/plan-attempts.js';
@@ -8,7 +9,7 @@ import { recordCacheHolder } from './prompt-cache-pins.js';
 import { isProviderFault } from './retry-policy.js';
 import type { RoutedRequest, Run } from './run.js';
 import type { RunServices } from './run-services.js';
-import { settleRun } from './settle-run.js';
+import { runError, settleRun } from './settle-run.js';
 import { runAttempts, type AttemptsResult, type RunAttemptsOptions } from './run-attempts.js';
 import { serviceMetadata } from './service-metadata.js';
 
@@ -89,7 +90,7 @@ export async function failRun(
       status: cancelled ? 'cancelled' : 'error',
       streamed,
       outcomes,
-      error: isGatewayError(error) ? { code: error.statusCode, message: error.message } : { code: 502, message: describeFailure(error).message },
+      error: isGatewayError(error) ? runError(error) : { code: 502, name: Errors.upstreamFailed.code, message: describeFailure(error).message },
     });
   }
   if (error instanceof GatewayError && run.wantsMetadata) return error.withServiceMetadata(serviceMetadata({ ...run.routing, attempts: outcomes }));

@@ -2,6 +2,7 @@ import { computeCost } from '../accounting/compute-cost.js';
 import type { ModelTask } from '../catalog/model-task.js';
 import type { Endpoint } from '../catalog/types.js';
 import type { FinishReason, Usage } from '../protocol/chat.js';
+import type { ErrorCode, GatewayError } from '../protocol/gateway-error.js';
 import { servedSample } from '../routing/endpoint-stats.js';
 import { endpointKey, type Attempt } from '../routing/plan-attempts.js';
 import type { GenerationStatus } from '../store/schema.js';
@@ -24,12 +25,16 @@ export interface RunEnd {
   serviceTier?: string | null;
   upstreamId?: string | null;
   ttftMs?: number | null;
-  error?: { code: number; message: string };
+  /** The status, catalogue name and message the client was answered with. */
+  error?: { code: number; name: ErrorCode; message: string };
   /** A rerank's billed search units: the endpoint's `request` price applies once per unit. */
   searchUnits?: number;
   /** What the model answered, kept with the row when the run stores its content (run.storedInput). */
   output?: GeneratedText;
 }
+
+/** A failed run's error as its ledger row keeps it. */
+export const runError = (error: GatewayError): NonNullable<RunEnd['error']> => ({ code: error.statusCode, name: error.code, message: error.message });
 
 /** The ledger's api_type of each task (the reference's names). */
 const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rerank', video: 'video' };
@@ -85,6 +90,7 @@ export async function settleRun(
     ttft_ms: end.ttftMs ?? null,
     generation_time_ms: end.ttftMs != null ? now.getTime() - run.startedAt - end.ttftMs : null,
     error_code: end.error?.code ?? null,
+    error_name: end.error?.name ?? null,
     error_message: end.error?.message ?? null,
     routing: JSON.stringify({
       ...run.routing,

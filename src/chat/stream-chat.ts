@@ -8,7 +8,7 @@ import { UpstreamError } from '../protocol/upstream.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
 import { attemptOptions, noteServed, failRun } from './serve-run.js';
-import { settleRun, type RunEnd } from './settle-run.js';
+import { runError, settleRun, type RunEnd } from './settle-run.js';
 import { adapterFor } from './adapter-for.js';
 import type { ChatServices } from './run-services.js';
 import type { ChatRun } from './run.js';
@@ -211,7 +211,7 @@ async function relay(
       : isGatewayError(error)
       ? error
       : Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`);
-    await settleRun(services, finished(), end({ status: 'error', finishReason: 'error', error: { code: failure.statusCode, message: failure.message } }, usage));
+    await settleRun(services, finished(), end({ status: 'error', finishReason: 'error', error: runError(failure) }, usage));
     await sse.data(JSON.stringify(errorChunk(run, attempt.modelId, provider, failure)));
     await sse.data('[DONE]');
     return sse.end();

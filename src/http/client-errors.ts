@@ -2,7 +2,7 @@ import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientLimits } from './client-limits.js';
-import { envelope, toGatewayError } from './error-envelope.js';
+import { envelope, ERROR_CODE_HEADER, sendError, toGatewayError } from './error-envelope.js';
 import { Errors } from './errors.js';
 import type { GatewayError } from '../protocol/gateway-error.js';
 
@@ -36,7 +36,7 @@ export function clientErrorHandler(limits: Pick<ClientLimits, 'headersTimeoutMs'
     // A reset connection has no one left to tell.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const gatewayError = connectionError(error, limits);
-    this.log.debug({ err: error, status: gatewayError.statusCode }, 'client error');
+    this.log.debug({ err: error, status: gatewayError.statusCode, code: gatewayError.code }, 'client error');
     // Node's own rule (http server socketOnError): never write into a response already under way.
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
     if (socket.writable && !inFlight?.headersSent) socket.write(rawResponse(gatewayError));
@@ -48,7 +48,7 @@ function rawResponse(error: GatewayError): string {
   const body = JSON.stringify(envelope(error));
   return (
     `HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode] ?? ''}\r\n` +
-    `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+    `content-type: application/json; charset=utf-8\r\n${ERROR_CODE_HEADER}: ${error.code}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
   );
 }
 
@@ -65,6 +65,6 @@ export function frameworkErrorHandler(bodyLimit: number) {
     if (error.code === 'FST_ERR_BAD_URL') gatewayError = Errors.badUrl(shown(request.url));
     else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') gatewayError = Errors.pathParameterTooLong(request.server.initialConfig.maxParamLength ?? 100);
     else gatewayError = toGatewayError(error, bodyLimit);
-    void reply.code(gatewayError.statusCode).send(envelope(gatewayError));
+    sendError(reply, gatewayError);
   };
 }

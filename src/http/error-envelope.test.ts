@@ -6,7 +6,7 @@ import { installErrorEnvelope } from './error-envelope.js';
 
 /** A server whose one route fails after `failAfterMs`, logging into `lines`. */
 async function failingServer(failAfterMs: number) {
-  const lines: { level: number; msg: string }[] = [];
+  const lines: { level: number; msg: string; code?: string }[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
       lines.push(JSON.parse(String(chunk)));
@@ -36,8 +36,9 @@ describe('the error handler', () => {
     const res = await fetch(`${server.url}/fails`);
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error: { code: 500 } });
+    expect(res.headers.get('x-error-code')).toBe('GW_ERR_INTERNAL');
     await server.settled;
-    expect(server.lines.filter((l) => l.msg === 'request failed').map((l) => l.level)).toEqual([50]);
+    expect(server.lines.filter((l) => l.msg === 'request failed').map((l) => [l.level, l.code])).toEqual([[50, 'GW_ERR_INTERNAL']]);
   });
 
   it('logs a failure of a request whose client has gone at info level, not as an error', async () => {

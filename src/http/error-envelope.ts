@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import { Errors } from './errors.js';
 import { GatewayError, isGatewayError } from '../protocol/gateway-error.js';
@@ -16,6 +16,14 @@ export function envelope(error: GatewayError): {
     },
     ...(error.serviceMetadata !== undefined ? { service_metadata: error.serviceMetadata } : {}),
   };
+}
+
+/** The response header that names the error's catalogue entry (GW_ERR_…, docs/errors.md); the body keeps the spec's shape. */
+export const ERROR_CODE_HEADER = 'x-error-code';
+
+/** Answers with the error: its status, its code name in X-Error-Code, the envelope. */
+export function sendError(reply: FastifyReply, error: GatewayError): void {
+  void reply.code(error.statusCode).header(ERROR_CODE_HEADER, error.code).send(envelope(error));
 }
 
 /** What a thrown value means for the client; anything unexpected is a 500 with no detail. */
@@ -36,7 +44,7 @@ export function toGatewayError(error: unknown, bodyLimit: number): GatewayError 
   }
   if (error instanceof SyntaxError && status === 400) return Errors.malformedJson(error.message);
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new GatewayError(status, fe.message ?? 'Bad request');
+    return Errors.requestRejected(status, undefined, fe.message ?? 'Bad request');
   }
   if (isDatabaseUnavailable(error)) return Errors.databaseUnavailable();
   return Errors.internal();
@@ -47,14 +55,14 @@ export function installErrorEnvelope(app: FastifyInstance, bodyLimit: number): v
   app.setErrorHandler((error, request, reply) => {
     const gatewayError = toGatewayError(error, bodyLimit);
     // A client that hung up causes the failure (its upstream call is aborted) and cannot read it: not the gateway's error.
-    if (reply.raw.destroyed) request.log.info({ reqId: request.id, status: gatewayError.statusCode }, 'client closed the connection before the answer');
+    const code = gatewayError.code;
+    if (reply.raw.destroyed) request.log.info({ reqId: request.id, status: gatewayError.statusCode, code }, 'client closed the connection before the answer');
     // An unreachable database is told once per outage (store/postgres-pool.ts), not once per request it fails.
-    else if (isDatabaseUnavailable(error)) request.log.debug({ err: error, reqId: request.id }, 'request failed: the database is unavailable');
-    else if (gatewayError.statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
-    void reply.code(gatewayError.statusCode).send(envelope(gatewayError));
+    else if (isDatabaseUnavailable(error)) request.log.debug({ err: error, reqId: request.id, code }, 'request failed: the database is unavailable');
+    else if (gatewayError.statusCode >= 500) request.log.error({ err: error, reqId: request.id, code }, 'request failed');
+    sendError(reply, gatewayError);
   });
   app.setNotFoundHandler((request, reply) => {
-    const error = Errors.routeNotFound(request.method, request.url.split('?')[0] ?? request.url);
-    void reply.code(404).send(envelope(error));
+    sendError(reply, Errors.routeNotFound(request.method, request.url.split('?')[0] ?? request.url));
   });
 }

@@ -24,6 +24,6 @@ describe('intern errors (spec 7.3)', () => {
     expect(limited.metadata).toEqual({ retry_after_seconds: 3, reason: 'rate_limited', retryable: true });
     const kept = asInternError(Errors.internBusy(2));
     expect(kept.metadata).toEqual({ reason: 'busy', retryable: true });
-    expect(asInternError(new GatewayError(418, 'teapot')).metadata).toBeUndefined();
+    expect(asInternError(new GatewayError('GW_ERR_TEAPOT', 418, 'teapot')).metadata).toBeUndefined();
   });
 });

@@ -135,7 +135,10 @@ export interface GenerationsTable {
   latency_ms: number | null;
   ttft_ms: number | null;
   generation_time_ms: number | null;
+  /** The HTTP status the failed generation answered. */
   error_code: number | null;
+  /** Its error's catalogue name (GW_ERR_…, docs/errors.md); null on rows written before it was kept. */
+  error_name: Generated<string | null>;
   error_message: string | null;
   /** JSON: the attempts made and why each endpoint was chosen. */
   routing: string | null;

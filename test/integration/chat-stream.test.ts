@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, startGateway, type RunningGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 interface StreamRead {
@@ -14,6 +14,8 @@ interface StreamRead {
   order: string[];
   endedAt: number;
   body?: any;
+  /** The X-Error-Code of an answer that is not a stream. */
+  errorCode?: string | null;
 }
 
 describe.each(testEngines)('streaming chat completions on $name', (engine) => {
@@ -55,6 +57,7 @@ describe.each(testEngines)('streaming chat completions on $name', (engine) => {
     const read: StreamRead = { status: response.status, contentType: response.headers.get('content-type'), events: [], comments: [], order: [], endedAt: 0 };
     if (!read.contentType?.startsWith('text/event-stream')) {
       read.body = await response.json();
+      read.errorCode = response.headers.get('x-error-code');
       return read;
     }
     const parser = createParser({
@@ -123,6 +126,7 @@ describe.each(testEngines)('streaming chat completions on $name', (engine) => {
     const read = await stream({ model: 'sim/down' });
     expect(read.status).toBe(502);
     expect(read.body.error).toMatchObject({ code: 502, metadata: { provider_name: 'alpha' } });
+    expect(read.errorCode).toBe('GW_ERR_UPSTREAM_FAILED');
   });
 
   it('ends a stream that breaks after the first byte with an error chunk and [DONE], and bills what was sent', async () => {
@@ -135,9 +139,11 @@ describe.each(testEngines)('streaming chat completions on $name', (engine) => {
     expect(last.choices[0].finish_reason).toBe('error');
     expect(all.every((c) => c.provider === 'alpha')).toBe(true); // nothing is retried after the first byte
     const row = await generation(last.id);
-    expect(row).toMatchObject({ status: 'error', streamed: 1, finish_reason: 'error', error_code: 502 });
+    expect(row).toMatchObject({ status: 'error', streamed: 1, finish_reason: 'error', error_code: 502, error_name: 'GW_ERR_UPSTREAM_FAILED' });
     expect(row!.tokens_prompt).toBeGreaterThan(0);
     expect(row!.total_cost).toBeGreaterThan(0);
+    const record = await call(gw, 'GET', `/generation?id=${last.id}`, { key: gw.managementKey });
+    expect(record.body.data.error).toEqual({ code: 502, name: 'GW_ERR_UPSTREAM_FAILED', message: row!.error_message });
   });
 
   it('turns an in-stream provider error event into the error chunk', async () => {

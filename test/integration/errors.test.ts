@@ -21,12 +21,14 @@ describe('error envelope', () => {
     const res = await call(gw, 'GET', '/nowhere');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: { code: 404, message: 'Route GET /api/v1/nowhere not found' } });
+    expect(res.headers.get('x-error-code')).toBe('GW_ERR_ROUTE_NOT_FOUND');
   });
 
   it('answers malformed JSON with 400', async () => {
     const res = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: '{"name":' });
     expect(res.status).toBe(400);
     expect(res.body.error).toEqual({ code: 400, message: 'Malformed JSON body: the body is not valid JSON' });
+    expect(res.headers.get('x-error-code')).toBe('GW_ERR_MALFORMED_JSON');
   });
 
   it('answers a body over the size limit with 413', async () => {
@@ -34,6 +36,7 @@ describe('error envelope', () => {
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe(413);
     expect(res.body.error.message).toMatch(/exceeds the \d+-byte limit/);
+    expect(res.headers.get('x-error-code')).toBe('GW_ERR_BODY_TOO_LARGE');
   });
 
   it('answers a non-JSON content type with 400', async () => {
@@ -47,6 +50,15 @@ describe('error envelope', () => {
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: { code: 500, message: 'Internal Server Error' } });
     expect(res.headers.get('x-request-id')).toBe('trace-123');
+    expect(res.headers.get('x-error-code')).toBe('GW_ERR_INTERNAL');
+  });
+
+  it('names the catalogue entry of a validation error and of an authentication error', async () => {
+    const invalid = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 5 } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get('x-error-code')).toBe('GW_ERR_INVALID_REQUEST');
+    const missing = await call(gw, 'GET', '/key');
+    expect([missing.status, missing.headers.get('x-error-code')]).toEqual([401, 'GW_ERR_MISSING_AUTHENTICATION']);
   });
 
   it('gives every response a request id', async () => {

@@ -28,6 +28,7 @@ describe('protocol errors', () => {
     const answer = await exchange(port, `GET /api/v1/models HTTP/1.1\r\nHost: gateway\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`);
     expect(answer.status).toBe(431);
     expect(answer.body).toEqual({ error: { code: 431, message: `The request headers exceed the ${maxHeaderSize}-byte limit` } });
+    expect(answer.text).toMatch(/\r\nx-error-code: GW_ERR_HEADERS_TOO_LARGE\r\n/i);
   });
 
   it.each([
@@ -54,12 +55,14 @@ describe('protocol errors', () => {
     const answer = await request(port, 'GET /api/v1/%zz HTTP/1.1\r\nHost: gateway\r\n\r\n');
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ error: { code: 400, message: 'Malformed URL /api/v1/%zz: a % must start a percent-encoded byte such as %20' } });
+    expect(answer.text).toMatch(/\r\nx-error-code: GW_ERR_MALFORMED_URL\r\n/i);
   });
 
   it('answers a path parameter longer than the router takes with 414 in the envelope', async () => {
     const res = await call(gw, 'GET', `/videos/${'j'.repeat(150)}`, { key: gw.managementKey });
     expect(res.status).toBe(414);
     expect(res.body).toEqual({ error: { code: 414, message: 'A path parameter is longer than 100 characters' } });
+    expect(res.headers.get('x-error-code')).toBe('GW_ERR_PATH_PARAMETER_TOO_LONG');
   });
 });
 

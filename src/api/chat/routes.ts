@@ -6,7 +6,7 @@ import { FUSION_MODEL, startFusionRun } from '../../chat/fusion-run.js';
 import { prepareReservedChat } from '../../chat/reserve-chat-run.js';
 import { streamChat } from '../../chat/stream-chat.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
-import { envelope, toGatewayError } from '../../http/error-envelope.js';
+import { envelope, ERROR_CODE_HEADER, toGatewayError } from '../../http/error-envelope.js';
 import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
@@ -53,7 +53,7 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator; shutd
           const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
           await streamChat(services, run, sse, signal, (error) => {
             const gatewayError = toGatewayError(error, 0);
-            reply.raw.writeHead(gatewayError.statusCode, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': request.id });
+            reply.raw.writeHead(gatewayError.statusCode, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': request.id, [ERROR_CODE_HEADER]: gatewayError.code });
             reply.raw.end(JSON.stringify(envelope(gatewayError)));
           });
         } finally {

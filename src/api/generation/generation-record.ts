@@ -83,7 +83,8 @@ export function toGenerationRecord(row: GenerationRow) {
     // The token counts are the gateway's own: the upstream reported none, or figures that could not be billed.
     usage_estimated: row.usage_estimated === 1,
     parent_generation_id: row.parent_generation_id,
-    error: row.error_code === null && row.error_message === null ? null : { code: row.error_code, message: row.error_message },
+    // name: the error's catalogue name (GW_ERR_…, docs/errors.md), as the client's X-Error-Code header had it.
+    error: row.error_code === null && row.error_message === null ? null : { code: row.error_code, name: row.error_name, message: row.error_message },
     routing,
   };
 }

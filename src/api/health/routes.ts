@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { envelope } from '../../http/error-envelope.js';
+import { sendError } from '../../http/error-envelope.js';
 import { Errors } from '../../http/errors.js';
 import { ErrorEnvelope } from '../../http/schema-helpers.js';
 import type { Readiness } from './readiness.js';
@@ -50,7 +50,8 @@ export function healthRoutes(readiness: () => Promise<Readiness>): FastifyPlugin
         const { ready, reason, phase, checks } = await readiness();
         if (ready) return { status: 'ready' as const, checks };
         // Sent, not thrown: a probe that finds the gateway not ready is no failure of the gateway to log.
-        return reply.code(503).send(envelope(Errors.notReady({ phase, checks }, reason ?? 'unknown')));
+        sendError(reply, Errors.notReady({ phase, checks }, reason ?? 'unknown'));
+        return reply;
       },
     );
   };

@@ -115,7 +115,7 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
         }
       } catch (error) {
         const failure = isGatewayError(error) ? error : Errors.internStreamSevered('the run\'s events could not be read');
-        request.log.error({ err: error }, 'intern chat stream failed');
+        request.log.error({ err: error, code: failure.code }, 'intern chat stream failed');
         await sse.data(JSON.stringify(chunk(own, {}, 'error', { error: streamError(failure) })));
       }
       await sse.data(JSON.stringify(finalChunk(usage ? ctx : own, usage)));

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { asInternError, Errors } from '../../http/errors.js';
-import { envelope, toGatewayError } from '../../http/error-envelope.js';
+import { sendError, toGatewayError } from '../../http/error-envelope.js';
 import type { InternRuntime } from '../../interns/intern-runtime.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../util/clock.js';
@@ -61,7 +61,7 @@ export function internGate(services: InternServices) {
 export function installInternErrors(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const gatewayError = asInternError(toGatewayError(error, INTERN_BODY_LIMIT));
-    if (gatewayError.statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'intern request failed');
-    void reply.code(gatewayError.statusCode).send(envelope(gatewayError));
+    if (gatewayError.statusCode >= 500) request.log.error({ err: error, reqId: request.id, code: gatewayError.code }, 'intern request failed');
+    sendError(reply, gatewayError);
   });
 }

@@ -65,6 +65,13 @@ interface LocalRun extends RunTerms {
 
 const PROVISION_STEPS = 2;
 
+/** What a failure of the intern's process means for the client: its acknowledgement timed out (504), or it could not be reached (502). */
+export function runtimeError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof AckTimeoutError) return Errors.internTimeout();
+  return Errors.internUnreachable(error instanceof Error ? error.message : String(error));
+}
+
 /**
  * The interns runtime of one gateway instance: a supervised process per
  * running intern, and the runs this instance drives. Runs live in the
@@ -335,12 +342,6 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     return channel;
   }
 
-  const translate = (error: unknown): GatewayError => {
-    if (error instanceof GatewayError) return error;
-    if (error instanceof AckTimeoutError) return Errors.internTimeout();
-    return Errors.internUnreachable(error instanceof Error ? error.message : String(error));
-  };
-
   return {
     async provision(internId) {
       await setInternState(db, internId, { status: 'provisioning', progress: { step_label: 'Queued for start', step_number: 0, total_steps: PROVISION_STEPS }, lastFailureMessage: null }, clock());
@@ -387,7 +388,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
             await assign(open.id);
           }
         } catch (error) {
-          throw translate(error);
+          throw runtimeError(error);
         }
         return { status: 'steered', runId: open.id };
       }
@@ -420,7 +421,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
         await assign(runId);
       } catch (error) {
         // The caller is told it failed: the run must not carry on behind its back.
-        const failure = translate(error);
+        const failure = runtimeError(error);
         await record(runId, run, { kind: 'end', content: { reason: 'failed', error: failure.message } });
         throw failure;
       }
@@ -451,7 +452,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
         if (!channel) throw Errors.internUnreachable('the intern process driving the run here is restarting');
         await channel.request({ type: 'answer', runId, text }, ackTimeoutMs);
       } catch (error) {
-        throw translate(error);
+        throw runtimeError(error);
       }
     },
 
