@@ -11,23 +11,16 @@ import { SseWriter } from '../../http/sse-writer.js';
 import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
 import type { ResponsesRequest } from '../../protocol/responses.js';
 import { completeResponses } from '../../responses/complete-responses.js';
-import { convertResponsesRequest } from '../../responses/convert-responses-request.js';
 import { streamResponses } from '../../responses/stream-responses.js';
 import { routerModelOf } from '../../routing/routers/route-models.js';
 import { checkChatRequest } from '../chat/check-chat-request.js';
 import { applyDefaultModel } from '../chat/default-model.js';
 import { normalizeChatRequest } from '../chat/normalize-chat-request.js';
-import { ChatRequestHeaders, type ChatRequestBody } from '../chat/schemas.js';
+import { ChatRequestHeaders } from '../chat/schemas.js';
 import { applyPreset } from '../presets/apply-preset.js';
 import { clientGone, runContext } from '../request-context.js';
-import { GATEWAY_FIELDS, ResponsesRequestBody } from './schemas.js';
-
-/** The chat body of a Responses body: its gateway fields as they are, the rest converted (convert-responses-request.ts). */
-export function chatBodyOf(body: ResponsesRequestBody): ChatRequestBody {
-  const fields = body as Record<string, unknown>;
-  const shared = Object.fromEntries(GATEWAY_FIELDS.filter((field) => fields[field] !== undefined).map((field) => [field, fields[field]]));
-  return { ...shared, ...convertResponsesRequest(body as ResponsesRequest) } as ChatRequestBody;
-}
+import { chatBodyOf } from './chat-body.js';
+import { ResponsesRequestBody } from './schemas.js';
 
 /**
  * POST /responses, OpenAI's Responses API on every chat model. The body
