@@ -63,7 +63,7 @@ export interface ResponsesReasoningItem {
   type: 'reasoning';
   id: string;
   summary: { type: 'summary_text'; text: string }[];
-  content?: { type: 'reasoning_text'; text: string }[];
+  content?: { type: 'reasoning_text'; text: string }[] | null;
   encrypted_content?: string | null;
   status?: string;
 }

@@ -50,7 +50,7 @@ const ReasoningItem = Type.Object({
   type: Type.Literal('reasoning'),
   id: Type.Optional(Type.String()),
   summary: Type.Array(Type.Object({ type: Type.Literal('summary_text'), text: Type.String() })),
-  content: Type.Optional(Type.Array(Type.Object({ type: Type.Literal('reasoning_text'), text: Type.String() }))),
+  content: Type.Optional(Nullable(Type.Array(Type.Object({ type: Type.Literal('reasoning_text'), text: Type.String() })))),
   encrypted_content: Type.Optional(Nullable(Type.String())),
   status: Type.Optional(Type.String()),
 });
