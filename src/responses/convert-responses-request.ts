@@ -48,7 +48,7 @@ const textOf = (parts: ContentPart[]): TextPart[] => parts.filter((part): part i
 /** An assistant turn that gathers the function calls following it, as chat carries them. */
 function assistantTurn(messages: ChatMessage[]): AssistantMessage {
   const last = messages.at(-1);
-  if (last?.role === 'assistant' && last.tool_calls === undefined) return last;
+  if (last?.role === 'assistant') return last;
   const turn: AssistantMessage = { role: 'assistant', content: null };
   messages.push(turn);
   return turn;
