@@ -44,11 +44,14 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     sim = await startSimulator();
     const catalog = simCatalog(
       sim.url,
-      ['alpha', 'beta', { id: 'claude', kind: 'anthropic' }],
+      ['alpha', 'beta', { id: 'claude', kind: 'anthropic' }, { id: 'gem', kind: 'gemini' }],
       [
         { id: 'sim/native', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
         { id: 'sim/reasoner', endpoints: [{ provider: 'alpha', upstream: 'sim-reason-model' }] },
         { id: 'sim/claude', endpoints: [{ provider: 'claude', upstream: 'claude-sim' }] },
+        { id: 'sim/gemini', endpoints: [{ provider: 'gem', upstream: 'sim-gemini' }] },
+        { id: 'sim/claude-breaks', endpoints: [{ provider: 'claude', upstream: 'claude-sim@chunks=6,fail_after=6' }] },
+        { id: 'sim/down', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=500' }, { provider: 'claude', upstream: 'claude-sim@status=529' }] },
         { id: 'sim/flaky', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model' }] },
         { id: 'sim/flaky-claude', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'claude', upstream: 'claude-sim' }] },
         { id: 'sim/breaks', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=6,fail_after=5,fail_mode=error-event' }] },
@@ -169,6 +172,31 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
       expect(person).toEqual({ name: expect.any(String), age: expect.any(Number) });
     });
 
+    it('serves a stateless Codex-style turn: earlier reasoning and calls in input, store false, include, streamed', async () => {
+      const events = await stream({
+        model,
+        instructions: 'You are a coding agent.',
+        store: false,
+        include: ['reasoning.encrypted_content'],
+        parallel_tool_calls: false,
+        prompt_cache_key: 'session-1',
+        reasoning: { effort: 'medium', summary: 'auto' },
+        text: { verbosity: 'low' },
+        tools: [{ ...weatherTool, strict: false }],
+        tool_choice: 'auto',
+        input: [
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What is the weather in Paris?' }] },
+          { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Look it up.' }], content: null, encrypted_content: 'opaque' },
+          { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+          { type: 'function_call_output', call_id: 'call_1', output: 'Sunny' },
+        ],
+      });
+      expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { status: 'completed' } });
+      if (model === 'sim/native') {
+        expect(await lastUpstreamBody()).toMatchObject({ include: ['reasoning.encrypted_content'], prompt_cache_key: 'session-1', input: [{}, { type: 'reasoning', encrypted_content: 'opaque' }, {}, {}] });
+      }
+    });
+
     it('falls back when the first endpoint fails', async () => {
       const fallback = model === 'sim/native' ? 'sim/flaky' : 'sim/flaky-claude';
       const res = await respond({ model: fallback, input: 'hello there' }, gw.managementKey, { 'x-service-metadata': 'enabled' });
@@ -178,6 +206,34 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
       const events = await stream({ model: fallback, input: 'hello there' });
       expect(events.at(-1)).toMatchObject({ type: 'response.completed' });
     });
+  });
+
+  it('answers text.format json_schema on a translated Gemini endpoint, sent as its response schema', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+    const res = await respond({ model: 'sim/gemini', input: 'Name a city', text: { format: { type: 'json_schema', name: 'city', schema } } });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(outputText(res.body))).toEqual({ city: expect.any(String) });
+    expect(await simRequests()).toMatchObject({ '/v1beta/models/sim-gemini:generateContent': 1 });
+  });
+
+  it('ends a translated stream that breaks midway with response.failed', async () => {
+    const events = await stream({ model: 'sim/claude-breaks', input: 'tell me a story' });
+    expect(events.at(-1)).toMatchObject({ type: 'response.failed', response: { status: 'failed', model: 'sim/claude-breaks' } });
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, i) => i));
+    expect(await generation(events.at(-1).response.id)).toMatchObject({ api_type: 'responses', status: 'error', streamed: 1 });
+  });
+
+  it('answers a stream whose every attempt failed with the error envelope, and records it', async () => {
+    const response = await fetch(`${gw.baseUrl}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.managementKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sim/down', input: 'hi', stream: true }),
+    });
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    const body = (await response.json()) as { error: unknown };
+    expect(body.error).toMatchObject({ code: response.status, message: expect.any(String) });
+    const row = await gw.store.db.selectFrom('generations').selectAll().where('api_type', '=', 'responses').where('status', '=', 'error').where('model', '=', 'sim/down').executeTakeFirst();
+    expect(row).toMatchObject({ streamed: 1 });
   });
 
   it('sends the client body natively to an OpenAI endpoint, reasoning settings included', async () => {
