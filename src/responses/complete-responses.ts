@@ -11,7 +11,7 @@ import type { FinishReason, Usage } from '../protocol/chat.js';
 import type { ResponseObject, ResponsesRequest } from '../protocol/responses.js';
 import { convertOpenAIResponsesUsage } from '../providers/openai/convert-openai-responses-usage.js';
 import { convertChatCompletionToResponse, responseShell, responsesUsage } from './convert-chat-to-response.js';
-import { answerTextOfResponse, newItemId, responseFinishReason } from './read-response.js';
+import { answerTextOfResponse, generatedTextOf, newItemId, responseFinishReason } from './read-response.js';
 
 /** A POST /responses on its way: the chat run that routes, reserves and bills it, the client's body, and whether it may go natively. */
 export interface ResponsesCall {
@@ -82,6 +82,7 @@ export function completeResponses(services: ChatServices, { run, body, native }:
         finishReason: result.finishReason,
         serviceTier: result.serviceTier,
         upstreamId: result.upstreamId,
+        ...(run.storedInput ? { output: generatedTextOf(result.response.output) } : {}),
       });
       return {
         ...result.response,

@@ -103,10 +103,11 @@ describe('ChatChunksToResponseEvents', () => {
     expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
   });
 
-  it('keeps the last usage a chunk reported, canonical, and the service tier', () => {
+  it('keeps the last usage a chunk reported, canonical, the upstream id and the service tier', () => {
     const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5, prompt_tokens_details: { cache_write_tokens: 1 } };
     const { converter, events } = run([{ ...chunk({ content: 'x' }, 'stop'), service_tier: 'flex' }, { ...chunk({}), choices: [], usage }]);
     expect(converter.usage).toEqual(usage);
+    expect(converter.upstreamId).toBe('c');
     expect(events.at(-1)!.response).toMatchObject({ service_tier: 'flex' });
   });
 

@@ -26,6 +26,8 @@ export class ChatChunksToResponseEvents {
   private serviceTier: string | null | undefined;
   /** The last usage a chunk reported, canonical. */
   usage: Usage | undefined;
+  /** The upstream's id of the answer, from its first chunk. */
+  upstreamId: string | undefined;
 
   constructor(
     private readonly shell: ResponseObject,
@@ -44,6 +46,7 @@ export class ChatChunksToResponseEvents {
   /** The events of one chunk (choice 0: a Response has one answer). */
   push(chunk: ChatCompletionChunk): ResponseStreamEvent[] {
     const events: ResponseStreamEvent[] = [];
+    this.upstreamId ??= chunk.id;
     if (chunk.usage) this.usage = chunk.usage;
     if (chunk.service_tier != null) this.serviceTier = chunk.service_tier;
     const choice = chunk.choices.find((c) => c.index === 0);

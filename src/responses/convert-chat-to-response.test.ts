@@ -59,6 +59,12 @@ describe('convertChatCompletionToResponse', () => {
     expect(response.usage).toEqual({ input_tokens: 10, input_tokens_details: { cached_tokens: 2 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 3 }, total_tokens: 15 });
   });
 
+  it("lays a url_citation out as the Responses API does", () => {
+    const citation = { type: 'url_citation', url_citation: { url: 'https://example.com', title: 'Ex', start_index: 0, end_index: 4 } };
+    const response = convertChatCompletionToResponse(completion({ role: 'assistant', content: 'Text', annotations: [citation] }), shell, counter(), 101);
+    expect(response.output[0]).toMatchObject({ content: [{ annotations: [{ type: 'url_citation', url: 'https://example.com', title: 'Ex', start_index: 0, end_index: 4 }] }] });
+  });
+
   it('makes a cut answer incomplete, and a refusal a refusal part', () => {
     const cut = convertChatCompletionToResponse(completion({ role: 'assistant', content: 'Once upon' }, 'length'), shell, counter(), 101);
     expect(cut).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [{ status: 'incomplete' }] });

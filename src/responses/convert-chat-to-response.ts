@@ -49,6 +49,12 @@ export function responseShell(request: ResponsesRequest, identity: ResponseIdent
   };
 }
 
+/** A chat annotation as the Responses API lays it out: a url_citation's fields on the annotation itself. */
+function responsesAnnotation(annotation: unknown): unknown {
+  const citation = (annotation as { type?: unknown; url_citation?: Record<string, unknown> }).url_citation;
+  return (annotation as { type?: unknown }).type === 'url_citation' && citation ? { type: 'url_citation', ...citation } : annotation;
+}
+
 /** How a chat answer's finish reason ends a Response: a cut answer is `incomplete`, with the reason. */
 export function responseEnding(finishReason: FinishReason | undefined): Pick<ResponseObject, 'status' | 'incomplete_details'> {
   if (finishReason === 'length') return { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } };
@@ -76,7 +82,7 @@ export function convertChatCompletionToResponse(completion: ChatCompletion, shel
       role: 'assistant',
       status,
       content: [
-        ...(message.content ? [{ type: 'output_text' as const, text: message.content, annotations: message.annotations ?? [], logprobs: [] }] : []),
+        ...(message.content ? [{ type: 'output_text' as const, text: message.content, annotations: (message.annotations ?? []).map(responsesAnnotation), logprobs: [] }] : []),
         ...(message.refusal ? [{ type: 'refusal' as const, refusal: message.refusal }] : []),
       ],
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResponsesOutputItem } from '../protocol/responses.js';
 import { AnswerText } from '../chat/estimate-tokens.js';
-import { answerTextOfResponse, eventText, newItemId, responseFinishReason } from './read-response.js';
+import { answerTextOfResponse, eventText, generatedTextOf, newItemId, responseFinishReason } from './read-response.js';
 
 const output: ResponsesOutputItem[] = [
   { type: 'reasoning', id: 'rs', summary: [{ type: 'summary_text', text: 'ab' }], content: null },
@@ -32,6 +32,11 @@ describe('read-response', () => {
     eventText({ type: 'response.output_text.done', sequence_number: 4, text: 'abc' }, answer);
     expect(answer.chars).toBe(7);
     expect(answer.pieces).toBe(2);
+  });
+
+  it("keeps a Response's text and reasoning as stored content", () => {
+    expect(generatedTextOf(output)).toEqual({ completion: 'cde', reasoning: 'ab' });
+    expect(generatedTextOf([])).toEqual({ completion: null, reasoning: null });
   });
 
   it('makes item ids with their prefix', () => {

@@ -1,4 +1,5 @@
 import { AnswerText } from '../chat/estimate-tokens.js';
+import type { GeneratedText } from '../chat/generation-content.js';
 import type { FinishReason } from '../protocol/chat.js';
 import type { ResponseObject, ResponsesOutputItem, ResponseStreamEvent } from '../protocol/responses.js';
 import { randomSlice } from '../util/ids.js';
@@ -35,4 +36,13 @@ export function eventText(event: ResponseStreamEvent, answer: AnswerText): void 
     answer.add((event.item as { name?: string }).name);
   }
   if (typeof event.delta === 'string' && event.type.endsWith('.delta')) answer.add(event.delta);
+}
+
+/** What a Response answered, as the ledger's stored content keeps it: its messages' text and its reasoning. */
+export function generatedTextOf(output: readonly ResponsesOutputItem[]): GeneratedText {
+  const join = (texts: string[]) => (texts.length > 0 ? texts.join('') : null);
+  return {
+    completion: join(output.flatMap((item) => (item.type === 'message' ? item.content.flatMap((part) => (part.type === 'output_text' ? [part.text] : [])) : []))),
+    reasoning: join(output.flatMap((item) => (item.type === 'reasoning' ? [...item.summary, ...(item.content ?? [])].map((part) => part.text) : []))),
+  };
 }

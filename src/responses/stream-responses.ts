@@ -23,13 +23,15 @@ import type { Attempt } from '../routing/plan-attempts.js';
 import { ChatChunksToResponseEvents } from './convert-chat-chunks-to-response-events.js';
 import { responseShell, responsesUsage } from './convert-chat-to-response.js';
 import type { ResponsesCall } from './complete-responses.js';
-import { eventText, newItemId, responseFinishReason } from './read-response.js';
+import { eventText, generatedTextOf, newItemId, responseFinishReason } from './read-response.js';
 
 /** An attempt's stream once its first event is in hand: the events (that one included), and the usage as the upstream reported it. */
 interface OpenedEvents {
   events: AsyncIterator<ResponseStreamEvent>;
   /** The canonical usage of a translated stream (its chunks'); a native stream's is read from its terminal event. */
   usage(): Usage | undefined;
+  /** The upstream's id of a translated stream (its chunks'); a native stream's is its Response's. */
+  upstreamId(): string | undefined;
 }
 
 /** A Responses error code for a gateway error's status, as OpenAI's `response.failed` names them. */
@@ -61,7 +63,7 @@ export async function streamResponses(
         const context = { signal, endUserId: run.endUserId };
         if (native && adapter.responses) {
           const events = (await adapter.responses.stream(body, target, context))[Symbol.asyncIterator]();
-          return { events: replay(await events.next(), events), usage: () => undefined };
+          return { events: replay(await events.next(), events), usage: () => undefined, upstreamId: () => undefined };
         }
         const chunks = (await adapter.stream(run.request, target, context))[Symbol.asyncIterator]();
         const first = await chunks.next();
@@ -73,7 +75,7 @@ export async function streamResponses(
           for (let next = first; !next.done; next = await chunks.next()) yield* converter.push(next.value);
           yield* converter.finish(now());
         })();
-        return { events, usage: () => converter.usage };
+        return { events, usage: () => converter.usage, upstreamId: () => converter.upstreamId };
       }),
     );
   } catch (error) {
@@ -122,7 +124,7 @@ async function relay(
     usageEstimated: usage.estimated,
     finishReason: terminal?.response ? responseFinishReason(terminal.response) : null,
     serviceTier: terminal?.response?.service_tier ?? null,
-    upstreamId,
+    upstreamId: served.result.upstreamId() ?? upstreamId,
     ttftMs,
     ...over,
   });
@@ -167,8 +169,8 @@ async function relay(
   }
 
   const usage = await check();
-  const { cost } = await settleRun(services, run, end({}, usage));
   const response = terminal.response as ResponseObject;
+  const { cost } = await settleRun(services, run, end(run.storedInput ? { output: generatedTextOf(response.output) } : {}, usage));
   const final: ResponseStreamEvent = {
     ...terminal,
     response: {

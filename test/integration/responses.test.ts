@@ -236,6 +236,24 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     expect(row).toMatchObject({ streamed: 1 });
   });
 
+  it("keeps the conversation and the answer with the ledger row while the organization stores content", async () => {
+    const storeContent = (on: boolean) => call(gw, 'PATCH', '/organization/settings', { key: gw.managementKey, body: { store_content: on } });
+    const content = (id: string) => call(gw, 'GET', `/generation/content?id=${id}`, { key: gw.managementKey });
+    expect((await storeContent(true)).status).toBe(200);
+    try {
+      const res = await respond({ model: 'sim/native', input: 'Hello!', instructions: 'Be brief.' });
+      expect((await content(res.body.id)).body.data).toMatchObject({
+        input: { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello!' }] },
+        output: { completion: outputText(res.body), reasoning: null },
+      });
+      const events = await stream({ model: 'sim/claude', input: 'Stream to me' });
+      const done = events.at(-1);
+      expect((await content(done.response.id)).body.data).toMatchObject({ output: { completion: outputText(done.response) } });
+    } finally {
+      await storeContent(false);
+    }
+  });
+
   it('sends the client body natively to an OpenAI endpoint, reasoning settings included', async () => {
     const high = await respond({ model: 'sim/reasoner', input: 'think hard', reasoning: { effort: 'high' }, max_output_tokens: 2000, provider: { sort: 'price' } });
     expect(high.status).toBe(200);

@@ -48,7 +48,8 @@ export function responsesRoutes(services: ChatServices & { auth: Authenticator; 
         const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
         if (chat.model === FUSION_MODEL) throw Errors.invalidRequest(`Model ${FUSION_MODEL} is served by POST /chat/completions`);
         const signal = clientGone(reply, services.shutdown.signal);
-        const context = { ...runContext(request), apiType: 'responses' };
+        // The conversation is kept with the ledger row when the organization stores content, as chat's.
+        const context = { ...runContext(request), apiType: 'responses', ...(settings.storeContent ? { storedInput: chat.messages } : {}) };
         const started = await startChatRun(services, key, chat, context);
         const run = await prepareReservedChat(services, started, signal);
         // The client's own body goes upstream natively only while it is all the run asks: a preset or a plugin's rewrite is in the chat request alone.
