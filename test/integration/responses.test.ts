@@ -55,6 +55,7 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
         { id: 'sim/flaky', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model' }] },
         { id: 'sim/flaky-claude', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'claude', upstream: 'claude-sim' }] },
         { id: 'sim/breaks', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=6,fail_after=5,fail_mode=error-event' }] },
+        { id: 'sim/slow', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=40,chunk_delay=100' }] },
         { id: 'sim/pricey', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.01, completion: 0.01 }] },
       ],
     );
@@ -252,6 +253,46 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     } finally {
       await storeContent(false);
     }
+  });
+
+  it('goes through the guardrails: a block is a 403 before any upstream call, a redaction reaches the upstream', async () => {
+    const made = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'guarded' } })).body;
+    const guardrail = async (rules: Record<string, unknown>) => {
+      const id = (await call(gw, 'POST', '/guardrails', { key: gw.managementKey, body: { name: 'Test guardrail', ...rules } })).body.data.id as string;
+      await call(gw, 'POST', `/guardrails/${id}/assignments/keys`, { key: gw.managementKey, body: { key_hashes: [made.data.hash] } });
+      return id;
+    };
+    const blocking = await guardrail({ blocked_keywords: ['falcon'] });
+    const blocked = await respond({ model: 'sim/native', input: 'tell me about project falcon' }, made.key);
+    expect(blocked.status).toBe(403);
+    expect(blocked.body.error.metadata.patterns).toEqual(['falcon']);
+    expect(await simRequests()).toEqual({});
+    await call(gw, 'DELETE', `/guardrails/${blocking}`, { key: gw.managementKey });
+
+    const redacting = await guardrail({ content_filter_builtins: [{ slug: 'email', action: 'redact' }] });
+    const answered = await respond({ model: 'sim/native', input: 'I am ada@example.org' }, made.key);
+    expect(answered.status).toBe(200);
+    // The redacted conversation is the chat request's: the OpenAI endpoint gets it as chat, never the client's body.
+    expect(await simRequests()).toEqual({ '/v1/chat/completions': 1 });
+    expect(await lastUpstreamBody()).toMatchObject({ messages: [{ role: 'user', content: 'I am [EMAIL]' }] });
+    await call(gw, 'DELETE', `/guardrails/${redacting}`, { key: gw.managementKey });
+  });
+
+  it('records a stream the client left as cancelled', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${gw.baseUrl}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.managementKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sim/slow', input: 'tell me a long story', stream: true }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let seen = '';
+    while (!seen.includes('response.output_text.delta')) seen += (await reader.read()).value ?? '';
+    const id = /"id":"(gen-[^"]+)"/.exec(seen)![1]!;
+    controller.abort();
+    await expect.poll(async () => (await generation(id))?.status, { timeout: 5_000 }).toBe('cancelled');
+    expect(await generation(id)).toMatchObject({ api_type: 'responses', cancelled: 1, streamed: 1 });
   });
 
   it('sends the client body natively to an OpenAI endpoint, reasoning settings included', async () => {

@@ -98,7 +98,7 @@ const TextFormat = DiscriminatedUnion('type', [
 ]);
 
 /** The gateway's own fields, the same as chat's: routing, provider preferences, plugins, sessions, tracing. */
-const { models, provider, plugins, session_id, service_tier, route, trace, debug, top_k, frequency_penalty, presence_penalty, prompt_cache_options, cache_control } =
+const { models, provider, plugins, session_id, service_tier, route, trace, top_k, frequency_penalty, presence_penalty, prompt_cache_options, cache_control } =
   ChatRequestBody.properties;
 
 /**
@@ -137,7 +137,6 @@ export const ResponsesRequestBody = Type.Object({
   service_tier,
   route,
   trace,
-  debug,
   top_k,
   frequency_penalty,
   presence_penalty,
@@ -158,7 +157,6 @@ export const GATEWAY_FIELDS: readonly string[] = [
   'service_tier',
   'route',
   'trace',
-  'debug',
   'top_k',
   'frequency_penalty',
   'presence_penalty',
