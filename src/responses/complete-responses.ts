@@ -17,7 +17,7 @@ import { answerTextOfResponse, generatedTextOf, newItemId, responseFinishReason 
 export interface ResponsesCall {
   run: ChatRun;
   body: ResponsesRequest;
-  /** False when the run's request is no longer the client's body alone (a preset merged, a plugin rewrote the messages): then every endpoint translates. */
+  /** False when the run's request is no longer the client's body alone (a preset merged, a plugin changed it: redacted, searched, compressed): then every endpoint gets the chat request. */
   native: boolean;
 }
 

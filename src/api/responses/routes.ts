@@ -52,8 +52,8 @@ export function responsesRoutes(services: ChatServices & { auth: Authenticator; 
         const context = { ...runContext(request), apiType: 'responses', ...(settings.storeContent ? { storedInput: chat.messages } : {}) };
         const started = await startChatRun(services, key, chat, context);
         const run = await prepareReservedChat(services, started, signal);
-        // The client's own body goes upstream natively only while it is all the run asks: a preset or a plugin's rewrite is in the chat request alone.
-        const call = { run, body: body as ResponsesRequest, native: merged === converted && run.request.messages === started.request.messages };
+        // The client's own body goes upstream natively only while it is all the run asks: what a preset or a plugin changed is in the chat request alone.
+        const call = { run, body: body as ResponsesRequest, native: merged === converted && run.request === started.request };
         try {
           if (!body.stream) {
             return await completeResponses(services, call, signal).catch((error: unknown) => {
