@@ -91,12 +91,12 @@ export async function streamResponses(
   }
   keepAlive.stop();
   noteServed(services, run, served.attempt);
-  await relay(services, run, served, sse, signal);
+  await relay(services, { run, body, native }, served, sse, signal);
 }
 
 async function relay(
   services: ChatServices,
-  run: ResponsesCall['run'],
+  { run, body }: ResponsesCall,
   served: { result: OpenedEvents; attempt: Attempt<Endpoint>; outcomes: AttemptOutcome[] },
   sse: SseWriter,
   signal: AbortSignal,
@@ -162,7 +162,7 @@ async function relay(
         ? error
         : Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`);
     await settleRun(services, run, end({ status: 'error', finishReason: 'error', error: { code: failure.statusCode, message: failure.message } }, usage));
-    const shell = latest ?? responseShell({ input: '' }, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
+    const shell = latest ?? responseShell(body, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
     const response: ResponseObject = { ...shell, status: 'failed', error: { code: failureCode(failure), message: failure.message } };
     await sse.event('response.failed', JSON.stringify({ type: 'response.failed', sequence_number: sequence + 1, response }));
     return sse.end();
