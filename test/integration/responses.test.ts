@@ -334,6 +334,9 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     const bad = await respond({ model: 'sim/native', input: [{ type: 'function_call_output', output: 'x' }] });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain('call_id');
+    const hosted = await respond({ model: 'sim/native', input: 'hi', tools: [{ type: 'web_search' }] });
+    expect(hosted.status).toBe(400);
+    expect(hosted.body.error.message).toMatch(/tools\[0\]\.type.*function/);
     const unknown = await respond({ model: 'sim/nope', input: 'hi' });
     expect(unknown.status).toBe(404);
   });

@@ -110,7 +110,8 @@ export const ResponsesRequestBody = Type.Object({
   model: Type.Optional(Type.String({ minLength: 1 })),
   input: TypeUnion([Type.String(), Type.Array(InputItem, { minItems: 1 })]),
   instructions: Type.Optional(Nullable(Type.String())),
-  tools: Type.Optional(Type.Array(FunctionTool)),
+  // Told apart by `type`, so that a hosted tool (web_search, file_search…) is refused for its type, not for a missing name.
+  tools: Type.Optional(Type.Array(DiscriminatedUnion('type', [FunctionTool]))),
   tool_choice: Type.Optional(ToolChoice),
   parallel_tool_calls: Type.Optional(Nullable(Type.Boolean())),
   text: Type.Optional(Nullable(Type.Object({ format: Type.Optional(TextFormat), verbosity: Type.Optional(NullableStringEnum(['low', 'medium', 'high'])) }))),
