@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletionChunk } from '../protocol/chat.js';
 import { ChatChunksToResponseEvents } from './convert-chat-chunks-to-response-events.js';
@@ -115,5 +116,40 @@ describe('ChatChunksToResponseEvents', () => {
     const { events } = run([chunk({}, 'stop')]);
     expect(events.map((e) => e.type)).toEqual(['response.created', 'response.in_progress', 'response.completed']);
     expect(events.at(-1)!.response!.output).toEqual([]);
+  });
+});
+
+describe('ChatChunksToResponseEvents, any chunk sequence', () => {
+  const piece = fc.string({ minLength: 1, maxLength: 4 });
+  const step = fc.oneof(
+    piece.map((content) => ({ content })),
+    piece.map((reasoning) => ({ reasoning })),
+    fc.record({ call: fc.integer({ min: 0, max: 2 }), args: piece }),
+  );
+
+  it('numbers events in order, closes every item it opens, and ends with what its deltas said', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 20 }), (steps) => {
+        const seen = new Set<number>();
+        const chunks = steps.map((s) => {
+          if (!('call' in s)) return chunk(s);
+          const first = !seen.has(s.call);
+          seen.add(s.call);
+          return chunk({ tool_calls: [{ index: s.call, ...(first ? { id: `call_${s.call}`, function: { name: `f${s.call}`, arguments: s.args } } : { function: { arguments: s.args } }) }] });
+        });
+        const { events } = run([...chunks, chunk({}, 'stop')]);
+        expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+        const added = events.filter((e) => e.type === 'response.output_item.added').map((e) => e.output_index);
+        const done = events.filter((e) => e.type === 'response.output_item.done').map((e) => e.output_index);
+        expect(added).toEqual(added.map((_, i) => i));
+        expect(done).toEqual(added);
+        const output = events.at(-1)!.response!.output;
+        expect(output).toHaveLength(added.length);
+        const texts = output.flatMap((item) => (item.type === 'message' ? item.content.map((p) => (p.type === 'output_text' ? p.text : '')) : []));
+        expect(texts.join('')).toBe(steps.map((s) => ('content' in s ? s.content : '')).join(''));
+        const args = output.flatMap((item) => (item.type === 'function_call' ? [item.arguments] : [])).join('');
+        expect(args).toBe(steps.map((s) => ('call' in s ? s.args : '')).join(''));
+      }),
+    );
   });
 });

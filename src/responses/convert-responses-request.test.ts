@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { ResponsesInputItem } from '../protocol/responses.js';
 import { convertResponsesInput, convertResponsesRequest, convertTextFormat } from './convert-responses-request.js';
 
 describe('convertResponsesInput', () => {
@@ -126,5 +128,30 @@ describe('convertResponsesRequest', () => {
 
   it('leaves out what is not set', () => {
     expect(convertResponsesRequest({ input: 'hi', tools: [], reasoning: null, max_output_tokens: null, text: null })).toEqual({ messages: [{ role: 'user', content: 'hi' }] });
+  });
+});
+
+describe('convertResponsesInput, any sequence of items', () => {
+  const text = fc.string({ maxLength: 8 });
+  const item = fc.oneof(
+    fc.record({ role: fc.constantFrom('user' as const, 'assistant' as const, 'system' as const, 'developer' as const), content: text }),
+    fc.record({ type: fc.constant('function_call' as const), call_id: fc.uuid(), name: fc.constantFrom('a', 'b'), arguments: fc.constant('{}') }),
+    fc.record({ type: fc.constant('function_call_output' as const), call_id: fc.uuid(), output: text }),
+    fc.record({ type: fc.constant('reasoning' as const), id: fc.uuid(), summary: fc.constant([]) }),
+  );
+
+  it('keeps every call once, in order, every output as its tool message, and drops only reasoning', () => {
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 12 }), (items) => {
+        const messages = convertResponsesInput(items as ResponsesInputItem[]);
+        const calls = messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : []));
+        expect(calls).toEqual(items.flatMap((i) => ('type' in i && i.type === 'function_call' ? [i.call_id] : [])));
+        const outputs = messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []));
+        expect(outputs).toEqual(items.flatMap((i) => ('type' in i && i.type === 'function_call_output' ? [i.call_id] : [])));
+        const spoken = items.filter((i) => !('type' in i)).length;
+        const assistantOnlyCalls = messages.filter((m) => m.role === 'assistant' && m.content === null).length;
+        expect(messages.length - outputs.length - assistantOnlyCalls).toBe(spoken);
+      }),
+    );
   });
 });
