@@ -331,6 +331,11 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     const previous = await respond({ model: 'sim/native', input: 'hi', previous_response_id: 'resp_123' });
     expect(previous.status).toBe(400);
     expect(previous.body.error.message).toContain('previous_response_id');
+    for (const field of [{ conversation: 'conv_1' }, { background: true }]) {
+      const refused = await respond({ model: 'sim/native', input: 'hi', ...field });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toContain(`${Object.keys(field)[0]} is not supported`);
+    }
     const bad = await respond({ model: 'sim/native', input: [{ type: 'function_call_output', output: 'x' }] });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain('call_id');

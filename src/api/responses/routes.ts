@@ -23,6 +23,17 @@ import { chatBodyOf } from './chat-body.js';
 import { ResponsesRequestBody } from './schemas.js';
 
 /**
+ * The gateway keeps no Responses or conversations: the fields that point at
+ * stored state, or ask for a response to poll later, are refused by name.
+ */
+function checkStateless(body: ResponsesRequestBody): void {
+  const stateless = 'the gateway keeps no conversation state; send the whole conversation in input';
+  if (body.previous_response_id != null) throw Errors.invalidRequest(`previous_response_id is not supported: ${stateless}`);
+  if (body.conversation != null) throw Errors.invalidRequest(`conversation is not supported: ${stateless}`);
+  if (body.background === true) throw Errors.invalidRequest('background is not supported: the gateway answers a response in the request, stream: true sends it as it is made');
+}
+
+/**
  * POST /responses, OpenAI's Responses API on every chat model. The body
  * becomes a chat request, which goes through chat's machinery (preset,
  * checks, organization defaults, routing, reservation, the plugins'
@@ -37,9 +48,7 @@ export function responsesRoutes(services: ChatServices & { auth: Authenticator; 
       async (request, reply) => services.shutdown.hold(async () => {
         const key = callerKey(request);
         const body = request.body;
-        if (body.previous_response_id != null) {
-          throw Errors.invalidRequest('previous_response_id is not supported: the gateway keeps no conversation state; send the whole conversation in input');
-        }
+        checkStateless(body);
         const converted = chatBodyOf(body);
         const merged = await applyPreset(services.presets, key.organization_id, converted);
         checkChatRequest(merged);

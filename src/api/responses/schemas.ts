@@ -127,6 +127,8 @@ export const ResponsesRequestBody = Type.Object({
   stream: Type.Optional(Type.Boolean({ default: false })),
   store: Type.Optional(Nullable(Type.Boolean())),
   previous_response_id: Type.Optional(Nullable(Type.String())),
+  conversation: Type.Optional(Type.Unknown()),
+  background: Type.Optional(Nullable(Type.Boolean())),
   include: Type.Optional(Nullable(Type.Array(Type.String()))),
   truncation: Type.Optional(NullableStringEnum(['auto', 'disabled'])),
   prompt_cache_key: Type.Optional(Nullable(Type.String())),
