@@ -23,6 +23,7 @@ import { presetsRoutes } from './api/presets/routes.js';
 import { organizationRoutes } from './api/organization/routes.js';
 import { organizationSettingsRoutes } from './api/organization/settings-routes.js';
 import { rerankRoutes } from './api/rerank/routes.js';
+import { responsesRoutes } from './api/responses/routes.js';
 import { videoRoutes } from './api/videos/routes.js';
 import { createVideoJobs, type VideoTuning } from './videos/video-jobs.js';
 import { toOrganizationSettings } from './organization-settings/organization-settings.js';
@@ -251,6 +252,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(chatRoutes({ ...chat, auth: services.auth, shutdown }));
+      await api.register(responsesRoutes({ ...chat, auth: services.auth, shutdown }));
       // Rerank shares chat's endpoint health, retry budget and waits; it has its own adapters.
       await api.register(rerankRoutes({ ...chat, adapters: RERANK_ADAPTERS, auth: services.auth, shutdown }));
       await api.register(keysRoutes(services));

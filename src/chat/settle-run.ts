@@ -72,7 +72,7 @@ export async function settleRun(
     external_user: run.key.external_user,
     user_hash: run.endUserId,
     session_id: run.request.session_id ?? null,
-    api_type: API_TYPES[run.task],
+    api_type: run.apiType ?? API_TYPES[run.task],
     status: end.status,
     streamed: end.streamed ? 1 : 0,
     cancelled: end.status === 'cancelled' ? 1 : 0,

@@ -35,7 +35,7 @@ interface OpenedStream {
 }
 
 /** The iterator again, starting with the result already taken from it. */
-function replay<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncIterator<T> {
+export function replay<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncIterator<T> {
   let taken = false;
   return {
     next: () => (taken ? rest.next() : ((taken = true), Promise.resolve(first))),
@@ -245,7 +245,7 @@ function errorChunk(run: ChatRun, model: string, provider: string | undefined, e
 }
 
 /** SSE comments while the first upstream byte is awaited; nothing is sent if it comes quickly. */
-function startKeepAlive(sse: SseWriter, afterMs: number): { stop(): void } {
+export function startKeepAlive(sse: SseWriter, afterMs: number): { stop(): void } {
   let interval: NodeJS.Timeout | undefined;
   const timer = setTimeout(() => {
     void sse.comment('keep-alive');

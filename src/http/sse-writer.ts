@@ -44,6 +44,11 @@ export class SseWriter {
     await this.write(`data: ${payload}\n\n`);
   }
 
+  /** `event: <name>` and `data: <json>`: a named event (the Responses API names each by its type). */
+  async event(name: string, payload: string): Promise<void> {
+    await this.write(`event: ${name}\ndata: ${payload}\n\n`);
+  }
+
   /** A comment line: ignored by clients, keeps idle connections and proxies alive. */
   async comment(text: string): Promise<void> {
     await this.write(`: ${text}\n\n`);

@@ -6,6 +6,7 @@
 import type { Dispatcher } from 'undici';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from './chat.js';
 import type { RerankRequest, UpstreamRerank } from './rerank.js';
+import type { ResponseObject, ResponsesRequest, ResponseStreamEvent } from './responses.js';
 import type { UpstreamTarget } from './upstream.js';
 import type { UpstreamVideoRequest, VideoRequest } from './video-request.js';
 
@@ -30,6 +31,21 @@ export interface ChatAdapter {
    * failure. Usage must be asked of the upstream even when the client did not.
    */
   stream(request: ChatRequest, target: UpstreamTarget, context: AdapterContext): Promise<AsyncIterable<ChatCompletionChunk>>;
+  /** Set when the protocol's upstreams also speak OpenAI's Responses API: POST /responses then goes to them natively. */
+  readonly responses?: NativeResponses;
+}
+
+/**
+ * OpenAI's Responses API spoken by the upstream itself: the client's body
+ * goes up as it is (the target's model in place of the client's), the
+ * Response and its typed events come back as they are, for the gateway to
+ * read usage from and relay. Failures are UpstreamError, as for chat: an
+ * `error` or `response.failed` event is one, thrown mid-stream.
+ */
+export interface NativeResponses {
+  complete(body: ResponsesRequest, target: UpstreamTarget, context: AdapterContext): Promise<ResponseObject>;
+  /** Resolves once the upstream accepted the request (2xx and an event stream); the events then come as they arrive. */
+  stream(body: ResponsesRequest, target: UpstreamTarget, context: AdapterContext): Promise<AsyncIterable<ResponseStreamEvent>>;
 }
 
 export interface RerankAdapter {

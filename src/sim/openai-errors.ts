@@ -77,6 +77,8 @@ export const SimErrors = {
     openAiError(404, `The model \`${model}\` does not exist or you do not have access to it.${detail ? ` (sim: ${detail})` : ''}`, {
       code: 'model_not_found',
     }),
+  previousResponseNotFound: (id: string) =>
+    openAiError(400, `Previous response with id '${id}' not found.`, { param: 'previous_response_id', code: 'previous_response_not_found' }),
   invalidUrl: (method: string, path: string) => openAiError(404, `Invalid URL (${method} ${path})`),
   serverError: () => openAiError(500, SERVER_ERROR_MESSAGE, { type: 'server_error' }),
   /** The body for a `status` knob. */

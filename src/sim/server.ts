@@ -10,6 +10,7 @@ import { handleModerations } from './moderation/moderations-route.js';
 import { SimErrors } from './openai-errors.js';
 import { handleCohereRerank } from './rerank/cohere-rerank.js';
 import { handleJinaRerank } from './rerank/jina-rerank.js';
+import { handleResponses } from './responses/responses-route.js';
 import { handleExaSearch } from './search/exa-search-route.js';
 import { SimStats } from './stats.js';
 import { handleVideoCall, matchVideoCall, type SimVideos } from './video/openai-videos-route.js';
@@ -43,6 +44,7 @@ async function route(req: IncomingMessage, res: ServerResponse, context: SimCont
 
   context.stats.countRequest(path);
   if (endpoint === 'POST /v1/chat/completions') return handleChatCompletions(req, res, context);
+  if (endpoint === 'POST /v1/responses') return handleResponses(req, res, context);
   if (endpoint === 'POST /v1/messages') return handleMessages(req, res, context);
   if (endpoint === 'POST /v2/rerank') return handleCohereRerank(req, res, context);
   if (endpoint === 'POST /v1/rerank') return handleJinaRerank(req, res, context);

@@ -8,10 +8,12 @@ import { convertOpenAIChatChunk } from './convert-openai-chat-chunk.js';
 import { convertOpenAIChatResponse } from './convert-openai-chat-response.js';
 import { convertToOpenAIChatRequest } from './convert-to-openai-chat-request.js';
 import type { OpenAIChatChunk, OpenAIChatResponse } from './openai-chat-api-types.js';
+import { openAIResponses } from './openai-responses.js';
 import { parseOpenAIError } from './parse-openai-error.js';
 
 /** The adapter for OpenAI Chat Completions and the hosts that copy it (Groq, DeepSeek, Mistral, Together, vLLM, Ollama's /v1). */
-export const openAIChatAdapter = httpChatAdapter({
+export const openAIChatAdapter = {
+  ...httpChatAdapter({
   kind: 'openai',
   path: () => 'chat/completions',
   headers: (target) => ({ ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}) }),
@@ -20,7 +22,10 @@ export const openAIChatAdapter = httpChatAdapter({
   responseName: 'a chat completion',
   fromResponseBody: (json) => (isChatResponse(json) ? convertOpenAIChatResponse(json) : undefined),
   readChunks,
-});
+  }),
+  // OpenAI's own API also speaks Responses; a host that copies only Chat Completions answers it with a 404, and the plan falls back.
+  responses: openAIResponses,
+};
 
 /** The one shape check the conversion relies on; the rest of the body is read leniently. */
 function isChatResponse(json: unknown): json is OpenAIChatResponse {

@@ -1,0 +1,96 @@
+import { adapterFor } from '../chat/adapter-for.js';
+import { answerTextOf, checkChatUsage } from '../chat/check-chat-usage.js';
+import type { AnswerText } from '../chat/estimate-tokens.js';
+import type { ChatServices } from '../chat/run-services.js';
+import type { ChatRun } from '../chat/run.js';
+import { serveRun } from '../chat/serve-run.js';
+import { serviceMetadata } from '../chat/service-metadata.js';
+import { settleRun } from '../chat/settle-run.js';
+import { withWebSearches } from '../chat/sum-usage.js';
+import type { FinishReason, Usage } from '../protocol/chat.js';
+import type { ResponseObject, ResponsesRequest } from '../protocol/responses.js';
+import { convertOpenAIResponsesUsage } from '../providers/openai/convert-openai-responses-usage.js';
+import { convertChatCompletionToResponse, responseShell, responsesUsage } from './convert-chat-to-response.js';
+import { answerTextOfResponse, generatedTextOf, newItemId, responseFinishReason } from './read-response.js';
+
+/** A POST /responses on its way: the chat run that routes, reserves and bills it, the client's body, and whether it may go natively. */
+export interface ResponsesCall {
+  run: ChatRun;
+  body: ResponsesRequest;
+  /** False when the run's request is no longer the client's body alone (a preset merged, a plugin changed it: redacted, searched, compressed): then every endpoint gets the chat request. */
+  native: boolean;
+}
+
+/** One attempt's answer, whichever way it went: the Response, and what billing reads of it. */
+interface Answered {
+  response: ResponseObject;
+  usage: Usage | undefined;
+  answer: AnswerText;
+  finishReason: FinishReason;
+  upstreamId: string;
+  serviceTier: string | null;
+}
+
+/**
+ * A non-streamed POST /responses: the plan's attempts in order, each on its
+ * endpoint's native Responses API when its protocol has one, else as a chat
+ * completion translated back to a Response; the usage checked and billed as
+ * chat's, the ledger row written, and the Response answered with the
+ * generation's id, the model that served and the cost.
+ */
+export function completeResponses(services: ChatServices, { run, body, native }: ResponsesCall, signal: AbortSignal): Promise<ResponseObject> {
+  return serveRun(
+    services,
+    run,
+    signal,
+    async (attempt): Promise<Answered> => {
+      const { adapter, target } = adapterFor(services, attempt);
+      const context = { signal, endUserId: run.endUserId };
+      if (native && adapter.responses) {
+        const response = await adapter.responses.complete(body, target, context);
+        return {
+          response,
+          usage: convertOpenAIResponsesUsage(response.usage),
+          answer: answerTextOfResponse(response.output),
+          finishReason: responseFinishReason(response),
+          upstreamId: response.id,
+          serviceTier: response.service_tier ?? null,
+        };
+      }
+      const completion = await adapter.complete(run.request, target, context);
+      const now = Math.floor(services.clock().getTime() / 1000);
+      const shell = responseShell(body, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
+      return {
+        response: convertChatCompletionToResponse(completion, shell, newItemId, now),
+        usage: completion.usage,
+        answer: answerTextOf(completion),
+        finishReason: completion.choices[0]?.finish_reason ?? null,
+        upstreamId: completion.id,
+        serviceTier: completion.service_tier ?? null,
+      };
+    },
+    async ({ result, attempt, outcomes }) => {
+      const checked = await checkChatUsage(result.usage, run.request, attempt.endpoint, result.answer);
+      const usage = withWebSearches(checked.usage, run.webSearches);
+      const { cost } = await settleRun(services, run, {
+        status: 'success',
+        streamed: false,
+        attempt,
+        outcomes,
+        usage,
+        usageEstimated: checked.estimated,
+        finishReason: result.finishReason,
+        serviceTier: result.serviceTier,
+        upstreamId: result.upstreamId,
+        ...(run.storedInput ? { output: generatedTextOf(result.response.output) } : {}),
+      });
+      return {
+        ...result.response,
+        id: run.id,
+        model: attempt.modelId,
+        usage: { ...responsesUsage(usage), cost: cost + (run.innerCost ?? 0) },
+        ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...run.routing, attempts: outcomes }) } : {}),
+      };
+    },
+  );
+}

@@ -1,0 +1,184 @@
+import type { CheckedUsage } from '../accounting/check-usage.js';
+import type { Endpoint } from '../catalog/types.js';
+import { adapterFor } from '../chat/adapter-for.js';
+import type { AttemptOutcome } from '../chat/attempt-outcome.js';
+import { checkChatUsage } from '../chat/check-chat-usage.js';
+import { AnswerText } from '../chat/estimate-tokens.js';
+import { runAttempts } from '../chat/run-attempts.js';
+import type { ChatServices } from '../chat/run-services.js';
+import { attemptOptions, failRun, noteServed } from '../chat/serve-run.js';
+import { serviceMetadata } from '../chat/service-metadata.js';
+import { settleRun, type RunEnd } from '../chat/settle-run.js';
+import { replay, startKeepAlive } from '../chat/stream-chat.js';
+import { withWebSearches } from '../chat/sum-usage.js';
+import { Errors } from '../http/errors.js';
+import { SHUTTING_DOWN } from '../http/shutdown.js';
+import type { SseWriter } from '../http/sse-writer.js';
+import type { Usage } from '../protocol/chat.js';
+import { isGatewayError, type GatewayError } from '../protocol/gateway-error.js';
+import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from '../protocol/responses.js';
+import { UpstreamError } from '../protocol/upstream.js';
+import { convertOpenAIResponsesUsage } from '../providers/openai/convert-openai-responses-usage.js';
+import type { Attempt } from '../routing/plan-attempts.js';
+import { ChatChunksToResponseEvents } from './convert-chat-chunks-to-response-events.js';
+import { responseShell, responsesUsage } from './convert-chat-to-response.js';
+import type { ResponsesCall } from './complete-responses.js';
+import { eventText, generatedTextOf, newItemId, responseFinishReason } from './read-response.js';
+
+/** An attempt's stream once its first event is in hand: the events (that one included), and the usage as the upstream reported it. */
+interface OpenedEvents {
+  events: AsyncIterator<ResponseStreamEvent>;
+  /** The canonical usage of a translated stream (its chunks'); a native stream's is read from its terminal event. */
+  usage(): Usage | undefined;
+  /** The upstream's id of a translated stream (its chunks'); a native stream's is its Response's. */
+  upstreamId(): string | undefined;
+}
+
+/** A Responses error code for a gateway error's status, as OpenAI's `response.failed` names them. */
+const failureCode = (error: GatewayError) => (error.statusCode === 429 ? 'rate_limit_exceeded' : error.statusCode >= 500 ? 'server_error' : String(error.statusCode));
+
+/**
+ * A streamed POST /responses. As for chat, nothing but keep-alive comments
+ * reaches the client until an attempt's first event is in hand, so a
+ * failure before it falls back to the next endpoint. A native endpoint's
+ * typed events are relayed as they come (the Response's id and model made
+ * the gateway's); another's chat chunks become typed events
+ * (ChatChunksToResponseEvents). The terminal event is held back until the
+ * ledger row is written, then sent with the checked usage and its cost; a
+ * failure after the start ends the stream with `response.failed`.
+ */
+export async function streamResponses(
+  services: ChatServices,
+  { run, body, native }: ResponsesCall,
+  sse: SseWriter,
+  signal: AbortSignal,
+  respondWithError: (error: unknown) => void,
+): Promise<void> {
+  const keepAlive = startKeepAlive(sse, services.keepAliveAfterMs);
+  let served: { result: OpenedEvents; attempt: Attempt<Endpoint>; outcomes: AttemptOutcome[] };
+  try {
+    served = await runAttempts(
+      attemptOptions(services, run, signal, async (attempt): Promise<OpenedEvents> => {
+        const { adapter, target } = adapterFor(services, attempt);
+        const context = { signal, endUserId: run.endUserId };
+        if (native && adapter.responses) {
+          const events = (await adapter.responses.stream(body, target, context))[Symbol.asyncIterator]();
+          return { events: replay(await events.next(), events), usage: () => undefined, upstreamId: () => undefined };
+        }
+        const chunks = (await adapter.stream(run.request, target, context))[Symbol.asyncIterator]();
+        const first = await chunks.next();
+        const shell = responseShell(body, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
+        const converter = new ChatChunksToResponseEvents(shell, newItemId);
+        const now = () => Math.floor(services.clock().getTime() / 1000);
+        const events = (async function* () {
+          yield* converter.start();
+          for (let next = first; !next.done; next = await chunks.next()) yield* converter.push(next.value);
+          yield* converter.finish(now());
+        })();
+        return { events, usage: () => converter.usage, upstreamId: () => converter.upstreamId };
+      }),
+    );
+  } catch (error) {
+    keepAlive.stop();
+    const recorded = await failRun(services, run, error, [], true);
+    const failure = signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : recorded;
+    if (signal.aborted && failure === recorded) return sse.end();
+    if (!sse.started) return respondWithError(failure);
+    // Keep-alive comments went out: the failure is the stream's own error event.
+    const gatewayError = isGatewayError(failure) ? failure : Errors.internal();
+    await sse.event('error', JSON.stringify({ type: 'error', code: failureCode(gatewayError), message: gatewayError.message, param: null, sequence_number: 0 }));
+    return sse.end();
+  }
+  keepAlive.stop();
+  noteServed(services, run, served.attempt);
+  await relay(services, { run, body, native }, served, sse, signal);
+}
+
+async function relay(
+  services: ChatServices,
+  { run, body }: ResponsesCall,
+  served: { result: OpenedEvents; attempt: Attempt<Endpoint>; outcomes: AttemptOutcome[] },
+  sse: SseWriter,
+  signal: AbortSignal,
+): Promise<void> {
+  const { attempt, outcomes } = served;
+  const { events } = served.result;
+  const answer = new AnswerText();
+  const ttftMs = services.clock().getTime() - run.startedAt;
+  let latest: ResponseObject | undefined;
+  let terminal: ResponseStreamEvent | undefined;
+  let sequence = -1;
+  let upstreamId: string | null = null;
+
+  const check = async (): Promise<CheckedUsage> => {
+    const reported = served.result.usage() ?? convertOpenAIResponsesUsage(terminal?.response?.usage);
+    const checked = await checkChatUsage(reported, run.request, attempt.endpoint, answer);
+    return { usage: withWebSearches(checked.usage, run.webSearches), estimated: checked.estimated };
+  };
+  const end = (over: Partial<RunEnd>, usage: CheckedUsage): RunEnd => ({
+    status: 'success',
+    streamed: true,
+    attempt,
+    outcomes,
+    usage: usage.usage,
+    usageEstimated: usage.estimated,
+    finishReason: terminal?.response ? responseFinishReason(terminal.response) : null,
+    serviceTier: terminal?.response?.service_tier ?? null,
+    upstreamId: served.result.upstreamId() ?? upstreamId,
+    ttftMs,
+    ...over,
+  });
+  // The Response in an event is the gateway's: its generation id and the model that served.
+  const own = (event: ResponseStreamEvent): ResponseStreamEvent => {
+    sequence = event.sequence_number;
+    if (!event.response) return event;
+    upstreamId ??= event.response.id;
+    latest = { ...event.response, id: run.id, model: attempt.modelId };
+    return { ...event, response: latest };
+  };
+
+  try {
+    for (let next = await events.next(); !next.done; next = await events.next()) {
+      if (sse.closed) throw new UpstreamError('aborted', 'the client went away');
+      const event = own(next.value);
+      eventText(event, answer);
+      if (TERMINAL_RESPONSE_EVENTS.has(event.type)) terminal = event;
+      else await sse.event(event.type, JSON.stringify(event));
+    }
+    if (!terminal) throw new UpstreamError('malformed', 'the stream ended without its terminal event');
+  } catch (error) {
+    const usage = await check();
+    const stopping = signal.reason === SHUTTING_DOWN && !sse.closed;
+    const cancelled = !stopping && (signal.aborted || sse.closed || (error instanceof UpstreamError && error.failure === 'aborted'));
+    if (stopping || cancelled) await events.return?.();
+    if (cancelled) {
+      await settleRun(services, run, end({ status: 'cancelled' }, usage));
+      return sse.end();
+    }
+    const provider = attempt.endpoint.provider;
+    const failure = stopping
+      ? Errors.shuttingDown()
+      : isGatewayError(error)
+        ? error
+        : Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`);
+    await settleRun(services, run, end({ status: 'error', finishReason: 'error', error: { code: failure.statusCode, message: failure.message } }, usage));
+    const shell = latest ?? responseShell(body, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
+    const response: ResponseObject = { ...shell, status: 'failed', error: { code: failureCode(failure), message: failure.message } };
+    await sse.event('response.failed', JSON.stringify({ type: 'response.failed', sequence_number: sequence + 1, response }));
+    return sse.end();
+  }
+
+  const usage = await check();
+  const response = terminal.response as ResponseObject;
+  const { cost } = await settleRun(services, run, end(run.storedInput ? { output: generatedTextOf(response.output) } : {}, usage));
+  const final: ResponseStreamEvent = {
+    ...terminal,
+    response: {
+      ...response,
+      usage: { ...responsesUsage(usage.usage), cost: cost + (run.innerCost ?? 0) },
+      ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...run.routing, attempts: outcomes }) } : {}),
+    },
+  };
+  await sse.event(final.type, JSON.stringify(final));
+  sse.end();
+}

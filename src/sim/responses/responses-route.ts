@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { ChatCompletion, ChatCompletionChunk } from '../../protocol/chat.js';
+import type { ResponsesRequest } from '../../protocol/responses.js';
+import { ChatChunksToResponseEvents } from '../../responses/convert-chat-chunks-to-response-events.js';
+import { convertChatCompletionToResponse, responseShell, type ItemIds } from '../../responses/convert-chat-to-response.js';
+import { convertResponsesRequest } from '../../responses/convert-responses-request.js';
+import { chatCompletionChunks } from '../chat-chunks.js';
+import { chatCompletion } from '../chat-completion.js';
+import { hasBearerToken, parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
+import { deliverJson, deliverStream, pause, sendError, type SseFraming } from '../deliver.js';
+import { parseKnobs } from '../knobs.js';
+import { SimErrors } from '../openai-errors.js';
+import { planReply } from '../reply.js';
+import { newResponseIdentity } from '../response-identity.js';
+import { validateResponsesRequest } from './validate-responses-request.js';
+
+const randomHex = (length: number) => randomUUID().replaceAll('-', '').slice(0, length);
+const itemIds: ItemIds = (prefix) => `${prefix}_sim${randomHex(29)}`;
+
+/**
+ * OpenAI's Responses SSE: each event named by its type, no `[DONE]`; a
+ * failing stream (`fail_mode=error-event`) ends with an `error` event whose
+ * sequence number follows the last event sent.
+ */
+function responsesFraming(events: readonly string[], sent: number): SseFraming {
+  const names = events.map((data) => (JSON.parse(data) as { type: string }).type);
+  const error = { type: 'error', code: 'server_error', message: SimErrors.serverError().body.error.message, param: null, sequence_number: sent };
+  return {
+    frame: (data, index) => `event: ${names[index]}\ndata: ${data}\n\n`,
+    end: '',
+    errorEnd: `event: error\ndata: ${JSON.stringify(error)}\n\n`,
+  };
+}
+
+/**
+ * `POST /v1/responses`, OpenAI's Responses API, with the same knobs and in
+ * the same order of checks as chat completions. The simulated model answers
+ * as it does in chat (planReply: an echo, a JSON sample of a text.format
+ * schema, a function call when tools ask for one), laid out as a Response
+ * or its typed events.
+ */
+export async function handleResponses(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
+  const raw = await readBody(req);
+  const body = parseJson(raw);
+  context.stats.recordChatRequest(body.ok ? body.value : raw, req.headers);
+  if (!hasBearerToken(req.headers.authorization)) return sendError(res, SimErrors.missingApiKey());
+  if (!body.ok) return sendError(res, SimErrors.unparseableJson());
+
+  const requestedModel = (body.value as { model?: unknown } | null)?.model;
+  const parsed = parseKnobs(typeof requestedModel === 'string' ? requestedModel : undefined, req.headers);
+  if (!parsed.ok) return sendError(res, SimErrors.invalidKnob(parsed.message));
+  const { knobs, model } = parsed;
+  if (knobs.hang) return;
+
+  const signal = signalOnClose(res);
+  await pause(knobs.latencyMs, signal);
+  if (knobs.status !== undefined) return sendError(res, SimErrors.simulatedStatus(knobs.status, model ?? 'sim-model'), knobs.retryAfterSeconds);
+  const validation = validateResponsesRequest(body.value, model);
+  if (!validation.ok) return sendError(res, validation.error);
+
+  const request: ResponsesRequest = validation.request;
+  const chat = { ...convertResponsesRequest(request), model: validation.model, stream_options: { include_usage: true } };
+  if (request.reasoning?.effort) Object.assign(chat, { reasoning_effort: request.reasoning.effort });
+  const reply = planReply(chat, knobs.chunks);
+  const identity = newResponseIdentity(validation.model);
+  const shell = responseShell(request, { id: `resp_sim${randomHex(29)}`, model: validation.model, createdAt: identity.created });
+  if (!request.stream) {
+    const completion = chatCompletion(reply, chat, identity, knobs.usage) as ChatCompletion;
+    return deliverJson(res, JSON.stringify(convertChatCompletionToResponse(completion, shell, itemIds, identity.created)), knobs, signal);
+  }
+  const converter = new ChatChunksToResponseEvents(shell, itemIds);
+  const chunks = chatCompletionChunks(reply, chat, identity, knobs.usage).map((text) => JSON.parse(text) as ChatCompletionChunk);
+  const events = [...converter.start(), ...chunks.flatMap((chunk) => converter.push(chunk)), ...converter.finish(identity.created)].map((event) => JSON.stringify(event));
+  return deliverStream(res, events, knobs, signal, responsesFraming(events, Math.min(knobs.failAfterChunks ?? events.length, events.length)));
+}
