@@ -44,6 +44,11 @@ export class SseWriter {
     await this.write(`data: ${payload}\n\n`);
   }
 
+  /** `event: <name>` with `data: <json>`: a named event, as Anthropic's streams send them. */
+  async event(name: string, payload: string): Promise<void> {
+    await this.write(`event: ${name}\ndata: ${payload}\n\n`);
+  }
+
   /** A comment line: ignored by clients, keeps idle connections and proxies alive. */
   async comment(text: string): Promise<void> {
     await this.write(`: ${text}\n\n`);
