@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import { Errors } from './errors.js';
 import { GatewayError, isGatewayError } from '../protocol/gateway-error.js';
@@ -42,17 +42,26 @@ export function toGatewayError(error: unknown, bodyLimit: number): GatewayError 
   return Errors.internal();
 }
 
-/** Every error and every unknown route leaves as the envelope. */
-export function installErrorEnvelope(app: FastifyInstance, bodyLimit: number): void {
-  app.setErrorHandler((error, request, reply) => {
+/**
+ * The error handler of a group of routes: every thrown error as the client's
+ * GatewayError, logged by how it failed, and sent in `shape` (the envelope,
+ * or another protocol's error body, as POST /messages sends Anthropic's).
+ */
+export function errorHandler(bodyLimit: number, shape: (error: GatewayError, request: FastifyRequest) => unknown = envelope) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
     const gatewayError = toGatewayError(error, bodyLimit);
     // A client that hung up causes the failure (its upstream call is aborted) and cannot read it: not the gateway's error.
     if (reply.raw.destroyed) request.log.info({ reqId: request.id, status: gatewayError.statusCode }, 'client closed the connection before the answer');
     // An unreachable database is told once per outage (store/postgres-pool.ts), not once per request it fails.
     else if (isDatabaseUnavailable(error)) request.log.debug({ err: error, reqId: request.id }, 'request failed: the database is unavailable');
     else if (gatewayError.statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
-    void reply.code(gatewayError.statusCode).send(envelope(gatewayError));
-  });
+    void reply.code(gatewayError.statusCode).send(shape(gatewayError, request));
+  };
+}
+
+/** Every error and every unknown route leaves as the envelope. */
+export function installErrorEnvelope(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler(errorHandler(bodyLimit));
   app.setNotFoundHandler((request, reply) => {
     const error = Errors.routeNotFound(request.method, request.url.split('?')[0] ?? request.url);
     void reply.code(404).send(envelope(error));

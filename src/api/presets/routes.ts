@@ -20,6 +20,8 @@ import {
 } from '../../store/repositories/presets.js';
 import type { Services } from '../../services.js';
 import { ChatRequestBody } from '../chat/schemas.js';
+import { convertMessagesRequest } from '../messages/convert-messages-request.js';
+import { MessagesRequestBody } from '../messages/schemas.js';
 import { CreatePresetBody, ListPresetsQuery, NewPresetParams, PresetParams, PresetVersionParams, UpdatePresetBody } from './schemas.js';
 import { toPresetRecord, toPresetWithVersion, toVersionRecord } from './preset-record.js';
 
@@ -37,7 +39,7 @@ const creatorOf = (key: ApiKeyRow) => key.creator_user_id ?? key.label;
 
 /**
  * Presets of the reference (GET /presets, /presets/{slug}, its versions, and
- * POST /presets/{slug}/chat/completions), plus POST /presets, PATCH and DELETE
+ * POST /presets/{slug}/chat/completions and /messages), plus POST /presets, PATCH and DELETE
  * /presets/{slug}, which the reference leaves to its web UI. Presets belong to
  * the caller's organization; another organization's are as absent as missing
  * ones. Any key may read and use a preset; only management keys change one,
@@ -125,31 +127,39 @@ export function presetsRoutes(services: Services): FastifyPluginAsyncTypebox {
       return { deleted: true as const };
     });
 
+    /** A preset (or its new version) from an inference body's preset fields and system prompt. */
+    async function savePresetFrom(caller: ApiKeyRow, slug: string, body: ChatRequestBody) {
+      assertNoPresetModel('model', body.model);
+      const settings = { ...presetFromRequest(body), creatorId: creatorOf(caller) };
+      const now = clock().toISOString();
+      const existing = await findPreset(db, caller.organization_id, slug);
+      if (existing) {
+        await addVersion(db, existing.id, settings, now);
+        await changed(caller.organization_id, slug);
+        return { data: await withDesignatedVersion(await presetOf(caller.organization_id, slug)) };
+      }
+      const preset = await createPreset(
+        db,
+        { organizationId: caller.organization_id, workspaceId: caller.workspace_id, slug, name: slug, description: null, creatorUserId: caller.creator_user_id },
+        settings,
+        now,
+      );
+      // Another request created it between the read and the insert.
+      if (!preset) throw Errors.presetExists(slug);
+      return { data: await withDesignatedVersion(preset) };
+    }
+
     app.post(
       '/presets/:slug/chat/completions',
       { onRequest: auth.requireManagementKey, schema: { params: NewPresetParams, body: ChatRequestBody } },
-      async (request) => {
-        const caller = callerKey(request);
-        const slug = request.params.slug;
-        assertNoPresetModel('model', request.body.model);
-        const settings = { ...presetFromRequest(request.body), creatorId: creatorOf(caller) };
-        const now = clock().toISOString();
-        const existing = await findPreset(db, caller.organization_id, slug);
-        if (existing) {
-          await addVersion(db, existing.id, settings, now);
-          await changed(caller.organization_id, slug);
-          return { data: await withDesignatedVersion(await presetOf(caller.organization_id, slug)) };
-        }
-        const preset = await createPreset(
-          db,
-          { organizationId: caller.organization_id, workspaceId: caller.workspace_id, slug, name: slug, description: null, creatorUserId: caller.creator_user_id },
-          settings,
-          now,
-        );
-        // Another request created it between the read and the insert.
-        if (!preset) throw Errors.presetExists(slug);
-        return { data: await withDesignatedVersion(preset) };
-      },
+      async (request) => savePresetFrom(callerKey(request), request.params.slug, request.body),
+    );
+
+    // A Messages body reads as the chat body it is served as: its system prompt and its fields under their chat names.
+    app.post(
+      '/presets/:slug/messages',
+      { onRequest: auth.requireManagementKey, schema: { params: NewPresetParams, body: MessagesRequestBody } },
+      async (request) => savePresetFrom(callerKey(request), request.params.slug, convertMessagesRequest(request.body)),
     );
 
     app.get(
