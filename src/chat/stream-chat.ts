@@ -32,7 +32,7 @@ import { chatChunksOutput, type StreamIdentity, type StreamOutput } from './stre
 /** One piece of a stream: a canonical chunk, and from an untranslated Messages stream the event it was read from. */
 interface Relayed {
   chunk?: ChatCompletionChunk;
-  native?: MessagesStreamEvent;
+  event?: MessagesStreamEvent;
 }
 
 interface OpenedStream {
@@ -208,9 +208,9 @@ async function relay(
   let sentUsage = false;
   // The web plugin's citations point into the whole answer: its text is kept (as text, the stream is not held back).
   const answer: string[] | undefined = run.citations ? [] : undefined;
-  const send = async ({ chunk, native }: Relayed) => {
+  const send = async ({ chunk, event }: Relayed) => {
     if (chunk) await stamp(chunk);
-    await output.send(chunk, native, identity);
+    await output.send(chunk, event, identity);
   };
   const stamp = async (chunk: ChatCompletionChunk) => {
     tally.see(chunk);

@@ -27,12 +27,12 @@ export function messagesStreamOutput(sse: SseWriter): StreamOutput {
       }
       // An untranslated stream has said all there is; the gateway's own chunks (citations) have no Messages counterpart.
       if (!chunk || native) return;
-      translated ??= new MessagesEventsFromChunks(identity);
+      translated ??= new MessagesEventsFromChunks({ id: identity.id, model: identity.model });
       await writeAll(translated.chunk(chunk));
     },
     async end(usage, identity) {
       if (native) return;
-      translated ??= new MessagesEventsFromChunks(identity);
+      translated ??= new MessagesEventsFromChunks({ id: identity.id, model: identity.model });
       await writeAll(translated.finish(usage));
     },
     async fail(failure) {

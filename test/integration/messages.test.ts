@@ -135,6 +135,14 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
     expect(row).toMatchObject({ api_type: 'completions', model, streamed: true, status: 'success' });
   });
 
+  it('streams thinking untranslated from an Anthropic endpoint: its signature_delta included', async () => {
+    const { events } = await stream({ model: 'claude/sim', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } });
+    expect(events.find((e) => e.event === 'content_block_start')!.data.content_block).toEqual({ type: 'thinking', thinking: '', signature: '' });
+    const signature = events.find((e) => e.data.delta?.type === 'signature_delta');
+    expect(signature!.data.delta.signature.length).toBeGreaterThan(0);
+    expect(Object.keys(events[0]!.data.message)).not.toContain('provider');
+  });
+
   it('streams a tool call as a tool_use block with input_json_delta on a translated endpoint', async () => {
     const { events } = await stream({ model: 'gpt/sim', tools: [WEATHER], tool_choice: { type: 'any' }, messages: [{ role: 'user', content: 'Weather in Paris?' }] });
     const start = events.find((e) => e.event === 'content_block_start' && e.data.content_block.type === 'tool_use');
