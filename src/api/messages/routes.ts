@@ -11,7 +11,7 @@ import { convertToMessagesError } from '../../messages/map-messages-error.js';
 import { messagesStreamOutput } from '../../messages/messages-stream-output.js';
 import { admitChat } from '../chat/admit-chat.js';
 import { convertMessagesRequest } from './convert-messages-request.js';
-import { MessagesRequestBody, MessagesRequestHeaders } from './schemas.js';
+import { MessagesErrorBody, MessagesResponseBody, MessagesRequestBody, MessagesRequestHeaders } from './schemas.js';
 
 /**
  * POST /messages: Anthropic's Messages API on every chat model. The body
@@ -29,7 +29,7 @@ export function messagesRoutes(services: ChatServices & { auth: Authenticator; s
       '/messages',
       {
         onRequest: services.auth.requireKey,
-        schema: { body: MessagesRequestBody, headers: MessagesRequestHeaders },
+        schema: { body: MessagesRequestBody, headers: MessagesRequestHeaders, response: { 200: MessagesResponseBody, '4XX': MessagesErrorBody, '5XX': MessagesErrorBody } },
         errorHandler: errorHandler(app.initialConfig.bodyLimit ?? 0, (error, request) => convertToMessagesError(error, request.id)),
       },
       // Held until its ledger row is written: a stop closes the database only after.

@@ -118,3 +118,20 @@ export const MessagesRequestHeaders = Type.Object({
   'x-service-metadata': Type.Optional(MetadataLevel),
   'x-service-experimental-metadata': Type.Optional(MetadataLevel),
 });
+
+/** An error of POST /messages, in Anthropic's shape; the gateway's metadata (attempts, limits) beside the message. */
+export const MessagesErrorBody = Type.Object(
+  {
+    type: Type.Literal('error'),
+    error: Type.Object({
+      type: Type.String(),
+      message: Type.String(),
+      metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    }),
+    request_id: Type.Union([Type.String(), Type.Null()]),
+  },
+  { description: "Anthropic's error body: error.type from the status (400 invalid_request_error, 401 authentication_error, 402 billing_error, 403 permission_error, 404 not_found_error, 413 request_too_large, 429 rate_limit_error, 500 api_error, 503 and 529 overloaded_error)" },
+);
+
+/** A Message (or, streamed, Anthropic's named events), as Anthropic answers it: described, not re-serialized, so that an Anthropic endpoint's newer fields reach the client. */
+export const MessagesResponseBody = Type.Unknown({ description: "A Message as Anthropic's API answers it (`type: \"message\"`, content blocks, stop_reason, usage); with stream, Anthropic's named events" });
