@@ -198,6 +198,25 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
     expect((await (await fetch(`${sim.url}/__sim/stats`)).json() as any).requests['/v1/messages']).toBeUndefined();
   });
 
+  it('runs guardrails: a block is 403 permission_error, and a redaction reaches even an Anthropic endpoint (sent translated)', async () => {
+    const made = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'guarded' } })).body;
+    const guardrail = async (rules: Record<string, unknown>) => {
+      const id = (await call(gw, 'POST', '/guardrails', { key: gw.managementKey, body: { name: 'Messages guardrail', ...rules } })).body.data.id as string;
+      await call(gw, 'POST', `/guardrails/${id}/assignments/keys`, { key: gw.managementKey, body: { key_hashes: [made.data.hash] } });
+      return id;
+    };
+    const blocking = await guardrail({ blocked_keywords: ['falcon'] });
+    const blocked = await create({ model: 'claude/sim', messages: [{ role: 'user', content: 'about project Falcon' }] }, made.key);
+    expect(blocked.status).toBe(403);
+    expect(blocked.body).toMatchObject({ type: 'error', error: { type: 'permission_error', message: expect.stringContaining('guardrail') } });
+    await call(gw, 'DELETE', `/guardrails/${blocking}`, { key: gw.managementKey });
+    const redacting = await guardrail({ content_filter_builtins: [{ slug: 'email', action: 'redact' }] });
+    const redacted = await create({ model: 'claude/sim', messages: [{ role: 'user', content: 'write to alice@example.com' }] }, made.key);
+    expect(redacted.status).toBe(200);
+    expect(JSON.stringify(await upstreamBody())).not.toContain('alice@example.com');
+    await call(gw, 'DELETE', `/guardrails/${redacting}`, { key: gw.managementKey });
+  });
+
   it('applies a preset saved from a Messages body', async () => {
     const saved = await call(gw, 'POST', '/presets/brief/messages', { key: gw.managementKey, body: { model: 'gpt/sim', max_tokens: 100, system: 'Answer in one line.', messages: [{ role: 'user', content: 'x' }] } });
     expect(saved.status).toBe(200);

@@ -24,7 +24,6 @@ import { MessagesErrorBody, MessagesResponseBody, MessagesRequestBody, MessagesR
  */
 export function messagesRoutes(services: ChatServices & { auth: Authenticator; shutdown: Shutdown }): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const anthropicError = (error: unknown, requestId: string) => convertToMessagesError(toGatewayError(error, app.initialConfig.bodyLimit ?? 0), requestId);
     app.post(
       '/messages',
       {
@@ -62,9 +61,9 @@ export function messagesRoutes(services: ChatServices & { auth: Authenticator; s
             sse,
             signal,
             (error) => {
-              const body = anthropicError(error, request.id);
-              reply.raw.writeHead(toGatewayError(error, 0).statusCode, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': request.id });
-              reply.raw.end(JSON.stringify(body));
+              const gatewayError = toGatewayError(error, 0);
+              reply.raw.writeHead(gatewayError.statusCode, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': request.id });
+              reply.raw.end(JSON.stringify(convertToMessagesError(gatewayError, request.id)));
             },
             messagesStreamOutput(sse),
           );
