@@ -92,6 +92,11 @@ describe.each(testEngines)('messages through @anthropic-ai/sdk on $name', (engin
     });
   });
 
+  it('messages.countTokens', async () => {
+    const counted = await client.messages.countTokens({ model: 'claude/sim', system: 'Be brief.', messages: question, tools: [weather] });
+    expect(counted.input_tokens).toBeGreaterThan(0);
+  });
+
   it('authenticates with a bearer token as well (authToken, as Claude Code with ANTHROPIC_AUTH_TOKEN)', async () => {
     const bearer = new Anthropic({ baseURL: gw.baseUrl.replace(/\/v1$/, ''), authToken: gw.managementKey, apiKey: null, maxRetries: 0 });
     const message = await bearer.messages.create({ model: 'claude/sim', max_tokens: 100, messages: question });

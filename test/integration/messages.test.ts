@@ -217,6 +217,19 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
     await call(gw, 'DELETE', `/guardrails/${redacting}`, { key: gw.managementKey });
   });
 
+  it('counts the input tokens of a Messages body without calling any upstream', async () => {
+    const count = (body: Record<string, unknown>, key = gw.managementKey) =>
+      fetch(`${gw.baseUrl}/messages/count_tokens`, { method: 'POST', headers: headers(key), body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const short = await count({ model: 'claude/sim', messages: [{ role: 'user', content: 'Hi' }] });
+    const long = await count({ model: 'gpt/sim', system: 'You are a careful assistant.', messages: [{ role: 'user', content: 'Hi, tell me about the weather in Paris today.' }], tools: [WEATHER] });
+    expect(short).toMatchObject({ status: 200, body: { input_tokens: expect.any(Number) } });
+    expect(long.body.input_tokens).toBeGreaterThan(short.body.input_tokens);
+    expect((await count({ model: 'nobody/nothing', messages: [{ role: 'user', content: 'Hi' }] })).body).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
+    expect((await count({ model: 'claude/sim', messages: [] })).status).toBe(400);
+    expect((await count({ model: 'claude/sim', messages: [{ role: 'user', content: 'Hi' }] }, 'sk-nobody')).body.error.type).toBe('authentication_error');
+    expect(((await (await fetch(`${sim.url}/__sim/stats`)).json()) as any).requests['/v1/messages']).toBeUndefined();
+  });
+
   it('applies a preset saved from a Messages body', async () => {
     const saved = await call(gw, 'POST', '/presets/brief/messages', { key: gw.managementKey, body: { model: 'gpt/sim', max_tokens: 100, system: 'Answer in one line.', messages: [{ role: 'user', content: 'x' }] } });
     expect(saved.status).toBe(200);

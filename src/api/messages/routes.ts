@@ -1,17 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { ChatServices } from '../../chat/run-services.js';
 import { streamChat } from '../../chat/stream-chat.js';
-import type { Authenticator } from '../../http/authenticate.js';
+import { callerKey, type Authenticator } from '../../http/authenticate.js';
 import { errorHandler, toGatewayError } from '../../http/error-envelope.js';
 import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { completeMessages } from '../../messages/complete-messages.js';
+import { countMessageTokens } from '../../messages/count-message-tokens.js';
 import { convertToMessagesError } from '../../messages/map-messages-error.js';
 import { messagesStreamOutput } from '../../messages/messages-stream-output.js';
 import { admitChat } from '../chat/admit-chat.js';
+import { normalizeChatRequest } from '../chat/normalize-chat-request.js';
+import { applyPreset } from '../presets/apply-preset.js';
 import { convertMessagesRequest } from './convert-messages-request.js';
-import { MessagesErrorBody, MessagesResponseBody, MessagesRequestBody, MessagesRequestHeaders } from './schemas.js';
+import { CountTokensBody, MessagesErrorBody, MessagesRequestBody, MessagesRequestHeaders, MessagesResponseBody } from './schemas.js';
 
 /**
  * POST /messages: Anthropic's Messages API on every chat model. The body
@@ -20,16 +24,31 @@ import { MessagesErrorBody, MessagesResponseBody, MessagesRequestBody, MessagesR
  * Anthropic's API is sent the client's own body, the others the chat
  * request, whose answer comes back as a Message or as Anthropic's events.
  * Every error, from authentication on, is in Anthropic's shape with the
- * status chat would answer.
+ * status chat would answer. POST /messages/count_tokens counts a body's
+ * input tokens.
  */
 export function messagesRoutes(services: ChatServices & { auth: Authenticator; shutdown: Shutdown }): FastifyPluginAsyncTypebox {
   return async (app) => {
+    const anthropicErrors = errorHandler(app.initialConfig.bodyLimit ?? 0, (error, request) => convertToMessagesError(error, request.id));
+    const responses = { '4XX': MessagesErrorBody, '5XX': MessagesErrorBody };
+
+    // Anthropic's token count (Claude Code asks for it): the gateway's own count, no upstream call, nothing billed.
+    app.post(
+      '/messages/count_tokens',
+      { onRequest: services.auth.requireKey, schema: { body: CountTokensBody, headers: MessagesRequestHeaders, response: { 200: Type.Object({ input_tokens: Type.Integer() }), ...responses } }, errorHandler: anthropicErrors },
+      async (request) => {
+        const body = await applyPreset(services.presets, callerKey(request).organization_id, convertMessagesRequest({ max_tokens: 1, ...request.body }));
+        for (const model of [body.model, ...(body.models ?? [])]) if (model !== undefined && !services.catalog.getModel(model)) throw Errors.modelNotFound(model);
+        return { input_tokens: await countMessageTokens(normalizeChatRequest(body)) };
+      },
+    );
+
     app.post(
       '/messages',
       {
         onRequest: services.auth.requireKey,
-        schema: { body: MessagesRequestBody, headers: MessagesRequestHeaders, response: { 200: MessagesResponseBody, '4XX': MessagesErrorBody, '5XX': MessagesErrorBody } },
-        errorHandler: errorHandler(app.initialConfig.bodyLimit ?? 0, (error, request) => convertToMessagesError(error, request.id)),
+        schema: { body: MessagesRequestBody, headers: MessagesRequestHeaders, response: { 200: MessagesResponseBody, ...responses } },
+        errorHandler: anthropicErrors,
       },
       // Held until its ledger row is written: a stop closes the database only after.
       async (request, reply) => services.shutdown.hold(async () => {

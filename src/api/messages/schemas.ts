@@ -135,3 +135,8 @@ export const MessagesErrorBody = Type.Object(
 
 /** A Message (or, streamed, Anthropic's named events), as Anthropic answers it: described, not re-serialized, so that an Anthropic endpoint's newer fields reach the client. */
 export const MessagesResponseBody = Type.Unknown({ description: "A Message as Anthropic's API answers it (`type: \"message\"`, content blocks, stop_reason, usage); with stream, Anthropic's named events" });
+
+/** The body of POST /messages/count_tokens: a Messages body, max_tokens not needed. */
+export const CountTokensBody = Type.Object({ ...MessagesRequestBody.properties, max_tokens: Type.Optional(Type.Integer({ minimum: 1 })) });
+
+export type CountTokensBody = Static<typeof CountTokensBody>;
