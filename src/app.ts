@@ -9,6 +9,7 @@ import { activityRoutes } from './api/activity/routes.js';
 import { analyticsRoutes } from './api/analytics/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { chatRoutes } from './api/chat/routes.js';
+import { messagesRoutes } from './api/messages/routes.js';
 import { creditsRoutes } from './api/credits/routes.js';
 import { CREDITS_TOPIC, CreditsCache } from './credits/credits-cache.js';
 import { totalCredits } from './store/repositories/credit-grants.js';
@@ -253,6 +254,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       await api.register(chatRoutes({ ...chat, auth: services.auth, shutdown }));
       await api.register(responsesRoutes({ ...chat, auth: services.auth, shutdown }));
+      await api.register(messagesRoutes({ ...chat, auth: services.auth, shutdown }));
       // Rerank shares chat's endpoint health, retry budget and waits; it has its own adapters.
       await api.register(rerankRoutes({ ...chat, adapters: RERANK_ADAPTERS, auth: services.auth, shutdown }));
       await api.register(keysRoutes(services));

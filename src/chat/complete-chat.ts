@@ -15,6 +15,8 @@ import { serveRun } from './serve-run.js';
 import { serviceMetadata } from './service-metadata.js';
 import { sumUsage, withWebSearches } from './sum-usage.js';
 import type { ChatCompletion, Usage } from '../protocol/chat.js';
+import type { MessagesResponse } from '../protocol/messages.js';
+import { nativeMessagesOf } from './native-messages.js';
 
 /** The server tools a run has (its plugins' and its `tools` entries'). */
 export const serverToolsOf = (services: ChatServices, run: ChatRun) => services.pipeline.serverTools.active(run.plugins ?? new Map(), run.request.server_tools);
@@ -37,14 +39,32 @@ export function toolLoopOptions(services: ChatServices, run: ChatRun, attempt: A
  * provider that served, and the cost: this generation's, plus what its
  * inner calls (fusion) cost on their own rows.
  */
-export function completeChat(services: ChatServices, run: ChatRun, signal: AbortSignal): Promise<ChatCompletion & Record<string, unknown>> {
+export async function completeChat(services: ChatServices, run: ChatRun, signal: AbortSignal): Promise<ChatCompletion & Record<string, unknown>> {
+  return (await completeChatRun(services, run, signal)).completion;
+}
+
+/**
+ * completeChat's work, and for a POST /messages run that went untranslated
+ * (native-messages.ts), the upstream's own Message: the completion is then
+ * its canonical reading, which the run was checked, billed and recorded by.
+ */
+export function completeChatRun(
+  services: ChatServices,
+  run: ChatRun,
+  signal: AbortSignal,
+): Promise<{ completion: ChatCompletion & Record<string, unknown>; native?: MessagesResponse }> {
   const serverTools = serverToolsOf(services, run);
   return serveRun(
     services,
     run,
     signal,
-    async (attempt): Promise<{ result: ChatCompletion; entry?: PipelineEntry; innerCost: number }> => {
+    async (attempt): Promise<{ result: ChatCompletion; entry?: PipelineEntry; innerCost: number; native?: MessagesResponse }> => {
       const { adapter, target } = adapterFor(services, attempt);
+      const native = nativeMessagesOf(run, adapter, serverTools.length);
+      if (native) {
+        const { message, completion } = await native.calls.complete(native.request.body, target, native.context({ signal, endUserId: run.endUserId }));
+        return { result: completion, innerCost: 0, native: message };
+      }
       const complete = (request: ChatRun['request']) => adapter.complete(request, target, { signal, endUserId: run.endUserId });
       if (serverTools.length === 0) return { result: await complete(run.request), innerCost: 0 };
       // Each further call of the loop is held for first, on top of what the calls so far cost.
@@ -78,7 +98,7 @@ export function completeChat(services: ChatServices, run: ChatRun, signal: Abort
         upstreamId: completion.id,
         ...(run.storedInput ? { output: { completion: choice?.message.content ?? null, reasoning: choice?.message.reasoning ?? null } } : {}),
       });
-      return {
+      const shaped = {
         ...completion,
         id: run.id,
         model: attempt.modelId,
@@ -87,6 +107,7 @@ export function completeChat(services: ChatServices, run: ChatRun, signal: Abort
         usage: { ...usage, cost: cost + result.innerCost + (run.innerCost ?? 0) },
         ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...finished.routing, attempts: outcomes }) } : {}),
       };
+      return { completion: shaped, ...(result.native ? { native: result.native } : {}) };
     },
   );
 }

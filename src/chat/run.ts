@@ -7,6 +7,7 @@ import type { Reservation } from '../accounting/reservations.js';
 import type { ModelTask } from '../catalog/model-task.js';
 import type { Endpoint } from '../catalog/types.js';
 import type { ChatMessage, ChatRequest, PluginConfig } from '../protocol/chat.js';
+import type { MessagesRequest } from '../protocol/messages.js';
 import type { SearchResult } from '../protocol/search-engine.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
@@ -64,7 +65,21 @@ export type ChatRun = Run<ChatRequest> & {
   citations?: readonly SearchResult[];
   webSearches?: number;
   innerCost?: number;
+  native?: NativeMessagesRequest;
 };
+
+/**
+ * A run of POST /messages: the client's own Messages body, which an
+ * endpoint that speaks Anthropic's API is sent untranslated (native-messages.ts).
+ */
+export interface NativeMessagesRequest {
+  body: MessagesRequest;
+  /** The client's anthropic-version and anthropic-beta headers, passed on with the body. */
+  anthropicVersion?: string;
+  anthropicBeta?: string;
+  /** The canonical request the body reads as: once the pipeline changed the run's (search results, a redaction), the change goes translated. */
+  reads: ChatRequest;
+}
 
 export interface RunContext {
   requestId: string;

@@ -1,7 +1,7 @@
 import { computeCost } from '../accounting/compute-cost.js';
 import type { Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
-import { GatewayError, isGatewayError } from '../protocol/gateway-error.js';
+import { isGatewayError } from '../protocol/gateway-error.js';
 import { SHUTTING_DOWN } from '../http/shutdown.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import { UpstreamError } from '../protocol/upstream.js';
@@ -25,10 +25,19 @@ import { ToolLoop } from '../plugins/server-tools/tool-loop.js';
 import { serverToolsOf, toolLoopOptions } from './complete-chat.js';
 import { holdForNextCall } from './reserve-chat-run.js';
 import { withWebSearches } from './sum-usage.js';
+import type { MessagesStreamEvent } from '../protocol/messages.js';
+import { nativeMessagesOf } from './native-messages.js';
+import { chatChunksOutput, type StreamIdentity, type StreamOutput } from './stream-output.js';
+
+/** One piece of a stream: a canonical chunk, and from an untranslated Messages stream the event it was read from. */
+interface Relayed {
+  chunk?: ChatCompletionChunk;
+  event?: MessagesStreamEvent;
+}
 
 interface OpenedStream {
-  /** The chunks to relay, the first one (already received) included. */
-  chunks: AsyncIterator<ChatCompletionChunk>;
+  /** The pieces to relay, the first one (already received) included. */
+  chunks: AsyncIterator<Relayed>;
   upstreamBody: unknown;
   /** Set by a server-tool loop when its last step ends. */
   loop: { end?: StreamedLoopEnd };
@@ -40,6 +49,20 @@ export function replay<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): Asy
   return {
     next: () => (taken ? rest.next() : ((taken = true), Promise.resolve(first))),
     return: async (value?: unknown) => (await rest.return?.(value)) ?? { done: true, value: undefined },
+  };
+}
+
+/** Each chunk as a piece to relay. */
+function relayed(chunks: AsyncIterator<ChatCompletionChunk>): AsyncIterator<Relayed> {
+  return {
+    next: async () => {
+      const next = await chunks.next();
+      return next.done ? next : { done: false, value: { chunk: next.value } };
+    },
+    return: async (value?: unknown) => {
+      await chunks.return?.(value);
+      return { done: true, value: undefined };
+    },
   };
 }
 
@@ -75,7 +98,8 @@ class StreamTally {
  * A streaming chat. Until the first upstream chunk arrives nothing but
  * keep-alive comments reaches the client, so every failure up to then can
  * still fall back; after it, a failure ends the stream with an error chunk.
- * The ledger row is written before `[DONE]`.
+ * The ledger row is written before `[DONE]`. `output` speaks the client's
+ * protocol: chat-completions chunks unless told otherwise (POST /messages).
  */
 export async function streamChat(
   services: ChatServices,
@@ -83,6 +107,7 @@ export async function streamChat(
   sse: SseWriter,
   signal: AbortSignal,
   respondWithError: (error: unknown) => void,
+  output: StreamOutput = chatChunksOutput(sse),
 ): Promise<void> {
   const keepAlive = startKeepAlive(sse, services.keepAliveAfterMs);
   const serverTools = serverToolsOf(services, run);
@@ -91,6 +116,13 @@ export async function streamChat(
     served = await runAttempts(
       attemptOptions(services, run, signal, async (attempt): Promise<OpenedStream> => {
         const { adapter, target } = adapterFor(services, attempt);
+        const native = nativeMessagesOf(run, adapter, serverTools.length);
+        if (native) {
+          const events = (await native.calls.stream(native.request.body, target, native.context({ signal, endUserId: run.endUserId })))[Symbol.asyncIterator]();
+          // The first event before anything reaches the client, as below.
+          const first = await events.next();
+          return { chunks: replay(first, events), upstreamBody: undefined, loop: {} };
+        }
         const open = async (request: ChatRequest) => (await adapter.stream(request, target, { signal, endUserId: run.endUserId }))[Symbol.asyncIterator]();
         const loop = serverTools.length > 0 ? new ToolLoop(run.request, serverTools, toolLoopOptions(services, run, attempt, signal)) : undefined;
         const request = loop ? loop.nextRequest() : run.request;
@@ -105,7 +137,7 @@ export async function streamChat(
           return open(next);
         };
         const chunks = loop ? streamWithServerTools(loop, replay(first, iterator), openNext, (end) => (state.end = end)) : replay(first, iterator);
-        return { chunks, upstreamBody, loop: state };
+        return { chunks: relayed(chunks), upstreamBody, loop: state };
       }),
     );
   } catch (error) {
@@ -115,13 +147,13 @@ export async function streamChat(
     const failure = signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : recorded;
     if (signal.aborted && failure === recorded) return sse.end();
     if (!sse.started) return respondWithError(failure);
-    await sse.data(JSON.stringify(errorChunk(run, run.attempts[0]?.modelId ?? '', undefined, isGatewayError(failure) ? failure : Errors.internal())));
-    await sse.data('[DONE]');
+    const identity = { id: run.id, created: Math.floor(run.startedAt / 1000), model: run.attempts[0]?.modelId ?? '', provider: undefined };
+    await output.fail(isGatewayError(failure) ? failure : Errors.internal(), identity);
     return sse.end();
   }
   keepAlive.stop();
   noteServed(services, run, served.attempt);
-  await relay(services, run, served, sse, signal);
+  await relay(services, run, served, sse, signal, output);
 }
 
 async function relay(
@@ -130,6 +162,7 @@ async function relay(
   served: { result: OpenedStream; attempt: Attempt<Endpoint>; outcomes: AttemptOutcome[] },
   sse: SseWriter,
   signal: AbortSignal,
+  output: StreamOutput,
 ): Promise<void> {
   const { attempt, outcomes } = served;
   const { chunks, upstreamBody, loop } = served.result;
@@ -143,6 +176,7 @@ async function relay(
   const ttftMs = services.clock().getTime() - run.startedAt;
   const created = Math.floor(run.startedAt / 1000);
   const provider = attempt.endpoint.provider;
+  const identity: StreamIdentity = { id: run.id, created, model: attempt.modelId, provider };
   // The usage to bill: what the upstream reported, checked against what it sent, with the web plugin's searches.
   const check = async (reported: Usage | undefined): Promise<CheckedUsage> => {
     const checked = await checkChatUsage(reported, run.request, attempt.endpoint, tally.answer);
@@ -167,13 +201,18 @@ async function relay(
   });
 
   if (upstreamBody !== undefined) {
-    await sse.data(JSON.stringify({ id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [], debug: { echo_upstream_body: upstreamBody } }));
+    const echo = { id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [], debug: { echo_upstream_body: upstreamBody } };
+    await output.send(echo as ChatCompletionChunk, undefined, identity);
   }
 
   let sentUsage = false;
   // The web plugin's citations point into the whole answer: its text is kept (as text, the stream is not held back).
   const answer: string[] | undefined = run.citations ? [] : undefined;
-  const send = async (chunk: ChatCompletionChunk) => {
+  const send = async ({ chunk, event }: Relayed) => {
+    if (chunk) await stamp(chunk);
+    await output.send(chunk, event, identity);
+  };
+  const stamp = async (chunk: ChatCompletionChunk) => {
     tally.see(chunk);
     text?.see(chunk);
     if (answer) for (const choice of chunk.choices) if (choice.index === 0 && choice.delta.content) answer.push(choice.delta.content);
@@ -187,7 +226,6 @@ async function relay(
       chunk.usage = { ...tally.usage.usage, cost: computeCost(attempt.endpoint.pricing, tally.usage.usage, new Date(run.startedAt)).total + innerCost() };
       if (run.wantsMetadata) Object.assign(chunk, { service_metadata: serviceMetadata({ ...finished().routing, attempts: outcomes }) });
     }
-    await sse.data(JSON.stringify(chunk));
   };
 
   try {
@@ -212,36 +250,19 @@ async function relay(
       ? error
       : Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`);
     await settleRun(services, finished(), end({ status: 'error', finishReason: 'error', error: runError(failure) }, usage));
-    await sse.data(JSON.stringify(errorChunk(run, attempt.modelId, provider, failure)));
-    await sse.data('[DONE]');
+    await output.fail(failure, identity);
     return sse.end();
   }
 
   if (answer && run.citations) {
     const annotations = urlCitations(answer.join(''), run.citations);
-    await sse.data(JSON.stringify({ id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [{ index: 0, delta: { annotations }, finish_reason: null }] }));
+    const annotated = { id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [{ index: 0, delta: { annotations }, finish_reason: null }] };
+    await output.send(annotated as ChatCompletionChunk, undefined, identity);
   }
   const usage = await usageSoFar();
   const { cost } = await settleRun(services, finished(), end({}, usage));
-  if (!sentUsage) {
-    // The client gets usage on the final chunk even when the upstream sent none.
-    await sse.data(JSON.stringify({ id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [], usage: { ...usage.usage, cost: cost + innerCost() } }));
-  }
-  await sse.data('[DONE]');
+  await output.end(sentUsage ? undefined : { ...usage.usage, cost: cost + innerCost() }, identity);
   sse.end();
-}
-
-/** The last chunk of a failed stream (spec 7): the error, and finish_reason "error". */
-function errorChunk(run: ChatRun, model: string, provider: string | undefined, error: GatewayError) {
-  return {
-    id: run.id,
-    object: 'chat.completion.chunk',
-    created: Math.floor(run.startedAt / 1000),
-    model,
-    ...(provider ? { provider } : {}),
-    error: { code: error.statusCode, message: error.message, ...(error.metadata ? { metadata: error.metadata } : {}) },
-    choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
-  };
 }
 
 /** SSE comments while the first upstream byte is awaited; nothing is sent if it comes quickly. */

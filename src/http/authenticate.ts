@@ -16,18 +16,28 @@ declare module 'fastify' {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
- * `Authorization: Bearer <key>` → the key's record, from memory (KeyCache).
+ * The key a request presents: `Authorization: Bearer <key>`, else
+ * `x-api-key: <key>`, the header Anthropic's clients send (accepted on every
+ * route, as one key serves them all); undefined when it presents none.
+ */
+function presentedKey(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header) return BEARER.exec(header)?.[1];
+  const apiKey = request.headers['x-api-key'];
+  return typeof apiKey === 'string' && apiKey.trim() !== '' ? apiKey.trim() : undefined;
+}
+
+/**
+ * The presented key (presentedKey) → the key's record, from memory (KeyCache).
  * Runs at onRequest, before the body is parsed, so an unauthenticated caller
  * learns nothing about its body. With a rate limiter, every authenticated
  * request counts against its key's limit, and one past it is refused with 429.
  */
 export function authenticator(keys: KeyCache, clock: Clock, rateLimit?: KeyRateLimiter) {
   async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<ApiKeyRow> {
-    const header = request.headers.authorization;
-    if (!header) throw Errors.missingAuthentication();
-    const match = BEARER.exec(header);
-    if (!match?.[1]) throw Errors.missingAuthentication();
-    const key = await keys.get(hashApiKey(match[1]));
+    const presented = presentedKey(request);
+    if (!presented) throw Errors.missingAuthentication();
+    const key = await keys.get(hashApiKey(presented));
     if (!key) throw Errors.invalidApiKey();
     if (key.disabled) throw Errors.disabledApiKey();
     if (key.expires_at !== null && Date.parse(key.expires_at) <= clock().getTime()) throw Errors.expiredApiKey();

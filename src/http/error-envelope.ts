@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import { Errors } from './errors.js';
 import { GatewayError, isGatewayError } from '../protocol/gateway-error.js';
@@ -26,6 +26,21 @@ export function sendError(reply: FastifyReply, error: GatewayError): void {
   void reply.code(error.statusCode).header(ERROR_CODE_HEADER, error.code).send(envelope(error));
 }
 
+/**
+ * The error answer of a stream that failed before its first byte, written on
+ * the hijacked reply's socket: the status, X-Error-Code and `body` (the
+ * envelope unless the route's protocol has its own error shape).
+ */
+export function writeStreamRefusal(reply: FastifyReply, error: unknown, body: (error: GatewayError) => unknown = envelope): void {
+  const gatewayError = toGatewayError(error, 0);
+  reply.raw.writeHead(gatewayError.statusCode, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': reply.request.id,
+    [ERROR_CODE_HEADER]: gatewayError.code,
+  });
+  reply.raw.end(JSON.stringify(body(gatewayError)));
+}
+
 /** What a thrown value means for the client; anything unexpected is a 500 with no detail. */
 export function toGatewayError(error: unknown, bodyLimit: number): GatewayError {
   if (isGatewayError(error)) return error;
@@ -50,9 +65,13 @@ export function toGatewayError(error: unknown, bodyLimit: number): GatewayError 
   return Errors.internal();
 }
 
-/** Every error and every unknown route leaves as the envelope. */
-export function installErrorEnvelope(app: FastifyInstance, bodyLimit: number): void {
-  app.setErrorHandler((error, request, reply) => {
+/**
+ * The error handler of a group of routes: every thrown error as the client's
+ * GatewayError, logged by how it failed, and sent in `shape` (the envelope,
+ * or another protocol's error body, as POST /messages sends Anthropic's).
+ */
+export function errorHandler(bodyLimit: number, shape: (error: GatewayError, request: FastifyRequest) => unknown = envelope) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
     const gatewayError = toGatewayError(error, bodyLimit);
     // A client that hung up causes the failure (its upstream call is aborted) and cannot read it: not the gateway's error.
     const code = gatewayError.code;
@@ -60,8 +79,13 @@ export function installErrorEnvelope(app: FastifyInstance, bodyLimit: number): v
     // An unreachable database is told once per outage (store/postgres-pool.ts), not once per request it fails.
     else if (isDatabaseUnavailable(error)) request.log.debug({ err: error, reqId: request.id, code }, 'request failed: the database is unavailable');
     else if (gatewayError.statusCode >= 500) request.log.error({ err: error, reqId: request.id, code }, 'request failed');
-    sendError(reply, gatewayError);
-  });
+    void reply.code(gatewayError.statusCode).header(ERROR_CODE_HEADER, code).send(shape(gatewayError, request));
+  };
+}
+
+/** Every error and every unknown route leaves as the envelope. */
+export function installErrorEnvelope(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler(errorHandler(bodyLimit));
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, Errors.routeNotFound(request.method, request.url.split('?')[0] ?? request.url));
   });

@@ -44,7 +44,7 @@ export class SseWriter {
     await this.write(`data: ${payload}\n\n`);
   }
 
-  /** `event: <name>` and `data: <json>`: a named event (the Responses API names each by its type). */
+  /** `event: <name>` and `data: <json>`: a named event, as the Responses API and Anthropic's streams send them. */
   async event(name: string, payload: string): Promise<void> {
     await this.write(`event: ${name}\ndata: ${payload}\n\n`);
   }

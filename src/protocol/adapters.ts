@@ -5,6 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from './chat.js';
+import type { MessagesRequest, MessagesResponse, MessagesStreamEvent } from './messages.js';
 import type { RerankRequest, UpstreamRerank } from './rerank.js';
 import type { ResponseObject, ResponsesRequest, ResponseStreamEvent } from './responses.js';
 import type { UpstreamTarget } from './upstream.js';
@@ -33,6 +34,8 @@ export interface ChatAdapter {
   stream(request: ChatRequest, target: UpstreamTarget, context: AdapterContext): Promise<AsyncIterable<ChatCompletionChunk>>;
   /** Set when the protocol's upstreams also speak OpenAI's Responses API: POST /responses then goes to them natively. */
   readonly responses?: NativeResponses;
+  /** Present when the upstream speaks Anthropic's Messages API: `POST /messages` then goes through untranslated. */
+  readonly messages?: NativeMessages;
 }
 
 /**
@@ -46,6 +49,31 @@ export interface NativeResponses {
   complete(body: ResponsesRequest, target: UpstreamTarget, context: AdapterContext): Promise<ResponseObject>;
   /** Resolves once the upstream accepted the request (2xx and an event stream); the events then come as they arrive. */
   stream(body: ResponsesRequest, target: UpstreamTarget, context: AdapterContext): Promise<AsyncIterable<ResponseStreamEvent>>;
+}
+
+/** The client's Anthropic headers, passed on by a native call: the version its body follows, the betas it uses. */
+export interface NativeMessagesContext extends AdapterContext {
+  anthropicVersion?: string;
+  anthropicBeta?: string;
+}
+
+/** One event of a native stream, as the upstream sent it, with its canonical reading (none for ping, block ends…). */
+export interface NativeMessagesEvent {
+  event: MessagesStreamEvent;
+  chunk?: ChatCompletionChunk;
+}
+
+/**
+ * Anthropic's Messages API spoken natively: the client's body goes upstream
+ * as it is (with the upstream's model, the stream flag and the hashed end
+ * user), and its Message or events come back as they are, each with the
+ * canonical reading the gateway checks, bills and records. Fails as the
+ * canonical calls do (UpstreamError), an `error` event mid-stream included.
+ */
+export interface NativeMessages {
+  buildRequestBody(body: MessagesRequest, target: UpstreamTarget, options: { stream: boolean; endUserId?: string }): unknown;
+  complete(body: MessagesRequest, target: UpstreamTarget, context: NativeMessagesContext): Promise<{ message: MessagesResponse; completion: ChatCompletion }>;
+  stream(body: MessagesRequest, target: UpstreamTarget, context: NativeMessagesContext): Promise<AsyncIterable<NativeMessagesEvent>>;
 }
 
 export interface RerankAdapter {

@@ -8,7 +8,7 @@ import { runAttempts } from '../chat/run-attempts.js';
 import type { ChatServices } from '../chat/run-services.js';
 import { attemptOptions, failRun, noteServed } from '../chat/serve-run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
-import { settleRun, type RunEnd } from '../chat/settle-run.js';
+import { runError, settleRun, type RunEnd } from '../chat/settle-run.js';
 import { replay, startKeepAlive } from '../chat/stream-chat.js';
 import { withWebSearches } from '../chat/sum-usage.js';
 import { Errors } from '../http/errors.js';
@@ -161,7 +161,7 @@ async function relay(
       : isGatewayError(error)
         ? error
         : Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`);
-    await settleRun(services, run, end({ status: 'error', finishReason: 'error', error: { code: failure.statusCode, message: failure.message } }, usage));
+    await settleRun(services, run, end({ status: 'error', finishReason: 'error', error: runError(failure) }, usage));
     const shell = latest ?? responseShell(body, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
     const response: ResponseObject = { ...shell, status: 'failed', error: { code: failureCode(failure), message: failure.message } };
     await sse.event('response.failed', JSON.stringify({ type: 'response.failed', sequence_number: sequence + 1, response }));

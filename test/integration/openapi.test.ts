@@ -112,7 +112,10 @@ describe('the OpenAPI document and the reference page', () => {
       const anonymous = await send(method, path);
       expect(anonymous.status === 401, `${method} ${path} without a key answered ${anonymous.status}`).toBe(secured);
       if (!secured) continue;
-      expect(isEnvelope(anonymous.body), JSON.stringify(anonymous.body)).toBe(true);
+      // POST /messages answers in Anthropic's error shape, and its document says so.
+      const refused = (operation.responses['4XX'] as { content: Record<string, { schema: { $ref?: string } }> }).content['application/json']!.schema;
+      const isError = refused.$ref ? isEnvelope : new Ajv.default({ strict: false }).compile(refused);
+      expect(isError(anonymous.body), JSON.stringify(anonymous.body)).toBe(true);
       const management = operation.description?.startsWith('Management key required.') ?? false;
       const plain = await send(method, path, plainKey);
       expect(plain.body?.error?.message === 'Only management keys can perform this operation', `${method} ${path} with a plain key: ${JSON.stringify(plain.body)}`).toBe(management);

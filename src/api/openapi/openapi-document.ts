@@ -73,8 +73,10 @@ export function openApiDocumentOptions({ version, apiPrefix, auth }: OpenApiDocu
       for (const operations of Object.values(document.paths ?? {})) {
         for (const operation of Object.values(operations ?? {})) {
           // Success bodies are not declared as schemas yet: said as such, rather than as a 200 that some routes (201, 202) never answer.
-          const success = isUndescribed(operation.responses) ? { '2XX': { description: 'Success' } } : operation.responses;
-          operation.responses = { ...success, '4XX': errorResponse('Refused: the error envelope'), '5XX': errorResponse('Failed: the error envelope') };
+          // A route that answers errors in another protocol's shape (POST /messages, Anthropic's) declares its own.
+          const { '4XX': refused, '5XX': failed, ...declared } = operation.responses ?? {};
+          const success = Object.keys(declared).length === 0 || isUndescribed(declared) ? { '2XX': { description: 'Success' } } : declared;
+          operation.responses = { ...success, '4XX': refused ?? errorResponse('Refused: the error envelope'), '5XX': failed ?? errorResponse('Failed: the error envelope') };
         }
       }
       return document;

@@ -22,6 +22,8 @@ import type { Services } from '../../services.js';
 import { ChatRequestBody } from '../chat/schemas.js';
 import { chatBodyOf } from '../responses/chat-body.js';
 import { ResponsesRequestBody } from '../responses/schemas.js';
+import { convertMessagesRequest } from '../messages/convert-messages-request.js';
+import { MessagesRequestBody } from '../messages/schemas.js';
 import { CreatePresetBody, ListPresetsQuery, NewPresetParams, PresetParams, PresetVersionParams, UpdatePresetBody } from './schemas.js';
 import { toPresetRecord, toPresetWithVersion, toVersionRecord } from './preset-record.js';
 
@@ -39,7 +41,7 @@ const creatorOf = (key: ApiKeyRow) => key.creator_user_id ?? key.label;
 
 /**
  * Presets of the reference (GET /presets, /presets/{slug}, its versions, and
- * POST /presets/{slug}/chat/completions and /responses), plus POST /presets, PATCH and DELETE
+ * POST /presets/{slug}/chat/completions, /responses and /messages), plus POST /presets, PATCH and DELETE
  * /presets/{slug}, which the reference leaves to its web UI. Presets belong to
  * the caller's organization; another organization's are as absent as missing
  * ones. Any key may read and use a preset; only management keys change one,
@@ -160,6 +162,13 @@ export function presetsRoutes(services: Services): FastifyPluginAsyncTypebox {
       '/presets/:slug/responses',
       { onRequest: auth.requireManagementKey, schema: { params: NewPresetParams, body: ResponsesRequestBody } },
       async (request) => saveFromRequest(callerKey(request), request.params.slug, chatBodyOf(request.body)),
+    );
+
+    // A Messages body reads as the chat body it is served as: its system prompt and its fields under their chat names.
+    app.post(
+      '/presets/:slug/messages',
+      { onRequest: auth.requireManagementKey, schema: { params: NewPresetParams, body: MessagesRequestBody } },
+      async (request) => saveFromRequest(callerKey(request), request.params.slug, convertMessagesRequest(request.body)),
     );
 
     app.get(

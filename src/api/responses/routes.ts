@@ -4,7 +4,7 @@ import { prepareReservedChat } from '../../chat/reserve-chat-run.js';
 import type { ChatServices } from '../../chat/run-services.js';
 import { startChatRun } from '../../chat/start-run.js';
 import { callerKey, type Authenticator } from '../../http/authenticate.js';
-import { envelope, toGatewayError } from '../../http/error-envelope.js';
+import { writeStreamRefusal } from '../../http/error-envelope.js';
 import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import { SseWriter } from '../../http/sse-writer.js';
@@ -71,11 +71,7 @@ export function responsesRoutes(services: ChatServices & { auth: Authenticator; 
           }
           reply.hijack();
           const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
-          await streamResponses(services, call, sse, signal, (error) => {
-            const gatewayError = toGatewayError(error, 0);
-            reply.raw.writeHead(gatewayError.statusCode, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': request.id });
-            reply.raw.end(JSON.stringify(envelope(gatewayError)));
-          });
+          await streamResponses(services, call, sse, signal, (error) => writeStreamRefusal(reply, error));
         } finally {
           void run.reservation?.release();
         }

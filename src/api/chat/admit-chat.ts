@@ -1,0 +1,51 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ChatServices } from '../../chat/run-services.js';
+import { FUSION_MODEL, startFusionRun } from '../../chat/fusion-run.js';
+import { prepareReservedChat } from '../../chat/reserve-chat-run.js';
+import type { ChatRun, NativeMessagesRequest } from '../../chat/run.js';
+import { startChatRun } from '../../chat/start-run.js';
+import { callerKey } from '../../http/authenticate.js';
+import type { Shutdown } from '../../http/shutdown.js';
+import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
+import type { ChatRequest } from '../../protocol/chat.js';
+import { routerModelOf } from '../../routing/routers/route-models.js';
+import { applyPreset } from '../presets/apply-preset.js';
+import { clientGone, runContext } from '../request-context.js';
+import { checkChatRequest } from './check-chat-request.js';
+import { applyDefaultModel } from './default-model.js';
+import { normalizeChatRequest } from './normalize-chat-request.js';
+import type { ChatRequestBody } from './schemas.js';
+
+/**
+ * A chat body through everything before the attempts, as POST
+ * /chat/completions and POST /messages both take it: the preset it names,
+ * the checks, the organization's defaults, the default model, planning, and
+ * admission (the run holds the most it can cost until it settles, or the
+ * caller releases it). `native` gives a Messages run the client's own body,
+ * given the canonical request and whether a preset changed the body.
+ */
+export async function admitChat(
+  services: ChatServices & { shutdown: Shutdown },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sent: ChatRequestBody,
+  native?: (chat: ChatRequest, presetApplied: boolean) => NativeMessagesRequest | undefined,
+): Promise<{ chat: ChatRequest; run: ChatRun; signal: AbortSignal }> {
+  const key = callerKey(request);
+  // A preset's fields fill in before the checks, so the merged request obeys the same rules.
+  const body = await applyPreset(services.presets, key.organization_id, sent);
+  checkChatRequest(body);
+  const settings = await services.organizationSettings.get(key.organization_id);
+  const sessionHeader = request.headers['x-session-id'];
+  const normalized = applyOrganizationDefaults(normalizeChatRequest(body, typeof sessionHeader === 'string' ? sessionHeader : undefined), settings);
+  // Without a model, an enabled router plugin (the request's or the organization's) names its router model.
+  const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
+  const signal = clientGone(reply, services.shutdown.signal);
+  // The client's messages are kept with the ledger row when the organization stores content.
+  const context = { ...runContext(request), ...(settings.storeContent ? { storedInput: chat.messages } : {}) };
+  if (chat.model === FUSION_MODEL) return { chat, run: await startFusionRun(services, key, chat, context, signal), signal };
+  const started = await startChatRun(services, key, chat, context);
+  const nativeRequest = native?.(chat, body !== sent);
+  const run = await prepareReservedChat(services, nativeRequest ? { ...started, native: nativeRequest } : started, signal);
+  return { chat, run, signal };
+}

@@ -1,0 +1,60 @@
+import type { GatewayError } from '../protocol/gateway-error.js';
+import type { SseWriter } from '../http/sse-writer.js';
+import type { ChatCompletionChunk, Usage } from '../protocol/chat.js';
+import type { MessagesStreamEvent } from '../protocol/messages.js';
+
+/** Who served a stream, as its chunks and error name it. */
+export interface StreamIdentity {
+  id: string;
+  created: number;
+  model: string;
+  provider: string | undefined;
+}
+
+/**
+ * What a streaming run writes to its client, in the client's protocol: the
+ * chat-completions chunks (chatChunksOutput), or Anthropic's events for
+ * POST /messages. The relay (stream-chat.ts) checks, bills and records; this only speaks.
+ */
+export interface StreamOutput {
+  /**
+   * One relayed piece: a canonical chunk, stamped with the run's id, model,
+   * provider and (on the usage chunk) cost, and, from an untranslated
+   * Messages stream, the upstream's own event it was read from (chunk
+   * undefined for an event with no canonical reading).
+   */
+  send(chunk: ChatCompletionChunk | undefined, native: MessagesStreamEvent | undefined, identity: StreamIdentity): Promise<void>;
+  /** A served stream's end, once its ledger row is written: `usage` (with cost) when no chunk carried it. */
+  end(usage: Usage | undefined, identity: StreamIdentity): Promise<void>;
+  /** The failure of a stream that had begun, the last thing it sends. */
+  fail(failure: GatewayError, identity: StreamIdentity): Promise<void>;
+}
+
+/** The chat-completions stream: `data: <chunk>` lines, a usage chunk at the end if none came, and `data: [DONE]`. */
+export function chatChunksOutput(sse: SseWriter): StreamOutput {
+  return {
+    async send(chunk) {
+      if (chunk) await sse.data(JSON.stringify(chunk));
+    },
+    async end(usage, { id, created, model, provider }) {
+      // The client gets usage on the final chunk even when the upstream sent none.
+      if (usage) await sse.data(JSON.stringify({ id, object: 'chat.completion.chunk', created, model, provider, choices: [], usage }));
+      await sse.data('[DONE]');
+    },
+    async fail(error, { id, created, model, provider }) {
+      // The last chunk of a failed stream (spec 7): the error, and finish_reason "error".
+      await sse.data(
+        JSON.stringify({
+          id,
+          object: 'chat.completion.chunk',
+          created,
+          model,
+          ...(provider ? { provider } : {}),
+          error: { code: error.statusCode, message: error.message, ...(error.metadata ? { metadata: error.metadata } : {}) },
+          choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+        }),
+      );
+      await sse.data('[DONE]');
+    },
+  };
+}
