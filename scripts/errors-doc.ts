@@ -14,11 +14,11 @@ export const ERRORS_DOC = fileURLToPath(new URL('../docs/errors.md', import.meta
 /** A table cell: a pipe would end it. */
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 const code = (text: string) => `\`${cell(text)}\``;
-/** By status, then by name; an entry that passes a client error on sorts after the 4xx statuses. */
+/** By status, then by name (code points, not the locale's order: the file is the same everywhere); an entry that passes a client error on sorts after the 4xx statuses. */
 const order = (e: CatalogueEntry) => (e.status === '4xx' ? 499 : e.status);
 
 export function renderErrorsDoc(): string {
-  const entries = [...ERROR_CATALOGUE].sort((a, b) => order(a) - order(b) || a.code.localeCompare(b.code));
+  const entries = [...ERROR_CATALOGUE].sort((a, b) => order(a) - order(b) || (a.code < b.code ? -1 : 1));
   return `# Errors
 
 <!-- Generated from src/http/errors.ts and src/http/error-classes.ts by \`npm run docs:errors\`: edit those, then run it. -->

@@ -19,8 +19,12 @@ export interface OpenApiDocumentOptions {
 type Operation = { responses?: Record<string, unknown> };
 type Document = { paths?: Record<string, Record<string, Operation> | undefined> };
 
+/** The header every error answer names its catalogue entry in (docs/errors.md). */
+const ERROR_CODE = { description: "The error's stable code name in the catalogue (docs/errors.md)", schema: { type: 'string', pattern: '^GW_ERR_[A-Z0-9]+(_[A-Z0-9]+)*$' } };
+
 const errorResponse = (description: string) => ({
   description,
+  headers: { 'X-Error-Code': ERROR_CODE },
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
