@@ -65,6 +65,7 @@ export const Errors = {
   invalidApiKey: define(401, () => 'Invalid API key'),
   disabledApiKey: define(401, () => 'API key is disabled'),
   expiredApiKey: define(401, () => 'API key has expired'),
+  consoleSessionEnded: define(401, () => 'Console session has ended or is unknown: sign in again'),
 
   // 402
   spendLimitReached: define(
@@ -93,6 +94,7 @@ export const Errors = {
 
   // 403
   managementKeyRequired: define(403, () => 'Only management keys can perform this operation'),
+  consoleRequestForged: define(403, (why: string) => `Console request refused: ${why}`),
   operatorKeyRequired: define(403, (what: string) => `Only the operator's management keys (of the default organization) can ${what}`),
   invalidAuthorizationCode: define(403, () => 'Authorization code is invalid, expired or already used'),
   codeVerifierMismatch: define(403, (detail: string) => `PKCE verification failed: ${detail}`),
