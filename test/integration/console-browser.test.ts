@@ -1,0 +1,166 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { testEngines } from '../support/databases.js';
+import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { simCatalog } from '../support/sim-gateway.js';
+
+// Debian's Chromium (.ci/run installs it); Playwright's own browser download is not used.
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'console');
+// Without the browser a developer's machine skips this file; CI never does: there, a missing browser fails.
+const skip = !existsSync(CHROMIUM) && !process.env.CI;
+
+const MODELS = [
+  { id: 'sim/a', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.00001, completion: 0.00002 }] },
+  { id: 'sim/b', endpoints: [{ provider: 'beta', upstream: 'sim-model', prompt: 0.00003, completion: 0.00004 }] },
+];
+
+describe.skipIf(skip)('the web console in Chromium', () => {
+  let sim: Simulator;
+  let gw: RunningGateway;
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+  let createdKey: string;
+  const problems: string[] = [];
+
+  const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const open = async (label: string) => {
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: label }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(label);
+  };
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    sim = await startSimulator();
+    gw = await startGateway(testEngines[0]!, { catalog: simCatalog(sim.url, ['alpha', 'beta'], MODELS) });
+    origin = new URL(gw.baseUrl).origin;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    page = await context.newPage();
+    // A script error or a CSP refusal shows as a console error: the page must have none.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of 40[13]/.test(message.text())) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+    await sim?.close();
+  });
+
+  it('signs in with a management key, which the page then no longer holds', async () => {
+    await page.goto(`${origin}/console/`);
+    await shot('sign-in');
+    await page.getByLabel('Management key').fill(gw.managementKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Overview');
+    const cookies = await page.context().cookies();
+    expect(cookies).toEqual([expect.objectContaining({ name: 'mg_console', httpOnly: true, sameSite: 'Strict', path: '/api/v1' })]);
+    expect(await page.evaluate('document.cookie')).toBe('');
+    expect(await page.content()).not.toContain(gw.managementKey);
+  });
+
+  it('creates a key, shows it once with a copy button, and lists it', async () => {
+    await open('Keys');
+    await page.getByLabel('Name', { exact: true }).fill('browser key');
+    await page.getByLabel('Limit (USD, empty for none)').fill('5');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByTestId('created-key');
+    createdKey = (await shown.textContent()) ?? '';
+    expect(createdKey).toMatch(/^sk-mg-v1-[0-9a-f]{64}$/);
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'clipboard' }).textContent()).toBe('Copied to the clipboard.');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(createdKey);
+    await expect.poll(() => page.getByTestId('key-name').allTextContents()).toContain('browser key');
+    await shot('keys-created');
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByTestId('created-key').count()).toBe(0);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('key-name').allTextContents()).toContain('browser key');
+    expect(await page.content()).not.toContain(createdKey);
+  });
+
+  it('shows the key’s chats on the overview chart and in the generations list', async () => {
+    for (const model of ['sim/a', 'sim/a', 'sim/b']) {
+      const res = await call(gw, 'POST', '/chat/completions', { key: createdKey, body: { model, max_tokens: 16, messages: [{ role: 'user', content: 'Hello from the console test' }] } });
+      expect(res.status).toBe(200);
+    }
+    await open('Overview');
+    await expect.poll(() => page.getByTestId('total-requests').textContent()).toBe('3');
+    expect(await page.locator('.uplot canvas').count()).toBe(2);
+    expect(await page.locator('.u-legend').first().textContent()).toContain('sim/a');
+    expect(await page.getByRole('img', { name: /Spend \(USD\)\. 3 requests/ }).count()).toBe(1);
+    expect(await page.getByRole('table', { name: 'Spend and requests by key over the range' }).textContent()).toContain('browser key');
+    await shot('overview');
+
+    await open('Generations');
+    const rows = page.getByRole('table', { name: 'Generations, newest first' }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    await page.getByLabel('Model', { exact: true }).fill('sim/b');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('browser key');
+    await shot('generations');
+  });
+
+  it('opens one generation with its routing attempts, stages, tokens, cost and latency', async () => {
+    await page.getByRole('table', { name: 'Generations, newest first' }).locator('tbody tr a').first().click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Generation');
+    const attempts = page.getByRole('table', { name: 'Routing attempts in the order they were made' });
+    await expect.poll(() => attempts.locator('tbody tr').count()).toBe(1);
+    expect(await attempts.textContent()).toContain('beta');
+    expect(await attempts.textContent()).toContain('served');
+    expect(await page.getByTestId('generation-cost').textContent()).toMatch(/^\$0\.\d+/);
+    expect(await page.getByRole('heading', { name: 'Pipeline stages' }).count()).toBe(1);
+    await shot('generation');
+  });
+
+  it('shows guardrails, members, and models with their endpoints’ health', async () => {
+    await open('Guardrails');
+    await shot('guardrails');
+    await open('Members');
+    await expect.poll(() => page.getByRole('table', { name: 'Members of the organization' }).locator('tbody tr').count()).toBeGreaterThan(0);
+    await shot('members');
+    await open('Models');
+    await page.getByRole('button', { name: 'Show endpoints of sim/a' }).click();
+    const endpoints = page.getByRole('table', { name: 'Endpoints of sim/a and their health' });
+    await expect.poll(() => endpoints.textContent()).toContain('healthy');
+    expect(await endpoints.textContent()).not.toContain('no traffic');
+    await shot('models');
+  });
+
+  it('disables the key from the keys page: its requests are refused', async () => {
+    await open('Keys');
+    await page.getByRole('button', { name: 'Disable browser key' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Enable browser key' }).count()).toBe(1);
+    await shot('keys-disabled');
+    const refused = await call(gw, 'POST', '/chat/completions', { key: createdKey, body: { model: 'sim/a', messages: [{ role: 'user', content: 'hi' }] } });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.message).toBe('API key is disabled');
+  });
+
+  it('moves through the pages by keyboard, and signs out', async () => {
+    await page.goto(`${origin}/console/#/members`);
+    await page.reload();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Members');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Overview');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Overview');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.getByLabel('Management key').count()).toBe(1);
+    expect(await page.context().cookies()).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
