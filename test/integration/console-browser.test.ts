@@ -2,7 +2,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordGenerations } from '../../src/accounting/record-generation.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import type { GenerationRecord } from '../../src/store/schema.js';
 import { testEngines } from '../support/databases.js';
 import { call, startGateway, type RunningGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
@@ -16,7 +18,10 @@ const skip = !existsSync(CHROMIUM) && !process.env.CI;
 const MODELS = [
   { id: 'sim/a', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.00001, completion: 0.00002 }] },
   { id: 'sim/b', endpoints: [{ provider: 'beta', upstream: 'sim-model', prompt: 0.00003, completion: 0.00004 }] },
+  { id: 'sim/c', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.000002, completion: 0.000004 }] },
 ];
+const DAY_MS = 86_400_000;
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 });
 
 describe.skipIf(skip)('the web console in Chromium', () => {
   let sim: Simulator;
@@ -138,8 +143,64 @@ describe.skipIf(skip)('the web console in Chromium', () => {
     await shot('models');
   });
 
-  it('disables the key from the keys page: its requests are refused', async () => {
+  it('draws a week of two more keys’ history, and any range of it, agreeing with the ledger', async () => {
+    const workspace = (await call(gw, 'GET', '/key', { key: createdKey })).body.data.workspace_id as string;
+    const history: GenerationRecord[] = [];
+    for (const [k, name] of ['web app', 'batch jobs'].entries()) {
+      const hash = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name } })).body.data.hash as string;
+      for (let day = 1; day <= 6; day++) {
+        for (const [m, model] of ['sim/a', 'sim/b', 'sim/c'].entries()) {
+          // A week's traffic of a shape that varies by day, key and model.
+          for (let n = 0; n < ((day * 5 + m * 3 + k * 4) % 7) + 1; n++) {
+            const at = new Date(Date.now() - day * DAY_MS - n * 3_600_000).toISOString();
+            history.push({ id: `gen-history-${k}-${day}-${m}-${n}`, organization_id: gw.organizationId, workspace_id: workspace, api_key_hash: hash, model, provider_name: m === 1 ? 'beta' : 'alpha', api_type: 'completions', status: 'success', streamed: 0, cancelled: 0, tokens_prompt: 400 + 50 * n, tokens_completion: 200 + 30 * m, total_cost: (m + 1) * 0.0011 * (n + 1), created_at: at });
+          }
+        }
+      }
+    }
+    await recordGenerations(gw.store.db, history, new Date());
+    const totals = async (from: string, to: string) => {
+      const rows = await gw.store.db.selectFrom('generations').select(['total_cost']).where('organization_id', '=', gw.organizationId).where('created_at', '>=', `${from}T00:00:00.000Z`).where('created_at', '<=', `${to}T23:59:59.999Z`).execute();
+      return { requests: String(rows.length), spend: usd.format(Math.round(rows.reduce((sum, r) => sum + r.total_cost, 0) * 1e12) / 1e12) };
+    };
+    await open('Overview');
+    const today = new Date().toISOString().slice(0, 10);
+    const weekAgo = new Date(Date.now() - 6 * DAY_MS).toISOString().slice(0, 10);
+    const week = await totals(weekAgo, today);
+    await expect.poll(() => page.getByTestId('total-requests').textContent()).toBe(week.requests);
+    expect(await page.getByTestId('total-spend').textContent()).toBe(week.spend);
+    const byKey = await page.getByRole('table', { name: 'Spend and requests by key over the range' }).textContent();
+    expect(byKey).toContain('web app');
+    expect(byKey).toContain('batch jobs');
+    await page.getByText('Spend (USD) per day, as a table').click();
+    expect(await page.getByRole('table', { name: 'Spend (USD) per day (UTC)' }).locator('tbody tr').count()).toBe(7);
+    await page.getByText('Spend (USD) per day, as a table').click();
+    await shot('overview-week');
+
+    const threeDaysAgo = new Date(Date.now() - 3 * DAY_MS).toISOString().slice(0, 10);
+    await page.getByLabel('From (UTC)').fill(threeDaysAgo);
+    await page.getByLabel('To (UTC)').fill(threeDaysAgo);
+    await page.getByRole('button', { name: 'Show' }).click();
+    const day = await totals(threeDaysAgo, threeDaysAgo);
+    await expect.poll(() => page.getByTestId('total-requests').textContent()).toBe(day.requests);
+    expect(await page.getByTestId('total-spend').textContent()).toBe(day.spend);
+    expect(await page.getByRole('heading', { name: 'Spend by model, per hour' }).count()).toBe(1);
+    // The date fields offer the last 30 days and no others.
+    expect(await page.getByLabel('From (UTC)').getAttribute('min')).toBe(new Date(Date.now() - 29 * DAY_MS).toISOString().slice(0, 10));
+    expect(await page.getByLabel('To (UTC)').getAttribute('max')).toBe(today);
+    await shot('overview-day');
+  });
+
+  it('edits the key’s limit and expiry, then disables it from the keys page: its requests are refused', async () => {
     await open('Keys');
+    await page.getByRole('button', { name: 'Edit limit and expiry of browser key' }).click();
+    const edit = page.getByRole('form', { name: 'Edit key browser key' });
+    await edit.getByLabel('Limit (USD)').fill('7.5');
+    await edit.getByLabel('Expires (UTC day)').fill('2030-06-30');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'browser key' });
+    await expect.poll(() => row.textContent()).toContain('$7.50');
+    expect(await row.textContent()).toContain('2030-06-30 23:59:59 UTC');
     await page.getByRole('button', { name: 'Disable browser key' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Enable browser key' }).count()).toBe(1);
     await shot('keys-disabled');

@@ -124,10 +124,10 @@ export function Overview() {
         </div>
       </div>
       <Panel title={`Spend by model, per ${hourly ? 'hour' : 'day'}`} id="spend-chart">
-        <TimeChart title="Spend (USD)" summary={summary} times={spend.times} series={spend.series} format={formatUsd} />
+        <TimeChart title="Spend (USD)" summary={summary} times={spend.times} series={spend.series} format={formatUsd} step={hourly ? 'hour' : 'day'} />
       </Panel>
       <Panel title={`Requests by model, per ${hourly ? 'hour' : 'day'}`} id="requests-chart">
-        <TimeChart title="Requests" summary={summary} times={requests.times} series={requests.series} format={formatCount} />
+        <TimeChart title="Requests" summary={summary} times={requests.times} series={requests.series} format={formatCount} step={hourly ? 'hour' : 'day'} whole />
       </Panel>
       <div class="columns">
         <Panel title="By model">
