@@ -10,7 +10,7 @@ import { analyticsRoutes } from './api/analytics/routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { serveConsole } from './api/console/serve-console.js';
 import { consoleSessionRoutes } from './api/console/session-routes.js';
-import { consoleSessionKey } from './accounts/console-session-auth.js';
+import { consoleSessionKey } from './api/console/session-auth.js';
 import fastifyCookie from '@fastify/cookie';
 import { chatRoutes } from './api/chat/routes.js';
 import { creditsRoutes } from './api/credits/routes.js';

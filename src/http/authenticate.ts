@@ -16,7 +16,7 @@ declare module 'fastify' {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
- * The web console's session (accounts/console-session-auth.ts): the hash of the management key a request's
+ * The web console's session (api/console/session-auth.ts): the hash of the management key a request's
  * session cookie stands for, or undefined when it carries none. It throws when the session has ended, or
  * when an unsafe request lacks the session's CSRF token or comes from another origin.
  */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../../accounts/api-key-material.js';
-import { checkUnsafeRequest, liveSession, requestScheme, sessionIdOf } from '../../accounts/console-session-auth.js';
+import { checkUnsafeRequest, liveSession, requestScheme, sessionIdOf } from './session-auth.js';
 import { csrfTokenFor, hashSessionId, newSessionId, SESSION_COOKIE, SESSION_IDLE_MS, SESSION_MAX_MS, sessionEndsAt } from '../../accounts/console-session.js';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
