@@ -21,9 +21,11 @@ const MODELS = [
   { id: 'sim/c', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.000002, completion: 0.000004 }] },
 ];
 const DAY_MS = 86_400_000;
+/** Waits for what the page shows, generously: CI runs this beside the rest of the suite on few cores. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 50 });
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 });
 
-describe.skipIf(skip)('the web console in Chromium', () => {
+describe.skipIf(skip)('the web console in Chromium', { timeout: 60_000 }, () => {
   let sim: Simulator;
   let gw: RunningGateway;
   let browser: Browser;
@@ -35,7 +37,7 @@ describe.skipIf(skip)('the web console in Chromium', () => {
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
   const open = async (label: string) => {
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: label }).click();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(label);
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(label);
   };
 
   beforeAll(async () => {
@@ -67,7 +69,7 @@ describe.skipIf(skip)('the web console in Chromium', () => {
     await shot('sign-in');
     await page.getByLabel('Management key').fill(gw.managementKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Overview');
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Overview');
     const cookies = await page.context().cookies();
     expect(cookies).toEqual([expect.objectContaining({ name: 'mg_console', httpOnly: true, sameSite: 'Strict', path: '/api/v1' })]);
     expect(await page.evaluate('document.cookie')).toBe('');
@@ -83,14 +85,14 @@ describe.skipIf(skip)('the web console in Chromium', () => {
     createdKey = (await shown.textContent()) ?? '';
     expect(createdKey).toMatch(/^sk-mg-v1-[0-9a-f]{64}$/);
     await page.getByRole('button', { name: 'Copy key' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'clipboard' }).textContent()).toBe('Copied to the clipboard.');
+    await poll(() => page.getByRole('status').filter({ hasText: 'clipboard' }).textContent()).toBe('Copied to the clipboard.');
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(createdKey);
-    await expect.poll(() => page.getByTestId('key-name').allTextContents()).toContain('browser key');
+    await poll(() => page.getByTestId('key-name').allTextContents()).toContain('browser key');
     await shot('keys-created');
     await page.getByRole('button', { name: 'Done' }).click();
     expect(await page.getByTestId('created-key').count()).toBe(0);
     await page.reload();
-    await expect.poll(() => page.getByTestId('key-name').allTextContents()).toContain('browser key');
+    await poll(() => page.getByTestId('key-name').allTextContents()).toContain('browser key');
     expect(await page.content()).not.toContain(createdKey);
   });
 
@@ -100,7 +102,7 @@ describe.skipIf(skip)('the web console in Chromium', () => {
       expect(res.status).toBe(200);
     }
     await open('Overview');
-    await expect.poll(() => page.getByTestId('total-requests').textContent()).toBe('3');
+    await poll(() => page.getByTestId('total-requests').textContent()).toBe('3');
     expect(await page.locator('.uplot canvas').count()).toBe(2);
     expect(await page.locator('.u-legend').first().textContent()).toContain('sim/a');
     expect(await page.getByRole('img', { name: /Spend \(USD\)\. 3 requests/ }).count()).toBe(1);
@@ -109,19 +111,19 @@ describe.skipIf(skip)('the web console in Chromium', () => {
 
     await open('Generations');
     const rows = page.getByRole('table', { name: 'Generations, newest first' }).locator('tbody tr');
-    await expect.poll(() => rows.count()).toBe(3);
+    await poll(() => rows.count()).toBe(3);
     await page.getByLabel('Model', { exact: true }).fill('sim/b');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect.poll(() => rows.count()).toBe(1);
+    await poll(() => rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain('browser key');
     await shot('generations');
   });
 
   it('opens one generation with its routing attempts, stages, tokens, cost and latency', async () => {
     await page.getByRole('table', { name: 'Generations, newest first' }).locator('tbody tr a').first().click();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Generation');
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Generation');
     const attempts = page.getByRole('table', { name: 'Routing attempts in the order they were made' });
-    await expect.poll(() => attempts.locator('tbody tr').count()).toBe(1);
+    await poll(() => attempts.locator('tbody tr').count()).toBe(1);
     expect(await attempts.textContent()).toContain('beta');
     expect(await attempts.textContent()).toContain('served');
     expect(await page.getByTestId('generation-cost').textContent()).toMatch(/^\$0\.\d+/);
@@ -133,12 +135,12 @@ describe.skipIf(skip)('the web console in Chromium', () => {
     await open('Guardrails');
     await shot('guardrails');
     await open('Members');
-    await expect.poll(() => page.getByRole('table', { name: 'Members of the organization' }).locator('tbody tr').count()).toBeGreaterThan(0);
+    await poll(() => page.getByRole('table', { name: 'Members of the organization' }).locator('tbody tr').count()).toBeGreaterThan(0);
     await shot('members');
     await open('Models');
     await page.getByRole('button', { name: 'Show endpoints of sim/a' }).click();
     const endpoints = page.getByRole('table', { name: 'Endpoints of sim/a and their health' });
-    await expect.poll(() => endpoints.textContent()).toContain('healthy');
+    await poll(() => endpoints.textContent()).toContain('healthy');
     expect(await endpoints.textContent()).not.toContain('no traffic');
     await shot('models');
   });
@@ -167,7 +169,7 @@ describe.skipIf(skip)('the web console in Chromium', () => {
     const today = new Date().toISOString().slice(0, 10);
     const weekAgo = new Date(Date.now() - 6 * DAY_MS).toISOString().slice(0, 10);
     const week = await totals(weekAgo, today);
-    await expect.poll(() => page.getByTestId('total-requests').textContent()).toBe(week.requests);
+    await poll(() => page.getByTestId('total-requests').textContent()).toBe(week.requests);
     expect(await page.getByTestId('total-spend').textContent()).toBe(week.spend);
     const byKey = await page.getByRole('table', { name: 'Spend and requests by key over the range' }).textContent();
     expect(byKey).toContain('web app');
@@ -182,7 +184,7 @@ describe.skipIf(skip)('the web console in Chromium', () => {
     await page.getByLabel('To (UTC)').fill(threeDaysAgo);
     await page.getByRole('button', { name: 'Show' }).click();
     const day = await totals(threeDaysAgo, threeDaysAgo);
-    await expect.poll(() => page.getByTestId('total-requests').textContent()).toBe(day.requests);
+    await poll(() => page.getByTestId('total-requests').textContent()).toBe(day.requests);
     expect(await page.getByTestId('total-spend').textContent()).toBe(day.spend);
     expect(await page.getByRole('heading', { name: 'Spend by model, per hour' }).count()).toBe(1);
     // The date fields offer the last 30 days and no others.
@@ -199,10 +201,10 @@ describe.skipIf(skip)('the web console in Chromium', () => {
     await edit.getByLabel('Expires (UTC day)').fill('2030-06-30');
     await edit.getByRole('button', { name: 'Save' }).click();
     const row = page.getByRole('row').filter({ hasText: 'browser key' });
-    await expect.poll(() => row.textContent()).toContain('$7.50');
+    await poll(() => row.textContent()).toContain('$7.50');
     expect(await row.textContent()).toContain('2030-06-30 23:59:59 UTC');
     await page.getByRole('button', { name: 'Disable browser key' }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'Enable browser key' }).count()).toBe(1);
+    await poll(() => page.getByRole('button', { name: 'Enable browser key' }).count()).toBe(1);
     await shot('keys-disabled');
     const refused = await call(gw, 'POST', '/chat/completions', { key: createdKey, body: { model: 'sim/a', messages: [{ role: 'user', content: 'hi' }] } });
     expect(refused.status).toBe(401);
@@ -212,15 +214,15 @@ describe.skipIf(skip)('the web console in Chromium', () => {
   it('moves through the pages by keyboard, and signs out', async () => {
     await page.goto(`${origin}/console/#/members`);
     await page.reload();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Members');
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Members');
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement.textContent')).toBe('Overview');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Overview');
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Overview');
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect.poll(() => page.getByLabel('Management key').count()).toBe(1);
+    await poll(() => page.getByLabel('Management key').count()).toBe(1);
     expect(await page.context().cookies()).toEqual([]);
     expect(problems).toEqual([]);
   });

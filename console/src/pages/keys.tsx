@@ -125,8 +125,12 @@ function EditKey({ record, onSaved, onCancel }: { record: KeyRecord; onSaved: ()
   );
 }
 
+/** Keys a page of GET /keys holds (KEYS_PAGE_SIZE): a full page may have another after it. */
+const KEYS_PAGE = 100;
+
 export function Keys() {
-  const keys = useLoad(() => api<{ data: KeyRecord[] }>('GET', '/keys?include_disabled=true').then((r) => r.data), []);
+  const [offset, setOffset] = useState(0);
+  const keys = useLoad(() => api<{ data: KeyRecord[] }>('GET', `/keys?include_disabled=true&offset=${offset}`).then((r) => r.data), [offset]);
   const [created, setCreated] = useState<{ name: string; key: string }>();
   const [editing, setEditing] = useState<string>();
   const [error, setError] = useState<string>();
@@ -205,6 +209,16 @@ export function Keys() {
             },
           ]}
         />
+        {(offset > 0 || keys.data?.length === KEYS_PAGE) && (
+          <nav class="pager" aria-label="Pages of keys">
+            <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - KEYS_PAGE))}>
+              Previous
+            </button>
+            <button type="button" class="secondary" disabled={keys.data?.length !== KEYS_PAGE} onClick={() => setOffset(offset + KEYS_PAGE)}>
+              Next
+            </button>
+          </nav>
+        )}
       </Panel>
     </>
   );
