@@ -1,3 +1,4 @@
+import { OpenRouter } from '@openrouter/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordGenerations } from '../../src/accounting/record-generation.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
@@ -100,6 +101,11 @@ describe.each(testEngines)('GET /generations and endpoint health on $name', (eng
     const [ok] = served.body.data.endpoints;
     expect(ok.status).toBe(0);
     expect(ok.latency_last_30m).toEqual({ p50: expect.any(Number), p75: expect.any(Number), p90: expect.any(Number), p99: expect.any(Number) });
+    // The reference's own client parses them with its schemas.
+    const sdk = new OpenRouter({ apiKey: gw.managementKey, serverURL: gw.baseUrl, retryConfig: { strategy: 'none' } });
+    const parsed = (await sdk.endpoints.list({ author: 'sim', slug: 'a' })).data.endpoints[0]!;
+    expect(parsed.status).toBe(0);
+    expect(parsed.latencyLast30m?.p50).toBe(ok.latency_last_30m.p50);
     const down = async () => (await call(gw, 'GET', '/models/sim/down/endpoints', { key: gw.managementKey })).body.data.endpoints[0];
     // Its failure at 12:00 has rested by now; a new one makes routing try it last for 30 seconds.
     expect(await down()).toMatchObject({ status: 0, latency_last_30m: null, throughput_last_30m: null });
