@@ -1,22 +1,14 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, type KeyRecord } from '../api';
-import { TimeChart, type ChartSeries } from '../chart';
+import { TimeChart } from '../chart';
 import { ErrorNote, Loading, Panel, Table } from '../components';
 import { formatCount, formatUsd, shortHash, utcDay } from '../format';
+import { pivot, totals, type Row } from '../series';
 import { useLoad } from '../use-load';
 
 const DAY_MS = 86_400_000;
 /** How far back the console looks: the activity the gateway keeps by the hour. */
 const HISTORY_DAYS = 30;
-
-interface Row {
-  date__day?: string;
-  date__hour?: string;
-  model?: string;
-  api_key_id?: string;
-  request_count: number;
-  total_usage: number;
-}
 
 interface QueryAnswer {
   data: { data: Row[] };
@@ -25,37 +17,6 @@ interface QueryAnswer {
 const NOTHING: [Row[], Row[], KeyRecord[]] = [[], [], []];
 
 const analytics = (body: unknown) => api<QueryAnswer>('POST', '/analytics/query', body).then((answer) => answer.data.data);
-
-/** Pivots rows of (bucket, model) into aligned series for the chart, buckets without a row counting zero. */
-export function pivot(rows: Row[], start: number, end: number, stepMs: number, metric: 'request_count' | 'total_usage') {
-  const times: number[] = [];
-  for (let t = start; t < end; t += stepMs) times.push(t / 1000);
-  const index = new Map(times.map((t, i) => [t, i]));
-  const byModel = new Map<string, (number | null)[]>();
-  for (const row of rows) {
-    const bucket = row.date__hour ?? row.date__day;
-    const at = bucket ? index.get(Date.parse(bucket) / 1000) : undefined;
-    if (at === undefined) continue;
-    const model = row.model ?? 'all';
-    let values = byModel.get(model);
-    if (!values) byModel.set(model, (values = times.map(() => 0)));
-    values[at] = (values[at] ?? 0) + row[metric];
-  }
-  const series: ChartSeries[] = [...byModel].map(([label, values]) => ({ label, values })).sort((a, b) => a.label.localeCompare(b.label));
-  return { times, series };
-}
-
-function totals<K extends 'model' | 'api_key_id'>(rows: Row[], key: K) {
-  const out = new Map<string, { name: string; requests: number; spend: number }>();
-  for (const row of rows) {
-    const name = row[key] ?? '(none)';
-    const t = out.get(name) ?? { name, requests: 0, spend: 0 };
-    t.requests += row.request_count;
-    t.spend += row.total_usage;
-    out.set(name, t);
-  }
-  return [...out.values()].sort((a, b) => b.spend - a.spend || b.requests - a.requests);
-}
 
 export function Overview() {
   const today = utcDay(new Date());
