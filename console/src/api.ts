@@ -79,7 +79,7 @@ export interface PipelineEntry {
   type: string;
   name: string;
   summary?: string;
-  [field: string]: unknown;
+  data?: Record<string, unknown>;
 }
 
 export interface Generation {

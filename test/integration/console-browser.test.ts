@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordGenerations } from '../../src/accounting/record-generation.js';
+import { hashApiKey } from '../../src/accounts/api-key-material.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import type { GenerationRecord } from '../../src/store/schema.js';
 import { testEngines } from '../support/databases.js';
@@ -97,6 +98,11 @@ describe.skipIf(skip)('the web console in Chromium', { timeout: 60_000 }, () => 
   });
 
   it('shows the key’s chats on the overview chart and in the generations list', async () => {
+    // A guardrail on the key: its stage shows in each generation's pipeline.
+    const guardrail = await call(gw, 'POST', '/guardrails', { key: gw.managementKey, body: { name: 'Simulated models only', description: 'Keys of the console test', allowed_models: ['sim/a', 'sim/b', 'sim/c'] } });
+    expect(guardrail.status).toBe(201);
+    const assigned = await call(gw, 'POST', `/guardrails/${guardrail.body.data.id}/assignments/keys`, { key: gw.managementKey, body: { key_hashes: [hashApiKey(createdKey)] } });
+    expect(assigned.body).toEqual({ assigned_count: 1 });
     for (const model of ['sim/a', 'sim/a', 'sim/b']) {
       const res = await call(gw, 'POST', '/chat/completions', { key: createdKey, body: { model, max_tokens: 16, messages: [{ role: 'user', content: 'Hello from the console test' }] } });
       expect(res.status).toBe(200);
@@ -127,12 +133,16 @@ describe.skipIf(skip)('the web console in Chromium', { timeout: 60_000 }, () => 
     expect(await attempts.textContent()).toContain('beta');
     expect(await attempts.textContent()).toContain('served');
     expect(await page.getByTestId('generation-cost').textContent()).toMatch(/^\$0\.\d+/);
-    expect(await page.getByRole('heading', { name: 'Pipeline stages' }).count()).toBe(1);
+    const stages = page.getByRole('table', { name: 'Plugin and guardrail stages in the order they ran' });
+    expect(await stages.textContent()).toContain('guardrail');
+    expect(await stages.textContent()).toContain('Simulated models only');
+    expect(await stages.textContent()).toContain('Allowed');
     await shot('generation');
   });
 
   it('shows guardrails, members, and models with their endpoints’ health', async () => {
     await open('Guardrails');
+    await poll(() => page.getByRole('table', { name: 'Guardrails of the default workspace' }).textContent()).toContain('Simulated models only');
     await shot('guardrails');
     await open('Members');
     await poll(() => page.getByRole('table', { name: 'Members of the organization' }).locator('tbody tr').count()).toBeGreaterThan(0);

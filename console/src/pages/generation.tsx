@@ -88,7 +88,8 @@ export function Generation({ id }: { id: string }) {
               columns={[
                 { title: '#', cell: (p) => p.n, numeric: true },
                 { title: 'Type', cell: (p) => p.type },
-                { title: 'Name', cell: (p) => p.name },
+                // A guardrail's stage is named by the guardrail that ran.
+                { title: 'Name', cell: (p) => (typeof p.data?.guardrail_name === 'string' ? p.data.guardrail_name : p.name) },
                 { title: 'Summary', cell: (p) => p.summary ?? '' },
               ]}
             />
