@@ -8,6 +8,10 @@ import { KeyCache } from './accounts/key-cache.js';
 import { activityRoutes } from './api/activity/routes.js';
 import { analyticsRoutes } from './api/analytics/routes.js';
 import { authRoutes } from './api/auth/routes.js';
+import { serveConsole } from './api/console/serve-console.js';
+import { consoleSessionRoutes } from './api/console/session-routes.js';
+import { consoleSessionKey } from './api/console/session-auth.js';
+import fastifyCookie from '@fastify/cookie';
 import { chatRoutes } from './api/chat/routes.js';
 import { messagesRoutes } from './api/messages/routes.js';
 import { creditsRoutes } from './api/credits/routes.js';
@@ -15,6 +19,7 @@ import { CREDITS_TOPIC, CreditsCache } from './credits/credits-cache.js';
 import { totalCredits } from './store/repositories/credit-grants.js';
 import { generationRoutes } from './api/generation/routes.js';
 import { generationContentRoutes } from './api/generation/content-routes.js';
+import { generationListRoutes } from './api/generation/list-routes.js';
 import { installHealth } from './api/health/install-health.js';
 import type { Lifecycle } from './api/health/lifecycle.js';
 import { keysRoutes } from './api/keys/routes.js';
@@ -167,7 +172,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const services: Services = {
     db: options.store.db,
     clock,
-    auth: authenticator(keys, clock, options.rateLimit),
+    auth: authenticator(keys, clock, options.rateLimit, consoleSessionKey(options.store.db, clock)),
     keys,
     changes: options.changes,
     catalog: options.catalog,
@@ -250,6 +255,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onReady', async () => internRuntime?.start());
   app.addHook('onClose', async () => internRuntime?.close());
 
+  // Cookies are parsed only where asked (the console session), not on every request.
+  await app.register(fastifyCookie, { hook: false });
+  await serveConsole(app);
   await app.register(
     async (api) => {
       await api.register(chatRoutes({ ...chat, auth: services.auth, shutdown }));
@@ -263,12 +271,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(organizationRoutes(services));
       await api.register(generationRoutes(services));
       await api.register(generationContentRoutes(services));
+      await api.register(generationListRoutes(services));
+      await api.register(consoleSessionRoutes(services));
       await api.register(activityRoutes(services));
       await api.register(analyticsRoutes(services));
       await api.register(creditsRoutes(services));
       await api.register(organizationSettingsRoutes(services));
       await api.register(videoRoutes({ ...videos.services, auth: services.auth, poller: videos.poller }));
-      await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey }));
+      await api.register(modelsRoutes({ catalog: services.catalog, requireKey: services.auth.requireKey, health: chat.health }));
       await api.register(guardrailsRoutes(services));
       await api.register(guardrailAssignmentRoutes(services));
       const interns = internServices(services, { ...options.interns, ...(internRuntime ? { runtime: internRuntime } : {}) });

@@ -26,6 +26,7 @@ export function demoInstructions(baseUrl: string, key: string): string {
     `on a throw-away database. Ctrl-C stops both and deletes the database.\n\n` +
     `A chat completion:\n\n${curl(`{"model":"sim/chat",${hello}}`)}\n` +
     `The same, streamed:\n\n${curl(`{"model":"sim/chat","stream":true,${hello}}`, '-sN')}\n` +
+    `The web console: ${new URL('/console/', baseUrl).href} (sign in with the key above).\n\n` +
     `"model":"sim/flaky" falls back past a provider that answers 503; the models: curl -s ${baseUrl}/models\n\n`
   );
 }

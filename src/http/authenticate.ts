@@ -16,6 +16,16 @@ declare module 'fastify' {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
+/**
+ * The web console's session (api/console/session-auth.ts): the hash of the management key a request's
+ * session cookie stands for, or undefined when it carries none. It throws when the session has ended, or
+ * when an unsafe request lacks the session's CSRF token or comes from another origin.
+ */
+export type SessionKey = (request: FastifyRequest) => Promise<string | undefined>;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
  * The key a request presents: `Authorization: Bearer <key>`, else
  * `x-api-key: <key>`, the header Anthropic's clients send (accepted on every
  * route, as one key serves them all); undefined when it presents none.
@@ -28,16 +38,24 @@ function presentedKey(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The presented key (presentedKey) → the key's record, from memory (KeyCache).
+ * The presented key (presentedKey) → the key's record, from memory (KeyCache);
+ * without one, the console session's key where the route allows it.
  * Runs at onRequest, before the body is parsed, so an unauthenticated caller
  * learns nothing about its body. With a rate limiter, every authenticated
  * request counts against its key's limit, and one past it is refused with 429.
  */
-export function authenticator(keys: KeyCache, clock: Clock, rateLimit?: KeyRateLimiter) {
-  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<ApiKeyRow> {
+export function authenticator(keys: KeyCache, clock: Clock, rateLimit?: KeyRateLimiter, sessionKey?: SessionKey) {
+  /** The presented key's hash; without one (no Authorization nor x-api-key header), the console session's, where `bySession` allows one. */
+  async function keyHash(request: FastifyRequest, bySession: boolean): Promise<string> {
     const presented = presentedKey(request);
-    if (!presented) throw Errors.missingAuthentication();
-    const key = await keys.get(hashApiKey(presented));
+    if (presented) return hashApiKey(presented);
+    const hash = !request.headers.authorization && bySession && sessionKey ? await sessionKey(request) : undefined;
+    if (!hash) throw Errors.missingAuthentication();
+    return hash;
+  }
+
+  async function authenticate(request: FastifyRequest, reply: FastifyReply, bySession: boolean): Promise<ApiKeyRow> {
+    const key = await keys.get(await keyHash(request, bySession));
     if (!key) throw Errors.invalidApiKey();
     if (key.disabled) throw Errors.disabledApiKey();
     if (key.expires_at !== null && Date.parse(key.expires_at) <= clock().getTime()) throw Errors.expiredApiKey();
@@ -51,11 +69,12 @@ export function authenticator(keys: KeyCache, clock: Clock, rateLimit?: KeyRateL
   }
 
   return {
+    // A console session stands for a management key: it reads what any key may read, and nothing it would pay for.
     async requireKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      request.apiKey = await authenticate(request, reply);
+      request.apiKey = await authenticate(request, reply, SAFE_METHODS.has(request.method));
     },
     async requireManagementKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      const key = await authenticate(request, reply);
+      const key = await authenticate(request, reply, true);
       if (!key.is_management) throw Errors.managementKeyRequired();
       request.apiKey = key;
     },

@@ -8,6 +8,8 @@ import { isGatewayError } from '../protocol/gateway-error.js';
  * no name leaves this list.
  */
 const GIVEN_NAMES: readonly string[] = [
+  'GW_ERR_CONSOLE_SESSION_ENDED',
+  'GW_ERR_CONSOLE_REQUEST_FORGED',
   'GW_ERR_INVALID_REQUEST',
   'GW_ERR_MALFORMED_JSON',
   'GW_ERR_ROUTER_PLUGIN_DISABLED',

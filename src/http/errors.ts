@@ -148,6 +148,13 @@ export const Errors = {
   invalidApiKey: define({ code: 'GW_ERR_INVALID_API_KEY', status: 401, description: 'The API key sent is not one of this gateway', message: () => 'Invalid API key', example: [] }),
   disabledApiKey: define({ code: 'GW_ERR_API_KEY_DISABLED', status: 401, description: 'The API key is disabled', message: () => 'API key is disabled', example: [] }),
   expiredApiKey: define({ code: 'GW_ERR_API_KEY_EXPIRED', status: 401, description: 'The API key has expired', message: () => 'API key has expired', example: [] }),
+  consoleSessionEnded: define({
+    code: 'GW_ERR_CONSOLE_SESSION_ENDED',
+    status: 401,
+    description: "The web console's session has ended, expired or is unknown",
+    message: () => 'Console session has ended or is unknown: sign in again',
+    example: [],
+  }),
 
   // 402
   spendLimitReached: define({
@@ -192,6 +199,13 @@ export const Errors = {
     description: 'The operation needs a management key',
     message: () => 'Only management keys can perform this operation',
     example: [],
+  }),
+  consoleRequestForged: define({
+    code: 'GW_ERR_CONSOLE_REQUEST_FORGED',
+    status: 403,
+    description: "A change made with the console's session lacks its CSRF token or comes from another origin",
+    message: (why: string) => `Console request refused: ${why}`,
+    example: ['{why}'],
   }),
   operatorKeyRequired: define({
     code: 'GW_ERR_OPERATOR_KEY_REQUIRED',

@@ -460,6 +460,20 @@ export interface GenerationFeedbackTable {
   created_at: string;
 }
 
+/** A web console session; see migration 0029. */
+export interface ConsoleSessionsTable {
+  /** SHA-256 of the session id the cookie carries, hex. */
+  id_hash: string;
+  organization_id: string;
+  /** The management key that signed in. */
+  api_key_hash: string;
+  created_at: string;
+  /** Moved forward as the session is used; a session idle too long has ended. */
+  last_seen_at: string;
+  /** The latest a session lasts, however busy. */
+  expires_at: string;
+}
+
 export interface Database {
   intern_programme: InternProgrammeTable;
   interns: InternsTable;
@@ -490,4 +504,5 @@ export interface Database {
   credit_grants: CreditGrantsTable;
   generation_contents: GenerationContentsTable;
   generation_feedback: GenerationFeedbackTable;
+  console_sessions: ConsoleSessionsTable;
 }

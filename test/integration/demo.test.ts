@@ -55,6 +55,10 @@ describe('model-gateway demo', () => {
     const streamed = (await sh('sh', ['-c', stream!])).stdout;
     expect(streamed).toContain('"object":"chat.completion.chunk"');
     expect(streamed.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    const consoleUrl = /The web console: (\S+) /.exec(running.stdout)?.[1];
+    const page = await fetch(consoleUrl!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="app">');
     expect(readdirSync(tmp)).toHaveLength(1);
 
     running.child.kill('SIGINT');

@@ -76,8 +76,8 @@ describe('the OpenAPI document and the reference page', () => {
   });
 
   it('lists every route the server has, and none it has not', () => {
-    // HEAD answers every GET by itself; /docs is the reference page, not the API.
-    const routes = serverRoutes(gateway.app.printRoutes({ commonPrefix: false })).filter(({ method, path }) => method !== 'head' && !path.startsWith('/docs'));
+    // HEAD answers every GET by itself; /docs is the reference page and /console the web console, not the API.
+    const routes = serverRoutes(gateway.app.printRoutes({ commonPrefix: false })).filter(({ method, path }) => method !== 'head' && !path.startsWith('/docs') && !path.startsWith('/console'));
     expect(routes.length).toBeGreaterThan(60);
     const listed = operations(document).map(({ method, path }) => `${method} ${path}`);
     expect(listed.sort()).toEqual(routes.map(({ method, path }) => `${method} ${path}`).sort());
@@ -122,11 +122,13 @@ describe('the OpenAPI document and the reference page', () => {
       checked.push(`${method} ${path}`);
     }
     expect(checked).toContain('delete /api/v1/keys/{hash}');
-    // The one public operation of the API (beside this document): the code exchange, whose code and verifier are the proof.
+    // The public operations of the API (beside this document): the code exchange, whose code and verifier are the proof,
+    // and the console's sign-in, whose management key is.
     const publicInApi = operations(document).filter(({ path, operation }) => path.startsWith('/api/v1/') && (operation.security?.length ?? 0) === 0);
     expect(publicInApi.map(({ method, path }) => `${method} ${path}`)).toEqual([
       'get /api/v1/openapi.json',
       'post /api/v1/auth/keys',
+      'post /api/v1/console/session',
     ]);
   });
 

@@ -44,6 +44,7 @@ export async function updateKey(
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.creator_user_id !== undefined ? { creator_user_id: body.creator_user_id } : {}),
     ...(body.disabled !== undefined ? { disabled: body.disabled ? 1 : 0 } : {}),
+    ...(body.expires_at !== undefined ? { expires_at: keyExpiry(body.expires_at, now) } : {}),
     ...(body.include_byok_in_limit !== undefined ? { include_byok_in_limit: body.include_byok_in_limit ? 1 : 0 } : {}),
     ...(body.limit !== undefined ? { limit_usd: body.limit } : {}),
     ...(body.limit_reset !== undefined ? { limit_reset: body.limit_reset } : {}),

@@ -27,6 +27,8 @@ export const UpdateKeyBody = Type.Object({
   /** Reassigns the key to another active member (a key whose creator left is refused by interns, spec 5.5). */
   creator_user_id: Type.Optional(Type.String({ minLength: 1 })),
   disabled: Type.Optional(Type.Boolean()),
+  /** Beyond the reference: a new expiry (in the future), or null for none. */
+  expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
   include_byok_in_limit: Type.Optional(Type.Boolean()),
   limit: Type.Optional(Nullable(Money)),
   limit_reset: Type.Optional(NullableStringEnum(LIMIT_RESETS)),

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalog } from '../../catalog/types.js';
 import { Errors } from '../../http/errors.js';
-import { toEndpointsRecord } from './endpoints-record.js';
+import { toEndpointsRecord, type EndpointHealthView } from './endpoints-record.js';
 import { toModelRecord } from './model-record.js';
 import { routerModelRecords } from './router-model-records.js';
 import { ListModelsQuery, ModelEndpointsParams } from './schemas.js';
@@ -16,9 +16,11 @@ export interface ModelsRoutesOptions {
    * global bearer security covers these operations; without a hook they are public.
    */
   requireKey?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** The routing's endpoint health, for each endpoint's status, latency and throughput; without it they are unknown. */
+  health?: EndpointHealthView;
 }
 
-export function modelsRoutes({ catalog, requireKey }: ModelsRoutesOptions): FastifyPluginAsyncTypebox {
+export function modelsRoutes({ catalog, requireKey, health }: ModelsRoutesOptions): FastifyPluginAsyncTypebox {
   return async (app) => {
     const modelsPath = `${app.prefix}/models`;
     // The catalog is fixed for the life of the process: build the listing once.
@@ -45,7 +47,7 @@ export function modelsRoutes({ catalog, requireKey }: ModelsRoutesOptions): Fast
     app.get('/models/:author/:slug/endpoints', { ...auth, schema: { params: ModelEndpointsParams } }, async (request) => {
       const id = `${request.params.author}/${request.params.slug}`;
       const model = catalog.getModel(id);
-      if (model) return { data: toEndpointsRecord(model, catalog.providers) };
+      if (model) return { data: toEndpointsRecord(model, catalog.providers, health) };
       // A router has no endpoint of its own: it serves through those of the models it chooses.
       const router = routers.find((r) => r.id === id);
       if (!router) throw Errors.notFound('Model');
