@@ -40,7 +40,7 @@ const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rer
  * unrecorded. A run that stores its content writes it in the same commit.
  */
 export async function settleRun(
-  services: Pick<RunServices, 'ledger' | 'clock'> & Partial<Pick<RunServices, 'health'>>,
+  services: Pick<RunServices, 'ledger' | 'clock'> & Partial<Pick<RunServices, 'health' | 'observer'>>,
   run: Run<RoutedRequest>,
   end: RunEnd,
 ): Promise<{ cost: number }> {
@@ -53,6 +53,7 @@ export async function settleRun(
     );
   const cost =
     end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? 1) : { total: 0, cacheDiscount: 0 };
+  services.observer?.settled(run, end, cost.total);
   await services.ledger.record({
     id: run.id,
     organization_id: run.key.organization_id,

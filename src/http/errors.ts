@@ -65,6 +65,7 @@ export const Errors = {
   invalidApiKey: define(401, () => 'Invalid API key'),
   disabledApiKey: define(401, () => 'API key is disabled'),
   expiredApiKey: define(401, () => 'API key has expired'),
+  invalidMetricsToken: define(401, () => 'Invalid metrics token: GET /metrics takes the METRICS_TOKEN setting as its bearer token'),
 
   // 402
   spendLimitReached: define(
