@@ -179,6 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before any route: the OpenAPI document lists the routes registered after it.
   await installOpenApi(app, { version: packageVersion(), apiPrefix: API_PREFIX, auth: services.auth });
   await installHealth(app, { store: options.store, lifecycle: options.lifecycle, redis: options.redis, outbox: options.ledgerOutbox });
+  observability.installRoute(app);
 
   const organizationSettings = new SettingsCache(async (id) => toOrganizationSettings(await findOrganizationSettings(services.db, id)));
   options.changes.subscribe(ORGANIZATION_SETTINGS_TOPIC, (id) => organizationSettings.invalidate(id));

@@ -62,7 +62,7 @@ export class Observability {
     return this.tracer ? this.runs.step : undefined;
   }
 
-  /** Hooks on every request, and GET /metrics; before any route is registered. */
+  /** Hooks on every request; before any route is registered. */
   install(app: FastifyInstance): void {
     const { metrics, inFlight, tracer } = this;
     const accessLog = this.settings.accessLog ?? { enabled: true, sample: 1 };
@@ -105,7 +105,11 @@ export class Observability {
         route.handler = inRequestContext(route.handler);
       });
     }
-    if (!this.settings.metricsElsewhere) installMetricsRoute(app, metrics, this.settings.metricsToken);
+  }
+
+  /** GET /metrics, unless it is served on an address of its own; after the OpenAPI document is installed, which then lists it. */
+  installRoute(app: FastifyInstance): void {
+    if (!this.settings.metricsElsewhere) installMetricsRoute(app, this.metrics, this.settings.metricsToken);
   }
 
   /** Times each ledger write (handed over to committed), in a span when traced; returns the writer. */
