@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, defaultTextMapGetter, type Tracer } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, defaultTextMapGetter, type Span, type Tracer } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE, ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
 import type { Logger } from 'pino';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
@@ -7,6 +7,7 @@ import type { LedgerOutbox } from '../accounting/ledger-outbox.js';
 import type { LedgerWriter } from '../accounting/ledger-writer.js';
 import { NO_RESERVATION, type Reservation, type SpendReservations } from '../accounting/reservations.js';
 import type { Catalog } from '../catalog/types.js';
+import type { GenerationContentRecord, GenerationRecord } from '../store/schema.js';
 import type { RunObserver } from '../chat/run-observer.js';
 import '../http/authenticate.js';
 import { isGatewayError } from '../protocol/gateway-error.js';
@@ -82,25 +83,30 @@ export class Observability {
       if (accessLog.enabled && infoEnabled() && sampled(status, accessLog.sample, Math.random)) {
         log.info(accessLine({ method: request.method, route, status, durationMs, requestId: request.id, keyHash: request.apiKey?.hash, facts }), 'request');
       }
-      if (facts.span) {
-        facts.span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
-        if (status >= 500) facts.span.setAttributes({ [ATTR_ERROR_TYPE]: String(status) }).setStatus({ code: SpanStatusCode.ERROR });
-        facts.span.end();
-      }
+      if (facts.span) endRequestSpan(facts.span, status);
     };
 
-    app.addHook('onRequest', (request, reply, done) => {
+    const begin = (request: FastifyRequest, reply: FastifyReply): RequestFacts => {
       const facts = newFacts(performance.now());
       request.observed = facts;
       inFlight.add(request.id, facts);
       metrics.requestsInFlight.inc();
-      if (tracer) startRequestSpan(tracer, request, facts);
       // 'close', not onResponse: it also comes when the client leaves first, and after a hijacked stream.
       reply.raw.once('close', () => finish(request, reply, facts));
-      done();
-    });
-    // The handler runs with the request's span active, so that the spans of its work are its children.
-    if (tracer) {
+      return facts;
+    };
+    // Chosen once: without a tracer, requests make no span and their handlers run as they are.
+    if (!tracer) {
+      app.addHook('onRequest', (request, reply, done) => {
+        begin(request, reply);
+        done();
+      });
+    } else {
+      app.addHook('onRequest', (request, reply, done) => {
+        startRequestSpan(tracer, request, begin(request, reply));
+        done();
+      });
+      // The handler runs with the request's span active, so that the spans of its work are its children.
       app.addHook('onRoute', (route) => {
         route.handler = inRequestContext(route.handler);
       });
@@ -117,21 +123,23 @@ export class Observability {
     const { metrics, tracer } = this;
     metrics.watchLedger({ outboxRows: () => outbox?.rows ?? 0, databaseAway: () => ledger.databaseAway });
     const record = ledger.record.bind(ledger);
-    // The writer's own record, timed: the writer knows nothing of metrics or spans.
-    ledger.record = (row, content) => {
+    const timed = (row: GenerationRecord, content?: GenerationContentRecord) => {
       const started = performance.now();
-      const span = tracer?.startSpan('ledger write', { attributes: { [ATTR_GATEWAY_GENERATION_ID]: row.id } }, context.active());
-      return record(row, content).then(
-        () => {
-          metrics.ledgerWritten((performance.now() - started) / 1000);
-          span?.end();
-        },
-        (error: unknown) => {
-          span?.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) }).end();
-          throw error;
-        },
-      );
+      return record(row, content).then(() => metrics.ledgerWritten((performance.now() - started) / 1000));
     };
+    // The writer's own record, timed (and in a span when traced): the writer knows nothing of metrics or spans.
+    ledger.record = !tracer
+      ? timed
+      : (row, content) => {
+          const span = tracer.startSpan('ledger write', { attributes: { [ATTR_GATEWAY_GENERATION_ID]: row.id } }, context.active());
+          return timed(row, content).then(
+            () => span.end(),
+            (error: unknown) => {
+              span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) }).end();
+              throw error;
+            },
+          );
+        };
     return ledger;
   }
 
@@ -185,6 +193,12 @@ function startRequestSpan(tracer: Tracer, request: FastifyRequest, facts: Reques
   );
   facts.span = span;
   facts.context = trace.setSpan(parent, span);
+}
+
+function endRequestSpan(span: Span, status: number): void {
+  span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+  if (status >= 500) span.setAttributes({ [ATTR_ERROR_TYPE]: String(status) }).setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
 }
 
 function inRequestContext(handler: RouteHandlerMethod): RouteHandlerMethod {
