@@ -59,7 +59,8 @@ async function startGateway(processes: Processes, pinning: Pinning, dir: string,
     DATABASE_URL: `sqlite:${join(dir, `${build}.sqlite`)}`,
     GATEWAY_CONFIG: configPath,
     GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: MANAGEMENT_KEY,
-    LOG_LEVEL: 'warn',
+    // info to measure what the access log's line per request costs (docs/operations.md, "Access log").
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
   };
   const started = processes.start(`gateway (${build})`, command, args, { env, logPath: join(dir, `${build}.log`) });
   const origin = `http://127.0.0.1:${port}`;

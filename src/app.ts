@@ -80,6 +80,7 @@ import type { SharedRedis } from './store/shared-redis.js';
 import { findApiKeyByHash } from './store/repositories/api-keys.js';
 import { settingOrCreate } from './store/repositories/gateway-settings.js';
 import { API_KEY_TOPIC, type Services } from './services.js';
+import { Observability } from './observability/observability.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { newRequestId } from './util/ids.js';
 import { packageVersion } from './util/package-version.js';
@@ -129,6 +130,8 @@ export interface AppOptions {
   ledgerOutbox?: LedgerOutbox;
   /** Redis shared by the instances, when configured: GET /ready reports it. */
   redis?: SharedRedis;
+  /** Metrics, access log and traces (observability/); metrics on GET /metrics and the access log, no traces, by default. */
+  observability?: Observability;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -166,6 +169,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     void reply.header('x-request-id', request.id);
   });
   app.decorateRequest('apiKey', null);
+  // Before any route: its hooks and handler wrapping apply to the routes registered after it.
+  const observability = options.observability ?? new Observability();
+  observability.install(app);
 
   const keys = new KeyCache((hash) => findApiKeyByHash(options.store.db, hash));
   options.changes.subscribe(API_KEY_TOPIC, (hash) => keys.invalidate(hash));
@@ -180,6 +186,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before any route: the OpenAPI document lists the routes registered after it.
   await installOpenApi(app, { version: packageVersion(), apiPrefix: API_PREFIX, auth: services.auth });
   await installHealth(app, { store: options.store, lifecycle: options.lifecycle, redis: options.redis, outbox: options.ledgerOutbox });
+  observability.installRoute(app);
 
   const organizationSettings = new SettingsCache(async (id) => toOrganizationSettings(await findOrganizationSettings(services.db, id)));
   options.changes.subscribe(ORGANIZATION_SETTINGS_TOPIC, (id) => organizationSettings.invalidate(id));
@@ -205,6 +212,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ]),
     clock,
     plugins: { ...plugins, catalog: services.catalog },
+    ...(observability.pipelineStep ? { step: observability.pipelineStep } : {}),
   });
 
   const shutdown = options.shutdown ?? new Shutdown();
@@ -213,11 +221,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Through Redis's outage log when there is one: one warning per outage, not one per request.
     options.redis ? options.redis.noteFailure(error) : app.log.warn({ err: error }, 'spend reservations: Redis failed, holding in this instance'),
   );
+  observability.observeSpend(spend);
   const chat: ChatServices = {
     pipeline,
     spend,
     db: services.db,
-    ledger: storeLedgerWriter(options.store, clock, outbox, (error) => app.log.error({ err: error }, 'ledger outbox: writing its rows back failed; trying again')),
+    ledger: observability.observeLedger(
+      storeLedgerWriter(options.store, clock, outbox, (error) => app.log.error({ err: error }, 'ledger outbox: writing its rows back failed; trying again')),
+      outbox,
+    ),
     clock,
     catalog: services.catalog,
     adapters: CHAT_ADAPTERS,
@@ -230,8 +242,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keepAliveAfterMs: 2_000,
     organizationSettings,
     presets,
+    observer: observability.runs,
     ...options.chat,
   };
+  observability.watchHealth(services.catalog, chat.health);
   app.addHook('onClose', async () => chat.ledger.close());
   assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS), video: Object.keys(VIDEO_ADAPTERS) });
   const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS, spend, random: chat.random }, options.videos ?? {}, (error) =>

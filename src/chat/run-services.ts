@@ -10,6 +10,7 @@ import type { EndpointHealth } from '../routing/endpoint-health.js';
 import type { ProviderPins } from '../routing/provider-pins.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
+import type { RunObserver } from './run-observer.js';
 
 /** What every flow (chat, rerank) needs beyond the request; built once in app.ts. */
 export interface RunServices {
@@ -30,6 +31,8 @@ export interface RunServices {
   pipeline: Pipeline;
   /** Holds the most a request can cost against its key's limit and guardrail budgets before any upstream call. */
   spend: SpendReservations;
+  /** Metrics and traces of the runs (observability/); none in unit tests. */
+  observer?: RunObserver;
 }
 
 /** What the chat flows need beyond the request; built once in app.ts. */

@@ -45,8 +45,6 @@ export interface Run<R extends RoutedRequest> {
   reservation?: Reservation;
   /** The client's messages, when its organization stores content: written with the ledger row, with the answer (generation-content.ts). */
   storedInput?: readonly ChatMessage[];
-  /** The ledger's api_type when the API the client called is not its task's own (a chat model called through POST /responses). */
-  apiType?: string;
 }
 
 /** The plugins in force for one request, by id. */
@@ -87,5 +85,4 @@ export interface RunContext {
   userAgent: string | null;
   wantsMetadata: boolean;
   storedInput?: readonly ChatMessage[];
-  apiType?: string;
 }

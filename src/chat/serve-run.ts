@@ -20,10 +20,12 @@ export function attemptOptions<R>(
   signal: AbortSignal,
   tryOne: RunAttemptsOptions<Endpoint, R>['tryOne'],
 ): RunAttemptsOptions<Endpoint, R> {
+  const { observer } = services;
   return {
     model: run.request.model ?? run.attempts[0]?.modelId ?? 'unknown',
     attempts: run.attempts,
-    tryOne,
+    // Every upstream attempt of every flow passes here: the one place its metrics and span are kept.
+    tryOne: observer ? (attempt) => observer.attempt(run, attempt, () => tryOne(attempt)) : tryOne,
     signal,
     sleep: services.sleep,
     now: () => services.clock().getTime(),

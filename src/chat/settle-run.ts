@@ -45,7 +45,7 @@ const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rer
  * unrecorded. A run that stores its content writes it in the same commit.
  */
 export async function settleRun(
-  services: Pick<RunServices, 'ledger' | 'clock'> & Partial<Pick<RunServices, 'health'>>,
+  services: Pick<RunServices, 'ledger' | 'clock'> & Partial<Pick<RunServices, 'health' | 'observer'>>,
   run: Run<RoutedRequest>,
   end: RunEnd,
 ): Promise<{ cost: number }> {
@@ -58,6 +58,7 @@ export async function settleRun(
     );
   const cost =
     end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? 1) : { total: 0, cacheDiscount: 0 };
+  services.observer?.settled(run, end, cost.total);
   await services.ledger.record({
     id: run.id,
     organization_id: run.key.organization_id,
@@ -72,7 +73,7 @@ export async function settleRun(
     external_user: run.key.external_user,
     user_hash: run.endUserId,
     session_id: run.request.session_id ?? null,
-    api_type: run.apiType ?? API_TYPES[run.task],
+    api_type: API_TYPES[run.task],
     status: end.status,
     streamed: end.streamed ? 1 : 0,
     cancelled: end.status === 'cancelled' ? 1 : 0,

@@ -10,6 +10,7 @@ import { routeModels, type RouterDecision } from '../routing/routers/route-model
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import { newGenerationId } from '../util/ids.js';
 import { cacheHolders } from './prompt-cache-pins.js';
+import { observedStep } from './run-observer.js';
 import type { ChatRun, RoutedRequest, Run, RunContext } from './run.js';
 import type { ChatServices, RunServices } from './run-services.js';
 import type { RouterFacts, RoutingFacts } from './service-metadata.js';
@@ -20,7 +21,11 @@ import type { RouterFacts, RoutingFacts } from './service-metadata.js';
  * goes first while it is healthy, and the provider holding the
  * conversation's prompt cache while reading it there is cheaper.
  */
-export async function startChatRun(services: ChatServices, key: ApiKeyRow, request: ChatRequest, context: RunContext): Promise<ChatRun> {
+export function startChatRun(services: ChatServices, key: ApiKeyRow, request: ChatRequest, context: RunContext): Promise<ChatRun> {
+  return observedStep(services.observer, 'routing', () => planChatRun(services, key, request, context));
+}
+
+async function planChatRun(services: ChatServices, key: ApiKeyRow, request: ChatRequest, context: RunContext): Promise<ChatRun> {
   const routed = routeModels(request, {
     models: routableModels(services.catalog),
     traffic: (model, provider) => services.health.traffic(endpointKey(model, provider)),
@@ -31,7 +36,7 @@ export async function startChatRun(services: ChatServices, key: ApiKeyRow, reque
   const stickyProvider =
     sessionProvider && requested.every((id) => services.health.isHealthy(endpointKey(id, sessionProvider))) ? sessionProvider : undefined;
   const { conversation, holders } = await cacheHolders(services.cachePins, services.catalog, key.organization_id, request, requested);
-  const run = startRun(services, key, request, context, {
+  const run = planRun(services, key, request, context, {
     task: 'chat',
     requested,
     stickyProvider,
@@ -62,7 +67,23 @@ const TASK_ENDPOINTS: Record<ModelTask, string> = { chat: 'POST /chat/completion
  * that leave no endpoint are a 404 naming the one that removed the last
  * candidate (the reference's "No endpoints found matching ...").
  */
-export function startRun<R extends RoutedRequest>(
+export function startRun<R extends RoutedRequest>(services: RunServices, key: ApiKeyRow, request: R, context: RunContext, plan: RunPlanning): Run<R> {
+  return observedStep(services.observer, 'routing', () => planRun(services, key, request, context, plan));
+}
+
+/** What a flow asks of its plan: the task, the models requested, and what steers the order of their endpoints. */
+interface RunPlanning {
+  task: ModelTask;
+  requested: readonly string[];
+  stickyProvider?: string | undefined;
+  cachedProviders?: ReadonlyMap<string, string>;
+  parameters?: readonly string[];
+  serviceTier?: ServiceTier | undefined;
+  router?: RouterFacts;
+  skippedRouters?: RoutingFacts['skippedRouters'];
+}
+
+function planRun<R extends RoutedRequest>(
   services: RunServices,
   key: ApiKeyRow,
   request: R,
@@ -76,16 +97,7 @@ export function startRun<R extends RoutedRequest>(
     serviceTier,
     router,
     skippedRouters,
-  }: {
-    task: ModelTask;
-    requested: readonly string[];
-    stickyProvider?: string | undefined;
-    cachedProviders?: ReadonlyMap<string, string>;
-    parameters?: readonly string[];
-    serviceTier?: ServiceTier | undefined;
-    router?: RouterFacts;
-    skippedRouters?: RoutingFacts['skippedRouters'];
-  },
+  }: RunPlanning,
 ): Run<R> {
   const now = services.clock();
   const plan = planAttempts({

@@ -19,6 +19,10 @@ import { assertCanListen, listenFailure } from './listen-address.js';
 import { bootstrapOrganization, openMigratedStore } from './open-database.js';
 import { connectSharedState } from './shared-state.js';
 import { modelsByTask, noChatModelHint } from './start-banner.js';
+import { Observability } from '../observability/observability.js';
+import { startMetricsServer, type MetricsServer } from '../observability/metrics/metrics-server.js';
+import { startTracing, type Tracing } from '../observability/tracing/start-tracing.js';
+import { packageVersion } from '../util/package-version.js';
 
 /** After the drain deadline, how long interrupted requests have to write their ledger rows and last chunks. */
 const INTERRUPT_GRACE_MS = 5_000;
@@ -108,7 +112,9 @@ export async function startGateway(settings: Settings, { config, logger, portSet
   };
   const lifecycle = new Lifecycle();
   const shutdown = new Shutdown();
+  const operations = startOperations(settings.observability);
   let app: FastifyInstance | undefined;
+  let metricsServer: MetricsServer | undefined;
   let address: string;
   try {
     const rateLimit = config?.rate_limits ? keyRateLimiter(config.rate_limits, shared.redis) : undefined;
@@ -129,14 +135,24 @@ export async function startGateway(settings: Settings, { config, logger, portSet
       ledgerOutbox: outbox,
       clientLimits: settings.clientLimits,
       upstreamLimits: settings.upstreamLimits,
+      observability: operations.observability,
     });
     address = await app.listen({ host: settings.host, port: settings.port }).catch((error: unknown) => {
       throw listenFailure(error, settings.host, settings.port, portSetting);
     });
+    const { metricsListen, metricsToken } = settings.observability;
+    if (metricsListen) {
+      metricsServer = await startMetricsServer(operations.observability.metrics, metricsListen, metricsToken).catch((error: unknown) => {
+        throw listenFailure(error, metricsListen.host, metricsListen.port, 'METRICS_LISTEN');
+      });
+      logger.info(`Metrics on ${metricsServer.url}/metrics`);
+    }
     await bootstrapOrganization(store, settings.bootstrapManagementKey, logger);
     lifecycle.serving();
   } catch (error) {
     await app?.close();
+    await metricsServer?.close();
+    await operations.tracing?.shutdown();
     await closeAll();
     throw error;
   }
@@ -152,7 +168,22 @@ export async function startGateway(settings: Settings, { config, logger, portSet
     async stop() {
       lifecycle.draining();
       await drain(running, shutdown, settings.drainTimeoutMs);
+      await metricsServer?.close();
+      // The last spans (the drained requests') are sent before the process goes.
+      await operations.tracing?.shutdown();
       await closeAll();
     },
   };
+}
+
+/** Metrics and the access log as the settings say, and traces when the OTEL_* variables configure them. */
+function startOperations(settings: Settings['observability']): { observability: Observability; tracing: Tracing | undefined } {
+  const tracing = settings.tracesUrl ? startTracing({ url: settings.tracesUrl, serviceName: settings.serviceName, version: packageVersion() }) : undefined;
+  const observability = new Observability({
+    ...(settings.metricsToken ? { metricsToken: settings.metricsToken } : {}),
+    metricsElsewhere: settings.metricsListen !== undefined,
+    accessLog: { enabled: settings.accessLog, sample: settings.accessLogSample },
+    ...(tracing ? { tracing } : {}),
+  });
+  return { observability, tracing };
 }

@@ -3,6 +3,8 @@ import { DEFAULT_CLIENT_LIMITS, type ClientLimits } from '../http/client-limits.
 import { DEFAULT_UPSTREAM_BODY_LIMITS, type UpstreamBodyLimits } from '../providers/shared/upstream-body-limits.js';
 import { POSTGRES_POOL_DEFAULTS, REDIS_DEFAULTS } from '../store/shared-service-defaults.js';
 import { connectionCap, openFileLimit } from './open-file-limit.js';
+import { readObservabilitySettings, type ObservabilityEnvironment } from './observability-settings.js';
+import { SettingsError } from './settings-error.js';
 
 /** What the process environment says; read once at start. */
 export interface Settings {
@@ -22,6 +24,8 @@ export interface Settings {
   drainTimeoutMs: number;
   /** How the gateway waits for PostgreSQL and Redis, and where ledger rows wait while the database is away (docs/operations.md, "When PostgreSQL or Redis go away"). */
   sharedServices: SharedServiceSettings;
+  /** Metrics, the access log and traces (docs/operations.md, "Metrics", "Traces", "Access log"). */
+  observability: ObservabilityEnvironment;
 }
 
 export interface SharedServiceSettings {
@@ -45,7 +49,7 @@ export const SHARED_SERVICE_DEFAULTS: SharedServiceSettings = {
   ledgerOutboxMaxBytes: 1024 ** 3,
 };
 
-export class SettingsError extends Error {}
+export { SettingsError } from './settings-error.js';
 
 const DEFAULT_CONFIG_PATH = './gateway.yaml';
 const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
@@ -90,6 +94,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, openFiles: ()
     },
     drainTimeoutMs: positiveInteger(env, 'DRAIN_TIMEOUT_MS', DEFAULT_DRAIN_TIMEOUT_MS),
     sharedServices: readSharedServiceSettings(env),
+    observability: readObservabilitySettings(env),
   };
 }
 

@@ -8,6 +8,7 @@ import { isGatewayError } from '../protocol/gateway-error.js';
  * no name leaves this list.
  */
 const GIVEN_NAMES: readonly string[] = [
+  'GW_ERR_INVALID_METRICS_TOKEN',
   'GW_ERR_CONSOLE_SESSION_ENDED',
   'GW_ERR_CONSOLE_REQUEST_FORGED',
   'GW_ERR_INVALID_REQUEST',

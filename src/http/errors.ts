@@ -155,6 +155,13 @@ export const Errors = {
     message: () => 'Console session has ended or is unknown: sign in again',
     example: [],
   }),
+  invalidMetricsToken: define({
+    code: 'GW_ERR_INVALID_METRICS_TOKEN',
+    status: 401,
+    description: 'GET /metrics was called without the METRICS_TOKEN bearer token it requires',
+    message: () => 'Invalid metrics token: GET /metrics takes the METRICS_TOKEN setting as its bearer token',
+    example: [],
+  }),
 
   // 402
   spendLimitReached: define({

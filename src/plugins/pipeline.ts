@@ -1,4 +1,5 @@
-import type { ChatRun, Run, ActivePlugins } from '../chat/run.js';
+import type { ChatRun, Run, ActivePlugins, RoutedRequest } from '../chat/run.js';
+import type { RunObserver } from '../chat/run-observer.js';
 import type { ChatRequest, PluginConfig } from '../protocol/chat.js';
 import type { GuardrailCache } from '../guardrails/guardrail-cache.js';
 import { Errors } from '../http/errors.js';
@@ -29,6 +30,8 @@ export interface PipelineOptions {
   pluginDefaults?: (organizationId: string) => readonly PluginConfig[];
   /** What the file-parser, web and context-compression stages use. */
   plugins: PluginServices & { catalog: Catalog };
+  /** Runs each stage as a step of its request (a span of its trace); given only when traces are kept. */
+  step?: RunObserver['step'];
 }
 
 /**
@@ -72,6 +75,11 @@ function checkServerTools(serverTools: ServerToolRegistry, run: ChatRun, plugins
   for (const { tool, config } of active) tool.check?.(config, model);
 }
 
+/** A stage whose work runs as a step of its request. */
+function asStep<R extends RoutedRequest>(stage: RequestStage<R>, step: RunObserver['step']): RequestStage<R> {
+  return { ...stage, run: (context) => step(`plugin ${stage.name}`, () => stage.run(context)) };
+}
+
 export function createPipeline(options: PipelineOptions): Pipeline {
   const pluginDefaults = options.pluginDefaults ?? NO_DEFAULTS;
   // PDFs become text first, so that guardrails and moderation read them; compression comes last, over everything added.
@@ -85,6 +93,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   ];
   const rerankStages: RequestStage<RerankRequest>[] = [guardrailStage(RERANK_VIEW)];
   const responseStages: ResponseStage[] = [responseHealingStage, webCitationsStage];
+  const { step } = options;
+  if (step) {
+    chatStages.forEach((stage, i) => (chatStages[i] = asStep(stage, step)));
+    rerankStages.forEach((stage, i) => (rerankStages[i] = asStep(stage, step)));
+    responseStages.forEach((stage, i) => (responseStages[i] = { ...stage, run: (run, completion) => step(`plugin ${stage.name}`, () => stage.run(run, completion)) }));
+  }
 
   return {
     serverTools: options.serverTools,

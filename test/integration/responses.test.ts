@@ -73,7 +73,7 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     { endpoint: 'native OpenAI', model: 'sim/native', upstreamPath: '/v1/responses', provider: 'alpha' },
     { endpoint: 'translated Anthropic', model: 'sim/claude', upstreamPath: '/v1/messages', provider: 'claude' },
   ])('on a $endpoint endpoint', ({ model, upstreamPath, provider }) => {
-    it('answers a string input with a Response, the generation id, usage and cost, and records api_type responses', async () => {
+    it('answers a string input with a Response, the generation id, usage and cost, and records api_type completions (the reference's value for every chat-like generation)', async () => {
       const res = await respond({ model, input: 'hello there', instructions: 'Be brief.' });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
@@ -90,7 +90,7 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
       expect(await simRequests()).toMatchObject({ [upstreamPath]: 1 });
       const row = await generation(res.body.id);
       expect(row).toMatchObject({
-        api_type: 'responses',
+        api_type: 'completions',
         status: 'success',
         streamed: 0,
         provider_name: provider,
@@ -100,7 +100,7 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
       });
       expect(row?.total_cost).toBeCloseTo(res.body.usage.cost, 12);
       const shown = await call(gw, 'GET', `/generation?id=${res.body.id}`, { key: gw.managementKey });
-      expect(shown.body.data.api_type).toBe('responses');
+      expect(shown.body.data.api_type).toBe('completions');
     });
 
     it('streams the typed events in order, the terminal one with usage and cost after the ledger row', async () => {
@@ -116,7 +116,7 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
       expect(done.response).toMatchObject({ id: events[0].response.id, model, status: 'completed', usage: { cost: expect.any(Number) } });
       expect(outputText(done.response)).toBe(text);
       const row = await generation(done.response.id);
-      expect(row).toMatchObject({ api_type: 'responses', status: 'success', streamed: 1, tokens_completion: done.response.usage.output_tokens });
+      expect(row).toMatchObject({ api_type: 'completions', status: 'success', streamed: 1, tokens_completion: done.response.usage.output_tokens });
     });
 
     it('calls a function tool, then answers from its function_call_output', async () => {
@@ -221,7 +221,7 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     const events = await stream({ model: 'sim/claude-breaks', input: 'tell me a story' });
     expect(events.at(-1)).toMatchObject({ type: 'response.failed', response: { status: 'failed', model: 'sim/claude-breaks' } });
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, i) => i));
-    expect(await generation(events.at(-1).response.id)).toMatchObject({ api_type: 'responses', status: 'error', streamed: 1 });
+    expect(await generation(events.at(-1).response.id)).toMatchObject({ api_type: 'completions', status: 'error', streamed: 1 });
   });
 
   it('answers a stream whose every attempt failed with the error envelope, and records it', async () => {
@@ -233,7 +233,7 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     expect(response.status).toBeGreaterThanOrEqual(500);
     const body = (await response.json()) as { error: unknown };
     expect(body.error).toMatchObject({ code: response.status, message: expect.any(String) });
-    const row = await gw.store.db.selectFrom('generations').selectAll().where('api_type', '=', 'responses').where('status', '=', 'error').where('model', '=', 'sim/down').executeTakeFirst();
+    const row = await gw.store.db.selectFrom('generations').selectAll().where('api_type', '=', 'completions').where('status', '=', 'error').where('model', '=', 'sim/down').executeTakeFirst();
     expect(row).toMatchObject({ streamed: 1 });
   });
 
@@ -292,7 +292,7 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     const id = /"id":"(gen-[^"]+)"/.exec(seen)![1]!;
     controller.abort();
     await expect.poll(async () => (await generation(id))?.status, { timeout: 5_000 }).toBe('cancelled');
-    expect(await generation(id)).toMatchObject({ api_type: 'responses', cancelled: 1, streamed: 1 });
+    expect(await generation(id)).toMatchObject({ api_type: 'completions', cancelled: 1, streamed: 1 });
   });
 
   it('sends the client body natively to an OpenAI endpoint, reasoning settings included', async () => {
@@ -316,7 +316,7 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     const last = events.at(-1);
     expect(last).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { code: expect.any(String), message: expect.stringContaining('mid-stream') } } });
     expect(last.sequence_number).toBe(events.at(-2).sequence_number + 1);
-    expect(await generation(last.response.id)).toMatchObject({ api_type: 'responses', status: 'error', streamed: 1 });
+    expect(await generation(last.response.id)).toMatchObject({ api_type: 'completions', status: 'error', streamed: 1 });
   });
 
   it('refuses with 402 a key whose limit cannot cover the request, before any upstream call', async () => {

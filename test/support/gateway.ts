@@ -58,6 +58,10 @@ export interface StartOptions {
   clientLimits?: AppOptions['clientLimits'];
   /** How much of an upstream's answer the gateway holds. */
   upstreamLimits?: AppOptions['upstreamLimits'];
+  /** Metrics, access log and traces as a test sets them. */
+  observability?: AppOptions['observability'];
+  /** Where the server logs (the access log's tests read it); none by default. */
+  logger?: AppOptions['logger'];
 }
 
 /** A movable clock for tests of expiry and resets. */
@@ -106,6 +110,8 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     ...(options.internRuntime !== undefined ? { internRuntime: options.internRuntime } : {}),
     ...(options.clientLimits ? { clientLimits: options.clientLimits } : {}),
     ...(options.upstreamLimits ? { upstreamLimits: options.upstreamLimits } : {}),
+    ...(options.observability ? { observability: options.observability } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   options.configure?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

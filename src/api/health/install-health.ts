@@ -21,9 +21,9 @@ export async function installHealth(app: FastifyInstance, options: HealthOptions
   // Not ready from the moment closing starts, even while in-flight requests drain.
   app.addHook('preClose', async () => lifecycle.draining());
   // A request that still reaches this instance then (on a kept-alive connection) is refused and its connection
-  // closed, so that its client retries elsewhere; the probes keep answering.
+  // closed, so that its client retries elsewhere; the probes and the metrics (a drain is worth watching) keep answering.
   app.addHook('onRequest', async (request, reply) => {
-    if (lifecycle.phase !== 'draining' || request.url === '/health' || request.url === '/ready') return;
+    if (lifecycle.phase !== 'draining' || request.url === '/health' || request.url === '/ready' || request.url === '/metrics') return;
     void reply.header('connection', 'close');
     throw Errors.shuttingDown();
   });

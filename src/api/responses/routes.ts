@@ -58,7 +58,7 @@ export function responsesRoutes(services: ChatServices & { auth: Authenticator; 
         if (chat.model === FUSION_MODEL) throw Errors.invalidRequest(`Model ${FUSION_MODEL} is served by POST /chat/completions`);
         const signal = clientGone(reply, services.shutdown.signal);
         // The conversation is kept with the ledger row when the organization stores content, as chat's.
-        const context = { ...runContext(request), apiType: 'responses', ...(settings.storeContent ? { storedInput: chat.messages } : {}) };
+        const context = { ...runContext(request), ...(settings.storeContent ? { storedInput: chat.messages } : {}) };
         const started = await startChatRun(services, key, chat, context);
         const run = await prepareReservedChat(services, started, signal);
         // The client's own body goes upstream natively only while it is all the run asks: what a preset or a plugin changed is in the chat request alone.
