@@ -73,7 +73,7 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     { endpoint: 'native OpenAI', model: 'sim/native', upstreamPath: '/v1/responses', provider: 'alpha' },
     { endpoint: 'translated Anthropic', model: 'sim/claude', upstreamPath: '/v1/messages', provider: 'claude' },
   ])('on a $endpoint endpoint', ({ model, upstreamPath, provider }) => {
-    it('answers a string input with a Response, the generation id, usage and cost, and records api_type completions (the reference's value for every chat-like generation)', async () => {
+    it('answers a string input with a Response, the generation id, usage and cost, and records api_type completions as every chat-like generation', async () => {
       const res = await respond({ model, input: 'hello there', instructions: 'Be brief.' });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
