@@ -22,6 +22,7 @@ import * as usageRollups from './0021-usage-rollups.js';
 import * as creditGrants from './0022-credit-grants.js';
 import * as generationContents from './0023-generation-contents.js';
 import * as generationFeedback from './0024-generation-feedback.js';
+import * as usageDaily from './0028-usage-daily.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -51,6 +52,7 @@ const migrations: Record<string, EngineMigration> = {
   '0022-credit-grants': creditGrants,
   '0023-generation-contents': generationContents,
   '0024-generation-feedback': generationFeedback,
+  '0028-usage-daily': usageDaily,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {
