@@ -29,6 +29,8 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
   });
   const hours = (organizationId: string) =>
     store.db.selectFrom('usage_hourly').selectAll().where('organization_id', '=', organizationId).orderBy('hour').orderBy('api_key_hash').orderBy('provider_name').execute();
+  const days = (organizationId: string) =>
+    store.db.selectFrom('usage_daily').selectAll().where('organization_id', '=', organizationId).orderBy('day').orderBy('api_key_hash').orderBy('provider_name').execute();
   const spent = async (organizationId: string) =>
     (await store.db.selectFrom('organization_usage').select('usage').where('organization_id', '=', organizationId).executeTakeFirst())?.usage;
 
@@ -51,6 +53,12 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
       expect.objectContaining({ hour: '2026-11-23T12', api_key_hash: 'other', requests: 1, cost: 0.5 }),
       expect.objectContaining({ hour: '2026-11-23T13', api_key_hash: 'key', requests: 1, cost: 0.5 }),
     ]);
+    // The same sums by day (migration 0028): the two hours of key's rows at acme in one row.
+    expect(await days(org)).toEqual([
+      { organization_id: org, day: '2026-11-23', workspace_id: 'ws', api_key_hash: 'key', model: 'acme/fast', provider_name: '', requests: 1, errors: 0, tokens_prompt: 10, tokens_completion: 4, tokens_reasoning: 1, tokens_cached: 2, cost: 0, latency_ms_sum: 200, latency_count: 1 },
+      { organization_id: org, day: '2026-11-23', workspace_id: 'ws', api_key_hash: 'key', model: 'acme/fast', provider_name: 'acme', requests: 4, errors: 1, tokens_prompt: 40, tokens_completion: 16, tokens_reasoning: 4, tokens_cached: 8, cost: 1.25, latency_ms_sum: 500, latency_count: 3 },
+      expect.objectContaining({ day: '2026-11-23', api_key_hash: 'other', requests: 1, cost: 0.5 }),
+    ]);
     expect(await spent(org)).toBe(1.75);
   });
 
@@ -58,6 +66,7 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
     const org = 'org-b';
     await ledgerWrites(store)([row({ organization_id: org }), row({ organization_id: org })], now);
     expect(await hours(org)).toEqual([expect.objectContaining({ requests: 2, cost: 1 })]);
+    expect(await days(org)).toEqual([expect.objectContaining({ requests: 2, cost: 1 })]);
     expect(await spent(org)).toBe(1);
   });
 
@@ -67,6 +76,7 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
     await recordGenerations(store.db, [first], now);
     await ledgerWritesOnce(store.db)([first, row({ organization_id: org, total_cost: 0.125 })], now);
     expect(await hours(org)).toEqual([expect.objectContaining({ requests: 2, cost: 0.625 })]);
+    expect(await days(org)).toEqual([expect.objectContaining({ requests: 2, cost: 0.625 })]);
     expect(await spent(org)).toBe(0.625);
   });
 

@@ -414,6 +414,12 @@ export interface UsageHourlyTable {
   latency_count: number;
 }
 
+/** usage_hourly's sums by UTC day (migration 0028), kept with each ledger write: what queries over whole days read. */
+export type UsageDailyTable = Omit<UsageHourlyTable, 'hour'> & {
+  /** The day, 'YYYY-MM-DD' (UTC): a ledger row's created_at cut to 10 characters. */
+  day: string;
+};
+
 /** What an organization spent in all (migration 0021): the usage its credits are checked against. */
 export interface OrganizationUsageTable {
   organization_id: string;
@@ -500,6 +506,7 @@ export interface Database {
   guardrails: GuardrailsTable;
   guardrail_assignments: GuardrailAssignmentsTable;
   usage_hourly: UsageHourlyTable;
+  usage_daily: UsageDailyTable;
   organization_usage: OrganizationUsageTable;
   credit_grants: CreditGrantsTable;
   generation_contents: GenerationContentsTable;

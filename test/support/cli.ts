@@ -33,10 +33,11 @@ export interface ServingProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `model-gateway serve` on a free port and waits until it listens (from dist/, or from `main`: SOURCE_MAIN). */
-export function startServe(env: NodeJS.ProcessEnv, main: readonly string[] = [MAIN]): Promise<ServingProcess> {
+/** Starts `model-gateway serve` on a free port and waits until it listens (from dist/, or from `main`: SOURCE_MAIN; in `cwd`, else here). */
+export function startServe(env: NodeJS.ProcessEnv, main: readonly string[] = [MAIN], cwd?: string): Promise<ServingProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...main, 'serve'], {
+      ...(cwd ? { cwd } : {}),
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -23,6 +23,7 @@ import * as creditGrants from './0022-credit-grants.js';
 import * as generationContents from './0023-generation-contents.js';
 import * as generationFeedback from './0024-generation-feedback.js';
 import * as generationErrorName from './0025-generation-error-name.js';
+import * as usageDaily from './0028-usage-daily.js';
 import * as consoleSessions from './0029-console-sessions.js';
 import * as generationsListIndexes from './0030-generations-list-indexes.js';
 
@@ -55,6 +56,7 @@ const migrations: Record<string, EngineMigration> = {
   '0023-generation-contents': generationContents,
   '0024-generation-feedback': generationFeedback,
   '0025-generation-error-name': generationErrorName,
+  '0028-usage-daily': usageDaily,
   '0029-console-sessions': consoleSessions,
   '0030-generations-list-indexes': generationsListIndexes,
 };

@@ -49,20 +49,52 @@ const measureSql = (measure: UsageMeasure): RawBuilder<unknown> =>
     ? sql.join(measure.sum.map((column) => sql`sum(${sql.ref(column)})`), sql` + `)
     : sql`case when sum(${sql.ref(measure.ratio[1])}) = 0 then null else sum(${sql.ref(measure.ratio[0])}) * 1.0 / sum(${sql.ref(measure.ratio[1])}) end`;
 
+const DAY_MS = 86_400_000;
+const SUM_COLUMNS = ['requests', 'errors', 'tokens_prompt', 'tokens_completion', 'tokens_reasoning', 'tokens_cached', 'cost', 'latency_ms_sum', 'latency_count'] as const satisfies readonly UsageSum[];
+
+/** The whole UTC days of the hours [from, to): days [first, end), 'YYYY-MM-DD', when there is one. */
+export function wholeDays(from: string, to: string): { first: string; end: string } | undefined {
+  const day = from.slice(0, 10);
+  const first = from.endsWith('T00') ? day : new Date(Date.parse(`${day}T00:00:00.000Z`) + DAY_MS).toISOString().slice(0, 10);
+  const end = to.slice(0, 10);
+  return first < end ? { first, end } : undefined;
+}
+
 /**
- * Sums of usage_hourly over one organization's hours [from, to), bucketed
- * and grouped as asked. The range is a range of its primary key
- * (organization_id, hour, ...), so a query reads only the rows of those
- * hours. The columns and measures named come from the caller's lists, never
- * from a client's text; values are bound.
+ * Sums of an organization's usage over the hours [from, to), bucketed and
+ * grouped as asked. An hourly query reads usage_hourly; any other reads the
+ * range's whole days from usage_daily and only the hours at its ends from
+ * usage_hourly: a 30-day query then reads 30 days' rows, not 720 hours'.
+ * Each range is a range of its table's primary key (organization_id, hour or
+ * day, ...), so a query reads only the rows of that range. The columns and
+ * measures named come from the caller's lists, never from a client's text;
+ * values are bound.
  */
 export async function queryUsage(db: Kysely<Database>, query: UsageQuery): Promise<{ rows: UsageRow[]; truncated: boolean }> {
-  const bucket = query.bucket === 'day' ? sql`substr(hour, 1, 10)` : sql`hour`;
   const measures = [...query.measures];
-  const conditions = [sql`organization_id = ${query.organizationId}`, sql`hour >= ${query.from}`, sql`hour < ${query.to}`];
+  const filters: RawBuilder<unknown>[] = [];
   for (const { column, values, exclude } of query.filters) {
-    if (values.length > 0) conditions.push(sql`${sql.ref(column)} ${exclude ? sql`not in` : sql`in`} (${sql.join(values)})`);
-    else if (!exclude) conditions.push(sql`1 = 0`);
+    if (values.length > 0) filters.push(sql`${sql.ref(column)} ${exclude ? sql`not in` : sql`in`} (${sql.join(values)})`);
+    else if (!exclude) filters.push(sql`1 = 0`);
+  }
+  const where = (time: 'hour' | 'day', from: string, to: string) =>
+    sql.join([sql`organization_id = ${query.organizationId}`, sql`${sql.ref(time)} >= ${from}`, sql`${sql.ref(time)} < ${to}`, ...filters], sql` and `);
+  let source: RawBuilder<unknown>;
+  let bucket: RawBuilder<unknown>;
+  const days = query.bucket === 'hour' ? undefined : wholeDays(query.from, query.to);
+  if (days) {
+    const columns = sql.join([...(['workspace_id', 'api_key_hash', 'model', 'provider_name'] as const), ...SUM_COLUMNS].map((column) => sql.ref(column)));
+    const hours = (from: string, to: string) => sql`select substr(hour, 1, 10) as ${sql.id('day')}, ${columns} from usage_hourly where ${where('hour', from, to)}`;
+    const parts = [
+      ...(query.from < `${days.first}T00` ? [hours(query.from, `${days.first}T00`)] : []),
+      sql`select ${sql.ref('day')}, ${columns} from usage_daily where ${where('day', days.first, days.end)}`,
+      ...(`${days.end}T00` < query.to ? [hours(`${days.end}T00`, query.to)] : []),
+    ];
+    source = sql`(${sql.join(parts, sql` union all `)}) as rollups`;
+    bucket = sql.ref('day');
+  } else {
+    source = sql`usage_hourly where ${where('hour', query.from, query.to)}`;
+    bucket = query.bucket === 'day' ? sql`substr(hour, 1, 10)` : sql`hour`;
   }
   const selected = [
     ...(query.bucket ? [sql`${bucket} as ${sql.id('bucket')}`] : []),
@@ -80,7 +112,7 @@ export async function queryUsage(db: Kysely<Database>, query: UsageQuery): Promi
   };
   const order = (inner: boolean) => (query.order.length > 0 ? sql`order by ${sql.join(query.order.map((o) => orderItem(o, inner)))}` : sql``);
   const grouping = groups.length > 0 ? sql`group by ${sql.join(groups)}` : sql``;
-  const from = sql`from usage_hourly where ${sql.join(conditions, sql` and `)} ${grouping}`;
+  const from = sql`from ${source} ${grouping}`;
   const fetch = query.limit + 1;
   const ranked = query.groupLimit !== undefined && query.groupBy.length > 0;
   const statement = ranked
