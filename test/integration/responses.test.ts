@@ -198,6 +198,15 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
       }
     });
 
+    it('answers a response cut at max_output_tokens as incomplete, streamed or not', async () => {
+      const cut = await respond({ model, input: 'tell me a long story about the sea', max_output_tokens: 3 });
+      expect(cut.body).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+      expect((await generation(cut.body.id))?.finish_reason).toBe('length');
+      const events = await stream({ model, input: 'tell me a long story about the sea', max_output_tokens: 3 });
+      expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', usage: { cost: expect.any(Number) } } });
+      expect((await generation(events.at(-1).response.id))?.finish_reason).toBe('length');
+    });
+
     it('falls back when the first endpoint fails', async () => {
       const fallback = model === 'sim/native' ? 'sim/flaky' : 'sim/flaky-claude';
       const res = await respond({ model: fallback, input: 'hello there' }, gw.managementKey, { 'x-service-metadata': 'enabled' });
