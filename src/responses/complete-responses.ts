@@ -9,6 +9,7 @@ import { settleRun } from '../chat/settle-run.js';
 import { withWebSearches } from '../chat/sum-usage.js';
 import type { FinishReason, Usage } from '../protocol/chat.js';
 import type { ResponseObject, ResponsesRequest } from '../protocol/responses.js';
+import { UpstreamError } from '../protocol/upstream.js';
 import { convertOpenAIResponsesUsage } from '../providers/openai/convert-openai-responses-usage.js';
 import { convertChatCompletionToResponse, responseShell, responsesUsage } from './convert-chat-to-response.js';
 import { answerTextOfResponse, generatedTextOf, newItemId, responseFinishReason } from './read-response.js';
@@ -32,6 +33,17 @@ interface Answered {
 }
 
 /**
+ * After a native Responses call failed: undefined (go on as chat, on the same
+ * endpoint) for a 404, the answer of a host that copies OpenAI's Chat
+ * Completions but not its Responses API (a model it does not know is refused
+ * there again); any other failure stands.
+ */
+export function orChat(error: unknown): undefined {
+  if (error instanceof UpstreamError && error.failure === 'status' && error.details.status === 404) return undefined;
+  throw error;
+}
+
+/**
  * A non-streamed POST /responses: the plan's attempts in order, each on its
  * endpoint's native Responses API when its protocol has one, else as a chat
  * completion translated back to a Response; the usage checked and billed as
@@ -46,8 +58,8 @@ export function completeResponses(services: ChatServices, { run, body, native }:
     async (attempt): Promise<Answered> => {
       const { adapter, target } = adapterFor(services, attempt);
       const context = { signal, endUserId: run.endUserId };
-      if (native && adapter.responses) {
-        const response = await adapter.responses.complete(body, target, context);
+      const response = native && adapter.responses ? await adapter.responses.complete(body, target, context).catch(orChat) : undefined;
+      if (response) {
         return {
           response,
           usage: convertOpenAIResponsesUsage(response.usage),

@@ -22,7 +22,7 @@ import { convertOpenAIResponsesUsage } from '../providers/openai/convert-openai-
 import type { Attempt } from '../routing/plan-attempts.js';
 import { ChatChunksToResponseEvents } from './convert-chat-chunks-to-response-events.js';
 import { responseShell, responsesUsage } from './convert-chat-to-response.js';
-import type { ResponsesCall } from './complete-responses.js';
+import { orChat, type ResponsesCall } from './complete-responses.js';
 import { eventText, generatedTextOf, newItemId, responseFinishReason } from './read-response.js';
 
 /** An attempt's stream once its first event is in hand: the events (that one included), and the usage as the upstream reported it. */
@@ -61,8 +61,9 @@ export async function streamResponses(
       attemptOptions(services, run, signal, async (attempt): Promise<OpenedEvents> => {
         const { adapter, target } = adapterFor(services, attempt);
         const context = { signal, endUserId: run.endUserId };
-        if (native && adapter.responses) {
-          const events = (await adapter.responses.stream(body, target, context))[Symbol.asyncIterator]();
+        const upstream = native && adapter.responses ? await adapter.responses.stream(body, target, context).catch(orChat) : undefined;
+        if (upstream) {
+          const events = upstream[Symbol.asyncIterator]();
           return { events: replay(await events.next(), events), usage: () => undefined, upstreamId: () => undefined };
         }
         const chunks = (await adapter.stream(run.request, target, context))[Symbol.asyncIterator]();

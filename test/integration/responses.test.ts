@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
@@ -198,6 +200,15 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
       }
     });
 
+    it('answers a response cut at max_output_tokens as incomplete, streamed or not', async () => {
+      const cut = await respond({ model, input: 'tell me a long story about the sea', max_output_tokens: 3 });
+      expect(cut.body).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+      expect((await generation(cut.body.id))?.finish_reason).toBe('length');
+      const events = await stream({ model, input: 'tell me a long story about the sea', max_output_tokens: 3 });
+      expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', usage: { cost: expect.any(Number) } } });
+      expect((await generation(events.at(-1).response.id))?.finish_reason).toBe('length');
+    });
+
     it('falls back when the first endpoint fails', async () => {
       const fallback = model === 'sim/native' ? 'sim/flaky' : 'sim/flaky-claude';
       const res = await respond({ model: fallback, input: 'hello there' }, gw.managementKey, { 'x-service-metadata': 'enabled' });
@@ -359,5 +370,52 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     // A preset's system prompt and settings are in the chat request: the endpoint gets that, translated.
     expect(await simRequests()).toMatchObject({ '/v1/chat/completions': 1 });
     expect(await lastUpstreamBody()).toMatchObject({ temperature: 0.3, messages: [{ role: 'system', content: 'Answer in one word.' }, { role: 'user', content: 'hello there' }] });
+  });
+});
+
+describe.each(testEngines)('POST /responses on an OpenAI-compatible host without it, on $name', (engine) => {
+  let sim: Simulator;
+  let host: Server;
+  let gw: RunningGateway;
+  const paths: string[] = [];
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    // A host that copies Chat Completions only: its chat goes to the simulator, anything else is OpenAI's 404.
+    host = createServer(async (req, res) => {
+      paths.push(req.url ?? '');
+      let body = '';
+      for await (const piece of req) body += piece;
+      if (req.url !== '/v1/chat/completions') {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Invalid URL (POST ${req.url})`, type: 'invalid_request_error', param: null, code: null } }));
+        return;
+      }
+      const upstream = await fetch(`${sim.url}${req.url}`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body });
+      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const { port } = host.address() as AddressInfo;
+    gw = await startGateway(engine, { catalog: simCatalog(`http://127.0.0.1:${port}`, ['compat'], [{ id: 'compat/model', endpoints: [{ provider: 'compat', upstream: 'sim-model' }] }]) });
+  });
+  afterAll(async () => {
+    await gw.close();
+    host.closeAllConnections();
+    await new Promise((resolve) => host.close(resolve));
+    await sim.close();
+  });
+
+  it('sends the request as chat to the same endpoint after its 404, streamed or not', async () => {
+    const res = await call(gw, 'POST', '/responses', { key: gw.managementKey, body: { model: 'compat/model', input: 'hello there' } });
+    expect(res.status).toBe(200);
+    expect(outputText(res.body)).toContain('hello there');
+    expect(paths.splice(0)).toEqual(['/v1/responses', '/v1/chat/completions']);
+    const response = await fetch(`${gw.baseUrl}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.managementKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'compat/model', input: 'hello there', stream: true }),
+    });
+    const { chunks: events } = await readSse(response);
+    expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { status: 'completed' } });
+    expect(paths.splice(0)).toEqual(['/v1/responses', '/v1/chat/completions']);
   });
 });

@@ -1,5 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ChatCompletionChunk } from '../../protocol/chat.js';
+import type { ChatAdapter } from '../../protocol/adapters.js';
 import { httpChatAdapter } from '../shared/http-chat-adapter.js';
 import { isRecord } from '../../util/is-record.js';
 import { parseStreamEventJson } from '../shared/read-upstream-body.js';
@@ -11,9 +12,7 @@ import type { OpenAIChatChunk, OpenAIChatResponse } from './openai-chat-api-type
 import { openAIResponses } from './openai-responses.js';
 import { parseOpenAIError } from './parse-openai-error.js';
 
-/** The adapter for OpenAI Chat Completions and the hosts that copy it (Groq, DeepSeek, Mistral, Together, vLLM, Ollama's /v1). */
-export const openAIChatAdapter = {
-  ...httpChatAdapter({
+const chatCompletions = httpChatAdapter({
   kind: 'openai',
   path: () => 'chat/completions',
   headers: (target) => ({ ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}) }),
@@ -22,10 +21,15 @@ export const openAIChatAdapter = {
   responseName: 'a chat completion',
   fromResponseBody: (json) => (isChatResponse(json) ? convertOpenAIChatResponse(json) : undefined),
   readChunks,
-  }),
-  // OpenAI's own API also speaks Responses; a host that copies only Chat Completions answers it with a 404, and the plan falls back.
-  responses: openAIResponses,
-};
+});
+
+/**
+ * The adapter for OpenAI Chat Completions and the hosts that copy it (Groq,
+ * DeepSeek, Mistral, Together, vLLM, Ollama's /v1), and OpenAI's Responses
+ * API on the same hosts (a host without it answers 404, and the gateway
+ * sends that request as chat instead).
+ */
+export const openAIChatAdapter: ChatAdapter = { ...chatCompletions, responses: openAIResponses };
 
 /** The one shape check the conversion relies on; the rest of the body is read leniently. */
 function isChatResponse(json: unknown): json is OpenAIChatResponse {

@@ -36,6 +36,7 @@ describe('POST /v1/responses', () => {
       status: 'completed',
       model: 'sim-model',
       instructions: 'Be brief.',
+      store: true,
       output: [{ type: 'message', role: 'assistant', id: expect.stringMatching(/^msg_/), content: [{ type: 'output_text', text: expect.stringContaining('hello there') }] }],
       usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number), total_tokens: expect.any(Number) },
     });

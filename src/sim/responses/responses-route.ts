@@ -64,7 +64,8 @@ export async function handleResponses(req: IncomingMessage, res: ServerResponse,
   if (request.reasoning?.effort) Object.assign(chat, { reasoning_effort: request.reasoning.effort });
   const reply = planReply(chat, knobs.chunks);
   const identity = newResponseIdentity(validation.model);
-  const shell = responseShell(request, { id: `resp_sim${randomHex(29)}`, model: validation.model, createdAt: identity.created });
+  // OpenAI stores a response unless asked not to (store defaults to true), and says so.
+  const shell = { ...responseShell(request, { id: `resp_sim${randomHex(29)}`, model: validation.model, createdAt: identity.created }), store: request.store ?? true };
   if (!request.stream) {
     const completion = chatCompletion(reply, chat, identity, knobs.usage) as ChatCompletion;
     return deliverJson(res, JSON.stringify(convertChatCompletionToResponse(completion, shell, itemIds, identity.created)), knobs, signal);
