@@ -196,6 +196,9 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
     const body = (await response.json()) as any;
     expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
     expect(body.error.message).toContain('max_tokens');
+    const empty = await create({ model: 'claude/sim', messages: [{ role: 'user', content: [] }] });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining('messages[0].content') });
     const unknown = await create({ model: 'nobody/nothing' });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.type).toBe('not_found_error');
