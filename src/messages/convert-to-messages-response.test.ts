@@ -57,6 +57,13 @@ describe('convertToMessagesResponse', () => {
     expect(convertToMessagesResponse(completion({ role: 'assistant', content: 'x' }, finish, native), { id: 'g', model: 'm' }).stop_reason).toBe(expected);
   });
 
+  it("names the reported service tier as Anthropic does, and leaves out one it has no name for", () => {
+    const tiered = (tier: string) => convertToMessagesResponse({ ...completion({ role: 'assistant', content: 'x' }, 'stop'), service_tier: tier }, { id: 'g', model: 'm' }).usage.service_tier;
+    expect(tiered('default')).toBe('standard');
+    expect(tiered('priority')).toBe('priority');
+    expect(tiered('flex')).toBeUndefined();
+  });
+
   it('reads broken or non-object arguments as {}', () => {
     expect(toolInputOf('{"a":1}')).toEqual({ a: 1 });
     expect(toolInputOf('')).toEqual({});

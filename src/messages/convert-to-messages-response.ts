@@ -4,6 +4,9 @@ import { isRecord } from '../util/is-record.js';
 import { convertToMessagesUsage } from './convert-to-messages-usage.js';
 import { mapToMessagesStopReason } from './map-to-messages-stop-reason.js';
 
+/** Anthropic's names of the tiers it reports (standard, priority, batch), for the tiers an upstream reported; others have none. */
+const MESSAGES_TIERS: Readonly<Record<string, string>> = { default: 'standard', standard: 'standard', priority: 'priority', batch: 'batch' };
+
 /** A tool call's JSON arguments as Anthropic's input object; arguments that are not one (a model's broken JSON) become {}. */
 export function toolInputOf(args: string): Record<string, unknown> {
   try {
@@ -24,6 +27,7 @@ export function toolInputOf(args: string): Record<string, unknown> {
 export function convertToMessagesResponse(completion: ChatCompletion, identity: { id: string; model: string }): MessagesResponse {
   const choice = completion.choices[0];
   const message = choice?.message;
+  const tier = completion.service_tier ? MESSAGES_TIERS[completion.service_tier] : undefined;
   const content: MessagesOutputBlock[] = [];
   if (message?.reasoning) content.push({ type: 'thinking', thinking: message.reasoning, signature: '' });
   if (message?.content) content.push({ type: 'text', text: message.content });
@@ -36,6 +40,6 @@ export function convertToMessagesResponse(completion: ChatCompletion, identity: 
     content,
     stop_reason: mapToMessagesStopReason(choice?.finish_reason ?? null, choice?.native_finish_reason),
     stop_sequence: null,
-    usage: { ...convertToMessagesUsage(completion.usage), ...(completion.service_tier ? { service_tier: completion.service_tier } : {}) },
+    usage: { ...convertToMessagesUsage(completion.usage), ...(tier ? { service_tier: tier } : {}) },
   };
 }

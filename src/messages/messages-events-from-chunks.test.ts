@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { ChatCompletionChunk } from '../protocol/chat.js';
 import { MessagesEventsFromChunks } from './messages-events-from-chunks.js';
 
@@ -92,5 +93,56 @@ describe('MessagesEventsFromChunks', () => {
     const events = run([chunk({ content: 'a' }), other, chunk({}, 'length')]);
     expect(events.filter((e) => e.type === 'content_block_delta')).toHaveLength(1);
     expect(events.at(-2)!.delta).toEqual({ stop_reason: 'max_tokens', stop_sequence: null });
+  });
+});
+
+describe('MessagesEventsFromChunks, for any chunk stream', () => {
+  const piece = fc.oneof(
+    fc.record({ kind: fc.constant('text' as const), text: fc.string({ minLength: 1, maxLength: 5 }) }),
+    fc.record({ kind: fc.constant('reasoning' as const), text: fc.string({ minLength: 1, maxLength: 5 }) }),
+    fc.record({ kind: fc.constant('call' as const), text: fc.string({ maxLength: 5 }) }),
+    fc.record({ kind: fc.constant('args' as const), text: fc.string({ minLength: 1, maxLength: 5 }) }),
+  );
+
+  it('opens and closes blocks in order, one delta type per block, and keeps every piece of text in its block', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        let calls = 0;
+        const chunks = pieces.map((p) => {
+          if (p.kind === 'text') return chunk({ content: p.text });
+          if (p.kind === 'reasoning') return chunk({ reasoning: p.text });
+          if (p.kind === 'call') return chunk({ tool_calls: [{ index: calls, id: `call_${calls++}`, type: 'function', function: { name: 'f', arguments: p.text } }] });
+          return chunk({ tool_calls: [{ index: Math.max(0, calls - 1), function: { arguments: p.text } }] });
+        });
+        const events = run(chunks);
+        expect(events[0]!.type).toBe('message_start');
+        expect(events.slice(-2).map((e) => e.type)).toEqual(['message_delta', 'message_stop']);
+        let open: { index: number; type: string } | undefined;
+        let next = 0;
+        const text: Record<string, string> = { text: '', thinking: '' };
+        for (const event of events.slice(1, -2)) {
+          if (event.type === 'content_block_start') {
+            expect(open).toBeUndefined();
+            expect(event.index).toBe(next++);
+            open = { index: event.index as number, type: (event.content_block as { type: string }).type };
+          } else if (event.type === 'content_block_stop') {
+            expect(event.index).toBe(open?.index);
+            open = undefined;
+          } else if (event.type === 'content_block_delta') {
+            const delta = event.delta as { type: string; text?: string; thinking?: string };
+            expect(event.index).toBe(open?.index);
+            expect(delta.type).toBe({ text: 'text_delta', thinking: 'thinking_delta', tool_use: 'input_json_delta' }[open!.type]);
+            if (delta.text !== undefined) text.text += delta.text;
+            if (delta.thinking !== undefined) text.thinking += delta.thinking;
+          } else expect(event.type).toBe('ping');
+        }
+        expect(open).toBeUndefined();
+        // Pieces of text only ever join their own kind: the text and the reasoning arrive whole, in order.
+        expect(text.text).toBe(pieces.filter((p) => p.kind === 'text').map((p) => p.text).join(''));
+        expect(text.thinking).toBe(pieces.filter((p) => p.kind === 'reasoning').map((p) => p.text).join(''));
+        const toolBlocks = events.filter((e) => e.type === 'content_block_start' && (e.content_block as { type: string }).type === 'tool_use');
+        expect(toolBlocks.length).toBeGreaterThanOrEqual(calls);
+      }),
+    );
   });
 });

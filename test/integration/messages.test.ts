@@ -177,6 +177,17 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
     const { status, body } = await create({ model: 'claude/sim' }, 'sk-not-a-key');
     expect(status).toBe(401);
     expect(body).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: 'Invalid API key' } });
+    const missing = await fetch(`${gw.baseUrl}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: 'Missing Authentication header' } });
+  });
+
+  it('takes x-api-key on every route, the bearer token first when both come', async () => {
+    const own = await fetch(`${gw.baseUrl}/key`, { headers: { 'x-api-key': gw.managementKey } });
+    expect(own.status).toBe(200);
+    const both = await fetch(`${gw.baseUrl}/key`, { headers: { 'x-api-key': gw.managementKey, authorization: 'Bearer sk-not-a-key' } });
+    expect(both.status).toBe(401);
+    expect(((await both.json()) as any).error).toMatchObject({ code: 401, message: 'Invalid API key' });
   });
 
   it("names the field and the rule of an invalid body, in Anthropic's shape", async () => {
@@ -185,6 +196,9 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
     const body = (await response.json()) as any;
     expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
     expect(body.error.message).toContain('max_tokens');
+    const empty = await create({ model: 'claude/sim', messages: [{ role: 'user', content: [] }] });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining('messages[0].content') });
     const unknown = await create({ model: 'nobody/nothing' });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.type).toBe('not_found_error');

@@ -47,7 +47,8 @@ const ContentBlock = OpenUnion([TextBlock, ImageBlock, DocumentBlock, ToolUseBlo
 
 const Message = Type.Object({
   role: StringEnum(['user', 'assistant']),
-  content: TypeUnion([Type.String(), Type.Array(ContentBlock)]),
+  // Anthropic refuses a turn without content, as the providers it is translated for do.
+  content: TypeUnion([Type.String(), Type.Array(ContentBlock, { minItems: 1 })]),
 });
 
 /** A client tool (no type, or `custom`) has a name and an input schema; Anthropic's own tools (a versioned type) their own fields. */
