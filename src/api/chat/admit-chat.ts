@@ -5,6 +5,7 @@ import { prepareReservedChat } from '../../chat/reserve-chat-run.js';
 import type { ChatRun, NativeMessagesRequest } from '../../chat/run.js';
 import { startChatRun } from '../../chat/start-run.js';
 import { callerKey } from '../../http/authenticate.js';
+import { Errors } from '../../http/errors.js';
 import type { Shutdown } from '../../http/shutdown.js';
 import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
 import type { ChatRequest } from '../../protocol/chat.js';
@@ -16,21 +17,38 @@ import { applyDefaultModel } from './default-model.js';
 import { normalizeChatRequest } from './normalize-chat-request.js';
 import type { ChatRequestBody } from './schemas.js';
 
+export interface AdmitOptions {
+  /** A Messages run's native body, given the canonical request and whether a preset changed the body. */
+  native?: (chat: ChatRequest, presetApplied: boolean) => NativeMessagesRequest | undefined;
+  /** Set by an API whose answers fusion cannot make: a fusion model is then refused, naming the route that serves it. */
+  fusionRoute?: string;
+}
+
+export interface AdmittedChat {
+  chat: ChatRequest;
+  run: ChatRun;
+  signal: AbortSignal;
+  /** Whether a preset changed the body sent. */
+  presetApplied: boolean;
+  /** The request as planned, before the plugins' request stages: a stage that changed it leaves run.request another object. */
+  planned: ChatRequest;
+}
+
 /**
  * A chat body through everything before the attempts, as POST
  * /chat/completions and POST /messages both take it: the preset it names,
  * the checks, the organization's defaults, the default model, planning, and
  * admission (the run holds the most it can cost until it settles, or the
- * caller releases it). `native` gives a Messages run the client's own body,
- * given the canonical request and whether a preset changed the body.
+ * caller releases it). POST /chat/completions, /messages and /responses
+ * take their bodies through it.
  */
 export async function admitChat(
   services: ChatServices & { shutdown: Shutdown },
   request: FastifyRequest,
   reply: FastifyReply,
   sent: ChatRequestBody,
-  native?: (chat: ChatRequest, presetApplied: boolean) => NativeMessagesRequest | undefined,
-): Promise<{ chat: ChatRequest; run: ChatRun; signal: AbortSignal }> {
+  options: AdmitOptions = {},
+): Promise<AdmittedChat> {
   const key = callerKey(request);
   // A preset's fields fill in before the checks, so the merged request obeys the same rules.
   const body = await applyPreset(services.presets, key.organization_id, sent);
@@ -40,12 +58,17 @@ export async function admitChat(
   const normalized = applyOrganizationDefaults(normalizeChatRequest(body, typeof sessionHeader === 'string' ? sessionHeader : undefined), settings);
   // Without a model, an enabled router plugin (the request's or the organization's) names its router model.
   const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
+  const presetApplied = body !== sent;
+  if (chat.model === FUSION_MODEL && options.fusionRoute) throw Errors.invalidRequest(`Model ${FUSION_MODEL} is served by ${options.fusionRoute}`);
   const signal = clientGone(reply, services.shutdown.signal);
   // The client's messages are kept with the ledger row when the organization stores content.
   const context = { ...runContext(request), ...(settings.storeContent ? { storedInput: chat.messages } : {}) };
-  if (chat.model === FUSION_MODEL) return { chat, run: await startFusionRun(services, key, chat, context, signal), signal };
+  if (chat.model === FUSION_MODEL) {
+    const run = await startFusionRun(services, key, chat, context, signal);
+    return { chat, run, signal, presetApplied, planned: run.request };
+  }
   const started = await startChatRun(services, key, chat, context);
-  const nativeRequest = native?.(chat, body !== sent);
+  const nativeRequest = options.native?.(chat, presetApplied);
   const run = await prepareReservedChat(services, nativeRequest ? { ...started, native: nativeRequest } : started, signal);
-  return { chat, run, signal };
+  return { chat, run, signal, presetApplied, planned: started.request };
 }

@@ -54,17 +54,18 @@ export function messagesRoutes(services: ChatServices & { auth: Authenticator; s
       async (request, reply) => services.shutdown.hold(async () => {
         const sent = convertMessagesRequest(request.body);
         const headers = request.headers;
-        const { chat, run, signal } = await admitChat(services, request, reply, sent, (reads, presetApplied) =>
-          // A preset's fields are in the chat request only: a body it changed goes translated.
-          presetApplied
-            ? undefined
-            : {
-                body: request.body,
-                reads,
-                ...(headers['anthropic-version'] ? { anthropicVersion: headers['anthropic-version'] } : {}),
-                ...(headers['anthropic-beta'] ? { anthropicBeta: headers['anthropic-beta'] } : {}),
-              },
-        );
+        const { chat, run, signal } = await admitChat(services, request, reply, sent, {
+          native: (reads, presetApplied) =>
+            // A preset's fields are in the chat request only: a body it changed goes translated.
+            presetApplied
+              ? undefined
+              : {
+                  body: request.body,
+                  reads,
+                  ...(headers['anthropic-version'] ? { anthropicVersion: headers['anthropic-version'] } : {}),
+                  ...(headers['anthropic-beta'] ? { anthropicBeta: headers['anthropic-beta'] } : {}),
+                },
+        });
         try {
           if (!chat.stream) {
             return await completeMessages(services, run, signal).catch((error: unknown) => {

@@ -1,24 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { FUSION_MODEL } from '../../chat/fusion-run.js';
-import { prepareReservedChat } from '../../chat/reserve-chat-run.js';
 import type { ChatServices } from '../../chat/run-services.js';
-import { startChatRun } from '../../chat/start-run.js';
-import { callerKey, type Authenticator } from '../../http/authenticate.js';
+import type { Authenticator } from '../../http/authenticate.js';
 import { writeStreamRefusal } from '../../http/error-envelope.js';
 import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import { SseWriter } from '../../http/sse-writer.js';
-import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
 import type { ResponsesRequest } from '../../protocol/responses.js';
 import { completeResponses } from '../../responses/complete-responses.js';
 import { streamResponses } from '../../responses/stream-responses.js';
-import { routerModelOf } from '../../routing/routers/route-models.js';
-import { checkChatRequest } from '../chat/check-chat-request.js';
-import { applyDefaultModel } from '../chat/default-model.js';
-import { normalizeChatRequest } from '../chat/normalize-chat-request.js';
+import { admitChat } from '../chat/admit-chat.js';
 import { ChatRequestHeaders } from '../chat/schemas.js';
-import { applyPreset } from '../presets/apply-preset.js';
-import { clientGone, runContext } from '../request-context.js';
 import { chatBodyOf } from './chat-body.js';
 import { ResponsesRequestBody } from './schemas.js';
 
@@ -46,23 +37,11 @@ export function responsesRoutes(services: ChatServices & { auth: Authenticator; 
       '/responses',
       { onRequest: services.auth.requireKey, schema: { body: ResponsesRequestBody, headers: ChatRequestHeaders } },
       async (request, reply) => services.shutdown.hold(async () => {
-        const key = callerKey(request);
         const body = request.body;
         checkStateless(body);
-        const converted = chatBodyOf(body);
-        const merged = await applyPreset(services.presets, key.organization_id, converted);
-        checkChatRequest(merged);
-        const settings = await services.organizationSettings.get(key.organization_id);
-        const normalized = applyOrganizationDefaults(normalizeChatRequest(merged, request.headers['x-session-id']), settings);
-        const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
-        if (chat.model === FUSION_MODEL) throw Errors.invalidRequest(`Model ${FUSION_MODEL} is served by POST /chat/completions`);
-        const signal = clientGone(reply, services.shutdown.signal);
-        // The conversation is kept with the ledger row when the organization stores content, as chat's.
-        const context = { ...runContext(request), ...(settings.storeContent ? { storedInput: chat.messages } : {}) };
-        const started = await startChatRun(services, key, chat, context);
-        const run = await prepareReservedChat(services, started, signal);
+        const { run, signal, presetApplied, planned } = await admitChat(services, request, reply, chatBodyOf(body), { fusionRoute: 'POST /chat/completions' });
         // The client's own body goes upstream natively only while it is all the run asks: what a preset or a plugin changed is in the chat request alone.
-        const call = { run, body: body as ResponsesRequest, native: merged === converted && run.request === started.request };
+        const call = { run, body: body as ResponsesRequest, native: !presetApplied && run.request === planned };
         try {
           if (!body.stream) {
             return await completeResponses(services, call, signal).catch((error: unknown) => {
