@@ -3,8 +3,11 @@ import { normalizeBaseUrl } from './base-url.js';
 import { BUILTIN_MODELS } from './builtin/index.js';
 import { BUILTIN_SCORES } from './builtin/model-scores.js';
 import { CatalogError } from './catalog-error.js';
-import { DEFAULT_TIMEOUT_MS, RERANK, TEXT_ONLY, VIDEO } from './defaults.js';
-import type { CatalogContents, Endpoint, Model, Pricing, Provider } from './types.js';
+import { DEFAULT_TIMEOUT_MS, EMBEDDINGS, RERANK, TEXT_ONLY, VIDEO } from './defaults.js';
+import type { Architecture, CatalogContents, Endpoint, Model, Pricing, Provider } from './types.js';
+
+/** The architecture each declared `type` other than chat stands for. */
+const TYPE_ARCHITECTURES: Readonly<Record<string, Architecture>> = { rerank: RERANK, embeddings: EMBEDDINGS, video: VIDEO };
 
 /** Whether the config file describes the catalog; one that does replaces the built-in table entirely. */
 export const declaresCatalog = (config: GatewayConfig | undefined): config is GatewayConfig =>
@@ -61,7 +64,7 @@ function toModel(m: ModelConfig): Model {
     description: m.description ?? known?.description ?? '',
     created: known?.created ?? 0,
     ...(contextLength !== undefined ? { contextLength } : {}),
-    architecture: m.type === 'rerank' ? RERANK : m.type === 'video' ? VIDEO : (known?.architecture ?? TEXT_ONLY),
+    architecture: (m.type !== undefined ? TYPE_ARCHITECTURES[m.type] : undefined) ?? known?.architecture ?? TEXT_ONLY,
     ...(Object.keys(scores).length > 0 ? { scores } : {}),
     endpoints,
   };

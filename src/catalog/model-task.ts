@@ -1,17 +1,20 @@
 import type { Model } from './types.js';
 
-/** What a model is called for: chat completions, reranking or video generation jobs. */
-export type ModelTask = 'chat' | 'rerank' | 'video';
+/** What a model is called for: chat completions, reranking, embeddings or video generation jobs. */
+export type ModelTask = 'chat' | 'rerank' | 'embeddings' | 'video';
+
+/** The tasks other than chat, each named by the output modality that marks it. */
+const OUTPUT_TASKS = ['rerank', 'embeddings', 'video'] as const;
 
 /**
  * Read from the model's output modalities, the reference's own vocabulary
- * (its OutputModality has "rerank"), so /models shows the same fact the
- * router acts on.
+ * (its OutputModality has "rerank", "embeddings" and "video"), so /models
+ * shows the same fact the router acts on.
  */
 export const modelTask = (model: Pick<Model, 'architecture'>): ModelTask =>
-  model.architecture.output_modalities.includes('rerank') ? 'rerank' : model.architecture.output_modalities.includes('video') ? 'video' : 'chat';
+  OUTPUT_TASKS.find((task) => model.architecture.output_modalities.includes(task)) ?? 'chat';
 
-/** Whether the catalog serves a chat model of this id (not a rerank or video one). */
+/** Whether the catalog serves a chat model of this id (not a rerank, embeddings or video one). */
 export const servesChat =
   (catalog: { getModel(id: string): Pick<Model, 'architecture'> | undefined }) =>
   (id: string): boolean => {

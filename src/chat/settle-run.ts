@@ -32,7 +32,7 @@ export interface RunEnd {
 }
 
 /** The ledger's api_type of each task (the reference's names). */
-const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rerank', video: 'video' };
+const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rerank', embeddings: 'embeddings', video: 'video' };
 
 /**
  * Writes the run's ledger row and charges its key, and returns the cost.

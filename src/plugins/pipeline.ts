@@ -1,13 +1,15 @@
-import type { ChatRun, Run, ActivePlugins } from '../chat/run.js';
+import type { ChatRun, Run, ActivePlugins, RoutedRequest } from '../chat/run.js';
 import type { ChatRequest, PluginConfig } from '../protocol/chat.js';
 import type { GuardrailCache } from '../guardrails/guardrail-cache.js';
 import { Errors } from '../http/errors.js';
+import type { EmbeddingsRequest } from '../protocol/embeddings.js';
 import type { RerankRequest } from '../protocol/rerank.js';
 import type { Clock } from '../util/clock.js';
 import { guardrailStage } from './guardrail-stage.js';
 import { moderationStage, type ModerationProvider } from './moderation-stage.js';
 import { activePlugins } from './plugin-configs.js';
-import { CHAT_VIEW, RERANK_VIEW } from './request-views.js';
+import type { GuardedRequestView } from './guardrail-stage.js';
+import { CHAT_VIEW, EMBEDDINGS_VIEW, RERANK_VIEW } from './request-views.js';
 import { runRequestStages, type RequestStage } from './request-stage.js';
 import { responseHealingStage } from './response-healing.js';
 import { runResponseStages, type ResponseStage } from './response-stage.js';
@@ -40,6 +42,7 @@ export interface PipelineOptions {
 export interface Pipeline {
   prepareChat(run: ChatRun, signal: AbortSignal): Promise<ChatRun>;
   prepareRerank(run: Run<RerankRequest>, signal: AbortSignal): Promise<Run<RerankRequest>>;
+  prepareEmbeddings(run: Run<EmbeddingsRequest>, signal: AbortSignal): Promise<Run<EmbeddingsRequest>>;
   finishChat: (run: ChatRun, completion: Parameters<typeof runResponseStages>[2]) => ReturnType<typeof runResponseStages>;
   serverTools: ServerToolRegistry;
 }
@@ -83,7 +86,15 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     contextCompressionStage(options.plugins.tokens),
     streamingLimits,
   ];
-  const rerankStages: RequestStage<RerankRequest>[] = [guardrailStage(RERANK_VIEW)];
+  /** The APIs without plugins (rerank, embeddings) run only the key's guardrails. */
+  const guardedOnly = <R extends RoutedRequest>(view: GuardedRequestView<R>) => {
+    const stages: RequestStage<R>[] = [guardrailStage(view)];
+    return async (run: Run<R>, signal: AbortSignal): Promise<Run<R>> => {
+      const guardrails = (await options.guardrails.get(run.key.organization_id)).forKey(run.key);
+      if (guardrails.length === 0) return run;
+      return runRequestStages(stages, { run, plugins: new Map(), guardrails, signal });
+    };
+  };
   const responseStages: ResponseStage[] = [responseHealingStage, webCitationsStage];
 
   return {
@@ -96,11 +107,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       checkServerTools(options.serverTools, run, plugins);
       return { ...(await runRequestStages(chatStages, { run, plugins, guardrails, signal })), plugins };
     },
-    async prepareRerank(run, signal) {
-      const guardrails = (await options.guardrails.get(run.key.organization_id)).forKey(run.key);
-      if (guardrails.length === 0) return run;
-      return runRequestStages(rerankStages, { run, plugins: new Map(), guardrails, signal });
-    },
+    prepareRerank: guardedOnly(RERANK_VIEW),
+    prepareEmbeddings: guardedOnly(EMBEDDINGS_VIEW),
     finishChat: (run, completion) => runResponseStages(responseStages, run, completion),
   };
 }

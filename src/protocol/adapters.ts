@@ -1,10 +1,11 @@
 /**
  * The adapter interfaces: one per kind of API a provider protocol speaks (chat, rerank,
- * moderation, video). Implementations live in providers/<name>/; everything above them
+ * embeddings, moderation, video). Implementations live in providers/<name>/; everything above them
  * calls through these and sees only the canonical shapes and UpstreamError.
  */
 import type { Dispatcher } from 'undici';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from './chat.js';
+import type { EmbeddingsRequest, UpstreamEmbeddings } from './embeddings.js';
 import type { RerankRequest, UpstreamRerank } from './rerank.js';
 import type { UpstreamTarget } from './upstream.js';
 import type { UpstreamVideoRequest, VideoRequest } from './video-request.js';
@@ -36,6 +37,14 @@ export interface RerankAdapter {
   readonly kind: string;
   /** Resolves to the provider's scores and reported usage, or rejects with UpstreamError. */
   rerank(request: RerankRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamRerank>;
+}
+
+export interface EmbeddingsAdapter {
+  readonly kind: string;
+  /** Whether the protocol takes token arrays as input (OpenAI's does); an endpoint whose protocol does not is left out of such a request's plan. */
+  readonly acceptsTokens: boolean;
+  /** Resolves to one vector per input item, in order, and the reported usage; rejects with UpstreamError. */
+  embed(request: EmbeddingsRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamEmbeddings>;
 }
 
 /** A moderation verdict on one input: flagged or not, the categories that flagged it, and every category's score. */

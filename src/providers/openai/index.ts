@@ -1,1 +1,2 @@
 export { openAIChatAdapter } from './openai-chat-adapter.js';
+export { openAIEmbeddingsAdapter } from './openai-embeddings-adapter.js';
