@@ -20,9 +20,10 @@ export interface CostBreakdown {
  * endpoint's conditional overrides (long-context and time-window prices)
  * apply as of `at`, the request's start. A figure billing cannot take (see
  * checkUsage, which settlement runs first) counts as none, so that the cost
- * is always a finite amount ≥ 0.
+ * is always a finite amount ≥ 0. `images` are images an image model made,
+ * each at the endpoint's `image` price.
  */
-export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: Date, requests = 1): CostBreakdown {
+export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: Date, requests = 1, images = 0): CostBreakdown {
   const promptTokens = countOrZero(usage?.prompt_tokens);
   const pricing = applicablePricing(basePricing, promptTokens, at);
   const prompt = pricing.prompt ?? 0;
@@ -42,6 +43,7 @@ export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: 
     plainCompletion * completion +
     reasoning * (pricing.internal_reasoning ?? completion) +
     requests * (pricing.request ?? 0) +
+    images * (pricing.image ?? 0) +
     countOrZero(usage?.server_tool_use_details?.web_search_requests) * (pricing.web_search ?? 0);
   const total = gross * (1 - (pricing.discount ?? 0));
   const cacheDiscount = cached * prompt - cacheRead + (cacheWrite * prompt - cacheWriteCost);

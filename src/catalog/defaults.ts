@@ -12,5 +12,8 @@ export const RERANK: Architecture = { input_modalities: ['text'], output_modalit
 /** An embeddings model: text in, vectors out ("embeddings" is the reference's output modality for it). */
 export const EMBEDDINGS: Architecture = { input_modalities: ['text'], output_modalities: ['embeddings'], tokenizer: 'Other' };
 
+/** An image generation model: a prompt in, images out. */
+export const IMAGE: Architecture = { input_modalities: ['text'], output_modalities: ['image'], tokenizer: 'Other' };
+
 /** A video generation model: a prompt (and frame images) in, video out. */
 export const VIDEO: Architecture = { input_modalities: ['text', 'image'], output_modalities: ['video'], tokenizer: 'Other' };

@@ -1,20 +1,24 @@
 import type { Model } from './types.js';
 
-/** What a model is called for: chat completions, reranking, embeddings or video generation jobs. */
-export type ModelTask = 'chat' | 'rerank' | 'embeddings' | 'video';
+/** What a model is called for: chat completions, reranking, embeddings, image generation or video generation jobs. */
+export type ModelTask = 'chat' | 'rerank' | 'embeddings' | 'image' | 'video';
 
 /** The tasks other than chat, each named by the output modality that marks it. */
 const OUTPUT_TASKS = ['rerank', 'embeddings', 'video'] as const;
 
 /**
  * Read from the model's output modalities, the reference's own vocabulary
- * (its OutputModality has "rerank", "embeddings" and "video"), so /models
+ * (its OutputModality has "rerank", "embeddings", "image" and "video"), so /models
  * shows the same fact the router acts on.
  */
-export const modelTask = (model: Pick<Model, 'architecture'>): ModelTask =>
-  OUTPUT_TASKS.find((task) => model.architecture.output_modalities.includes(task)) ?? 'chat';
+export const modelTask = (model: Pick<Model, 'architecture'>): ModelTask => {
+  const outputs = model.architecture.output_modalities;
+  // A chat model may write images among its text; an image model writes images only.
+  if (outputs.includes('image') && !outputs.includes('text')) return 'image';
+  return OUTPUT_TASKS.find((task) => outputs.includes(task)) ?? 'chat';
+};
 
-/** Whether the catalog serves a chat model of this id (not a rerank, embeddings or video one). */
+/** Whether the catalog serves a chat model of this id (not a rerank, embeddings, image or video one). */
 export const servesChat =
   (catalog: { getModel(id: string): Pick<Model, 'architecture'> | undefined }) =>
   (id: string): boolean => {

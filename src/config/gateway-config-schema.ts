@@ -94,8 +94,8 @@ export const ModelConfigSchema = Type.Object(
     id: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._:-]*$' }),
     name: Type.Optional(Type.String({ minLength: 1 })),
     description: Type.Optional(Type.String()),
-    /** What the model is called for: chat completions (the default), POST /rerank, POST /embeddings or POST /videos. */
-    type: Type.Optional(Type.Enum(['chat', 'rerank', 'embeddings', 'video'])),
+    /** What the model is called for: chat completions (the default), POST /rerank, POST /embeddings, POST /images or POST /videos. */
+    type: Type.Optional(Type.Enum(['chat', 'rerank', 'embeddings', 'image', 'video'])),
     context_length: Type.Optional(Type.Integer({ minimum: 1 })),
     /** Replace the built-in scores of a model the built-in table knows, task by task. */
     scores: Type.Optional(ModelScoresSchema),

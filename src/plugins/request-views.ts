@@ -2,6 +2,7 @@ import { estimatePromptTokens } from '../chat/estimate-tokens.js';
 import type { ChatRequest } from '../protocol/chat.js';
 import { chatTexts, withChatTexts } from '../guardrails/chat-texts.js';
 import type { EmbeddingsRequest } from '../protocol/embeddings.js';
+import type { ImageRequest } from '../protocol/images.js';
 import type { RerankRequest } from '../protocol/rerank.js';
 import type { GuardedRequestView } from './guardrail-stage.js';
 
@@ -30,4 +31,10 @@ export const EMBEDDINGS_VIEW: GuardedRequestView<EmbeddingsRequest> = {
   texts: ({ input }) => (input.kind === 'text' ? input.texts.map((text) => ({ role: 'user', text })) : []),
   withTexts: (request, texts) =>
     request.input.kind === 'text' ? { ...request, input: { kind: 'text', texts: request.input.texts.map((t, i) => texts[i]?.text ?? t) } } : request,
+};
+
+/** An image request as guardrails read it: the prompt is the user's text. */
+export const IMAGES_VIEW: GuardedRequestView<ImageRequest> = {
+  texts: (request) => [{ role: 'user', text: request.prompt }],
+  withTexts: (request, texts) => ({ ...request, prompt: texts[0]?.text ?? request.prompt }),
 };

@@ -1,11 +1,12 @@
 /**
  * The adapter interfaces: one per kind of API a provider protocol speaks (chat, rerank,
- * embeddings, moderation, video). Implementations live in providers/<name>/; everything above them
+ * embeddings, images, moderation, video). Implementations live in providers/<name>/; everything above them
  * calls through these and sees only the canonical shapes and UpstreamError.
  */
 import type { Dispatcher } from 'undici';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from './chat.js';
 import type { EmbeddingsRequest, UpstreamEmbeddings } from './embeddings.js';
+import type { ImageRequest, UpstreamImages } from './images.js';
 import type { RerankRequest, UpstreamRerank } from './rerank.js';
 import type { UpstreamTarget } from './upstream.js';
 import type { UpstreamVideoRequest, VideoRequest } from './video-request.js';
@@ -45,6 +46,17 @@ export interface EmbeddingsAdapter {
   readonly acceptsTokens: boolean;
   /** Resolves to one vector per input item, in order, and the reported usage; rejects with UpstreamError. */
   embed(request: EmbeddingsRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamEmbeddings>;
+}
+
+/** What an image request can set on a protocol, as the reference's CapabilityDescriptor describes it (GET /images/models). */
+export type ImageCapability = { type: 'enum'; values: readonly string[] } | { type: 'range'; min: number; max: number } | { type: 'boolean' };
+
+export interface ImagesAdapter {
+  readonly kind: string;
+  /** The request parameters this protocol takes, by name. */
+  readonly supportedParameters: Readonly<Record<string, ImageCapability>>;
+  /** Resolves to the generated images, or rejects with UpstreamError. */
+  generate(request: ImageRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamImages>;
 }
 
 /** A moderation verdict on one input: flagged or not, the categories that flagged it, and every category's score. */

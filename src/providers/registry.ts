@@ -4,8 +4,8 @@ import { geminiChatAdapter, geminiEmbeddingsAdapter } from './gemini/index.js';
 import { geminiVideosAdapter } from './gemini-videos/index.js';
 import { jinaEmbeddingsAdapter, jinaRerankAdapter } from './jina/index.js';
 import { localRerankAdapter } from './local/index.js';
-import type { ChatAdapter, EmbeddingsAdapter, ModerationAdapter, RerankAdapter, VideoAdapter } from '../protocol/adapters.js';
-import { openAIChatAdapter, openAIEmbeddingsAdapter } from './openai/index.js';
+import type { ChatAdapter, EmbeddingsAdapter, ImagesAdapter, ModerationAdapter, RerankAdapter, VideoAdapter } from '../protocol/adapters.js';
+import { openAIChatAdapter, openAIEmbeddingsAdapter, openAIImagesAdapter } from './openai/index.js';
 import { openAIVideosAdapter } from './openai-videos/index.js';
 import { openAIModerationAdapter } from './openai-moderation/index.js';
 
@@ -31,6 +31,11 @@ export const EMBEDDINGS_ADAPTERS: Readonly<Record<string, EmbeddingsAdapter>> = 
   jina: jinaEmbeddingsAdapter,
 };
 
+/** The image generation adapter of each provider kind: OpenAI's images API. */
+export const IMAGES_ADAPTERS: Readonly<Record<string, ImagesAdapter>> = {
+  openai: openAIImagesAdapter,
+};
+
 /** The video-job adapter of each provider kind: OpenAI's Videos API on `openai` providers, Veo on `gemini` ones. */
 export const VIDEO_ADAPTERS: Readonly<Record<string, VideoAdapter>> = {
   openai: openAIVideosAdapter,
@@ -52,5 +57,6 @@ export const KINDS_BY_TASK = {
   chat: Object.keys(CHAT_ADAPTERS),
   rerank: Object.keys(RERANK_ADAPTERS),
   embeddings: Object.keys(EMBEDDINGS_ADAPTERS),
+  image: Object.keys(IMAGES_ADAPTERS),
   video: Object.keys(VIDEO_ADAPTERS),
 };

@@ -77,6 +77,12 @@ export const SimErrors = {
       param,
       code: 'array_above_max_length',
     }),
+  unknownParameter: (param: string) => openAiError(400, `Unknown parameter: '${param}'.`, { param, code: 'unknown_parameter' }),
+  aboveMaximum: (param: string, max: number, got: unknown) =>
+    openAiError(400, `Invalid '${param}': integer above maximum value. Expected a value <= ${max}, but got ${String(got)} instead.`, {
+      param,
+      code: 'integer_above_max_value',
+    }),
   belowMinimum: (param: string, min: number, got: unknown) =>
     openAiError(400, `Invalid '${param}': integer below minimum value. Expected a value >= ${min}, but got ${String(got)} instead.`, {
       param,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simVector } from '../../src/sim/embeddings/sim-vectors.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { embeddingsSimCatalog } from '../support/embeddings-sim-catalog.js';
+import { taskSimCatalog } from '../support/task-sim-catalog.js';
 import { call, startGateway, type RunningGateway } from '../support/gateway.js';
 
 const texts = ['The quick brown fox', 'jumps over the lazy dog'];
@@ -29,7 +29,7 @@ describe.each(testEngines)('embeddings through the real clients on $name', (engi
 
   beforeAll(async () => {
     sim = await startSimulator();
-    const catalog = embeddingsSimCatalog(sim.url, [
+    const catalog = taskSimCatalog(sim.url, 'embeddings', [
       { id: 'sim/embed', endpoints: [{ provider: 'openai-a', upstream: 'sim-embed' }] },
       { id: 'sim/flaky-embed', endpoints: [{ provider: 'openai-a', upstream: 'sim-embed@status=503' }, { provider: 'cohere-a', upstream: 'sim-embed' }] },
     ]);

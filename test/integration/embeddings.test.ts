@@ -3,7 +3,7 @@ import { simVector } from '../../src/sim/embeddings/sim-vectors.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { embeddingsSimCatalog } from '../support/embeddings-sim-catalog.js';
+import { taskSimCatalog } from '../support/task-sim-catalog.js';
 import { call, startGateway, type RunningGateway } from '../support/gateway.js';
 
 const texts = ['The quick brown fox', 'jumps over the lazy dog'];
@@ -29,12 +29,12 @@ describe.each(testEngines)('embeddings on $name', (engine) => {
 
   beforeAll(async () => {
     sim = await startSimulator();
-    const catalog = embeddingsSimCatalog(sim.url, [
+    const catalog = taskSimCatalog(sim.url, 'embeddings', [
       { id: 'sim/openai-embed', endpoints: [{ provider: 'openai-a', upstream: 'sim-embed' }] },
       { id: 'sim/gemini-embed', endpoints: [{ provider: 'gemini-a', upstream: 'sim-embed' }] },
       { id: 'sim/cohere-embed', endpoints: [{ provider: 'cohere-a', upstream: 'sim-embed' }] },
       { id: 'sim/jina-embed', endpoints: [{ provider: 'jina-a', upstream: 'sim-embed' }] },
-      { id: 'sim/pricey-embed', endpoints: [{ provider: 'openai-a', upstream: 'sim-embed', prompt: 0.001 }] },
+      { id: 'sim/pricey-embed', endpoints: [{ provider: 'openai-a', upstream: 'sim-embed', pricing: '{ prompt: 0.001 }' }] },
       {
         id: 'sim/flaky-embed',
         endpoints: [

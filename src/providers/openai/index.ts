@@ -1,2 +1,3 @@
 export { openAIChatAdapter } from './openai-chat-adapter.js';
 export { openAIEmbeddingsAdapter } from './openai-embeddings-adapter.js';
+export { openAIImagesAdapter } from './openai-images-adapter.js';
