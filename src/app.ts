@@ -25,6 +25,7 @@ import { organizationSettingsRoutes } from './api/organization/settings-routes.j
 import { rerankRoutes } from './api/rerank/routes.js';
 import { embeddingsRoutes } from './api/embeddings/routes.js';
 import { imagesRoutes } from './api/images/routes.js';
+import { audioRoutes } from './api/audio/routes.js';
 import { videoRoutes } from './api/videos/routes.js';
 import { createVideoJobs, type VideoTuning } from './videos/video-jobs.js';
 import { toOrganizationSettings } from './organization-settings/organization-settings.js';
@@ -62,7 +63,7 @@ import { installErrorEnvelope } from './http/error-envelope.js';
 import { Shutdown } from './http/shutdown.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
-import { CHAT_ADAPTERS, EMBEDDINGS_ADAPTERS, IMAGES_ADAPTERS, KINDS_BY_TASK, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
+import { CHAT_ADAPTERS, EMBEDDINGS_ADAPTERS, IMAGES_ADAPTERS, KINDS_BY_TASK, SPEECH_ADAPTERS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
 import { endUserHasher } from './providers/shared/hash-end-user.js';
 import { DEFAULT_UPSTREAM_BODY_LIMITS, setUpstreamBodyLimits, type UpstreamBodyLimits } from './providers/shared/upstream-body-limits.js';
 import type { KeyRateLimiter } from './accounts/key-rate-limiter.js';
@@ -253,10 +254,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(chatRoutes({ ...chat, auth: services.auth, shutdown }));
-      // Rerank, embeddings and images share chat's endpoint health, retry budget and waits; each has its own adapters.
+      // Rerank, embeddings, images and speech share chat's endpoint health, retry budget and waits; each has its own adapters.
       await api.register(rerankRoutes({ ...chat, adapters: RERANK_ADAPTERS, auth: services.auth, shutdown }));
       await api.register(embeddingsRoutes({ ...chat, adapters: EMBEDDINGS_ADAPTERS, auth: services.auth, shutdown }));
       await api.register(imagesRoutes({ ...chat, adapters: IMAGES_ADAPTERS, auth: services.auth, shutdown }));
+      await api.register(audioRoutes({ ...chat, adapters: SPEECH_ADAPTERS, auth: services.auth, shutdown }));
       await api.register(keysRoutes(services));
       await api.register(presetsRoutes(services));
       await api.register(authRoutes(services));

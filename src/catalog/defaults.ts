@@ -15,5 +15,8 @@ export const EMBEDDINGS: Architecture = { input_modalities: ['text'], output_mod
 /** An image generation model: a prompt in, images out. */
 export const IMAGE: Architecture = { input_modalities: ['text'], output_modalities: ['image'], tokenizer: 'Other' };
 
+/** A text-to-speech model: text in, spoken audio out ("speech" is the reference's output modality for it). */
+export const SPEECH: Architecture = { input_modalities: ['text'], output_modalities: ['speech'], tokenizer: 'Other' };
+
 /** A video generation model: a prompt (and frame images) in, video out. */
 export const VIDEO: Architecture = { input_modalities: ['text', 'image'], output_modalities: ['video'], tokenizer: 'Other' };

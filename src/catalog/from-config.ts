@@ -3,11 +3,11 @@ import { normalizeBaseUrl } from './base-url.js';
 import { BUILTIN_MODELS } from './builtin/index.js';
 import { BUILTIN_SCORES } from './builtin/model-scores.js';
 import { CatalogError } from './catalog-error.js';
-import { DEFAULT_TIMEOUT_MS, EMBEDDINGS, IMAGE, RERANK, TEXT_ONLY, VIDEO } from './defaults.js';
+import { DEFAULT_TIMEOUT_MS, EMBEDDINGS, IMAGE, RERANK, SPEECH, TEXT_ONLY, VIDEO } from './defaults.js';
 import type { Architecture, CatalogContents, Endpoint, Model, Pricing, Provider } from './types.js';
 
 /** The architecture each declared `type` other than chat stands for. */
-const TYPE_ARCHITECTURES: Readonly<Record<string, Architecture>> = { rerank: RERANK, embeddings: EMBEDDINGS, image: IMAGE, video: VIDEO };
+const TYPE_ARCHITECTURES: Readonly<Record<string, Architecture>> = { rerank: RERANK, embeddings: EMBEDDINGS, image: IMAGE, speech: SPEECH, video: VIDEO };
 
 /** Whether the config file describes the catalog; one that does replaces the built-in table entirely. */
 export const declaresCatalog = (config: GatewayConfig | undefined): config is GatewayConfig =>
@@ -26,8 +26,9 @@ const toProvider = (p: ProviderConfig): Provider => ({
 
 /** An endpoint that states no price would be served for $0 by accident; 0 must be written to mean free. */
 function toPricing(model: ModelConfig, index: number, endpoint: EndpointConfig): Pricing {
-  const { prompt, completion, request, video_second, image } = endpoint.pricing;
-  if (prompt === undefined && completion === undefined && request === undefined && video_second === undefined && (model.type !== 'image' || image === undefined)) {
+  const { prompt, completion, request, video_second, image, character } = endpoint.pricing;
+  const perUnit = (model.type === 'image' && image !== undefined) || character !== undefined;
+  if (prompt === undefined && completion === undefined && request === undefined && video_second === undefined && !perUnit) {
     throw new CatalogError(
       `model "${model.id}" endpoint ${index} (provider "${endpoint.provider}", upstream model "${endpoint.upstream_model}") ` +
         'has no prompt, completion or request price; write 0 explicitly if it is free',

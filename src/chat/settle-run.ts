@@ -29,12 +29,14 @@ export interface RunEnd {
   searchUnits?: number;
   /** The images an image model made: the endpoint's `image` price applies once per image. */
   images?: number;
+  /** The characters a speech model spoke: the endpoint's `character` price applies once per character. */
+  characters?: number;
   /** What the model answered, kept with the row when the run stores its content (run.storedInput). */
   output?: GeneratedText;
 }
 
 /** The ledger's api_type of each task (the reference's names). */
-const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rerank', embeddings: 'embeddings', image: 'image', video: 'video' };
+const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rerank', embeddings: 'embeddings', image: 'image', speech: 'tts', video: 'video' };
 
 /**
  * Writes the run's ledger row and charges its key, and returns the cost.
@@ -54,7 +56,7 @@ export async function settleRun(
       servedSample(now.getTime() - run.startedAt, end.ttftMs, end.usage?.completion_tokens),
     );
   const cost =
-    end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? 1, end.images) : { total: 0, cacheDiscount: 0 };
+    end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? 1, { images: end.images, characters: end.characters }) : { total: 0, cacheDiscount: 0 };
   await services.ledger.record({
     id: run.id,
     organization_id: run.key.organization_id,
@@ -93,6 +95,7 @@ export async function settleRun(
       attempts: end.outcomes,
       ...(end.searchUnits !== undefined ? { search_units: end.searchUnits } : {}),
       ...(end.images !== undefined ? { images: end.images } : {}),
+      ...(end.characters !== undefined ? { characters: end.characters } : {}),
     }),
     origin: run.origin,
     user_agent: run.userAgent,

@@ -53,7 +53,7 @@ const routerFacts = ({ router, plugin, choice }: RouterDecision): RouterFacts =>
 });
 
 /** Where each task is served, for the error that names the right endpoint. */
-const TASK_ENDPOINTS: Record<ModelTask, string> = { chat: 'POST /chat/completions', rerank: 'POST /rerank', embeddings: 'POST /embeddings', image: 'POST /images', video: 'POST /videos' };
+const TASK_ENDPOINTS: Record<ModelTask, string> = { chat: 'POST /chat/completions', rerank: 'POST /rerank', embeddings: 'POST /embeddings', image: 'POST /images', speech: 'POST /audio/speech', video: 'POST /videos' };
 
 /**
  * Plans the attempts of a request for models of one task. An unknown model

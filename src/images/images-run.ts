@@ -26,5 +26,5 @@ export const imagesAsked = (request: Pick<ImageRequest, 'n'>): number => request
 export function imagesRunCeiling(run: ImagesRun): CostCeiling {
   const at = new Date(run.startedAt);
   const images = imagesAsked(run.request);
-  return { usd: Math.max(0, ...run.attempts.map((a) => computeCost(a.endpoint.pricing, undefined, at, 1, images).total)) };
+  return { usd: Math.max(0, ...run.attempts.map((a) => computeCost(a.endpoint.pricing, undefined, at, 1, { images }).total)) };
 }

@@ -4,13 +4,14 @@ import type { GuardrailCache } from '../guardrails/guardrail-cache.js';
 import { Errors } from '../http/errors.js';
 import type { EmbeddingsRequest } from '../protocol/embeddings.js';
 import type { ImageRequest } from '../protocol/images.js';
+import type { SpeechRequest } from '../protocol/speech.js';
 import type { RerankRequest } from '../protocol/rerank.js';
 import type { Clock } from '../util/clock.js';
 import { guardrailStage } from './guardrail-stage.js';
 import { moderationStage, type ModerationProvider } from './moderation-stage.js';
 import { activePlugins } from './plugin-configs.js';
 import type { GuardedRequestView } from './guardrail-stage.js';
-import { CHAT_VIEW, EMBEDDINGS_VIEW, IMAGES_VIEW, RERANK_VIEW } from './request-views.js';
+import { CHAT_VIEW, EMBEDDINGS_VIEW, IMAGES_VIEW, RERANK_VIEW, SPEECH_VIEW } from './request-views.js';
 import { runRequestStages, type RequestStage } from './request-stage.js';
 import { responseHealingStage } from './response-healing.js';
 import { runResponseStages, type ResponseStage } from './response-stage.js';
@@ -45,6 +46,7 @@ export interface Pipeline {
   prepareRerank(run: Run<RerankRequest>, signal: AbortSignal): Promise<Run<RerankRequest>>;
   prepareEmbeddings(run: Run<EmbeddingsRequest>, signal: AbortSignal): Promise<Run<EmbeddingsRequest>>;
   prepareImages(run: Run<ImageRequest>, signal: AbortSignal): Promise<Run<ImageRequest>>;
+  prepareSpeech(run: Run<SpeechRequest>, signal: AbortSignal): Promise<Run<SpeechRequest>>;
   finishChat: (run: ChatRun, completion: Parameters<typeof runResponseStages>[2]) => ReturnType<typeof runResponseStages>;
   serverTools: ServerToolRegistry;
 }
@@ -88,7 +90,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     contextCompressionStage(options.plugins.tokens),
     streamingLimits,
   ];
-  /** The APIs without plugins (rerank, embeddings, images) run only the key's guardrails. */
+  /** The APIs without plugins (rerank, embeddings, images, speech) run only the key's guardrails. */
   const guardedOnly = <R extends RoutedRequest>(view: GuardedRequestView<R>) => {
     const stages: RequestStage<R>[] = [guardrailStage(view)];
     return async (run: Run<R>, signal: AbortSignal): Promise<Run<R>> => {
@@ -112,6 +114,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     prepareRerank: guardedOnly(RERANK_VIEW),
     prepareEmbeddings: guardedOnly(EMBEDDINGS_VIEW),
     prepareImages: guardedOnly(IMAGES_VIEW),
+    prepareSpeech: guardedOnly(SPEECH_VIEW),
     finishChat: (run, completion) => runResponseStages(responseStages, run, completion),
   };
 }

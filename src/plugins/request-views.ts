@@ -3,6 +3,7 @@ import type { ChatRequest } from '../protocol/chat.js';
 import { chatTexts, withChatTexts } from '../guardrails/chat-texts.js';
 import type { EmbeddingsRequest } from '../protocol/embeddings.js';
 import type { ImageRequest } from '../protocol/images.js';
+import type { SpeechRequest } from '../protocol/speech.js';
 import type { RerankRequest } from '../protocol/rerank.js';
 import type { GuardedRequestView } from './guardrail-stage.js';
 
@@ -37,4 +38,10 @@ export const EMBEDDINGS_VIEW: GuardedRequestView<EmbeddingsRequest> = {
 export const IMAGES_VIEW: GuardedRequestView<ImageRequest> = {
   texts: (request) => [{ role: 'user', text: request.prompt }],
   withTexts: (request, texts) => ({ ...request, prompt: texts[0]?.text ?? request.prompt }),
+};
+
+/** A speech request as guardrails read it: the text to speak is the user's. */
+export const SPEECH_VIEW: GuardedRequestView<SpeechRequest> = {
+  texts: (request) => [{ role: 'user', text: request.input }],
+  withTexts: (request, texts) => ({ ...request, input: texts[0]?.text ?? request.input }),
 };

@@ -1,12 +1,13 @@
 /**
  * The adapter interfaces: one per kind of API a provider protocol speaks (chat, rerank,
- * embeddings, images, moderation, video). Implementations live in providers/<name>/; everything above them
+ * embeddings, images, speech, moderation, video). Implementations live in providers/<name>/; everything above them
  * calls through these and sees only the canonical shapes and UpstreamError.
  */
 import type { Dispatcher } from 'undici';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from './chat.js';
 import type { EmbeddingsRequest, UpstreamEmbeddings } from './embeddings.js';
 import type { ImageRequest, UpstreamImages } from './images.js';
+import type { SpeechRequest } from './speech.js';
 import type { RerankRequest, UpstreamRerank } from './rerank.js';
 import type { UpstreamTarget } from './upstream.js';
 import type { UpstreamVideoRequest, VideoRequest } from './video-request.js';
@@ -59,6 +60,12 @@ export interface ImagesAdapter {
   generate(request: ImageRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamImages>;
 }
 
+export interface SpeechAdapter {
+  readonly kind: string;
+  /** Resolves once the upstream accepted the request, to its audio as it streams; rejects with UpstreamError. */
+  speak(request: SpeechRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamVideoContent>;
+}
+
 /** A moderation verdict on one input: flagged or not, the categories that flagged it, and every category's score. */
 export interface ModerationVerdict {
   flagged: boolean;
@@ -78,7 +85,7 @@ export type UpstreamVideoState =
   | { status: 'completed'; upstreamId: string; seconds: number | null; outputs: number }
   | { status: 'failed' | 'cancelled'; upstreamId: string; message: string };
 
-/** A video's bytes as the upstream sends them: read as a stream, never buffered whole. */
+/** A video's (or speech's) bytes as the upstream sends them: read as a stream, never buffered whole. */
 export interface UpstreamVideoContent {
   contentType: string;
   contentLength: number | null;

@@ -4,8 +4,8 @@ import { geminiChatAdapter, geminiEmbeddingsAdapter } from './gemini/index.js';
 import { geminiVideosAdapter } from './gemini-videos/index.js';
 import { jinaEmbeddingsAdapter, jinaRerankAdapter } from './jina/index.js';
 import { localRerankAdapter } from './local/index.js';
-import type { ChatAdapter, EmbeddingsAdapter, ImagesAdapter, ModerationAdapter, RerankAdapter, VideoAdapter } from '../protocol/adapters.js';
-import { openAIChatAdapter, openAIEmbeddingsAdapter, openAIImagesAdapter } from './openai/index.js';
+import type { ChatAdapter, EmbeddingsAdapter, ImagesAdapter, ModerationAdapter, RerankAdapter, SpeechAdapter, VideoAdapter } from '../protocol/adapters.js';
+import { openAIChatAdapter, openAIEmbeddingsAdapter, openAIImagesAdapter, openAISpeechAdapter } from './openai/index.js';
 import { openAIVideosAdapter } from './openai-videos/index.js';
 import { openAIModerationAdapter } from './openai-moderation/index.js';
 
@@ -36,6 +36,11 @@ export const IMAGES_ADAPTERS: Readonly<Record<string, ImagesAdapter>> = {
   openai: openAIImagesAdapter,
 };
 
+/** The text-to-speech adapter of each provider kind: OpenAI's audio API. */
+export const SPEECH_ADAPTERS: Readonly<Record<string, SpeechAdapter>> = {
+  openai: openAISpeechAdapter,
+};
+
 /** The video-job adapter of each provider kind: OpenAI's Videos API on `openai` providers, Veo on `gemini` ones. */
 export const VIDEO_ADAPTERS: Readonly<Record<string, VideoAdapter>> = {
   openai: openAIVideosAdapter,
@@ -58,5 +63,6 @@ export const KINDS_BY_TASK = {
   rerank: Object.keys(RERANK_ADAPTERS),
   embeddings: Object.keys(EMBEDDINGS_ADAPTERS),
   image: Object.keys(IMAGES_ADAPTERS),
+  speech: Object.keys(SPEECH_ADAPTERS),
   video: Object.keys(VIDEO_ADAPTERS),
 };

@@ -12,6 +12,7 @@ import { handleCohereEmbed } from './embeddings/cohere-embed.js';
 import { handleGeminiBatchEmbed, matchBatchEmbedCall } from './embeddings/gemini-batch-embed.js';
 import { handleJinaEmbeddings } from './embeddings/jina-embeddings.js';
 import { handleOpenAIEmbeddings } from './embeddings/openai-embeddings.js';
+import { handleSpeech } from './audio/speech-route.js';
 import { handleImageGenerations, handleSimImage, SIM_IMAGE_PATH } from './images/openai-images-route.js';
 import { handleCohereRerank } from './rerank/cohere-rerank.js';
 import { handleJinaRerank } from './rerank/jina-rerank.js';
@@ -54,6 +55,7 @@ async function route(req: IncomingMessage, res: ServerResponse, context: SimCont
   if (endpoint === 'POST /v1/embeddings') return handleOpenAIEmbeddings(req, res, context);
   if (endpoint === 'POST /v2/embed') return handleCohereEmbed(req, res, context);
   if (endpoint === 'POST /v1/images/generations') return handleImageGenerations(req, res, context);
+  if (endpoint === 'POST /v1/audio/speech') return handleSpeech(req, res, context);
   const simImage = req.method === 'GET' ? SIM_IMAGE_PATH.exec(path) : null;
   if (simImage) return handleSimImage(res, simImage[1]!);
   // Jina's API under /jina: its embeddings path is OpenAI's, so a Jina provider's base URL is {sim}/jina/v1.

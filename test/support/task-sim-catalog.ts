@@ -10,13 +10,13 @@ export interface TaskSimModel {
 }
 
 /**
- * A catalog of models of one `type` (embeddings, image) on one simulator,
+ * A catalog of models of one `type` (embeddings, image, speech) on one simulator,
  * written as a config file so that tests go through the loader the server
  * uses: `openai-*` providers speak OpenAI's API (`/v1`), `gemini-a` Gemini's,
  * `cohere-a` Cohere's v2, `jina-a` Jina's (the simulator's `/jina/v1`).
  * `sim/chat` is a chat model, for the wrong-endpoint checks.
  */
-export function taskSimCatalog(simUrl: string, type: 'embeddings' | 'image', models: TaskSimModel[], timeoutMs = 2_000): Catalog {
+export function taskSimCatalog(simUrl: string, type: 'embeddings' | 'image' | 'speech', models: TaskSimModel[], timeoutMs = 2_000): Catalog {
   const provider = (id: string, kind: string, path: string) => `  - { id: ${id}, kind: ${kind}, base_url: "${simUrl}${path}", api_key: sim-key, timeout_ms: ${timeoutMs} }`;
   const lines = [
     'providers:',
