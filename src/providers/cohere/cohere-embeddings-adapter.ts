@@ -1,5 +1,6 @@
 import { parseOpenAIError } from '../openai/parse-openai-error.js';
-import { bearerKey, httpEmbeddingsAdapter } from '../shared/http-embeddings-adapter.js';
+import { bearerKey } from '../shared/bearer-key.js';
+import { httpEmbeddingsAdapter } from '../shared/http-embeddings-adapter.js';
 import { convertCohereEmbedResponse } from './convert-cohere-embed-response.js';
 import { convertToCohereEmbedRequest } from './convert-to-cohere-embed-request.js';
 

@@ -1,5 +1,6 @@
 import { convertOpenAIEmbeddingsResponse } from '../openai/convert-openai-embeddings-response.js';
-import { bearerKey, httpEmbeddingsAdapter } from '../shared/http-embeddings-adapter.js';
+import { bearerKey } from '../shared/bearer-key.js';
+import { httpEmbeddingsAdapter } from '../shared/http-embeddings-adapter.js';
 import { convertToJinaEmbeddingsRequest } from './convert-to-jina-embeddings-request.js';
 import { parseJinaError } from './parse-jina-error.js';
 

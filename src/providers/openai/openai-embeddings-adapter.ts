@@ -1,4 +1,5 @@
-import { bearerKey, httpEmbeddingsAdapter } from '../shared/http-embeddings-adapter.js';
+import { bearerKey } from '../shared/bearer-key.js';
+import { httpEmbeddingsAdapter } from '../shared/http-embeddings-adapter.js';
 import { convertOpenAIEmbeddingsResponse } from './convert-openai-embeddings-response.js';
 import { convertToOpenAIEmbeddingsRequest } from './convert-to-openai-embeddings-request.js';
 import { parseOpenAIError } from './parse-openai-error.js';

@@ -1,5 +1,5 @@
 import type { ImagesAdapter } from '../../protocol/adapters.js';
-import { bearerKey } from '../shared/http-embeddings-adapter.js';
+import { bearerKey } from '../shared/bearer-key.js';
 import { readUpstreamAnswer } from '../shared/read-upstream-body.js';
 import { sendUpstreamRequest } from '../shared/send-upstream-request.js';
 import { convertOpenAIImagesResponse } from './convert-openai-images-response.js';

@@ -1,5 +1,5 @@
 import type { SpeechAdapter } from '../../protocol/adapters.js';
-import { bearerKey } from '../shared/http-embeddings-adapter.js';
+import { bearerKey } from '../shared/bearer-key.js';
 import { sendUpstreamRequest } from '../shared/send-upstream-request.js';
 import { streamedBody } from '../shared/streamed-video.js';
 import { convertToOpenAISpeechRequest } from './convert-to-openai-speech-request.js';

@@ -82,6 +82,3 @@ export function readVector(value: unknown): number[] | undefined {
 /** Maps the reference's `input_type` words to a provider's own; any other value is the provider's own word, sent as given. */
 export const inputTypeFor = (words: Readonly<Record<string, string>>, inputType: string | undefined): string | undefined =>
   inputType === undefined ? undefined : (words[inputType] ?? inputType);
-
-/** The bearer key most embeddings APIs take. */
-export const bearerKey = (target: Pick<UpstreamTarget, 'apiKey'>): Record<string, string> => (target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {});
