@@ -30,6 +30,9 @@ import { organizationRoutes } from './api/organization/routes.js';
 import { organizationSettingsRoutes } from './api/organization/settings-routes.js';
 import { rerankRoutes } from './api/rerank/routes.js';
 import { responsesRoutes } from './api/responses/routes.js';
+import { embeddingsRoutes } from './api/embeddings/routes.js';
+import { imagesRoutes } from './api/images/routes.js';
+import { audioRoutes } from './api/audio/routes.js';
 import { videoRoutes } from './api/videos/routes.js';
 import { createVideoJobs, type VideoTuning } from './videos/video-jobs.js';
 import { toOrganizationSettings } from './organization-settings/organization-settings.js';
@@ -67,7 +70,7 @@ import { installErrorEnvelope } from './http/error-envelope.js';
 import { Shutdown } from './http/shutdown.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
-import { CHAT_ADAPTERS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
+import { CHAT_ADAPTERS, EMBEDDINGS_ADAPTERS, IMAGES_ADAPTERS, KINDS_BY_TASK, SPEECH_ADAPTERS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
 import { endUserHasher } from './providers/shared/hash-end-user.js';
 import { DEFAULT_UPSTREAM_BODY_LIMITS, setUpstreamBodyLimits, type UpstreamBodyLimits } from './providers/shared/upstream-body-limits.js';
 import type { KeyRateLimiter } from './accounts/key-rate-limiter.js';
@@ -247,7 +250,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   observability.watchHealth(services.catalog, chat.health);
   app.addHook('onClose', async () => chat.ledger.close());
-  assertServable(services.catalog, { chat: Object.keys(chat.adapters), rerank: Object.keys(RERANK_ADAPTERS), video: Object.keys(VIDEO_ADAPTERS) });
+  assertServable(services.catalog, { ...KINDS_BY_TASK, chat: Object.keys(chat.adapters) });
   const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS, spend, random: chat.random }, options.videos ?? {}, (error) =>
     isDatabaseUnavailable(error) ? app.log.debug({ err: error }, 'video job poll failed') : app.log.error({ err: error }, 'video job poll failed'),
   );
@@ -277,8 +280,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(chatRoutes({ ...chat, auth: services.auth, shutdown }));
       await api.register(responsesRoutes({ ...chat, auth: services.auth, shutdown }));
       await api.register(messagesRoutes({ ...chat, auth: services.auth, shutdown }));
-      // Rerank shares chat's endpoint health, retry budget and waits; it has its own adapters.
+      // Rerank, embeddings, images and speech share chat's endpoint health, retry budget and waits; each has its own adapters.
       await api.register(rerankRoutes({ ...chat, adapters: RERANK_ADAPTERS, auth: services.auth, shutdown }));
+      await api.register(embeddingsRoutes({ ...chat, adapters: EMBEDDINGS_ADAPTERS, auth: services.auth, shutdown }));
+      await api.register(imagesRoutes({ ...chat, adapters: IMAGES_ADAPTERS, auth: services.auth, shutdown }));
+      await api.register(audioRoutes({ ...chat, adapters: SPEECH_ADAPTERS, auth: services.auth, shutdown }));
       await api.register(keysRoutes(services));
       await api.register(presetsRoutes(services));
       await api.register(authRoutes(services));

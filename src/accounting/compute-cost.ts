@@ -4,6 +4,12 @@ import { applicablePricing } from './applicable-pricing.js';
 import { roundUsd } from '../util/round-usd.js';
 import { countOrZero } from './check-usage.js';
 
+/** Units other than tokens and requests that a model bills. */
+export interface BilledUnits {
+  images?: number | undefined;
+  characters?: number | undefined;
+}
+
 export interface CostBreakdown {
   total: number;
   /** What cache reads saved (positive) or cache writes added (negative) against the plain prompt price. */
@@ -20,9 +26,11 @@ export interface CostBreakdown {
  * endpoint's conditional overrides (long-context and time-window prices)
  * apply as of `at`, the request's start. A figure billing cannot take (see
  * checkUsage, which settlement runs first) counts as none, so that the cost
- * is always a finite amount ≥ 0.
+ * is always a finite amount ≥ 0. `units` are what an image or speech model
+ * is billed by: images made at the endpoint's `image` price, characters
+ * spoken at its `character` price.
  */
-export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: Date, requests = 1): CostBreakdown {
+export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: Date, requests = 1, units: BilledUnits = {}): CostBreakdown {
   const promptTokens = countOrZero(usage?.prompt_tokens);
   const pricing = applicablePricing(basePricing, promptTokens, at);
   const prompt = pricing.prompt ?? 0;
@@ -42,6 +50,8 @@ export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: 
     plainCompletion * completion +
     reasoning * (pricing.internal_reasoning ?? completion) +
     requests * (pricing.request ?? 0) +
+    countOrZero(units.images) * (pricing.image ?? 0) +
+    countOrZero(units.characters) * (pricing.character ?? 0) +
     countOrZero(usage?.server_tool_use_details?.web_search_requests) * (pricing.web_search ?? 0);
   const total = gross * (1 - (pricing.discount ?? 0));
   const cacheDiscount = cached * prompt - cacheRead + (cacheWrite * prompt - cacheWriteCost);

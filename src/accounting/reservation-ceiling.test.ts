@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chatCeiling, completionBound, DEFAULT_COMPLETION_TOKENS, rerankCeiling } from './reservation-ceiling.js';
+import { chatCeiling, completionBound, DEFAULT_COMPLETION_TOKENS, inputCeiling } from './reservation-ceiling.js';
 import { computeCost } from './compute-cost.js';
 
 const at = new Date('2026-11-21T12:00:00.000Z');
@@ -80,10 +80,10 @@ describe('chatCeiling', () => {
   });
 });
 
-describe('rerankCeiling', () => {
+describe('inputCeiling', () => {
   it('prices the search units and tokens on the dearest endpoint', () => {
     const endpoints = [{ pricing: { prompt: 0, completion: 0, request: 0.002 } }, { pricing: { prompt: 0.0000001, completion: 0 } }];
-    expect(rerankCeiling({ tokens: 1000, searchUnits: 2, endpoints, at }).usd).toBeCloseTo(0.004, 12);
-    expect(rerankCeiling({ tokens: 100_000, searchUnits: 1, endpoints, at }).usd).toBeCloseTo(0.01, 12);
+    expect(inputCeiling({ tokens: 1000, requests: 2, endpoints, at }).usd).toBeCloseTo(0.004, 12);
+    expect(inputCeiling({ tokens: 100_000, requests: 1, endpoints, at }).usd).toBeCloseTo(0.01, 12);
   });
 });

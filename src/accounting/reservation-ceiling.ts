@@ -84,8 +84,13 @@ function endpointCeiling(endpoint: CeilingEndpoint, input: ChatCeilingInput): Co
   };
 }
 
-/** A rerank's ceiling: on each endpoint, its search units and its tokens at that endpoint's prices; the most expensive sets it. */
-export function rerankCeiling(input: { tokens: number; searchUnits: number; endpoints: readonly Pick<CeilingEndpoint, 'pricing'>[]; at: Date }): CostCeiling {
+/**
+ * The ceiling of work billed by what it reads (a rerank, embeddings): on each
+ * endpoint, its input tokens at the prompt price and its units at the
+ * `request` price (a rerank's search units, one request otherwise); the most
+ * expensive sets it.
+ */
+export function inputCeiling(input: { tokens: number; requests: number; endpoints: readonly Pick<CeilingEndpoint, 'pricing'>[]; at: Date }): CostCeiling {
   const usage = { prompt_tokens: input.tokens, completion_tokens: 0, total_tokens: input.tokens };
-  return { usd: Math.max(0, ...input.endpoints.map((e) => computeCost(e.pricing, usage, input.at, input.searchUnits).total)) };
+  return { usd: Math.max(0, ...input.endpoints.map((e) => computeCost(e.pricing, usage, input.at, input.requests).total)) };
 }

@@ -9,5 +9,14 @@ export const TEXT_ONLY: Architecture = { input_modalities: ['text'], output_moda
 /** A rerank model: text in, relevance scores out ("rerank" is the reference's output modality for it). */
 export const RERANK: Architecture = { input_modalities: ['text'], output_modalities: ['rerank'], tokenizer: 'Other' };
 
+/** An embeddings model: text in, vectors out ("embeddings" is the reference's output modality for it). */
+export const EMBEDDINGS: Architecture = { input_modalities: ['text'], output_modalities: ['embeddings'], tokenizer: 'Other' };
+
+/** An image generation model: a prompt in, images out. */
+export const IMAGE: Architecture = { input_modalities: ['text'], output_modalities: ['image'], tokenizer: 'Other' };
+
+/** A text-to-speech model: text in, spoken audio out ("speech" is the reference's output modality for it). */
+export const SPEECH: Architecture = { input_modalities: ['text'], output_modalities: ['speech'], tokenizer: 'Other' };
+
 /** A video generation model: a prompt (and frame images) in, video out. */
 export const VIDEO: Architecture = { input_modalities: ['text', 'image'], output_modalities: ['video'], tokenizer: 'Other' };

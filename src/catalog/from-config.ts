@@ -3,8 +3,11 @@ import { normalizeBaseUrl } from './base-url.js';
 import { BUILTIN_MODELS } from './builtin/index.js';
 import { BUILTIN_SCORES } from './builtin/model-scores.js';
 import { CatalogError } from './catalog-error.js';
-import { DEFAULT_TIMEOUT_MS, RERANK, TEXT_ONLY, VIDEO } from './defaults.js';
-import type { CatalogContents, Endpoint, Model, Pricing, Provider } from './types.js';
+import { DEFAULT_TIMEOUT_MS, EMBEDDINGS, IMAGE, RERANK, SPEECH, TEXT_ONLY, VIDEO } from './defaults.js';
+import type { Architecture, CatalogContents, Endpoint, Model, Pricing, Provider } from './types.js';
+
+/** The architecture each declared `type` other than chat stands for. */
+const TYPE_ARCHITECTURES: Readonly<Record<string, Architecture>> = { rerank: RERANK, embeddings: EMBEDDINGS, image: IMAGE, speech: SPEECH, video: VIDEO };
 
 /** Whether the config file describes the catalog; one that does replaces the built-in table entirely. */
 export const declaresCatalog = (config: GatewayConfig | undefined): config is GatewayConfig =>
@@ -23,8 +26,9 @@ const toProvider = (p: ProviderConfig): Provider => ({
 
 /** An endpoint that states no price would be served for $0 by accident; 0 must be written to mean free. */
 function toPricing(model: ModelConfig, index: number, endpoint: EndpointConfig): Pricing {
-  const { prompt, completion, request, video_second } = endpoint.pricing;
-  if (prompt === undefined && completion === undefined && request === undefined && video_second === undefined) {
+  const { prompt, completion, request, video_second, image, character } = endpoint.pricing;
+  const perUnit = (model.type === 'image' && image !== undefined) || character !== undefined;
+  if (prompt === undefined && completion === undefined && request === undefined && video_second === undefined && !perUnit) {
     throw new CatalogError(
       `model "${model.id}" endpoint ${index} (provider "${endpoint.provider}", upstream model "${endpoint.upstream_model}") ` +
         'has no prompt, completion or request price; write 0 explicitly if it is free',
@@ -61,7 +65,7 @@ function toModel(m: ModelConfig): Model {
     description: m.description ?? known?.description ?? '',
     created: known?.created ?? 0,
     ...(contextLength !== undefined ? { contextLength } : {}),
-    architecture: m.type === 'rerank' ? RERANK : m.type === 'video' ? VIDEO : (known?.architecture ?? TEXT_ONLY),
+    architecture: (m.type !== undefined ? TYPE_ARCHITECTURES[m.type] : undefined) ?? known?.architecture ?? TEXT_ONLY,
     ...(Object.keys(scores).length > 0 ? { scores } : {}),
     endpoints,
   };

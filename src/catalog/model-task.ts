@@ -1,17 +1,24 @@
 import type { Model } from './types.js';
 
-/** What a model is called for: chat completions, reranking or video generation jobs. */
-export type ModelTask = 'chat' | 'rerank' | 'video';
+/** What a model is called for: chat completions, reranking, embeddings, image generation, speech or video generation jobs. */
+export type ModelTask = 'chat' | 'rerank' | 'embeddings' | 'image' | 'speech' | 'video';
+
+/** The tasks other than chat, each named by the output modality that marks it. */
+const OUTPUT_TASKS = ['rerank', 'embeddings', 'speech', 'video'] as const;
 
 /**
  * Read from the model's output modalities, the reference's own vocabulary
- * (its OutputModality has "rerank"), so /models shows the same fact the
- * router acts on.
+ * (its OutputModality has "rerank", "embeddings", "image", "speech" and "video"), so /models
+ * shows the same fact the router acts on.
  */
-export const modelTask = (model: Pick<Model, 'architecture'>): ModelTask =>
-  model.architecture.output_modalities.includes('rerank') ? 'rerank' : model.architecture.output_modalities.includes('video') ? 'video' : 'chat';
+export const modelTask = (model: Pick<Model, 'architecture'>): ModelTask => {
+  const outputs = model.architecture.output_modalities;
+  // A chat model may write images among its text; an image model writes images only.
+  if (outputs.includes('image') && !outputs.includes('text')) return 'image';
+  return OUTPUT_TASKS.find((task) => outputs.includes(task)) ?? 'chat';
+};
 
-/** Whether the catalog serves a chat model of this id (not a rerank or video one). */
+/** Whether the catalog serves a chat model of this id (not a rerank, embeddings, image, speech or video one). */
 export const servesChat =
   (catalog: { getModel(id: string): Pick<Model, 'architecture'> | undefined }) =>
   (id: string): boolean => {

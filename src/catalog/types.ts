@@ -38,6 +38,8 @@ export interface Pricing {
   input_cache_write_1h?: number;
   /** USD per second of generated video (video models). */
   video_second?: number;
+  /** USD per character of text spoken (speech models). */
+  character?: number;
   /** USD per second of video of these sizes (WIDTHxHEIGHT) or resolutions (1080p), where it differs from video_second. */
   video_second_by_size?: Readonly<Record<string, number>>;
   /** Fraction taken off every price, 0 to 1. */

@@ -29,6 +29,10 @@ export interface RunEnd {
   error?: { code: number; name: ErrorCode; message: string };
   /** A rerank's billed search units: the endpoint's `request` price applies once per unit. */
   searchUnits?: number;
+  /** The images an image model made: the endpoint's `image` price applies once per image. */
+  images?: number;
+  /** The characters a speech model spoke: the endpoint's `character` price applies once per character. */
+  characters?: number;
   /** What the model answered, kept with the row when the run stores its content (run.storedInput). */
   output?: GeneratedText;
 }
@@ -37,7 +41,7 @@ export interface RunEnd {
 export const runError = (error: GatewayError): NonNullable<RunEnd['error']> => ({ code: error.statusCode, name: error.code, message: error.message });
 
 /** The ledger's api_type of each task (the reference's names). */
-const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rerank', video: 'video' };
+const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rerank', embeddings: 'embeddings', image: 'image', speech: 'tts', video: 'video' };
 
 /**
  * Writes the run's ledger row and charges its key, and returns the cost.
@@ -57,7 +61,7 @@ export async function settleRun(
       servedSample(now.getTime() - run.startedAt, end.ttftMs, end.usage?.completion_tokens),
     );
   const cost =
-    end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? 1) : { total: 0, cacheDiscount: 0 };
+    end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? 1, { images: end.images, characters: end.characters }) : { total: 0, cacheDiscount: 0 };
   services.observer?.settled(run, end, cost.total);
   await services.ledger.record({
     id: run.id,
@@ -97,6 +101,8 @@ export async function settleRun(
       ...run.routing,
       attempts: end.outcomes,
       ...(end.searchUnits !== undefined ? { search_units: end.searchUnits } : {}),
+      ...(end.images !== undefined ? { images: end.images } : {}),
+      ...(end.characters !== undefined ? { characters: end.characters } : {}),
     }),
     origin: run.origin,
     user_agent: run.userAgent,

@@ -58,7 +58,7 @@ const routerFacts = ({ router, plugin, choice }: RouterDecision): RouterFacts =>
 });
 
 /** Where each task is served, for the error that names the right endpoint. */
-const TASK_ENDPOINTS: Record<ModelTask, string> = { chat: 'POST /chat/completions', rerank: 'POST /rerank', video: 'POST /videos' };
+const TASK_ENDPOINTS: Record<ModelTask, string> = { chat: 'POST /chat/completions', rerank: 'POST /rerank', embeddings: 'POST /embeddings', image: 'POST /images', speech: 'POST /audio/speech', video: 'POST /videos' };
 
 /**
  * Plans the attempts of a request for models of one task. An unknown model
@@ -116,7 +116,7 @@ function planRun<R extends RoutedRequest>(
   if (unknown !== undefined) throw Errors.modelNotFound(unknown);
   for (const id of requested) {
     const other = modelTask(services.catalog.getModel(id)!);
-    if (other !== task) throw Errors.invalidRequest(`Model ${id} is a ${other} model: send it to ${TASK_ENDPOINTS[other]}`);
+    if (other !== task) throw Errors.invalidRequest(`Model ${id} is ${/^[aeiou]/.test(other) ? 'an' : 'a'} ${other} model: send it to ${TASK_ENDPOINTS[other]}`);
   }
   if (plan.noEndpoint !== undefined) throw Errors.noEndpointMatchesPreferences({ candidates: plan.candidates }, plan.noEndpoint);
   return {

@@ -3,7 +3,7 @@ import { buildCatalog } from '../catalog/build-catalog.js';
 import { declaresCatalog } from '../catalog/from-config.js';
 import { loadGatewayConfig } from '../config/load-gateway-config.js';
 import { resolveModerationProvider } from '../plugins/moderation-provider.js';
-import { CHAT_ADAPTERS, MODERATION_ADAPTERS, PROVIDER_KINDS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from '../providers/registry.js';
+import { KINDS_BY_TASK, MODERATION_ADAPTERS, PROVIDER_KINDS } from '../providers/registry.js';
 import { modelsByTask } from './start-banner.js';
 
 /** The file `config check` reads when none is named: the one `serve` reads. */
@@ -21,7 +21,7 @@ export function checkConfigFile(path: string, env: NodeJS.ProcessEnv): string {
   const config = loadGatewayConfig(path, { knownKinds: PROVIDER_KINDS }, env);
   const catalog = buildCatalog({ config, env, knownKinds: PROVIDER_KINDS });
   resolveModerationProvider(config.moderation, catalog, MODERATION_ADAPTERS, !declaresCatalog(config));
-  assertServable(catalog, { chat: Object.keys(CHAT_ADAPTERS), rerank: Object.keys(RERANK_ADAPTERS), video: Object.keys(VIDEO_ADAPTERS) });
+  assertServable(catalog, KINDS_BY_TASK);
   const models = modelsByTask(catalog.listModels());
   const source = declaresCatalog(config) ? `${config.providers?.length ?? 0} providers` : 'no providers declared (the environment enables them)';
   return `${path}: valid; ${source}; models: ${models}\n`;

@@ -16,8 +16,8 @@ const DEMO_CONFIG = new URL('../../examples/gateway.sim.yaml', import.meta.url);
 
 /** What the demo prints once it serves: two commands to paste, and where to go next. */
 export function demoInstructions(baseUrl: string, key: string): string {
-  const curl = (body: string, flags = '-s') =>
-    `  curl ${flags} ${baseUrl}/chat/completions \\\n` +
+  const curl = (body: string, flags = '-s', path = '/chat/completions') =>
+    `  curl ${flags} ${baseUrl}${path} \\\n` +
     `    -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' \\\n` +
     `    -d '${body}'\n`;
   const hello = '"messages":[{"role":"user","content":"Hello!"}]';
@@ -26,6 +26,7 @@ export function demoInstructions(baseUrl: string, key: string): string {
     `on a throw-away database. Ctrl-C stops both and deletes the database.\n\n` +
     `A chat completion:\n\n${curl(`{"model":"sim/chat",${hello}}`)}\n` +
     `The same, streamed:\n\n${curl(`{"model":"sim/chat","stream":true,${hello}}`, '-sN')}\n` +
+    `Embeddings:\n\n${curl('{"model":"sim/embed","input":["Hello!","Goodbye!"]}', '-s', '/embeddings')}\n` +
     `The web console: ${new URL('/console/', baseUrl).href} (sign in with the key above).\n\n` +
     `"model":"sim/flaky" falls back past a provider that answers 503; the models: curl -s ${baseUrl}/models\n\n`
   );

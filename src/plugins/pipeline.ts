@@ -3,12 +3,16 @@ import type { RunObserver } from '../chat/run-observer.js';
 import type { ChatRequest, PluginConfig } from '../protocol/chat.js';
 import type { GuardrailCache } from '../guardrails/guardrail-cache.js';
 import { Errors } from '../http/errors.js';
+import type { EmbeddingsRequest } from '../protocol/embeddings.js';
+import type { ImageRequest } from '../protocol/images.js';
+import type { SpeechRequest } from '../protocol/speech.js';
 import type { RerankRequest } from '../protocol/rerank.js';
 import type { Clock } from '../util/clock.js';
 import { guardrailStage } from './guardrail-stage.js';
 import { moderationStage, type ModerationProvider } from './moderation-stage.js';
 import { activePlugins } from './plugin-configs.js';
-import { CHAT_VIEW, RERANK_VIEW } from './request-views.js';
+import type { GuardedRequestView } from './guardrail-stage.js';
+import { CHAT_VIEW, EMBEDDINGS_VIEW, IMAGES_VIEW, RERANK_VIEW, SPEECH_VIEW } from './request-views.js';
 import { runRequestStages, type RequestStage } from './request-stage.js';
 import { responseHealingStage } from './response-healing.js';
 import { runResponseStages, type ResponseStage } from './response-stage.js';
@@ -43,6 +47,9 @@ export interface PipelineOptions {
 export interface Pipeline {
   prepareChat(run: ChatRun, signal: AbortSignal): Promise<ChatRun>;
   prepareRerank(run: Run<RerankRequest>, signal: AbortSignal): Promise<Run<RerankRequest>>;
+  prepareEmbeddings(run: Run<EmbeddingsRequest>, signal: AbortSignal): Promise<Run<EmbeddingsRequest>>;
+  prepareImages(run: Run<ImageRequest>, signal: AbortSignal): Promise<Run<ImageRequest>>;
+  prepareSpeech(run: Run<SpeechRequest>, signal: AbortSignal): Promise<Run<SpeechRequest>>;
   finishChat: (run: ChatRun, completion: Parameters<typeof runResponseStages>[2]) => ReturnType<typeof runResponseStages>;
   serverTools: ServerToolRegistry;
 }
@@ -82,6 +89,8 @@ function asStep<R extends RoutedRequest>(stage: RequestStage<R>, step: RunObserv
 
 export function createPipeline(options: PipelineOptions): Pipeline {
   const pluginDefaults = options.pluginDefaults ?? NO_DEFAULTS;
+  const { step } = options;
+  const observed = <R extends RoutedRequest>(stage: RequestStage<R>): RequestStage<R> => (step ? asStep(stage, step) : stage);
   // PDFs become text first, so that guardrails and moderation read them; compression comes last, over everything added.
   const chatStages: RequestStage<ChatRequest>[] = [
     fileParserStage(options.plugins),
@@ -90,15 +99,19 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     webSearchStage(options.plugins, options.clock),
     contextCompressionStage(options.plugins.tokens),
     streamingLimits,
-  ];
-  const rerankStages: RequestStage<RerankRequest>[] = [guardrailStage(RERANK_VIEW)];
-  const responseStages: ResponseStage[] = [responseHealingStage, webCitationsStage];
-  const { step } = options;
-  if (step) {
-    chatStages.forEach((stage, i) => (chatStages[i] = asStep(stage, step)));
-    rerankStages.forEach((stage, i) => (rerankStages[i] = asStep(stage, step)));
-    responseStages.forEach((stage, i) => (responseStages[i] = { ...stage, run: (run, completion) => step(`plugin ${stage.name}`, () => stage.run(run, completion)) }));
-  }
+  ].map(observed);
+  /** The APIs without plugins (rerank, embeddings, images, speech) run only the key's guardrails. */
+  const guardedOnly = <R extends RoutedRequest>(view: GuardedRequestView<R>) => {
+    const stages: RequestStage<R>[] = [observed(guardrailStage(view))];
+    return async (run: Run<R>, signal: AbortSignal): Promise<Run<R>> => {
+      const guardrails = (await options.guardrails.get(run.key.organization_id)).forKey(run.key);
+      if (guardrails.length === 0) return run;
+      return runRequestStages(stages, { run, plugins: new Map(), guardrails, signal });
+    };
+  };
+  const responseStages: ResponseStage[] = [responseHealingStage, webCitationsStage].map((stage) =>
+    step ? { ...stage, run: (run, completion) => step(`plugin ${stage.name}`, () => stage.run(run, completion)) } : stage,
+  );
 
   return {
     serverTools: options.serverTools,
@@ -110,11 +123,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       checkServerTools(options.serverTools, run, plugins);
       return { ...(await runRequestStages(chatStages, { run, plugins, guardrails, signal })), plugins };
     },
-    async prepareRerank(run, signal) {
-      const guardrails = (await options.guardrails.get(run.key.organization_id)).forKey(run.key);
-      if (guardrails.length === 0) return run;
-      return runRequestStages(rerankStages, { run, plugins: new Map(), guardrails, signal });
-    },
+    prepareRerank: guardedOnly(RERANK_VIEW),
+    prepareEmbeddings: guardedOnly(EMBEDDINGS_VIEW),
+    prepareImages: guardedOnly(IMAGES_VIEW),
+    prepareSpeech: guardedOnly(SPEECH_VIEW),
     finishChat: (run, completion) => runResponseStages(responseStages, run, completion),
   };
 }

@@ -1,6 +1,9 @@
 import { estimatePromptTokens } from '../chat/estimate-tokens.js';
 import type { ChatRequest } from '../protocol/chat.js';
 import { chatTexts, withChatTexts } from '../guardrails/chat-texts.js';
+import type { EmbeddingsRequest } from '../protocol/embeddings.js';
+import type { ImageRequest } from '../protocol/images.js';
+import type { SpeechRequest } from '../protocol/speech.js';
 import type { RerankRequest } from '../protocol/rerank.js';
 import type { GuardedRequestView } from './guardrail-stage.js';
 
@@ -19,4 +22,26 @@ export const CHAT_VIEW: GuardedRequestView<ChatRequest> = {
 export const RERANK_VIEW: GuardedRequestView<RerankRequest> = {
   texts: (request) => [request.query, ...request.documents].map((text) => ({ role: 'user', text })),
   withTexts: (request, texts) => ({ ...request, query: texts[0]?.text ?? request.query, documents: request.documents.map((d, i) => texts[i + 1]?.text ?? d) }),
+};
+
+/**
+ * Embeddings as guardrails read them: each text is the user's, and what a
+ * rule redacts is embedded redacted. Token arrays carry no text to read.
+ */
+export const EMBEDDINGS_VIEW: GuardedRequestView<EmbeddingsRequest> = {
+  texts: ({ input }) => (input.kind === 'text' ? input.texts.map((text) => ({ role: 'user', text })) : []),
+  withTexts: (request, texts) =>
+    request.input.kind === 'text' ? { ...request, input: { kind: 'text', texts: request.input.texts.map((t, i) => texts[i]?.text ?? t) } } : request,
+};
+
+/** An image request as guardrails read it: the prompt is the user's text. */
+export const IMAGES_VIEW: GuardedRequestView<ImageRequest> = {
+  texts: (request) => [{ role: 'user', text: request.prompt }],
+  withTexts: (request, texts) => ({ ...request, prompt: texts[0]?.text ?? request.prompt }),
+};
+
+/** A speech request as guardrails read it: the text to speak is the user's. */
+export const SPEECH_VIEW: GuardedRequestView<SpeechRequest> = {
+  texts: (request) => [{ role: 'user', text: request.input }],
+  withTexts: (request, texts) => ({ ...request, input: texts[0]?.text ?? request.input }),
 };

@@ -1,10 +1,13 @@
 /**
  * The adapter interfaces: one per kind of API a provider protocol speaks (chat, rerank,
- * moderation, video). Implementations live in providers/<name>/; everything above them
+ * embeddings, images, speech, moderation, video). Implementations live in providers/<name>/; everything above them
  * calls through these and sees only the canonical shapes and UpstreamError.
  */
 import type { Dispatcher } from 'undici';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from './chat.js';
+import type { EmbeddingsRequest, UpstreamEmbeddings } from './embeddings.js';
+import type { ImageRequest, UpstreamImages } from './images.js';
+import type { SpeechRequest } from './speech.js';
 import type { MessagesRequest, MessagesResponse, MessagesStreamEvent } from './messages.js';
 import type { RerankRequest, UpstreamRerank } from './rerank.js';
 import type { ResponseObject, ResponsesRequest, ResponseStreamEvent } from './responses.js';
@@ -82,6 +85,31 @@ export interface RerankAdapter {
   rerank(request: RerankRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamRerank>;
 }
 
+export interface EmbeddingsAdapter {
+  readonly kind: string;
+  /** Whether the protocol takes token arrays as input (OpenAI's does); an endpoint whose protocol does not is left out of such a request's plan. */
+  readonly acceptsTokens: boolean;
+  /** Resolves to one vector per input item, in order, and the reported usage; rejects with UpstreamError. */
+  embed(request: EmbeddingsRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamEmbeddings>;
+}
+
+/** What an image request can set on a protocol, as the reference's CapabilityDescriptor describes it (GET /images/models). */
+export type ImageCapability = { type: 'enum'; values: readonly string[] } | { type: 'range'; min: number; max: number } | { type: 'boolean' };
+
+export interface ImagesAdapter {
+  readonly kind: string;
+  /** The request parameters this protocol takes, by name. */
+  readonly supportedParameters: Readonly<Record<string, ImageCapability>>;
+  /** Resolves to the generated images, or rejects with UpstreamError. */
+  generate(request: ImageRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamImages>;
+}
+
+export interface SpeechAdapter {
+  readonly kind: string;
+  /** Resolves once the upstream accepted the request, to its audio as it streams; rejects with UpstreamError. */
+  speak(request: SpeechRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamVideoContent>;
+}
+
 /** A moderation verdict on one input: flagged or not, the categories that flagged it, and every category's score. */
 export interface ModerationVerdict {
   flagged: boolean;
@@ -101,7 +129,7 @@ export type UpstreamVideoState =
   | { status: 'completed'; upstreamId: string; seconds: number | null; outputs: number }
   | { status: 'failed' | 'cancelled'; upstreamId: string; message: string };
 
-/** A video's bytes as the upstream sends them: read as a stream, never buffered whole. */
+/** A video's (or speech's) bytes as the upstream sends them: read as a stream, never buffered whole. */
 export interface UpstreamVideoContent {
   contentType: string;
   contentLength: number | null;

@@ -1,11 +1,11 @@
 import { anthropicChatAdapter } from './anthropic/index.js';
-import { cohereRerankAdapter } from './cohere/index.js';
-import { geminiChatAdapter } from './gemini/index.js';
+import { cohereEmbeddingsAdapter, cohereRerankAdapter } from './cohere/index.js';
+import { geminiChatAdapter, geminiEmbeddingsAdapter } from './gemini/index.js';
 import { geminiVideosAdapter } from './gemini-videos/index.js';
-import { jinaRerankAdapter } from './jina/index.js';
+import { jinaEmbeddingsAdapter, jinaRerankAdapter } from './jina/index.js';
 import { localRerankAdapter } from './local/index.js';
-import type { ChatAdapter, ModerationAdapter, RerankAdapter, VideoAdapter } from '../protocol/adapters.js';
-import { openAIChatAdapter } from './openai/index.js';
+import type { ChatAdapter, EmbeddingsAdapter, ImagesAdapter, ModerationAdapter, RerankAdapter, SpeechAdapter, VideoAdapter } from '../protocol/adapters.js';
+import { openAIChatAdapter, openAIEmbeddingsAdapter, openAIImagesAdapter, openAISpeechAdapter } from './openai/index.js';
 import { openAIVideosAdapter } from './openai-videos/index.js';
 import { openAIModerationAdapter } from './openai-moderation/index.js';
 
@@ -23,6 +23,24 @@ export const RERANK_ADAPTERS: Readonly<Record<string, RerankAdapter>> = {
   local: localRerankAdapter,
 };
 
+/** The embeddings adapter of each provider kind: OpenAI's API (and its copies), Gemini's batchEmbedContents, Cohere's embed v2, Jina's. */
+export const EMBEDDINGS_ADAPTERS: Readonly<Record<string, EmbeddingsAdapter>> = {
+  openai: openAIEmbeddingsAdapter,
+  gemini: geminiEmbeddingsAdapter,
+  cohere: cohereEmbeddingsAdapter,
+  jina: jinaEmbeddingsAdapter,
+};
+
+/** The image generation adapter of each provider kind: OpenAI's images API. */
+export const IMAGES_ADAPTERS: Readonly<Record<string, ImagesAdapter>> = {
+  openai: openAIImagesAdapter,
+};
+
+/** The text-to-speech adapter of each provider kind: OpenAI's audio API. */
+export const SPEECH_ADAPTERS: Readonly<Record<string, SpeechAdapter>> = {
+  openai: openAISpeechAdapter,
+};
+
 /** The video-job adapter of each provider kind: OpenAI's Videos API on `openai` providers, Veo on `gemini` ones. */
 export const VIDEO_ADAPTERS: Readonly<Record<string, VideoAdapter>> = {
   openai: openAIVideosAdapter,
@@ -34,7 +52,17 @@ export const MODERATION_ADAPTERS: Readonly<Record<string, ModerationAdapter>> = 
   openai: openAIModerationAdapter,
 };
 
-/** Every kind some adapter speaks, for chat, rerank or video. */
+/** Every kind some adapter speaks, for chat, rerank, embeddings or video. */
 export const PROVIDER_KINDS: readonly string[] = [
-  ...new Set([...Object.keys(CHAT_ADAPTERS), ...Object.keys(RERANK_ADAPTERS), ...Object.keys(VIDEO_ADAPTERS)]),
+  ...new Set([...Object.keys(CHAT_ADAPTERS), ...Object.keys(RERANK_ADAPTERS), ...Object.keys(EMBEDDINGS_ADAPTERS), ...Object.keys(VIDEO_ADAPTERS)]),
 ];
+
+/** The kinds that serve each task, for the start-time check that every endpoint can be served (catalog/assert-servable.ts). */
+export const KINDS_BY_TASK = {
+  chat: Object.keys(CHAT_ADAPTERS),
+  rerank: Object.keys(RERANK_ADAPTERS),
+  embeddings: Object.keys(EMBEDDINGS_ADAPTERS),
+  image: Object.keys(IMAGES_ADAPTERS),
+  speech: Object.keys(SPEECH_ADAPTERS),
+  video: Object.keys(VIDEO_ADAPTERS),
+};

@@ -1,4 +1,4 @@
-import { rerankCeiling, type CostCeiling } from '../accounting/reservation-ceiling.js';
+import { inputCeiling, type CostCeiling } from '../accounting/reservation-ceiling.js';
 import { startRun } from '../chat/start-run.js';
 import type { RunServices } from '../chat/run-services.js';
 import type { Run, RunContext } from '../chat/run.js';
@@ -28,9 +28,9 @@ export function startRerankRun(services: RerankServices, key: ApiKeyRow, request
 export async function rerankRunCeiling(run: RerankRun): Promise<CostCeiling> {
   const { count } = await loadTokenCounter();
   const { query, documents } = run.request;
-  return rerankCeiling({
+  return inputCeiling({
     tokens: count(query) * documents.length + count(documents.join('\n')),
-    searchUnits: countSearchUnits(documents.length),
+    requests: countSearchUnits(documents.length),
     endpoints: run.attempts.map((attempt) => attempt.endpoint),
     at: new Date(run.startedAt),
   });

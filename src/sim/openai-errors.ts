@@ -71,6 +71,23 @@ export const SimErrors = {
       param,
       code: 'unsupported_parameter',
     }),
+  unrecognizedArgument: (name: string) => openAiError(400, `Unrecognized request argument supplied: ${name}`),
+  arrayTooLong: (param: string, max: number, got: number) =>
+    openAiError(400, `Invalid '${param}': array too long. Expected an array with maximum length ${max}, but got an array with length ${got} instead.`, {
+      param,
+      code: 'array_above_max_length',
+    }),
+  unknownParameter: (param: string) => openAiError(400, `Unknown parameter: '${param}'.`, { param, code: 'unknown_parameter' }),
+  aboveMaximum: (param: string, max: number, got: unknown) =>
+    openAiError(400, `Invalid '${param}': integer above maximum value. Expected a value <= ${max}, but got ${String(got)} instead.`, {
+      param,
+      code: 'integer_above_max_value',
+    }),
+  belowMinimum: (param: string, min: number, got: unknown) =>
+    openAiError(400, `Invalid '${param}': integer below minimum value. Expected a value >= ${min}, but got ${String(got)} instead.`, {
+      param,
+      code: 'integer_below_min_value',
+    }),
   streamOptionsWithoutStream: () =>
     openAiError(400, "The 'stream_options' parameter is only allowed when 'stream' is enabled.", { param: 'stream_options' }),
   modelNotFound: (model: string, detail?: string) =>

@@ -8,6 +8,12 @@ import { handleGenerateContent, matchGeminiCall } from './gemini/gemini-route.js
 import { MODEL_LIST_JSON } from './models.js';
 import { handleModerations } from './moderation/moderations-route.js';
 import { SimErrors } from './openai-errors.js';
+import { handleCohereEmbed } from './embeddings/cohere-embed.js';
+import { handleGeminiBatchEmbed, matchBatchEmbedCall } from './embeddings/gemini-batch-embed.js';
+import { handleJinaEmbeddings } from './embeddings/jina-embeddings.js';
+import { handleOpenAIEmbeddings } from './embeddings/openai-embeddings.js';
+import { handleSpeech } from './audio/speech-route.js';
+import { handleImageGenerations, handleSimImage, SIM_IMAGE_PATH } from './images/openai-images-route.js';
 import { handleCohereRerank } from './rerank/cohere-rerank.js';
 import { handleJinaRerank } from './rerank/jina-rerank.js';
 import { handleResponses } from './responses/responses-route.js';
@@ -48,6 +54,15 @@ async function route(req: IncomingMessage, res: ServerResponse, context: SimCont
   if (endpoint === 'POST /v1/messages') return handleMessages(req, res, context);
   if (endpoint === 'POST /v2/rerank') return handleCohereRerank(req, res, context);
   if (endpoint === 'POST /v1/rerank') return handleJinaRerank(req, res, context);
+  if (endpoint === 'POST /v1/embeddings') return handleOpenAIEmbeddings(req, res, context);
+  if (endpoint === 'POST /v2/embed') return handleCohereEmbed(req, res, context);
+  if (endpoint === 'POST /v1/images/generations') return handleImageGenerations(req, res, context);
+  if (endpoint === 'POST /v1/audio/speech') return handleSpeech(req, res, context);
+  const simImage = req.method === 'GET' ? SIM_IMAGE_PATH.exec(path) : null;
+  if (simImage) return handleSimImage(res, simImage[1]!);
+  // Jina's API under /jina: its embeddings path is OpenAI's, so a Jina provider's base URL is {sim}/jina/v1.
+  if (endpoint === 'POST /jina/v1/embeddings') return handleJinaEmbeddings(req, res, context);
+  if (endpoint === 'POST /jina/v1/rerank') return handleJinaRerank(req, res, context);
   if (endpoint === 'POST /search') return handleExaSearch(req, res, context);
   if (endpoint === 'POST /v1/moderations') return handleModerations(req, res, context);
   if (endpoint === 'GET /v1/models') {
@@ -57,6 +72,8 @@ async function route(req: IncomingMessage, res: ServerResponse, context: SimCont
   if (videoCall) return handleVideoCall(req, res, context, videoCall);
   const veoCall = matchVeoCall(req.method ?? '', path);
   if (veoCall) return handleVeoCall(req, res, context, veoCall);
+  const embedModel = req.method === 'POST' ? matchBatchEmbedCall(path) : undefined;
+  if (embedModel !== undefined) return handleGeminiBatchEmbed(req, res, context, embedModel);
   const geminiCall = req.method === 'POST' ? matchGeminiCall(path) : undefined;
   if (geminiCall) return handleGenerateContent(req, res, context, geminiCall);
   return sendError(res, SimErrors.invalidUrl(req.method ?? '', path));

@@ -44,7 +44,7 @@ describe('model-gateway demo', () => {
   it('prints a curl that answers a chat completion and one that streams, and Ctrl-C stops everything and removes its database', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'mg-demo-'));
     running = await startDemo(tmp);
-    const [complete, stream] = printedCurls(running.stdout);
+    const [complete, stream, embeddings] = printedCurls(running.stdout);
     expect(complete).toBeDefined();
     expect(stream).toBeDefined();
 
@@ -59,6 +59,10 @@ describe('model-gateway demo', () => {
     const page = await fetch(consoleUrl!);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="app">');
+
+    const vectors = JSON.parse((await sh('sh', ['-c', embeddings!])).stdout) as { object: string; data: { embedding: number[] }[] };
+    expect(vectors.object).toBe('list');
+    expect(vectors.data).toHaveLength(2);
     expect(readdirSync(tmp)).toHaveLength(1);
 
     running.child.kill('SIGINT');

@@ -9,6 +9,20 @@ import { ListModelsQuery, ModelEndpointsParams } from './schemas.js';
 
 const DEFAULT_PAGE_SIZE = 500;
 
+/** One page of a models list (GET /models, GET /embeddings/models); without offset and limit the whole list, as the reference says. */
+export function modelsPage<T>(listing: readonly T[], { offset, limit }: { offset?: number | null; limit?: number }, path: string) {
+  const paged = offset != null || limit !== undefined;
+  const start = offset ?? 0;
+  const size = limit ?? DEFAULT_PAGE_SIZE;
+  const end = paged ? start + size : listing.length;
+  return {
+    object: 'list' as const,
+    data: listing.slice(start, end),
+    total_count: listing.length,
+    links: { next: end < listing.length ? `${path}?offset=${end}&limit=${size}` : null },
+  };
+}
+
 export interface ModelsRoutesOptions {
   catalog: Catalog;
   /**
@@ -29,20 +43,7 @@ export function modelsRoutes({ catalog, requireKey, health }: ModelsRoutesOption
     const listing = [...models.map((model) => toModelRecord(model, modelsPath)), ...routers];
     const auth = requireKey ? { onRequest: requireKey } : {};
 
-    // Without offset and limit the whole list is returned, as the reference says.
-    app.get('/models', { ...auth, schema: { querystring: ListModelsQuery } }, async (request) => {
-      const { offset, limit } = request.query;
-      const paged = offset != null || limit !== undefined;
-      const start = offset ?? 0;
-      const size = limit ?? DEFAULT_PAGE_SIZE;
-      const end = paged ? start + size : listing.length;
-      return {
-        object: 'list' as const,
-        data: listing.slice(start, end),
-        total_count: listing.length,
-        links: { next: end < listing.length ? `${modelsPath}?offset=${end}&limit=${size}` : null },
-      };
-    });
+    app.get('/models', { ...auth, schema: { querystring: ListModelsQuery } }, async (request) => modelsPage(listing, request.query, modelsPath));
 
     app.get('/models/:author/:slug/endpoints', { ...auth, schema: { params: ModelEndpointsParams } }, async (request) => {
       const id = `${request.params.author}/${request.params.slug}`;

@@ -1,1 +1,2 @@
 export { geminiChatAdapter } from './gemini-chat-adapter.js';
+export { geminiEmbeddingsAdapter } from './gemini-embeddings-adapter.js';

@@ -7,11 +7,16 @@ import type { UpstreamResponse } from './send-upstream-request.js';
  * download is limited by the client's patience.
  */
 export function streamedVideo(response: UpstreamResponse): UpstreamVideoContent {
+  return streamedBody(response, 'video/mp4');
+}
+
+/** A binary answer's body as it streams (a video, speech), with its type (`fallbackType` unless said) and length when given. */
+export function streamedBody(response: UpstreamResponse, fallbackType: string): UpstreamVideoContent {
   response.stopDeadline();
   const type = response.headers['content-type'];
   const length = Number(response.headers['content-length']);
   return {
-    contentType: typeof type === 'string' ? type : 'video/mp4',
+    contentType: typeof type === 'string' ? type : fallbackType,
     contentLength: Number.isInteger(length) && length >= 0 ? length : null,
     body: response.body,
   };

@@ -1,0 +1,49 @@
+import { Type, type Static } from 'typebox';
+import { ProviderPreferences } from '../chat/provider-preferences-schema.js';
+
+/** The longest prompt taken (OpenAI's GPT image models take 32,000 characters). */
+export const MAX_IMAGE_PROMPT = 32_000;
+
+const ASPECT_RATIOS = ['1:1', '1:2', '1:4', '1:8', '2:1', '2:3', '3:2', '3:4', '4:1', '4:3', '4:5', '5:4', '8:1', '9:16', '16:9', '9:19.5', '19.5:9', '9:20', '20:9', '9:21', '21:9', 'auto'];
+const Size = Type.String({ pattern: '^(auto|\\d{2,5}x\\d{2,5}|512|1K|2K|4K)$' });
+
+/** What both image routes take alike. */
+const common = {
+  model: Type.String({ minLength: 1 }),
+  prompt: Type.String({ minLength: 1, maxLength: MAX_IMAGE_PROMPT }),
+  n: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+  size: Type.Optional(Size),
+  quality: Type.Optional(Type.Enum(['auto', 'low', 'medium', 'high', 'standard', 'hd'])),
+  background: Type.Optional(Type.Enum(['auto', 'transparent', 'opaque'])),
+  output_format: Type.Optional(Type.Enum(['png', 'jpeg', 'webp'])),
+  output_compression: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  provider: Type.Optional(ProviderPreferences),
+  user: Type.Optional(Type.String()),
+};
+
+/**
+ * The body of POST /images (the reference's ImageGenerationRequest).
+ * `resolution` and `seed` are taken and ignored by protocols without such a
+ * knob (OpenAI's); `stream` is answered buffered, as the reference answers
+ * for providers without native streaming.
+ */
+export const ImagesRequestBody = Type.Object({
+  ...common,
+  aspect_ratio: Type.Optional(Type.Enum(ASPECT_RATIOS)),
+  resolution: Type.Optional(Type.Enum(['512', '1K', '2K', '4K'])),
+  seed: Type.Optional(Type.Integer()),
+  stream: Type.Optional(Type.Boolean()),
+  input_references: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 16 })),
+});
+
+/** The body of POST /images/generations (OpenAI's, which the openai client's images.generate posts). */
+export const ImageGenerationsRequestBody = Type.Object({
+  ...common,
+  response_format: Type.Optional(Type.Enum(['url', 'b64_json'])),
+  style: Type.Optional(Type.Enum(['vivid', 'natural'])),
+  moderation: Type.Optional(Type.Enum(['auto', 'low'])),
+  stream: Type.Optional(Type.Boolean()),
+});
+
+export type ImagesRequestBody = Static<typeof ImagesRequestBody>;
+export type ImageGenerationsRequestBody = Static<typeof ImageGenerationsRequestBody>;

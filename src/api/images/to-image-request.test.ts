@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { fromGenerationsBody, fromImagesBody } from './to-image-request.js';
+
+describe('fromImagesBody', () => {
+  it('keeps the fields an adapter uses, always asking for base64', () => {
+    expect(fromImagesBody({ model: 'm', prompt: 'p', n: 2, aspect_ratio: '3:2', resolution: '2K', seed: 7, stream: true, quality: 'low' })).toEqual({
+      model: 'm',
+      prompt: 'p',
+      n: 2,
+      aspect_ratio: '3:2',
+      quality: 'low',
+      response_format: 'b64_json',
+    });
+  });
+
+  it('takes a pixel size, and a tier size as the resolution it stands for (no OpenAI knob)', () => {
+    expect(fromImagesBody({ model: 'm', prompt: 'p', size: '1024x1536' }).size).toBe('1024x1536');
+    expect(fromImagesBody({ model: 'm', prompt: 'p', size: '2K' })).not.toHaveProperty('size');
+  });
+
+  it('refuses reference images, naming the field', () => {
+    expect(() => fromImagesBody({ model: 'm', prompt: 'p', input_references: [{}] })).toThrow('input_references');
+  });
+});
+
+describe('fromGenerationsBody', () => {
+  it('answers base64 unless URLs are asked for, and keeps the style', () => {
+    expect(fromGenerationsBody({ model: 'm', prompt: 'p' }).response_format).toBe('b64_json');
+    expect(fromGenerationsBody({ model: 'm', prompt: 'p', response_format: 'url', style: 'natural' })).toMatchObject({ response_format: 'url', style: 'natural' });
+  });
+});

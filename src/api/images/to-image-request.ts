@@ -1,0 +1,24 @@
+import { Errors } from '../../http/errors.js';
+import type { ImageRequest } from '../../protocol/images.js';
+import type { ImageGenerationsRequestBody, ImagesRequestBody } from './schemas.js';
+
+/** The fields both routes share, picked so that tolerated extras never reach the flow. */
+function shared(body: ImagesRequestBody | ImageGenerationsRequestBody): Omit<ImageRequest, 'response_format'> {
+  const { model, prompt, n, size, quality, background, output_format, output_compression, provider, user } = body;
+  const optional = { n, size, quality, background, output_format, output_compression, provider, user };
+  return { model, prompt, ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) };
+}
+
+/** POST /images: the reference's request, answered with base64 bytes. Reference images would need an edit API no adapter speaks: a 400. */
+export function fromImagesBody(body: ImagesRequestBody): ImageRequest {
+  if (body.input_references?.length) throw Errors.invalidRequest('input_references: image-to-image generation is not served by this gateway');
+  // A tier size ("2K") is the reference's resolution, which OpenAI's models have no knob for.
+  const size = body.size !== undefined && /^\d+x\d+$|^auto$/.test(body.size) ? body.size : undefined;
+  const { size: _tier, ...rest } = shared(body);
+  return { ...rest, ...(size !== undefined ? { size } : {}), ...(body.aspect_ratio !== undefined ? { aspect_ratio: body.aspect_ratio } : {}), response_format: 'b64_json' };
+}
+
+/** POST /images/generations: OpenAI's request, answered in base64 unless it asks for URLs (which only providers that host their images, DALL·E, can give). */
+export function fromGenerationsBody(body: ImageGenerationsRequestBody): ImageRequest {
+  return { ...shared(body), ...(body.style !== undefined ? { style: body.style } : {}), response_format: body.response_format ?? 'b64_json' };
+}

@@ -1,0 +1,43 @@
+/**
+ * The canonical image generation request and answer (the reference's POST
+ * /images, and OpenAI's POST /images/generations). Adapters translate them
+ * to and from each provider's protocol.
+ */
+
+/** A validated image request: the reference's fields, and OpenAI's that its own route takes. */
+export interface ImageRequest {
+  model: string;
+  prompt: string;
+  /** Images to make, 1–10 (1 when absent). */
+  n?: number;
+  /** Pixels ("1024x1536") or "auto"; the reference's aspect_ratio is turned into one by the adapter. */
+  size?: string;
+  /** The reference's normalized aspect ratio ("3:2"), for providers that take sizes. */
+  aspect_ratio?: string;
+  quality?: string;
+  background?: string;
+  output_format?: string;
+  output_compression?: number;
+  /** OpenAI's style (DALL·E 3). */
+  style?: string;
+  /** How images come back: base64 bytes, or URLs where the provider hosts them. */
+  response_format: 'b64_json' | 'url';
+  provider?: Record<string, unknown> | null;
+  user?: string;
+}
+
+/** One image as the provider answered it: its bytes in base64, or a URL. */
+export interface GeneratedImage {
+  b64_json?: string;
+  url?: string;
+  revised_prompt?: string;
+}
+
+/** An adapter's answer: the images, the format they are in, and the provider's own token usage when it reports one. */
+export interface UpstreamImages {
+  created?: number;
+  images: GeneratedImage[];
+  /** The format of the bytes ("png"), when the provider says. */
+  outputFormat?: string;
+  usage?: { input_tokens?: number; output_tokens?: number };
+}

@@ -1,0 +1,31 @@
+import type { GeneratedImage, UpstreamImages } from '../../protocol/images.js';
+import { isRecord } from '../../util/is-record.js';
+import { readCount } from '../shared/read-rerank-scores.js';
+
+/** One item of `data`: its base64 bytes or its URL (at least one), and DALL·E 3's revised prompt. */
+function readImage(item: unknown): GeneratedImage | undefined {
+  if (!isRecord(item)) return undefined;
+  const image: GeneratedImage = {};
+  if (typeof item.b64_json === 'string' && item.b64_json !== '') image.b64_json = item.b64_json;
+  if (typeof item.url === 'string' && item.url !== '') image.url = item.url;
+  if (typeof item.revised_prompt === 'string') image.revised_prompt = item.revised_prompt;
+  return image.b64_json !== undefined || image.url !== undefined ? image : undefined;
+}
+
+/** The images of an OpenAI images answer, its format and token usage; undefined when it holds no image. */
+export function convertOpenAIImagesResponse(body: unknown): UpstreamImages | undefined {
+  if (!isRecord(body) || !Array.isArray(body.data) || body.data.length === 0) return undefined;
+  const images: GeneratedImage[] = [];
+  for (const item of body.data) {
+    const image = readImage(item);
+    if (!image) return undefined;
+    images.push(image);
+  }
+  const usage = isRecord(body.usage) ? { input_tokens: readCount(body.usage.input_tokens), output_tokens: readCount(body.usage.output_tokens) } : undefined;
+  return {
+    ...(typeof body.created === 'number' && Number.isSafeInteger(body.created) ? { created: body.created } : {}),
+    images,
+    ...(typeof body.output_format === 'string' ? { outputFormat: body.output_format } : {}),
+    ...(usage ? { usage: Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== undefined)) } : {}),
+  };
+}

@@ -1,0 +1,107 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hasBearerToken, parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
+import { deliverJson, pause, sendError } from '../deliver.js';
+import { parseKnobs } from '../knobs.js';
+import { SimErrors, type OpenAiError } from '../openai-errors.js';
+import { promptColour, solidPng } from './sim-png.js';
+
+/** Where the simulator hosts the images it answers by URL, as OpenAI hosts DALL·E's. */
+export const SIM_IMAGE_PATH = /^\/v1\/sim-images\/([0-9a-f]{6})\.png$/;
+
+/** The sizes each model family makes. */
+const SIZES: Record<string, readonly string[]> = {
+  'dall-e-2': ['256x256', '512x512', '1024x1024'],
+  'dall-e-3': ['1024x1024', '1792x1024', '1024x1792'],
+  gpt: ['auto', '1024x1024', '1536x1024', '1024x1536'],
+};
+/** GPT image models' output tokens for a 1024×1024 image, by quality (OpenAI's published table). */
+const OUTPUT_TOKENS: Record<string, number> = { low: 272, medium: 1056, high: 4160, auto: 1056 };
+
+const familyOf = (model: string) => (model.startsWith('dall-e-2') ? 'dall-e-2' : model.startsWith('dall-e-3') ? 'dall-e-3' : 'gpt');
+
+interface SimImageRequest {
+  model: string;
+  prompt: string;
+  n: number;
+  family: string;
+  size: string;
+  quality: string;
+  url: boolean;
+}
+
+/** Reads a body as OpenAI's POST /v1/images/generations checks it. */
+export function readImageRequest(body: unknown, model: string | undefined): { ok: true; request: SimImageRequest } | { ok: false; error: OpenAiError } {
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const name = model ?? 'dall-e-2';
+  const family = familyOf(name);
+  const { prompt, n = 1, size, quality, response_format } = fields;
+  if (typeof prompt !== 'string' || prompt === '') return { ok: false, error: SimErrors.missingParameter('prompt') };
+  if (!Number.isInteger(n) || (n as number) < 1) return { ok: false, error: SimErrors.belowMinimum('n', 1, n) };
+  const most = family === 'dall-e-3' ? 1 : 10;
+  if ((n as number) > most) return { ok: false, error: SimErrors.aboveMaximum('n', most, n) };
+  if (size !== undefined && !SIZES[family]!.includes(size as string)) return { ok: false, error: SimErrors.invalidValue('size', String(size), SIZES[family]!) };
+  if (response_format !== undefined) {
+    if (family === 'gpt') return { ok: false, error: SimErrors.unknownParameter('response_format') };
+    if (response_format !== 'url' && response_format !== 'b64_json') return { ok: false, error: SimErrors.invalidValue('response_format', String(response_format), ['url', 'b64_json']) };
+  }
+  const url = family !== 'gpt' && response_format !== 'b64_json';
+  return { ok: true, request: { model: name, prompt, n: n as number, family, size: (size as string | undefined) ?? '1024x1024', quality: typeof quality === 'string' ? quality : 'auto', url } };
+}
+
+const hex = (colour: readonly number[]) => colour.map((c) => c.toString(16).padStart(2, '0')).join('');
+
+/** The answer OpenAI gives each family: GPT image models base64 with token usage, DALL·E URLs (or base64) and, for DALL·E 3, a revised prompt. */
+function answer(request: SimImageRequest, origin: string) {
+  const created = Math.floor(Date.now() / 1000);
+  const data = Array.from({ length: request.n }, (_, i) => {
+    const colour = promptColour(request.prompt, i);
+    const image = request.url ? { url: `${origin}/v1/sim-images/${hex(colour)}.png` } : { b64_json: solidPng(colour).toString('base64') };
+    return request.family === 'dall-e-3' ? { ...image, revised_prompt: `A simulated rendering of: ${request.prompt}` } : image;
+  });
+  if (request.family !== 'gpt') return { created, data };
+  const textTokens = request.prompt.split(/\s+/).filter(Boolean).length;
+  const outputTokens = (OUTPUT_TOKENS[request.quality] ?? 1056) * request.n;
+  return {
+    created,
+    background: 'opaque',
+    data,
+    output_format: 'png',
+    quality: request.quality === 'auto' ? 'medium' : request.quality,
+    size: request.size === 'auto' ? '1024x1024' : request.size,
+    usage: { input_tokens: textTokens, input_tokens_details: { image_tokens: 0, text_tokens: textTokens }, output_tokens: outputTokens, total_tokens: textTokens + outputTokens },
+  };
+}
+
+/**
+ * `POST /v1/images/generations`, OpenAI's image API: solid-colour PNGs
+ * whose colour the prompt picks, as base64 (GPT image models, or DALL·E
+ * asked for b64_json) or URLs the simulator serves (`GET
+ * /v1/sim-images/{rrggbb}.png`); the chat knobs in the model name or
+ * headers; OpenAI's error bodies.
+ */
+export async function handleImageGenerations(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
+  const raw = await readBody(req);
+  const body = parseJson(raw);
+  context.stats.recordChatRequest(body.ok ? body.value : raw, req.headers);
+  if (!hasBearerToken(req.headers.authorization)) return sendError(res, SimErrors.missingApiKey());
+  if (!body.ok) return sendError(res, SimErrors.unparseableJson());
+  const requested = (body.value as { model?: unknown } | null)?.model;
+  const parsed = parseKnobs(typeof requested === 'string' ? requested : undefined, req.headers);
+  if (!parsed.ok) return sendError(res, SimErrors.invalidKnob(parsed.message));
+  const { knobs } = parsed;
+  if (knobs.hang) return;
+  const signal = signalOnClose(res);
+  await pause(knobs.latencyMs, signal);
+  if (knobs.status !== undefined) return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? 'dall-e-2'), knobs.retryAfterSeconds);
+  const read = readImageRequest(body.value, parsed.model);
+  if (!read.ok) return sendError(res, read.error);
+  return deliverJson(res, JSON.stringify(answer(read.request, `http://${req.headers.host ?? '127.0.0.1'}`)), knobs, signal);
+}
+
+/** `GET /v1/sim-images/{rrggbb}.png`: an image answered by URL. */
+export function handleSimImage(res: ServerResponse, colourHex: string): void {
+  const colour = [0, 2, 4].map((i) => parseInt(colourHex.slice(i, i + 2), 16)) as [number, number, number];
+  const png = solidPng(colour);
+  res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(png.length) });
+  res.end(png);
+}
