@@ -1,7 +1,7 @@
 import { computeCost } from '../accounting/compute-cost.js';
 import type { Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
-import { GatewayError, isGatewayError } from '../protocol/gateway-error.js';
+import { type GatewayError, isGatewayError } from '../protocol/gateway-error.js';
 import { SHUTTING_DOWN } from '../http/shutdown.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import { UpstreamError } from '../protocol/upstream.js';
