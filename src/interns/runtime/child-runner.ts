@@ -103,4 +103,3 @@ export function childRunner(send: (message: ChildMessage) => void) {
   };
 }
 
-export type { ChildInit };

@@ -491,4 +491,3 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
   }
 }
 
-export type { InternRunEvent };
