@@ -54,8 +54,6 @@ export const GRANULARITIES = { hour: 'Hour', day: 'Day' } as const satisfies Rec
 /** Filter operators: the dimensions are names, so equality and sets (the reference's gt/gte/lt/lte compare numbers). */
 export const OPERATORS = { eq: 'scalar', neq: 'scalar', in: 'array', not_in: 'array' } as const;
 
-export type OperatorName = keyof typeof OPERATORS;
-
 /** The reference's names this gateway does not offer, so that a refusal can say why. */
 export const UNOFFERED_GRANULARITIES = ['minute', 'week', 'month'] as const;
 

@@ -1,5 +1,5 @@
 import { Errors } from '../http/errors.js';
-import { GatewayError, isGatewayError } from '../protocol/gateway-error.js';
+import { type GatewayError, isGatewayError } from '../protocol/gateway-error.js';
 import { UpstreamError } from '../protocol/upstream.js';
 
 /** One attempt of a plan, as reported in error metadata, service_metadata and the ledger. */

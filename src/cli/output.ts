@@ -1,6 +1,7 @@
 // What commands print: aligned tables and field lists for people, JSON for scripts (--json).
 
 // Names and other fields come from API callers: control characters (a newline, a terminal escape) are shown escaped.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's purpose.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** One value as a table cell: null as "-", objects as compact JSON. */
@@ -14,7 +15,7 @@ export function cell(value: unknown): string {
 export function formatTable(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
   const cells = [header, ...rows.map((row) => row.map(cell))];
   const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
-  return cells.map((row) => row.map((text, i) => text.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+  return `${cells.map((row) => row.map((text, i) => text.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n')}\n`;
 }
 
 /** A record's fields, one per line: `name  value`. */

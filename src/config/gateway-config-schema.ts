@@ -162,7 +162,6 @@ export const GatewayConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export type Pricing = Static<typeof PricingSchema>;
 export type ProviderConfig = Static<typeof ProviderConfigSchema>;
 export type EndpointConfig = Static<typeof EndpointConfigSchema>;
 export type ModelConfig = Static<typeof ModelConfigSchema>;

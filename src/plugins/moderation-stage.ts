@@ -2,7 +2,7 @@ import type { RoutedRequest } from '../chat/run.js';
 import { describeFailure } from '../chat/attempt-outcome.js';
 import type { ScannedText } from '../guardrails/scan-content.js';
 import { Errors } from '../http/errors.js';
-import type { ModerationAdapter } from '../protocol/adapters.js';
+import type { ModerationAdapter, ModerationVerdict } from '../protocol/adapters.js';
 import type { UpstreamTarget } from '../protocol/upstream.js';
 import type { Clock } from '../util/clock.js';
 import type { PipelineEntry } from './pipeline-entry.js';
@@ -36,7 +36,7 @@ export function moderationStage<R extends RoutedRequest>(
       if (inputs.length === 0) return { entries: [entry('Skipped: the request has no text to moderate', { action: 'skipped' })] };
       const { adapter, target } = provider;
       const started = clock().getTime();
-      let verdicts;
+      let verdicts: ModerationVerdict[];
       try {
         verdicts = await adapter.moderate(inputs, target, { signal });
       } catch (error) {

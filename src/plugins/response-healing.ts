@@ -1,5 +1,4 @@
 import { jsonrepair } from 'jsonrepair';
-import type { ChatCompletion } from '../protocol/chat.js';
 import type { PipelineEntry } from './pipeline-entry.js';
 import { checkAgainstSchema } from './json-schema-check.js';
 import type { ResponseStage } from './response-stage.js';

@@ -4,8 +4,6 @@
  * at the edge; everything between the route and the adapter speaks these.
  */
 
-export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-
 export interface TextPart {
   type: 'text';
   text: string;

@@ -3,4 +3,3 @@ export type Clock = () => Date;
 
 export const systemClock: Clock = () => new Date();
 
-export const isoNow = (clock: Clock): string => clock().toISOString();

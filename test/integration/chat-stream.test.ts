@@ -171,7 +171,7 @@ describe.each(testEngines)('streaming chat completions on $name', (engine) => {
     const read = await stream({ model: 'sim/long' }, { abortAfterEvents: 3 });
     const id = chunks(read)[0].id;
     // The whole upstream stream lasts 4 s; a cancelled run is recorded as soon as the abort reaches it.
-    let row;
+    let row: Awaited<ReturnType<typeof generation>>;
     for (let i = 0; i < 100 && !row; i++) {
       row = await generation(id);
       if (!row) await new Promise((r) => setTimeout(r, 20));

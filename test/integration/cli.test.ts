@@ -87,7 +87,7 @@ describe('model-gateway serve draining on SIGTERM', () => {
       config,
       [
         'providers:',
-        '  - { id: sim, kind: openai, base_url: "' + sim.url + '/v1", api_key: k }',
+        `  - { id: sim, kind: openai, base_url: "${sim.url}/v1", api_key: k }`,
         'models:',
         '  - id: sim/slow',
         '    endpoints:',

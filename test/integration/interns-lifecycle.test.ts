@@ -39,7 +39,9 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
   let mode: Mode = 'normal';
   const children: ChildHandle[] = [];
   const held: ServerResponse[] = [];
-  const release = () => held.splice(0).forEach((res) => res.end('slow page body'));
+  const release = () => held.splice(0).forEach((res) => {
+    res.end('slow page body');
+  });
   const exitScript = join(mkdtempSync(join(tmpdir(), 'mg-exit-')), 'exit.mjs');
 
   /** A forked intern whose messages pass through, except run assignments while mode is drop-runs. */

@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { ConstantBackoff } from 'cockatiel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { InternRuntime } from '../../src/interns/intern-runtime.js';
 import { forkIntern, type ChildHandle } from '../../src/interns/runtime/intern-process.js';
 import type { InternRuntimeTuning } from '../../src/interns/runtime/runtime-tuning.js';
 import { recordingServer } from '../../src/interns/tools/tools.testing.js';
@@ -24,7 +23,9 @@ describe.each(testEngines)('interns runtime durability on $name', (engine) => {
   let site: Awaited<ReturnType<typeof recordingServer>>;
   let webhook: Awaited<ReturnType<typeof recordingServer>>;
   const held: ServerResponse[] = [];
-  const release = () => held.splice(0).forEach((res) => res.end('slow page body'));
+  const release = () => held.splice(0).forEach((res) => {
+    res.end('slow page body');
+  });
   const open: { gw?: RunningGateway; database?: TestDatabase }[] = [];
 
   beforeAll(async () => {
@@ -304,4 +305,3 @@ describe.each(testEngines)('interns runtime durability on $name', (engine) => {
   }
 });
 
-export type { InternRuntime };

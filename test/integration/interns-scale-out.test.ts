@@ -114,7 +114,9 @@ describe.each(variants)('interns across two gateway instances on $name', ({ engi
     const started = await invoke(a.gateway, id, { input: slowTask() });
     await waitFor(async () => pair.held.length, (n) => n > 0, 'the page request');
     await waitFor(async () => b.live(), (live) => live.includes(id), 'a process on the other instance');
-    a.children.filter((c) => c.internId === id && !c.exited).forEach((c) => c.child.kill('SIGKILL'));
+    a.children.filter((c) => c.internId === id && !c.exited).forEach((c) => {
+      c.child.kill('SIGKILL');
+    });
     await waitFor(async () => a.live(), (live) => !live.includes(id), 'the process on the driving instance to die');
     const refused = await invoke(b.gateway, id, { input: 'Also mention the date', session_id: started.body.session_id });
     expect([refused.status, refused.body.error.metadata]).toEqual([504, { reason: 'timeout', retryable: true }]);

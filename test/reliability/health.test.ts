@@ -41,7 +41,7 @@ describe('GET /ready through the phases of a gateway', () => {
     store = openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mg-ready-')), 'gateway.sqlite')}`);
     await migrateToLatest(store);
     app = await buildApp({ store, changes: localChangeFeed(), catalog: buildCatalog({ env: {}, knownKinds: PROVIDER_KINDS }), lifecycle, internRuntime: false });
-    base = (await app.listen({ host: '127.0.0.1', port: 0 })) + '/api/v1';
+    base = `${await app.listen({ host: '127.0.0.1', port: 0 })}/api/v1`;
   });
   afterAll(async () => {
     await app?.close();

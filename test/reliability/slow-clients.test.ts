@@ -48,7 +48,9 @@ describe('slow clients', () => {
     try {
       return await Promise.all(answers);
     } finally {
-      timers.forEach((timer) => clearInterval(timer));
+      timers.forEach((timer) => {
+        clearInterval(timer);
+      });
     }
   }
 
@@ -93,7 +95,9 @@ describe('the connection cap', () => {
     const models = `GET /api/v1/models HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer ${gw.managementKey}\r\n\r\n`;
     // Three clients hold connections with half-sent headers (the 30 s default leaves them open).
     const holders = await Promise.all([1, 2, 3].map(() => openSocket(port)));
-    holders.forEach((socket) => socket.write('GET /api/v1/models HTTP/1.1\r\n'));
+    holders.forEach((socket) => {
+      socket.write('GET /api/v1/models HTTP/1.1\r\n');
+    });
     const held = holders.map((socket) => untilClosed(socket));
     // The fourth connection is still served...
     expect((await request(port, models)).status).toBe(200);
@@ -105,7 +109,9 @@ describe('the connection cap', () => {
     const refused = await Promise.all([1, 2, 3, 4, 5].map(() => request(port, models)));
     for (const answer of refused) expect(answer.status, answer.text).toBeUndefined();
     // Room again: the next client is served.
-    [...holders, fourth].forEach((socket) => socket.destroy());
+    [...holders, fourth].forEach((socket) => {
+      socket.destroy();
+    });
     await Promise.all(held);
     const next = await until(
       () => request(port, models),

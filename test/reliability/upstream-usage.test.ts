@@ -43,6 +43,7 @@ describe.each(testEngines)('upstream usage figures checked before billing, on $n
       Object.entries(MODELS).map(([id, upstream]) => ({ id, endpoints: [{ provider: 'alpha', upstream, pricing: PRICING, contextLength: 128_000 }] })),
     );
     gw = await startGateway(engine, { catalog });
+    truth = await complete('sim/sane', (await newKey()).key);
   });
   afterAll(async () => {
     await gw?.close();
@@ -75,9 +76,6 @@ describe.each(testEngines)('upstream usage figures checked before billing, on $n
 
   // What the same request costs when the upstream tells the truth.
   let truth: { usage: { prompt_tokens: number; completion_tokens: number; cost: number } };
-  beforeAll(async () => {
-    truth = await complete('sim/sane', (await newKey()).key);
-  });
 
   it('bills sane figures as reported, not estimated', async () => {
     const { key } = await newKey();

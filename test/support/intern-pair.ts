@@ -40,7 +40,9 @@ export async function startInternPair(
   { redisUrl, tuning = {}, tuningOfA = {} }: { redisUrl?: string; tuning?: InternRuntimeTuning; /** A's own, over `tuning`. */ tuningOfA?: InternRuntimeTuning } = {},
 ): Promise<InternPair> {
   const held: ServerResponse[] = [];
-  const release = () => held.splice(0).forEach((res) => res.end('slow page body'));
+  const release = () => held.splice(0).forEach((res) => {
+    res.end('slow page body');
+  });
   const sim = await startSimulator();
   const site = await recordingServer((req, res) => (req.url === '/slow' ? held.push(res) : res.end('quick page body')));
   const webhook = await recordingServer((_req, res) => res.writeHead(204).end());

@@ -31,7 +31,9 @@ export interface InternWorld {
 
 export async function startInternWorld(engine: TestEngine, runtime: InternRuntimeTuning = {}): Promise<InternWorld> {
   const held: ServerResponse[] = [];
-  const release = () => held.splice(0).forEach((res) => res.end('slow page body'));
+  const release = () => held.splice(0).forEach((res) => {
+    res.end('slow page body');
+  });
   const sim = await startSimulator();
   const site = await recordingServer((req, res) => (req.url === '/slow' ? held.push(res) : res.end('quick page body')));
   const webhook = await recordingServer((_req, res) => res.writeHead(204).end());

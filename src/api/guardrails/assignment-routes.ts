@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import {

@@ -1,7 +1,7 @@
 import { modelTask } from '../../catalog/model-task.js';
 import type { Model } from '../../catalog/types.js';
 import { FUSION_MODEL } from '../../chat/fusion-run.js';
-import { ROUTER_MODELS } from '../../routing/routers/route-models.js';
+import type { ROUTER_MODELS } from '../../routing/routers/route-models.js';
 import { toArchitectureRecord } from './model-record.js';
 
 /** What each model slug that stands for a router or for fusion says of itself in /models. */

@@ -4,7 +4,7 @@ import type { Authenticator } from '../../http/authenticate.js';
 import { ErrorEnvelope } from '../../http/schema-helpers.js';
 
 /** The security scheme of every key-authenticated operation. */
-export const BEARER_SCHEME = 'bearer';
+const BEARER_SCHEME = 'bearer';
 export const MANAGEMENT_KEY_REQUIRED = 'Management key required.';
 
 export interface OpenApiDocumentOptions {

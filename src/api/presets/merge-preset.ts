@@ -8,7 +8,7 @@ const INSTRUCTION_ROLES = new Set(['system', 'developer']);
 function presetDefaults(config: Record<string, unknown>, request: Record<string, unknown>): Record<string, unknown> {
   const isSet = (field: string) => request[field] !== undefined;
   const overridden = new Set<string>(PRESET_FIELDS.filter(isSet));
-  for (const group of ALIAS_GROUPS) if (group.some(isSet)) group.forEach((field) => overridden.add(field));
+  for (const group of ALIAS_GROUPS) if (group.some(isSet)) for (const field of group) overridden.add(field);
   return Object.fromEntries(
     PRESET_FIELDS.filter((field) => config[field] !== undefined && !overridden.has(field)).map((field) => [field, config[field]]),
   );

@@ -67,24 +67,32 @@ export function childRunner(send: (message: ChildMessage) => void) {
       switch (message.type) {
         case 'init':
           fetcher = createSafeFetcher({ policy: publicAddressPolicy(message.init.allowPrivateRanges) });
-          return ack();
+          ack();
+          return;
         case 'ping':
-          return ack();
+          ack();
+          return;
         case 'run':
           // A run already going here (a repeated assignment) is acknowledged, not started twice.
           if (!runs.has(message.run.runId)) start(message.run);
-          return ack();
+          ack();
+          return;
         case 'steer':
         case 'answer': {
           const run = runs.get(message.runId);
-          if (!run) return ack(`run ${message.runId} is not running in this process`);
+          if (!run) {
+            ack(`run ${message.runId} is not running in this process`);
+            return;
+          }
           if (message.type === 'steer') run.inbox.steer(message.text);
           else run.inbox.answerWith(message.text);
-          return ack();
+          ack();
+          return;
         }
         case 'stop':
           runs.get(message.runId)?.stop.abort();
-          return ack();
+          ack();
+          return;
       }
     },
     /** Stops every run (the process is going away). */
@@ -95,4 +103,3 @@ export function childRunner(send: (message: ChildMessage) => void) {
   };
 }
 
-export type { ChildInit };

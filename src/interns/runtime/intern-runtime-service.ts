@@ -98,7 +98,9 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
   const startTimeoutMs = options.startTimeoutMs ?? 20_000;
 
   const leaseUntil = () => new Date(clock().getTime() + leaseMs);
-  const notify = (runId: string) => listeners.get(runId)?.forEach((wake) => wake());
+  const notify = (runId: string) => {
+    for (const wake of listeners.get(runId) ?? []) wake();
+  };
 
   const supervisor = new Supervisor({
     spawn: options.spawn ?? forkIntern,
@@ -439,7 +441,7 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
 
     async answer(runId, text) {
       const row = await findRun(db, runId);
-      if (!row || row.status !== 'awaiting_input') throw Errors.internBadRequest('the run is not waiting for an answer');
+      if (row?.status !== 'awaiting_input') throw Errors.internBadRequest('the run is not waiting for an answer');
       try {
         if (!local.has(runId) && (await claimRun(db, { id: runId, token, now: clock(), leaseUntil: leaseUntil() }))) {
           // No live instance drives it: this one takes it over, then answers it here.
@@ -490,4 +492,3 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
   }
 }
 
-export type { InternRunEvent };

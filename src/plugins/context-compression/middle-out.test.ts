@@ -59,7 +59,7 @@ describe('middleOut', () => {
   it('cuts the middle of the kept messages when removing is not enough, and says how much', () => {
     const messages: ChatMessage[] = [
       { role: 'system', content: 'Answer briefly.' },
-      { role: 'user', content: words('head', 300) + ' ' + words('tail', 300) },
+      { role: 'user', content: `${words('head', 300)} ${words('tail', 300)}` },
     ];
     const result = middleOut(messages, 200, tokens);
     expect(result.fits).toBe(true);

@@ -25,7 +25,7 @@ const withFile = (file_data: string, filename?: string): ChatRequest => ({
     { role: 'user', content: [{ type: 'text', text: 'Summarize' }, { type: 'file', file: { file_data, ...(filename ? { filename } : {}) } }] },
   ],
 });
-const partOf = (request: ChatRequest) => (request.messages[1]?.content as ContentPart[])[1];
+const partOf = (request: ChatRequest) => (request.messages[1]!.content as ContentPart[])[1];
 
 describe('parsePdfParts', () => {
   it('replaces a PDF by its text for a model that reads no PDFs', async () => {

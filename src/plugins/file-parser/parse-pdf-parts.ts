@@ -113,7 +113,7 @@ async function servePart(
     files.push({ field, filename, engine: 'native', downloaded: true });
     return { type: 'file', file: { ...part.file, file_data: `data:application/pdf;base64,${Buffer.from(bytes).toString('base64')}` } };
   }
-  let parsed;
+  let parsed: Awaited<ReturnType<typeof deps.cache.text>>;
   try {
     parsed = await deps.cache.text(bytes);
   } catch (error) {

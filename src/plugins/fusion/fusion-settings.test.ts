@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../protocol/gateway-error.js';
+import type { GatewayError } from '../../protocol/gateway-error.js';
 import { DEFAULT_FUSION_TOOLS, FUSION_PRESETS, fusionSettings } from './fusion-settings.js';
 
 const servedAll = () => true;

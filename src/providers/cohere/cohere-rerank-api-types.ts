@@ -6,9 +6,3 @@ export interface CohereRerankRequest {
   documents: string[];
   top_n?: number;
 }
-
-export interface CohereRerankResponse {
-  id?: string;
-  results: { index: number; relevance_score: number }[];
-  meta?: { api_version?: { version?: string }; billed_units?: { search_units?: number } };
-}

@@ -17,7 +17,7 @@ export function mergeGeminiPartialArgs(args: Record<string, unknown>, pieces: re
   for (const piece of pieces) {
     const steps = parsePath(piece.jsonPath ?? '');
     if (steps === undefined || steps.length === 0) continue;
-    const value = valueOf(piece);
+    const value = pieceValue(piece);
     if (value === undefined) continue;
 
     let container: Container = merged;
@@ -48,7 +48,7 @@ function parsePath(path: string): (string | number)[] | undefined {
   return steps;
 }
 
-function valueOf(piece: GeminiPartialArg): unknown {
+function pieceValue(piece: GeminiPartialArg): unknown {
   if (piece.stringValue !== undefined) return piece.stringValue;
   if (piece.numberValue !== undefined) return piece.numberValue;
   if (piece.boolValue !== undefined) return piece.boolValue;

@@ -4,20 +4,6 @@ export interface OpenAIModerationRequest {
   input: string[];
 }
 
-/** One result of OpenAI's moderation object, one per input. */
-export interface OpenAIModerationResult {
-  flagged: boolean;
-  categories: Record<string, boolean>;
-  category_scores: Record<string, number>;
-  category_applied_input_types?: Record<string, string[]>;
-}
-
-export interface OpenAIModerationResponse {
-  id: string;
-  model: string;
-  results: OpenAIModerationResult[];
-}
-
 /** The categories of `omni-moderation-latest`, as its results key them. */
 export const OPENAI_MODERATION_CATEGORIES = [
   'harassment',

@@ -45,7 +45,7 @@ const ruleName = (rule: SwitchyardRule, index: number) => `rule ${index + 1}${ru
 /** The first rule that applies gives the models; the others' models are dropped with the reason. */
 function byRules(rules: readonly SwitchyardRule[], features: RequestFeatures): { verdicts: ModelVerdict[]; matched: number } {
   const mismatches = rules.map((rule) => ruleMismatch(rule.when, features));
-  const matched = mismatches.findIndex((m) => m === undefined);
+  const matched = mismatches.indexOf(undefined);
   const chosen = matched >= 0 ? rules[matched]!.models : [];
   const verdicts: ModelVerdict[] = chosen.map((model) => ({ model, decision: 'chosen', reason: `${ruleName(rules[matched]!, matched)} applies` }));
   rules.forEach((rule, i) => {
