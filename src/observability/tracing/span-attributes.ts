@@ -22,9 +22,9 @@ import {
 } from './gen-ai-attributes.js';
 
 /** The gateway's own attributes, beside the conventions'. */
-export const ATTR_GATEWAY_MODEL = 'gateway.model';
+const ATTR_GATEWAY_MODEL = 'gateway.model';
 export const ATTR_GATEWAY_GENERATION_ID = 'gateway.generation_id';
-export const ATTR_GATEWAY_COST_USD = 'gateway.cost_usd';
+const ATTR_GATEWAY_COST_USD = 'gateway.cost_usd';
 export const ATTR_GATEWAY_ATTEMPT_OUTCOME = 'gateway.attempt.outcome';
 
 /** The GenAI operation of a run's task: chat is the conventions' own, others are named by their task. */
