@@ -21,7 +21,7 @@ export function checkVectors(vectors: readonly number[][], dimensions: number | 
 /** A vector as OpenAI's base64 encoding carries it: its float32 values, little-endian, in base64. */
 export function encodeBase64(vector: readonly number[]): string {
   const bytes = Buffer.alloc(vector.length * 4);
-  vector.forEach((value, i) => bytes.writeFloatLE(value, i * 4));
+  for (const [i, value] of vector.entries()) bytes.writeFloatLE(value, i * 4);
   return bytes.toString('base64');
 }
 

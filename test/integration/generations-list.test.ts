@@ -65,7 +65,7 @@ describe.each(testEngines)('GET /generations and endpoint health on $name', (eng
     const times = async (query: string) => ((await list(query)).body.data as { created_at: string }[]).map((r) => r.created_at.slice(11, 13));
     expect(await times(`?api_key_hash=${keys.b.hash}`)).toEqual(['11']);
     expect(await times('?model=sim/down')).toEqual(['12']);
-    expect(await times('?status=success&api_key_hash=' + keys.a.hash)).toEqual(['13', '10']);
+    expect(await times(`?status=success&api_key_hash=${keys.a.hash}`)).toEqual(['13', '10']);
     expect(await times('?from=2026-11-20T11:00:00Z&to=2026-11-20T13:00:00Z')).toEqual(['12', '11']);
     expect(await times('?from=2026-11-20T12:00:00%2B01:00')).toEqual(['13', '12', '11']);
     const first = await list('?limit=3');

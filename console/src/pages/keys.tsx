@@ -17,7 +17,7 @@ function CreatedKey({ created, onDone }: { created: { name: string; key: string 
       () => setCopied('This browser refused the clipboard: select the key and copy it.'),
     );
   return (
-    <div class="notice" role="region" aria-labelledby="created-key-heading">
+    <section class="notice" aria-labelledby="created-key-heading">
       <h3 id="created-key-heading">Key “{created.name}” created</h3>
       <p>Copy it now: it is shown only this once, and the gateway keeps only its hash.</p>
       <p>
@@ -32,7 +32,7 @@ function CreatedKey({ created, onDone }: { created: { name: string; key: string 
       <button type="button" class="secondary" onClick={onDone}>
         Done
       </button>
-    </div>
+    </section>
   );
 }
 

@@ -26,7 +26,6 @@ export function TypeUnion<const T extends TSchema[]>(schemas: T): TUnsafe<Static
   if (new Set(types).size !== types.length) throw new Error(`TypeUnion() needs distinct types, got ${types.join(', ')}`);
   return Type.Unsafe<Static<T[number]>>({
     type: types,
-    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords, not a thenable.
     allOf: schemas.map((schema, i) => ({ if: { type: types[i] }, then: schema })),
   });
 }
@@ -53,8 +52,7 @@ export function DiscriminatedUnion<const T extends TObject[]>(key: string, varia
     properties: { [key]: { type: 'string', enum: values } },
     allOf: variants.map((variant, i) => ({
       if: { required: [key], properties: { [key]: { const: values[i] } } },
-      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords, not a thenable.
-      then: variant,
+        then: variant,
     })),
   });
 }

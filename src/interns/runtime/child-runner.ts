@@ -4,7 +4,7 @@ import { Inbox } from '../agent-loop/inbox.js';
 import { runAgentLoop } from '../agent-loop/run-agent-loop.js';
 import { toolExecutor } from '../tools/execute-tool-call.js';
 import { buildInternTools } from '../tools/intern-tools.js';
-import type { ChildCalls, ChildCallMethod, ChildInit, ChildMessage, ParentMessage, RunAssignment } from './protocol.js';
+import type { ChildCalls, ChildCallMethod, ChildMessage, ParentMessage, RunAssignment } from './protocol.js';
 
 interface ActiveRun {
   inbox: Inbox;

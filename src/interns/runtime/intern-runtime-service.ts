@@ -12,7 +12,7 @@ import type { ChangeFeed } from '../../store/change-feed.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../util/clock.js';
 import type { EndReason, NewStep, RecordedStep } from '../agent-loop/steps.js';
-import type { InternRunEvent, InternRuntime, InternSubmitRequest, InternSubmitResult } from '../intern-runtime.js';
+import type { InternRuntime, InternSubmitRequest, InternSubmitResult } from '../intern-runtime.js';
 import { parseInternSettings } from '../intern-settings.js';
 import { internModelCaller } from './intern-model-call.js';
 import { AckTimeoutError, forkIntern, type SpawnIntern } from './intern-process.js';

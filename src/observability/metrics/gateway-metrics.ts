@@ -27,11 +27,11 @@ class Tally {
 /** A counter whose series are tallies, kept by a key made of their label values. */
 class TalliedCounter<L extends string> {
   private readonly tallies = new Map<string, Tally>();
-  private readonly counter: Counter<L>;
 
   constructor(options: { name: string; help: string; labelNames: readonly L[]; registers: Registry[] }) {
     const tallies = this.tallies;
-    this.counter = new Counter({
+    // Registered with `registers`, which read it at each scrape: no reference is kept here.
+    new Counter<L>({
       ...options,
       collect() {
         for (const tally of tallies.values()) tally.publish(this as Counter);
