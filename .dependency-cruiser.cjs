@@ -30,7 +30,8 @@ module.exports = {
     },
     {
       name: 'providers-speak-protocol',
-      comment: 'An adapter translates between protocol/ and one upstream: it imports nothing of src/ but protocol/, util/ and net/ (as the AI SDK\'s provider packages depend only on its provider interfaces).',
+      comment:
+        "An adapter translates between protocol/ and one upstream: it imports nothing of src/ but protocol/, util/ and net/ (as the AI SDK's provider packages depend only on its provider interfaces).",
       severity: 'error',
       from: { path: '^src/providers/' },
       to: { path: '^src/', pathNot: '^src/(providers|protocol|util|net)/' },

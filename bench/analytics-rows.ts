@@ -68,7 +68,13 @@ function catalog(rand: () => number): Model[] {
  * provider, some errors (a few that no provider served). Token counts and
  * costs vary as a chat's do; costs come from the gateway's own computeCost.
  */
-export function* ledgerRows(callers: readonly Caller[], organizationId: string, count: number, end: Date, batch: number): Generator<GenerationRecord[]> {
+export function* ledgerRows(
+  callers: readonly Caller[],
+  organizationId: string,
+  count: number,
+  end: Date,
+  batch: number,
+): Generator<GenerationRecord[]> {
   const rand = random(2026);
   const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
   const models = catalog(rand);
@@ -104,7 +110,12 @@ export function* ledgerRows(callers: readonly Caller[], organizationId: string, 
       const completion = failed ? 0 : Math.round(Math.exp(5 + 0.8 * normal()));
       const cached = !failed && rand() < 0.3 ? Math.floor(prompt * rand()) : 0;
       const reasoning = !failed && rand() < 0.2 ? Math.round(completion * rand()) : 0;
-      const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: cached } };
+      const usage = {
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: prompt + completion,
+        prompt_tokens_details: { cached_tokens: cached },
+      };
       const cost = failed ? { total: 0, cacheDiscount: 0 } : computeCost(model.pricing, usage, at);
       const latency = Math.round(failed ? 50 + 400 * rand() : 300 + Math.exp(7 + 0.6 * normal()));
       const ttft = failed ? null : Math.round(latency * (0.1 + 0.3 * rand()));
@@ -143,7 +154,10 @@ export function* ledgerRows(callers: readonly Caller[], organizationId: string, 
         generation_time_ms: ttft === null ? null : latency - ttft,
         error_code: failed ? (unserved ? 503 : 429) : null,
         error_message: failed ? (unserved ? 'No endpoint could serve the request' : 'upstream answered 429: rate limit exceeded') : null,
-        routing: JSON.stringify({ planned: model.providers.map((p) => ({ model: model.id, provider: p })), attempts: [{ provider, status: failed ? 429 : 200 }] }),
+        routing: JSON.stringify({
+          planned: model.providers.map((p) => ({ model: model.id, provider: p })),
+          attempts: [{ provider, status: failed ? 429 : 200 }],
+        }),
         origin: null,
         user_agent: 'bench/analytics',
         created_at: at.toISOString(),

@@ -7,16 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
+import { ledgerWrites } from '../src/accounting/ledger-writes.js';
 import { bootstrap } from '../src/accounts/bootstrap.js';
 import { createApiKey } from '../src/accounts/create-api-key.js';
-import { ledgerWrites } from '../src/accounting/ledger-writes.js';
 import { activityQuery } from '../src/analytics/activity.js';
 import { openStore, type Store } from '../src/store/database.js';
+import { migrateToLatest } from '../src/store/migrate.js';
 import { queryUsage } from '../src/store/repositories/usage-hourly.js';
 import type { Database as Schema } from '../src/store/schema.js';
-import { migrateToLatest } from '../src/store/migrate.js';
 import { newUuid } from '../src/util/ids.js';
-import { ledgerRows, MODEL_IDS, SHAPE, type Caller } from './analytics-rows.js';
+import { type Caller, ledgerRows, MODEL_IDS, SHAPE } from './analytics-rows.js';
 import { ensureBuilt } from './ensure-built.js';
 import { freePort } from './free-port.js';
 import { logTail, Processes } from './processes.js';
@@ -40,7 +40,11 @@ interface Database {
 
 function sqliteDatabase(): Database {
   const dir = mkdtempSync(join(tmpdir(), 'bench-analytics-'));
-  return { engine: 'sqlite', url: `sqlite:${join(dir, 'gateway.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    engine: 'sqlite',
+    url: `sqlite:${join(dir, 'gateway.sqlite')}`,
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** A private schema of the given database, dropped afterwards (as the tests' databases are). */
@@ -65,11 +69,18 @@ async function postgresDatabase(baseUrl: string): Promise<Database> {
 async function organization(store: Store, now: Date): Promise<{ organizationId: string; callers: Caller[]; workspaces: string[] }> {
   const clock = () => now;
   const { organizationId } = await bootstrap(store.db, clock, MANAGEMENT_KEY);
-  const first = await store.db.selectFrom('workspaces').select('id').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const first = await store.db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
   const workspaces = [first.id];
   for (let i = 1; i < SHAPE.workspaces; i++) {
     const id = newUuid();
-    await store.db.insertInto('workspaces').values({ id, organization_id: organizationId, name: `Team ${i}`, slug: `team-${i}`, is_default: 0, created_at: now.toISOString() }).execute();
+    await store.db
+      .insertInto('workspaces')
+      .values({ id, organization_id: organizationId, name: `Team ${i}`, slug: `team-${i}`, is_default: 0, created_at: now.toISOString() })
+      .execute();
     workspaces.push(id);
   }
   const callers: Caller[] = [];
@@ -89,10 +100,14 @@ async function fill(store: Store, organizationId: string, callers: Caller[], now
   for (const rows of ledgerRows(callers, organizationId, ROWS, now, BATCH)) {
     await write(rows, now);
     written += rows.length;
-    if (written % 100_000 === 0) process.stderr.write(`  ${written.toLocaleString('en')} rows, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+    if (written % 100_000 === 0)
+      process.stderr.write(`  ${written.toLocaleString('en')} rows, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   }
   const seconds = (performance.now() - started) / 1000;
-  const { count } = await store.db.selectFrom('usage_hourly').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const { count } = await store.db
+    .selectFrom('usage_hourly')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return { seconds, rollupRows: Number(count) };
 }
 
@@ -117,13 +132,26 @@ function queries(now: Date, organizationId: string, models: readonly string[], w
       direct: (db: Kysely<Schema>) => queryUsage(db, activityQuery(organizationId, { byWorkspace }, new Date())),
     })),
     analytics('usage+requests by day, 30 days', { metrics: ['total_usage', 'request_count'], granularity: 'day', time_range: days(30) }),
-    analytics('usage+requests by model, 30 days', { metrics: ['total_usage', 'request_count'], dimensions: ['model'], time_range: days(30) }),
-    analytics('usage by key by day, group_limit 5', { metrics: ['total_usage'], dimensions: ['api_key_id'], granularity: 'day', group_limit: 5, time_range: days(30) }),
+    analytics('usage+requests by model, 30 days', {
+      metrics: ['total_usage', 'request_count'],
+      dimensions: ['model'],
+      time_range: days(30),
+    }),
+    analytics('usage by key by day, group_limit 5', {
+      metrics: ['total_usage'],
+      dimensions: ['api_key_id'],
+      granularity: 'day',
+      group_limit: 5,
+      time_range: days(30),
+    }),
     analytics('by hour, 7 days, 3 models in a workspace', {
       metrics: ['request_count', 'error_rate', 'avg_latency'],
       granularity: 'hour',
       time_range: days(7),
-      filters: [{ field: 'model', operator: 'in', value: models.slice(0, 3) }, { field: 'workspace', operator: 'eq', value: workspace }],
+      filters: [
+        { field: 'model', operator: 'in', value: models.slice(0, 3) },
+        { field: 'workspace', operator: 'eq', value: workspace },
+      ],
     }),
   ];
 }
@@ -151,7 +179,9 @@ async function time(origin: string, db: Kysely<Schema>, engine: string, query: Q
     const body = (await response.json()) as { data: unknown[] | { data: unknown[]; metadata: { query_time_ms: number } } };
     const ms = performance.now() - started;
     if (response.status !== 200) throw new Error(`${query.name}: ${response.status} ${JSON.stringify(body)}`);
-    return Array.isArray(body.data) ? { ms, rows: body.data.length } : { ms, rows: body.data.data.length, serverMs: body.data.metadata.query_time_ms };
+    return Array.isArray(body.data)
+      ? { ms, rows: body.data.length }
+      : { ms, rows: body.data.data.length, serverMs: body.data.metadata.query_time_ms };
   };
   for (let i = 0; i < 3; i++) await call(); // warm-up: the JIT, the statement caches, the database's pages
   const samples = [];
@@ -188,7 +218,10 @@ async function serve(processes: Processes, database: Database, dir: string): Pro
     LEDGER_OUTBOX_DIR: join(dir, 'outbox'),
     LOG_LEVEL: 'warn',
   };
-  const started = processes.start(`gateway (${database.engine})`, process.execPath, ['dist/main.js', 'serve'], { env, logPath: join(dir, `gateway-${database.engine}.log`) });
+  const started = processes.start(`gateway (${database.engine})`, process.execPath, ['dist/main.js', 'serve'], {
+    env,
+    logPath: join(dir, `gateway-${database.engine}.log`),
+  });
   const origin = `http://127.0.0.1:${port}`;
   try {
     await waitUntilReady(started, `${origin}/ready`, {}, 60_000);
@@ -207,7 +240,9 @@ async function measure(database: Database, dir: string): Promise<{ fillSeconds: 
   try {
     await migrateToLatest(store);
     setup = await organization(store, now);
-    process.stderr.write(`${database.engine}: writing ${ROWS.toLocaleString('en')} generations over ${SHAPE.days} days, ${BATCH} a commit\n`);
+    process.stderr.write(
+      `${database.engine}: writing ${ROWS.toLocaleString('en')} generations over ${SHAPE.days} days, ${BATCH} a commit\n`,
+    );
     filled = await fill(store, setup.organizationId, setup.callers, now);
   } finally {
     await store.close();
@@ -217,7 +252,8 @@ async function measure(database: Database, dir: string): Promise<{ fillSeconds: 
   try {
     const origin = await serve(processes, database, dir);
     const timings: Timing[] = [];
-    for (const query of queries(now, setup.organizationId, MODEL_IDS, setup.workspaces[1]!)) timings.push(await time(origin, reader.db, database.engine, query));
+    for (const query of queries(now, setup.organizationId, MODEL_IDS, setup.workspaces[1]!))
+      timings.push(await time(origin, reader.db, database.engine, query));
     return { fillSeconds: filled.seconds, rollupRows: filled.rollupRows, timings };
   } finally {
     await reader.close();
@@ -246,12 +282,30 @@ const ms = (value: number) => value.toFixed(1);
 const lines = [['engine', 'query', 'rows', 'request p50 ms', 'request p95 ms', 'query p50 ms', 'query p95 ms']];
 for (const result of Object.values(results)) {
   for (const t of result.timings) {
-    lines.push([t.engine, t.query, String(t.rows), ms(t.requestMs.p50), ms(t.requestMs.p95), t.queryMs ? ms(t.queryMs.p50) : '', t.queryMs ? ms(t.queryMs.p95) : '']);
+    lines.push([
+      t.engine,
+      t.query,
+      String(t.rows),
+      ms(t.requestMs.p50),
+      ms(t.requestMs.p95),
+      t.queryMs ? ms(t.queryMs.p50) : '',
+      t.queryMs ? ms(t.queryMs.p95) : '',
+    ]);
   }
 }
 const fills = Object.entries(results).map(
-  ([engine, r]) => `  ${engine}: ${ROWS.toLocaleString('en')} generations written in ${r.fillSeconds.toFixed(0)} s (${Math.round(ROWS / r.fillSeconds).toLocaleString('en')} rows/s), ${r.rollupRows.toLocaleString('en')} rows of usage_hourly`,
+  ([engine, r]) =>
+    `  ${engine}: ${ROWS.toLocaleString('en')} generations written in ${r.fillSeconds.toFixed(0)} s (${Math.round(ROWS / r.fillSeconds).toLocaleString('en')} rows/s), ${r.rollupRows.toLocaleString('en')} rows of usage_hourly`,
 );
-process.stdout.write(`\nAnalytics over ${ROWS.toLocaleString('en')} generations in ${SHAPE.days} days, ${RUNS} runs a query: the whole request, and the query (analytics: the server's query_time_ms; activity: its query run here)\n${fills.join('\n')}\n\n${table(lines)}\n`);
-const path = writeResults(runStamp('-analytics'), { date: new Date().toISOString(), node: process.version, rows: ROWS, runs: RUNS, shape: SHAPE, results });
+process.stdout.write(
+  `\nAnalytics over ${ROWS.toLocaleString('en')} generations in ${SHAPE.days} days, ${RUNS} runs a query: the whole request, and the query (analytics: the server's query_time_ms; activity: its query run here)\n${fills.join('\n')}\n\n${table(lines)}\n`,
+);
+const path = writeResults(runStamp('-analytics'), {
+  date: new Date().toISOString(),
+  node: process.version,
+  rows: ROWS,
+  runs: RUNS,
+  shape: SHAPE,
+  results,
+});
 process.stdout.write(`\nresults: ${path}\n`);

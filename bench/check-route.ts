@@ -1,5 +1,5 @@
 import type { HttpTarget } from './load-types.js';
-import { chatTarget, streamTarget, type Route } from './routes.js';
+import { chatTarget, type Route, streamTarget } from './routes.js';
 
 async function checkOne(target: HttpTarget, expect: string): Promise<void> {
   const response = await fetch(`${target.origin}${target.path}`, {

@@ -1,7 +1,7 @@
 import type { LedgerCostResult } from './load-types.js';
-import { foreignShare, microsPerRequest, type Measured } from './measure.js';
-import { GATEWAY_CORE, LOAD_CORE } from './pinning.js';
+import { foreignShare, type Measured, microsPerRequest } from './measure.js';
 import type { PhaseResults } from './phases.js';
+import { GATEWAY_CORE, LOAD_CORE } from './pinning.js';
 
 /** The headline figures, derived from the raw phase results: what the issue asks the run to print. */
 export interface Figures {

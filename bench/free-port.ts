@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 
 /** A port free right now on 127.0.0.1 (the servers are told their port, so the harness knows it without parsing logs). */
 export function freePort(): Promise<number> {

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { GenerationRecord } from '../src/store/schema.js';
 import { openStore } from '../src/store/database.js';
 import { migrateToLatest } from '../src/store/migrate.js';
-import { listGenerations, type GenerationFilter } from '../src/store/repositories/generations.js';
+import { type GenerationFilter, listGenerations } from '../src/store/repositories/generations.js';
+import type { GenerationRecord } from '../src/store/schema.js';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const KEYS = 200;

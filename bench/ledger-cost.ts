@@ -1,9 +1,9 @@
 // The SQLite ledger's CPU per generation on the gateway's core, measured apart from any request.
 import Database from 'better-sqlite3';
 import { ledgerWrites } from '../src/accounting/ledger-writes.js';
-import type { GenerationRecord } from '../src/store/schema.js';
 import { openStore } from '../src/store/database.js';
 import { migrateToLatest } from '../src/store/migrate.js';
+import type { GenerationRecord } from '../src/store/schema.js';
 import { checkpointInBackground } from '../src/store/wal-checkpoints.js';
 import { newGenerationId } from '../src/util/ids.js';
 import { cpuNow, loadMain } from './load-main.js';
@@ -39,7 +39,10 @@ loadMain(async (spec: LedgerCostSpec, mark): Promise<LedgerCostResult> => {
     for (let written = 0; written < rows; written += batch) {
       const now = new Date();
       const created_at = now.toISOString();
-      await write(Array.from({ length: batch }, () => ({ ...sample, id: newGenerationId(now), created_at })), now);
+      await write(
+        Array.from({ length: batch }, () => ({ ...sample, id: newGenerationId(now), created_at })),
+        now,
+      );
     }
     return ((cpuNow() - before) * 1e6) / rows;
   };

@@ -1,4 +1,4 @@
-import { Pool, type Dispatcher } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import { POOL_TIMEOUTS, requestOptions } from './http-target.js';
 import type { Mark } from './load-main.js';
 import type { OpenLoopResult, OpenLoopSpec } from './load-types.js';

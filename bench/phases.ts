@@ -1,13 +1,13 @@
 import type { LoadOutput, Mark } from './load-main.js';
 import type { ClosedLoopResult, ClosedLoopSpec, OpenLoopResult, OpenLoopSpec, StreamResult, StreamSpec } from './load-types.js';
-import { measured, type Measured } from './measure.js';
+import { type Measured, measured } from './measure.js';
 import type { Pinning } from './pinning.js';
 import type { Processes } from './processes.js';
 import { waitForQuietMachine } from './quiet-machine.js';
-import { chatTarget, streamTarget, type Route } from './routes.js';
+import { chatTarget, type Route, streamTarget } from './routes.js';
 import { runLoad } from './run-load.js';
 import type { BenchSettings } from './settings.js';
-import { soak, type SoakResult } from './soak.js';
+import { type SoakResult, soak } from './soak.js';
 
 export interface RouteResults {
   throughput: Measured<ClosedLoopResult>;
@@ -46,7 +46,12 @@ const cores = (others: number | undefined) => (others === undefined ? '?' : `${M
  */
 type LoadRun<R> = (onMark: (mark: Mark) => void) => Promise<LoadOutput<R>>;
 
-async function phase<R>(ctx: PhaseContext, label: string, run: LoadRun<R>, server: 'gateway' | 'bareProxy' = 'gateway'): Promise<Measured<R>> {
+async function phase<R>(
+  ctx: PhaseContext,
+  label: string,
+  run: LoadRun<R>,
+  server: 'gateway' | 'bareProxy' = 'gateway',
+): Promise<Measured<R>> {
   const { settings: s } = ctx;
   // The server on the gateway's core is measured as "the gateway" of the phase.
   const pids = { gateway: ctx.pids[server], sim: ctx.pids.sim };

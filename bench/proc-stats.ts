@@ -29,7 +29,9 @@ export function cpuSeconds(pid: number): number | undefined {
  */
 export function coreBusySeconds(): number[] | undefined {
   try {
-    const lines = readFileSync('/proc/stat', 'utf8').split('\n').filter((line) => /^cpu\d+ /.test(line));
+    const lines = readFileSync('/proc/stat', 'utf8')
+      .split('\n')
+      .filter((line) => /^cpu\d+ /.test(line));
     return lines.map((line) => {
       const [user = 0, nice = 0, system = 0] = line.trim().split(/\s+/).slice(1, 4).map(Number);
       return (user + nice + system) / CLOCK_TICKS_PER_SECOND;

@@ -38,13 +38,17 @@ export function renderReport(
   const g = r.gateway;
   const b = r.bareProxy;
   const out: string[] = [];
-  out.push(`Model Gateway benchmark, ${info.date} (UTC)${s.quick ? ' — QUICK MODE, figures not for the record' : ''}${s.profile ? ' — PROFILED, figures inflated by the profiler' : ''}`);
+  out.push(
+    `Model Gateway benchmark, ${info.date} (UTC)${s.quick ? ' — QUICK MODE, figures not for the record' : ''}${s.profile ? ' — PROFILED, figures inflated by the profiler' : ''}`,
+  );
   out.push(`  node ${info.node}, ${info.cpu} (${info.cores} cores), commit ${info.commit}`);
   out.push(`  ${info.pinning}`);
   const m = info.machine;
   if (m.othersBusy !== undefined) {
     const busy = `${n(m.othersBusy * 100)}% of a core`;
-    out.push(`  other processes before the start: ${busy}${m.quiet ? '' : ` — NOT QUIET after waiting ${n(m.waitedSeconds)} s: other work on the machine disturbs these figures`}`);
+    out.push(
+      `  other processes before the start: ${busy}${m.quiet ? '' : ` — NOT QUIET after waiting ${n(m.waitedSeconds)} s: other work on the machine disturbs these figures`}`,
+    );
   }
   out.push(`  phases ${s.phaseSeconds} s after a ${s.warmupSeconds} s warm-up; upstream model ${SIM_MODEL}, streams ${SIM_STREAM_MODEL}`);
 
@@ -110,10 +114,22 @@ export function renderReport(
         `(bare proxy: ${n(f.bareProxyCpuMicros[p])} µs, ${n((f.gatewayCpuMicros[p] ?? NaN) / (f.bareProxyCpuMicros[p] ?? NaN), 1)}×; simulator alone: ${n(f.simCpuMicros[p])} µs)`,
       ]),
       ['CPU per stream', `${n(f.gatewayCpuMicros.streaming)} µs`, ''],
-      ['SQLite ledger, CPU per row, one row a commit', `${n(f.ledger.singleRowMicros)} µs`, '(measured alone on the gateway\'s core: a commit the bare proxy does not make)'],
-      [`SQLite ledger, CPU per row, ${f.ledger.batch} rows a commit`, `${n(f.ledger.batchRowMicros)} µs`, '(a busy gateway\'s group commit)'],
+      [
+        'SQLite ledger, CPU per row, one row a commit',
+        `${n(f.ledger.singleRowMicros)} µs`,
+        "(measured alone on the gateway's core: a commit the bare proxy does not make)",
+      ],
+      [
+        `SQLite ledger, CPU per row, ${f.ledger.batch} rows a commit`,
+        `${n(f.ledger.batchRowMicros)} µs`,
+        "(a busy gateway's group commit)",
+      ],
       ['CPU per request, soak', `${n(f.gatewayCpuMicros.soak)} µs`, ''],
-      ['gateway CPU / autocannon time, throughput', `${n((f.gatewayCoreBusy ?? NaN) * 100)}%`, '(near 100%: the gateway\'s core was the limit)'],
+      [
+        'gateway CPU / autocannon time, throughput',
+        `${n((f.gatewayCoreBusy ?? NaN) * 100)}%`,
+        "(near 100%: the gateway's core was the limit)",
+      ],
       ['RSS after start', `${n(gatewayStartRssMb, 1)} MB`, ''],
       ['peak RSS (VmHWM)', `${n(f.gatewayPeakRssMb, 1)} MB`, ''],
       [
@@ -134,32 +150,57 @@ export function renderReport(
       [
         'soak live heap after a full collection, start / end',
         soak.liveHeap ? `${n(soak.liveHeap.firstMb, 1)} / ${n(soak.liveHeap.lastMb, 1)} MB` : 'n/a',
-        soak.liveHeap ? `${soak.liveHeap.drift >= 0 ? '+' : ''}${n(soak.liveHeap.drift * 100, 1)}% (what the gateway retains)` : '(the probe did not answer)',
+        soak.liveHeap
+          ? `${soak.liveHeap.drift >= 0 ? '+' : ''}${n(soak.liveHeap.drift * 100, 1)}% (what the gateway retains)`
+          : '(the probe did not answer)',
       ],
     ]),
   );
 
-  out.push('', 'Cores during each phase (share of the phase\'s wall time; "others" is other work on the machine, which disturbs the figures)');
+  out.push(
+    '',
+    'Cores during each phase (share of the phase\'s wall time; "others" is other work on the machine, which disturbs the figures)',
+  );
   const pct = (x: number | undefined) => (x === undefined ? 'n/a' : `${n(x * 100)}%`);
   out.push(
     table([
       ['', 'core 0: gateway', 'others', 'core 1: sim + load', 'others', 'attempts'],
-      ...f.cores.map((c) => [c.phase, pct(c.gatewayShare), pct(c.othersOnGatewayCore), pct(c.benchOnLoadCore), pct(c.othersOnLoadCore), String(c.attempts)]),
+      ...f.cores.map((c) => [
+        c.phase,
+        pct(c.gatewayShare),
+        pct(c.othersOnGatewayCore),
+        pct(c.benchOnLoadCore),
+        pct(c.othersOnLoadCore),
+        String(c.attempts),
+      ]),
     ]),
   );
 
   out.push('', 'Targets (gateway on one core)');
-  out.push(table([['', 'measured', 'target', '', ''], ...checks.map((c) => [c.name, c.measured, c.target, c.pass ? 'PASS' : 'MISS', c.margin])]));
+  out.push(
+    table([['', 'measured', 'target', '', ''], ...checks.map((c) => [c.name, c.measured, c.target, c.pass ? 'PASS' : 'MISS', c.margin])]),
+  );
 
   if (profile) {
     out.push('', `Gateway CPU profile: ${n(profile.totalMs)} ms sampled, ${n(profile.busyMs)} ms not idle (${profile.file})`);
     out.push('  top self time by function:');
-    out.push(table([['', 'self ms', '% busy', 'where'], ...profile.topFunctions.map((t) => [t.name, n(t.selfMs), n(t.busyShare * 100, 1), t.where])], '    '));
+    out.push(
+      table(
+        [['', 'self ms', '% busy', 'where'], ...profile.topFunctions.map((t) => [t.name, n(t.selfMs), n(t.busyShare * 100, 1), t.where])],
+        '    ',
+      ),
+    );
     out.push('  self time by package or source folder:');
     out.push(table([['', 'self ms', '% busy'], ...profile.topGroups.map((t) => [t.name, n(t.selfMs), n(t.busyShare * 100, 1)])], '    '));
-    out.push('  total time (callees included) of the gateway\'s own functions:');
+    out.push("  total time (callees included) of the gateway's own functions:");
     out.push(
-      table([['', 'total ms', '% busy', 'where'], ...profile.topOwnInclusive.map((t) => [t.name, n(t.selfMs), n(t.busyShare * 100, 1), t.where])], '    '),
+      table(
+        [
+          ['', 'total ms', '% busy', 'where'],
+          ...profile.topOwnInclusive.map((t) => [t.name, n(t.selfMs), n(t.busyShare * 100, 1), t.where]),
+        ],
+        '    ',
+      ),
     );
   }
   return out.join('\n');

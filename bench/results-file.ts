@@ -5,7 +5,12 @@ const RESULTS_DIR = join('bench', 'results');
 
 /** A name per run, sortable by time: 2026-11-21T13-29-48Z[-quick|-profile]. */
 export function runStamp(suffix: string): string {
-  return new Date().toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-') + suffix;
+  return (
+    new Date()
+      .toISOString()
+      .replace(/\.\d+Z$/, 'Z')
+      .replaceAll(':', '-') + suffix
+  );
 }
 
 /** Everything measured, as JSON, under bench/results/ (gitignored). */

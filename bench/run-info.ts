@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpus, availableParallelism } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import type { MachineState } from './quiet-machine.js';
 import type { RunInfo } from './report.js';
 

@@ -10,7 +10,7 @@ import type {
   StreamResult,
   StreamSpec,
 } from './load-types.js';
-import { LOAD_CORE, pinned, type Pinning } from './pinning.js';
+import { LOAD_CORE, type Pinning, pinned } from './pinning.js';
 import type { Processes } from './processes.js';
 
 interface LoadScripts {

@@ -11,13 +11,13 @@ import { detectPinning, GATEWAY_CORE } from './pinning.js';
 import { memory } from './proc-stats.js';
 import { logTail, Processes } from './processes.js';
 import { summarizeProfile } from './profile.js';
+import { waitForQuietMachine } from './quiet-machine.js';
 import { renderReport } from './report.js';
 import { keepProfile, runStamp, writeResults } from './results-file.js';
 import { bareProxyRoute, directRoute, gatewayRoute } from './routes.js';
 import { runInfo } from './run-info.js';
 import { runLoad } from './run-load.js';
 import { gatewayDatabaseFile, liveHeapFile, startBareProxy, startGateway, startSimulator } from './servers.js';
-import { waitForQuietMachine } from './quiet-machine.js';
 import { readBenchSettings } from './settings.js';
 import { checkTargets } from './targets.js';
 

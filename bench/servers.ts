@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort } from './free-port.js';
-import { GATEWAY_CORE, LOAD_CORE, pinned, type Pinning } from './pinning.js';
+import { GATEWAY_CORE, LOAD_CORE, type Pinning, pinned } from './pinning.js';
 import type { Processes, Started } from './processes.js';
 import { waitUntilReady } from './readiness.js';
 import { gatewayYaml, MANAGEMENT_KEY } from './routes.js';
@@ -66,7 +66,13 @@ export async function startGateway(
 /** The bare proxy (bare-proxy.ts) in front of the simulator, on the gateway's core: the floor the gateway is read against. */
 export async function startBareProxy(processes: Processes, pinning: Pinning, dir: string, simOrigin: string): Promise<Server> {
   const port = await freePort();
-  const { command, args } = pinned(pinning, GATEWAY_CORE, process.execPath, ['--import', 'tsx', 'bench/bare-proxy.ts', simOrigin, String(port)]);
+  const { command, args } = pinned(pinning, GATEWAY_CORE, process.execPath, [
+    '--import',
+    'tsx',
+    'bench/bare-proxy.ts',
+    simOrigin,
+    String(port),
+  ]);
   const started = processes.start('bare proxy', command, args, { env: cleanEnv({}), logPath: join(dir, 'bare-proxy.log') });
   const origin = `http://127.0.0.1:${port}`;
   await waitUntilReady(started, `${origin}/health`, {});

@@ -17,7 +17,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.before) {
-  process.stdout.write('usage: npx tsx bench/spend-admission-cost.ts --before <checkout> [--after <checkout>] [--requests 20000] [--rounds 5]\n');
+  process.stdout.write(
+    'usage: npx tsx bench/spend-admission-cost.ts --before <checkout> [--after <checkout>] [--requests 20000] [--rounds 5]\n',
+  );
   process.exit(2);
 }
 const requests = Number(values.requests);
@@ -53,7 +55,11 @@ async function admission(root: string, side: Side, dir: string): Promise<{ admit
   await migrateToLatest(store);
   const clock = () => new Date();
   const { organizationId } = await bootstrap(store.db, clock, undefined);
-  const workspace = await store.db.selectFrom('workspaces').select('id').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const workspace = await store.db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
   const key = async (limit: number | null) =>
     (await createApiKey(store.db, { organizationId, workspaceId: workspace.id, name: `bench ${limit}`, limit }, clock().toISOString())).row;
   const keys: Record<Caller, unknown> = { 'no limit': await key(null), limit: await key(1_000_000_000) };
@@ -79,7 +85,13 @@ async function admission(root: string, side: Side, dir: string): Promise<{ admit
 /** CPU µs per admission over `requests` of them, one after another. */
 async function measure(admit: Admit, caller: Caller): Promise<number> {
   const start = cpuNow();
-  for (let i = 0; i < requests; i++) await admit(caller, { id: `gen-${i}`, request: REQUEST, attempts: [{ modelId: 'bench/sim', endpoint: ENDPOINT }], startedAt: Date.now() });
+  for (let i = 0; i < requests; i++)
+    await admit(caller, {
+      id: `gen-${i}`,
+      request: REQUEST,
+      attempts: [{ modelId: 'bench/sim', endpoint: ENDPOINT }],
+      startedAt: Date.now(),
+    });
   return ((cpuNow() - start) / requests) * 1e6;
 }
 
@@ -93,10 +105,12 @@ try {
   };
   const samples: Record<Side, Record<Caller, number[]>> = { before: { 'no limit': [], limit: [] }, after: { 'no limit': [], limit: [] } };
   // Warm-up: JIT, the caches, the tokenizer's tables.
-  for (const side of ['before', 'after'] as const) for (const caller of ['no limit', 'limit'] as const) await measure(sides[side].admit, caller);
+  for (const side of ['before', 'after'] as const)
+    for (const caller of ['no limit', 'limit'] as const) await measure(sides[side].admit, caller);
   for (let round = 0; round < rounds; round++) {
     const order: Side[] = round % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
-    for (const side of order) for (const caller of ['no limit', 'limit'] as const) samples[side][caller].push(await measure(sides[side].admit, caller));
+    for (const side of order)
+      for (const caller of ['no limit', 'limit'] as const) samples[side][caller].push(await measure(sides[side].admit, caller));
   }
   await sides.before.close();
   await sides.after.close();

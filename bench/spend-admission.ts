@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from './free-port.js';
 import type { ClosedLoopResult } from './load-types.js';
-import { detectPinning, GATEWAY_CORE, LOAD_CORE, pinned, type Pinning } from './pinning.js';
+import { detectPinning, GATEWAY_CORE, LOAD_CORE, type Pinning, pinned } from './pinning.js';
 import { cpuSeconds } from './proc-stats.js';
 import { Processes } from './processes.js';
 import { waitUntilReady } from './readiness.js';
@@ -81,9 +81,12 @@ async function limitedKey(origin: string): Promise<string> {
 async function measure(processes: Processes, pinning: Pinning, pid: number, origin: string, key: string): Promise<Sample> {
   const target = { ...chatTarget(gatewayRoute(origin)), authorization: `Bearer ${key}` };
   const cpu: number[] = [];
-  const output = await runLoad(processes, pinning, 'load-closed.ts', { target, connections, seconds, warmupSeconds: 2 }, () => cpu.push(cpuSeconds(pid) ?? NaN));
+  const output = await runLoad(processes, pinning, 'load-closed.ts', { target, connections, seconds, warmupSeconds: 2 }, () =>
+    cpu.push(cpuSeconds(pid) ?? NaN),
+  );
   const result: ClosedLoopResult = output.result;
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers and ${result.errors} errors through ${origin}`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${result.non2xx} non-2xx answers and ${result.errors} errors through ${origin}`);
   return { requestsPerSecond: result.requestsPerSecond, cpuMicros: ((cpu[1]! - cpu[0]!) / result.requests) * 1e6 };
 }
 
@@ -105,11 +108,16 @@ async function main(): Promise<void> {
       for (const build of order) {
         const gateway = await startGateway(processes, pinning, dir, build, simOrigin);
         const key = await limitedKey(gateway.origin);
-        const callers = [['no limit', MANAGEMENT_KEY], ['limit', key]] as const;
+        const callers = [
+          ['no limit', MANAGEMENT_KEY],
+          ['limit', key],
+        ] as const;
         for (const [caller, bearer] of round % 2 === 0 ? callers : [...callers].reverse()) {
           const sample = await measure(processes, pinning, gateway.started.pid, gateway.origin, bearer);
           samples[build][caller].push(sample);
-          progress(`round ${round + 1}, ${build}, ${caller}: ${sample.requestsPerSecond.toFixed(0)} req/s, ${sample.cpuMicros.toFixed(0)} µs CPU a request`);
+          progress(
+            `round ${round + 1}, ${build}, ${caller}: ${sample.requestsPerSecond.toFixed(0)} req/s, ${sample.cpuMicros.toFixed(0)} µs CPU a request`,
+          );
         }
         gateway.started.child.kill('SIGTERM');
         await gateway.started.exited;
@@ -119,7 +127,10 @@ async function main(): Promise<void> {
     await processes.stopAll();
     rmSync(dir, { recursive: true, force: true });
   }
-  const lines = ['| key | before req/s | after req/s | after/before | before µs CPU/req | after µs CPU/req | after/before |', '|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| key | before req/s | after req/s | after/before | before µs CPU/req | after µs CPU/req | after/before |',
+    '|---|---|---|---|---|---|---|',
+  ];
   for (const caller of ['no limit', 'limit'] as const) {
     const rps = (build: Build) => median(samples[build][caller].map((s) => s.requestsPerSecond));
     const cpu = (build: Build) => median(samples[build][caller].map((s) => s.cpuMicros));

@@ -27,7 +27,8 @@ export async function runStreams(spec: StreamSpec, mark: (m: Mark) => void): Pro
       tail = (tail + (chunk as Buffer).toString('latin1')).slice(-64);
     }
     const endAt = performance.now();
-    if (response.statusCode !== 200 || !tail.includes('[DONE]')) throw new Error(`status ${response.statusCode}, stream ended with ${JSON.stringify(tail)}`);
+    if (response.statusCode !== 200 || !tail.includes('[DONE]'))
+      throw new Error(`status ${response.statusCode}, stream ended with ${JSON.stringify(tail)}`);
     firstBytes.push(firstAt - sentAt);
     wholes.push(endAt - sentAt);
   };

@@ -5,15 +5,16 @@ export function table(rows: string[][], indent = '  '): string {
     for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i] ?? 0, [...cell].length);
   }
   return rows
-    .map((row) =>
-      indent +
-      row
-        .map((cell, i) => {
-          const pad = ' '.repeat((widths[i] ?? 0) - [...cell].length);
-          return i === 0 ? cell + pad : pad + cell;
-        })
-        .join('   ')
-        .trimEnd(),
+    .map(
+      (row) =>
+        indent +
+        row
+          .map((cell, i) => {
+            const pad = ' '.repeat((widths[i] ?? 0) - [...cell].length);
+            return i === 0 ? cell + pad : pad + cell;
+          })
+          .join('   ')
+          .trimEnd(),
     )
     .join('\n');
 }

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ERROR_CLASSES } from '../src/http/error-classes.js';
-import { ERROR_CATALOGUE, type CatalogueEntry } from '../src/http/errors.js';
+import { type CatalogueEntry, ERROR_CATALOGUE } from '../src/http/errors.js';
 
 export const ERRORS_DOC = fileURLToPath(new URL('../docs/errors.md', import.meta.url));
 

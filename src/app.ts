@@ -1,92 +1,100 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { LedgerOutbox } from './accounting/ledger-outbox.js';
 import { storeLedgerWriter } from './accounting/ledger-writes.js';
-import { spendGuard, type SpendSettings } from './accounting/spend-guard.js';
+import { type SpendSettings, spendGuard } from './accounting/spend-guard.js';
 import { KeyCache } from './accounts/key-cache.js';
+import type { KeyRateLimiter } from './accounts/key-rate-limiter.js';
 import { activityRoutes } from './api/activity/routes.js';
 import { analyticsRoutes } from './api/analytics/routes.js';
+import { audioRoutes } from './api/audio/routes.js';
 import { authRoutes } from './api/auth/routes.js';
-import { serveConsole } from './api/console/serve-console.js';
-import { consoleSessionRoutes } from './api/console/session-routes.js';
-import { consoleSessionKey } from './api/console/session-auth.js';
-import fastifyCookie from '@fastify/cookie';
 import { chatRoutes } from './api/chat/routes.js';
-import { messagesRoutes } from './api/messages/routes.js';
+import { serveConsole } from './api/console/serve-console.js';
+import { consoleSessionKey } from './api/console/session-auth.js';
+import { consoleSessionRoutes } from './api/console/session-routes.js';
 import { creditsRoutes } from './api/credits/routes.js';
-import { CREDITS_TOPIC, CreditsCache } from './credits/credits-cache.js';
-import { totalCredits } from './store/repositories/credit-grants.js';
-import { generationRoutes } from './api/generation/routes.js';
+import { embeddingsRoutes } from './api/embeddings/routes.js';
 import { generationContentRoutes } from './api/generation/content-routes.js';
 import { generationListRoutes } from './api/generation/list-routes.js';
+import { generationRoutes } from './api/generation/routes.js';
+import { guardrailAssignmentRoutes } from './api/guardrails/assignment-routes.js';
+import { guardrailsRoutes } from './api/guardrails/routes.js';
 import { installHealth } from './api/health/install-health.js';
 import type { Lifecycle } from './api/health/lifecycle.js';
+import { imagesRoutes } from './api/images/routes.js';
+import { type InternOptions, internServices } from './api/interns/build-intern-services.js';
+import { internsRoutes } from './api/interns/routes.js';
 import { keysRoutes } from './api/keys/routes.js';
+import { messagesRoutes } from './api/messages/routes.js';
 import { modelsRoutes } from './api/models/routes.js';
 import { installOpenApi } from './api/openapi/install-openapi.js';
-import { presetsRoutes } from './api/presets/routes.js';
 import { organizationRoutes } from './api/organization/routes.js';
 import { organizationSettingsRoutes } from './api/organization/settings-routes.js';
+import { presetsRoutes } from './api/presets/routes.js';
 import { rerankRoutes } from './api/rerank/routes.js';
 import { responsesRoutes } from './api/responses/routes.js';
-import { embeddingsRoutes } from './api/embeddings/routes.js';
-import { imagesRoutes } from './api/images/routes.js';
-import { audioRoutes } from './api/audio/routes.js';
-import { videoRoutes } from './api/videos/routes.js';
-import { createVideoJobs, type VideoTuning } from './videos/video-jobs.js';
-import { toOrganizationSettings } from './organization-settings/organization-settings.js';
-import { ORGANIZATION_SETTINGS_TOPIC, SettingsCache } from './organization-settings/settings-cache.js';
-import { PresetCache, PRESETS_TOPIC } from './presets/preset-cache.js';
-import { findOrganizationSettings } from './store/repositories/organization-settings.js';
-import { findDesignatedSettings } from './store/repositories/presets.js';
-import { guardrailAssignmentRoutes } from './api/guardrails/assignment-routes.js';
-import { internServices, type InternOptions } from './api/interns/build-intern-services.js';
-import { internsRoutes } from './api/interns/routes.js';
-import { secretBox } from './api/vault/secret-box.js';
 import { internSecretReader, vaultRoutes } from './api/vault/routes.js';
-import { createInternRuntime } from './interns/runtime/intern-runtime-service.js';
-import type { InternRuntimeTuning } from './interns/runtime/runtime-tuning.js';
-import { guardrailsRoutes } from './api/guardrails/routes.js';
-import { GUARDRAILS_TOPIC, GuardrailCache } from './guardrails/guardrail-cache.js';
-import type { ModerationProvider } from './plugins/moderation-stage.js';
-import { createPipeline } from './plugins/pipeline.js';
-import { ServerToolRegistry, type ServerTool } from './plugins/server-tools/server-tool.js';
-import { fusionServerTool } from './plugins/fusion/fusion-tool.js';
-import { webSearchServerTool } from './plugins/web/web-search-tool.js';
-import { servesChat } from './catalog/model-task.js';
-import { loadOrganizationGuardrails } from './store/repositories/guardrails.js';
-import type { PluginSettings } from './config/plugin-settings.js';
-import type { Resolve } from './net/guarded-lookup.js';
-import { createPluginServices } from './plugins/plugin-services.js';
-import { webFetchServerTool } from './plugins/web-fetch/web-fetch-tool.js';
+import { secretBox } from './api/vault/secret-box.js';
+import { videoRoutes } from './api/videos/routes.js';
 import { assertServable } from './catalog/assert-servable.js';
+import { servesChat } from './catalog/model-task.js';
 import type { Catalog } from './catalog/types.js';
 import type { ChatServices } from './chat/run-services.js';
+import type { PluginSettings } from './config/plugin-settings.js';
+import { CREDITS_TOPIC, CreditsCache } from './credits/credits-cache.js';
+import { GUARDRAILS_TOPIC, GuardrailCache } from './guardrails/guardrail-cache.js';
 import { authenticator } from './http/authenticate.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.js';
-import { DEFAULT_CLIENT_LIMITS, requestTimeoutOptions, type ClientLimits } from './http/client-limits.js';
+import { type ClientLimits, DEFAULT_CLIENT_LIMITS, requestTimeoutOptions } from './http/client-limits.js';
 import { installErrorEnvelope } from './http/error-envelope.js';
-import { Shutdown } from './http/shutdown.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { Shutdown } from './http/shutdown.js';
 import { schemaErrorFormatter, validatorCompiler } from './http/validation.js';
-import { CHAT_ADAPTERS, EMBEDDINGS_ADAPTERS, IMAGES_ADAPTERS, KINDS_BY_TASK, SPEECH_ADAPTERS, RERANK_ADAPTERS, VIDEO_ADAPTERS } from './providers/registry.js';
+import { createInternRuntime } from './interns/runtime/intern-runtime-service.js';
+import type { InternRuntimeTuning } from './interns/runtime/runtime-tuning.js';
+import type { Resolve } from './net/guarded-lookup.js';
+import { Observability } from './observability/observability.js';
+import { toOrganizationSettings } from './organization-settings/organization-settings.js';
+import { ORGANIZATION_SETTINGS_TOPIC, SettingsCache } from './organization-settings/settings-cache.js';
+import { fusionServerTool } from './plugins/fusion/fusion-tool.js';
+import type { ModerationProvider } from './plugins/moderation-stage.js';
+import { createPipeline } from './plugins/pipeline.js';
+import { createPluginServices } from './plugins/plugin-services.js';
+import { type ServerTool, ServerToolRegistry } from './plugins/server-tools/server-tool.js';
+import { webSearchServerTool } from './plugins/web/web-search-tool.js';
+import { webFetchServerTool } from './plugins/web-fetch/web-fetch-tool.js';
+import { PRESETS_TOPIC, PresetCache } from './presets/preset-cache.js';
+import {
+  CHAT_ADAPTERS,
+  EMBEDDINGS_ADAPTERS,
+  IMAGES_ADAPTERS,
+  KINDS_BY_TASK,
+  RERANK_ADAPTERS,
+  SPEECH_ADAPTERS,
+  VIDEO_ADAPTERS,
+} from './providers/registry.js';
 import { endUserHasher } from './providers/shared/hash-end-user.js';
 import { DEFAULT_UPSTREAM_BODY_LIMITS, setUpstreamBodyLimits, type UpstreamBodyLimits } from './providers/shared/upstream-body-limits.js';
-import type { KeyRateLimiter } from './accounts/key-rate-limiter.js';
 import { EndpointHealth } from './routing/endpoint-health.js';
-import { CACHE_PINS, memoryPins, SESSION_PINS, type ProviderPins } from './routing/provider-pins.js';
+import { CACHE_PINS, memoryPins, type ProviderPins, SESSION_PINS } from './routing/provider-pins.js';
+import { API_KEY_TOPIC, type Services } from './services.js';
 import type { ChangeFeed } from './store/change-feed.js';
 import type { Store } from './store/database.js';
 import { isDatabaseUnavailable } from './store/database-unavailable.js';
-import type { SharedRedis } from './store/shared-redis.js';
 import { findApiKeyByHash } from './store/repositories/api-keys.js';
+import { totalCredits } from './store/repositories/credit-grants.js';
 import { settingOrCreate } from './store/repositories/gateway-settings.js';
-import { API_KEY_TOPIC, type Services } from './services.js';
-import { Observability } from './observability/observability.js';
-import { systemClock, type Clock } from './util/clock.js';
+import { loadOrganizationGuardrails } from './store/repositories/guardrails.js';
+import { findOrganizationSettings } from './store/repositories/organization-settings.js';
+import { findDesignatedSettings } from './store/repositories/presets.js';
+import type { SharedRedis } from './store/shared-redis.js';
+import { type Clock, systemClock } from './util/clock.js';
 import { newRequestId } from './util/ids.js';
 import { packageVersion } from './util/package-version.js';
+import { createVideoJobs, type VideoTuning } from './videos/video-jobs.js';
 
 export interface AppOptions {
   store: Store;
@@ -220,9 +228,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const shutdown = options.shutdown ?? new Shutdown();
   const outbox = options.ledgerOutbox;
-  const spend = spendGuard(services.db, guardrails, clock, { ...options.spend, credits: (organizationId) => credits.get(organizationId), ...(outbox ? { unwritten: () => outbox.unwrittenSpend() } : {}) }, (error) =>
-    // Through Redis's outage log when there is one: one warning per outage, not one per request.
-    options.redis ? options.redis.noteFailure(error) : app.log.warn({ err: error }, 'spend reservations: Redis failed, holding in this instance'),
+  const spend = spendGuard(
+    services.db,
+    guardrails,
+    clock,
+    {
+      ...options.spend,
+      credits: (organizationId) => credits.get(organizationId),
+      ...(outbox ? { unwritten: () => outbox.unwrittenSpend() } : {}),
+    },
+    (error) =>
+      // Through Redis's outage log when there is one: one warning per outage, not one per request.
+      options.redis
+        ? options.redis.noteFailure(error)
+        : app.log.warn({ err: error }, 'spend reservations: Redis failed, holding in this instance'),
   );
   observability.observeSpend(spend);
   const chat: ChatServices = {
@@ -230,7 +249,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     spend,
     db: services.db,
     ledger: observability.observeLedger(
-      storeLedgerWriter(options.store, clock, outbox, (error) => app.log.error({ err: error }, 'ledger outbox: writing its rows back failed; trying again')),
+      storeLedgerWriter(options.store, clock, outbox, (error) =>
+        app.log.error({ err: error }, 'ledger outbox: writing its rows back failed; trying again'),
+      ),
       outbox,
     ),
     clock,
@@ -251,8 +272,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   observability.watchHealth(services.catalog, chat.health);
   app.addHook('onClose', async () => chat.ledger.close());
   assertServable(services.catalog, { ...KINDS_BY_TASK, chat: Object.keys(chat.adapters) });
-  const videos = createVideoJobs({ db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS, spend, random: chat.random }, options.videos ?? {}, (error) =>
-    isDatabaseUnavailable(error) ? app.log.debug({ err: error }, 'video job poll failed') : app.log.error({ err: error }, 'video job poll failed'),
+  const videos = createVideoJobs(
+    { db: services.db, clock, catalog: services.catalog, adapters: VIDEO_ADAPTERS, spend, random: chat.random },
+    options.videos ?? {},
+    (error) =>
+      isDatabaseUnavailable(error)
+        ? app.log.debug({ err: error }, 'video job poll failed')
+        : app.log.error({ err: error }, 'video job poll failed'),
   );
   // Jobs live in the database: the poller runs while the server does, and any instance finishes any job. Like the interns'
   // runtime below, a tick that fails for want of the database logs at debug: the store tells the outage once.
@@ -267,7 +293,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.interns?.runtime ??
     (options.internRuntime === false
       ? undefined
-      : createInternRuntime({ ...options.internRuntime, db: services.db, clock, chat, changes: services.changes, secrets: internSecrets.withHosts, allowPrivateRanges: options.plugins?.allowPrivateRanges ?? [], log: (message, detail) => (isDatabaseUnavailable(detail) ? app.log.debug({ err: detail }, message) : app.log.warn({ err: detail }, message)) }));
+      : createInternRuntime({
+          ...options.internRuntime,
+          db: services.db,
+          clock,
+          chat,
+          changes: services.changes,
+          secrets: internSecrets.withHosts,
+          allowPrivateRanges: options.plugins?.allowPrivateRanges ?? [],
+          log: (message, detail) =>
+            isDatabaseUnavailable(detail) ? app.log.debug({ err: detail }, message) : app.log.warn({ err: detail }, message),
+        }));
   app.decorate('internRuntime', internRuntime);
   app.addHook('onReady', async () => internRuntime?.start());
   app.addHook('onClose', async () => internRuntime?.close());

@@ -2,20 +2,20 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import pino from 'pino';
 import { CatalogError } from './catalog/catalog-error.js';
+import { announce } from './cli/announce.js';
+import type { KeyCommandContext } from './cli/keys-commands.js';
+import { StartError } from './cli/listen-address.js';
+import { withDatabase } from './cli/open-database.js';
 import { ConfigError } from './config/config-error.js';
 import { readSettings, SettingsError } from './config/settings.js';
+import { INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC, membershipKey } from './interns/flag-cache.js';
+import { GatewayError } from './protocol/gateway-error.js';
+import { DEFAULT_SIM_PORT, runSimulator } from './sim/cli.js';
 import { DatabaseUrlError } from './store/database.js';
+import { enroll, unenroll } from './store/repositories/interns.js';
 import { addMember, removeMember } from './store/repositories/members.js';
 import { findOrganization } from './store/repositories/organizations.js';
-import { enroll, unenroll } from './store/repositories/interns.js';
-import { INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC, membershipKey } from './interns/flag-cache.js';
-import { announce } from './cli/announce.js';
 import { newUserId } from './util/ids.js';
-import { withDatabase } from './cli/open-database.js';
-import { DEFAULT_SIM_PORT, runSimulator } from './sim/cli.js';
-import { StartError } from './cli/listen-address.js';
-import type { KeyCommandContext } from './cli/keys-commands.js';
-import { GatewayError } from './protocol/gateway-error.js';
 import { packageVersion } from './util/package-version.js';
 
 const port = (value: string) => {
@@ -91,43 +91,56 @@ keys
   .option('--workspace <id>', 'workspace id')
   .option('--include-disabled', 'list disabled keys too', false)
   .option('--offset <n>', 'keys to skip')
-  .option('--json', 'print the API\'s JSON ({data: [...]})', false)
-  .action(async (opts: { workspace?: string; includeDisabled: boolean; offset?: string; json: boolean }) => onDefaultOrganization(async (context) => (await keyCommands()).listKeys(context, opts)));
+  .option('--json', "print the API's JSON ({data: [...]})", false)
+  .action(async (opts: { workspace?: string; includeDisabled: boolean; offset?: string; json: boolean }) =>
+    onDefaultOrganization(async (context) => (await keyCommands()).listKeys(context, opts)),
+  );
 keys
   .command('show')
   .description('show one key')
-  .argument('<hash>', 'the key\'s hash')
-  .option('--json', 'print the API\'s JSON ({data: {...}})', false)
-  .action(async (hash: string, opts: { json: boolean }) => onDefaultOrganization(async (context) => (await keyCommands()).showKey(context, hash, opts.json)));
+  .argument('<hash>', "the key's hash")
+  .option('--json', "print the API's JSON ({data: {...}})", false)
+  .action(async (hash: string, opts: { json: boolean }) =>
+    onDefaultOrganization(async (context) => (await keyCommands()).showKey(context, hash, opts.json)),
+  );
 keys
   .command('update')
-  .description('change a key\'s name, limit, reset or creator; running servers see it at once (Redis or PostgreSQL)')
-  .argument('<hash>', 'the key\'s hash')
+  .description("change a key's name, limit, reset or creator; running servers see it at once (Redis or PostgreSQL)")
+  .argument('<hash>', "the key's hash")
   .option('--name <name>', 'new name')
   .option('--limit <usd>', 'spending limit in USD, or none')
   .option('--limit-reset <period>', 'daily, weekly, monthly, or none')
   .option('--include-byok-in-limit', 'count BYOK spend against the limit')
   .option('--no-include-byok-in-limit', 'do not count BYOK spend against the limit')
   .option('--creator-user-id <id>', 'reassign the key to another active member')
-  .option('--json', 'print the API\'s JSON ({data: {...}})', false)
+  .option('--json', "print the API's JSON ({data: {...}})", false)
   .action(
-    async (hash: string, opts: { name?: string; limit?: string; limitReset?: string; includeByokInLimit?: boolean; creatorUserId?: string; json: boolean }) =>
-      onDefaultOrganization(async (context) => (await keyCommands()).changeKey(context, hash, opts)),
+    async (
+      hash: string,
+      opts: { name?: string; limit?: string; limitReset?: string; includeByokInLimit?: boolean; creatorUserId?: string; json: boolean },
+    ) => onDefaultOrganization(async (context) => (await keyCommands()).changeKey(context, hash, opts)),
   );
-for (const [name, disabled] of [['disable', true], ['enable', false]] as const) {
+for (const [name, disabled] of [
+  ['disable', true],
+  ['enable', false],
+] as const) {
   keys
     .command(name)
     .description(`${name} a key; running servers ${disabled ? 'refuse it from its next request' : 'accept it again'}`)
-    .argument('<hash>', 'the key\'s hash')
-    .option('--json', 'print the API\'s JSON ({data: {...}})', false)
-    .action(async (hash: string, opts: { json: boolean }) => onDefaultOrganization(async (context) => (await keyCommands()).changeKey(context, hash, { disabled, json: opts.json })));
+    .argument('<hash>', "the key's hash")
+    .option('--json', "print the API's JSON ({data: {...}})", false)
+    .action(async (hash: string, opts: { json: boolean }) =>
+      onDefaultOrganization(async (context) => (await keyCommands()).changeKey(context, hash, { disabled, json: opts.json })),
+    );
 }
 keys
   .command('delete')
   .description('delete a key; running servers refuse it from its next request')
-  .argument('<hash>', 'the key\'s hash')
+  .argument('<hash>', "the key's hash")
   .option('--json', 'print the API\'s JSON ({"deleted": true})', false)
-  .action(async (hash: string, opts: { json: boolean }) => onDefaultOrganization(async (context) => (await keyCommands()).removeKey(context, hash, opts.json)));
+  .action(async (hash: string, opts: { json: boolean }) =>
+    onDefaultOrganization(async (context) => (await keyCommands()).removeKey(context, hash, opts.json)),
+  );
 
 const members = program.command('members').description('manage organization members');
 members
@@ -135,9 +148,11 @@ members
   .description('list the members of the default organization, 50 at a time unless --limit')
   .option('--offset <n>', 'members to skip')
   .option('--limit <n>', 'members to list, 1 to 100')
-  .option('--json', 'print the API\'s JSON ({data: [...], total_count})', false)
+  .option('--json', "print the API's JSON ({data: [...], total_count})", false)
   .action(async (opts: { offset?: string; limit?: string; json: boolean }) =>
-    onDefaultOrganization(async ({ store, organizationId }) => (await import('./cli/members-commands.js')).listOrganizationMembers(store, organizationId, opts)),
+    onDefaultOrganization(async ({ store, organizationId }) =>
+      (await import('./cli/members-commands.js')).listOrganizationMembers(store, organizationId, opts),
+    ),
   );
 members
   .command('add')
@@ -181,7 +196,10 @@ members
   });
 
 const interns = program.command('interns').description('the interns programme');
-for (const [name, description] of [['enroll', 'enroll an organization in the interns programme'], ['unenroll', 'take an organization out of the interns programme']] as const) {
+for (const [name, description] of [
+  ['enroll', 'enroll an organization in the interns programme'],
+  ['unenroll', 'take an organization out of the interns programme'],
+] as const) {
   interns
     .command(name)
     .description(`${description} (the default organization unless --org)`)
@@ -190,7 +208,8 @@ for (const [name, description] of [['enroll', 'enroll an organization in the int
       const settings = readSettings();
       await withDatabase(settings.databaseUrl, settings.bootstrapManagementKey, cliLog, async (store, defaultOrganizationId) => {
         const organizationId = opts.org ?? defaultOrganizationId;
-        if (!(await findOrganization(store.db, organizationId))) throw new InvalidArgumentError(`--org ${organizationId} is not an organization`);
+        if (!(await findOrganization(store.db, organizationId)))
+          throw new InvalidArgumentError(`--org ${organizationId} is not an organization`);
         if (name === 'enroll') await enroll(store.db, organizationId, new Date().toISOString());
         else await unenroll(store.db, organizationId);
         await announce(store, settings.redisUrl, INTERN_PROGRAMME_TOPIC, organizationId);
@@ -199,14 +218,16 @@ for (const [name, description] of [['enroll', 'enroll an organization in the int
     });
 }
 
-const credits = program.command('credits').description("organizations' credits: once granted any, an organization's requests must fit in its balance");
+const credits = program
+  .command('credits')
+  .description("organizations' credits: once granted any, an organization's requests must fit in its balance");
 credits
   .command('grant')
   .description('grant credits (USD) to an organization, the default one unless --org; a negative amount corrects an earlier grant')
   .requiredOption('--amount <usd>', 'USD to add (negative: to take back)')
   .option('--org <id>', 'organization id')
   .option('--note <text>', 'why, kept with the grant')
-  .option('--json', 'print the API\'s JSON ({data: {...}})', false)
+  .option('--json', "print the API's JSON ({data: {...}})", false)
   .action(async (opts: { amount: string; org?: string; note?: string; json: boolean }) =>
     onDefaultOrganization(async (context) => (await import('./cli/credits-commands.js')).grantCreditsCommand(context, opts)),
   );
@@ -214,8 +235,10 @@ credits
   .command('show')
   .description("an organization's credits (the default one unless --org): granted, used and left")
   .option('--org <id>', 'organization id')
-  .option('--json', 'print the API\'s JSON ({data: {total_credits, total_usage}})', false)
-  .action(async (opts: { org?: string; json: boolean }) => onDefaultOrganization(async (context) => (await import('./cli/credits-commands.js')).showCreditsCommand(context, opts)));
+  .option('--json', "print the API's JSON ({data: {total_credits, total_usage}})", false)
+  .action(async (opts: { org?: string; json: boolean }) =>
+    onDefaultOrganization(async (context) => (await import('./cli/credits-commands.js')).showCreditsCommand(context, opts)),
+  );
 
 program
   .command('config')
@@ -234,8 +257,12 @@ program
   .command('show')
   .description('show one generation of the default organization, as GET /api/v1/generation?id= does')
   .argument('<id>', 'the generation id (gen-…)')
-  .option('--json', 'print the API\'s JSON ({data: {...}})', false)
-  .action(async (id: string, opts: { json: boolean }) => onDefaultOrganization(async ({ store, organizationId }) => (await import('./cli/generations-commands.js')).showGeneration(store, organizationId, id, opts.json)));
+  .option('--json', "print the API's JSON ({data: {...}})", false)
+  .action(async (id: string, opts: { json: boolean }) =>
+    onDefaultOrganization(async ({ store, organizationId }) =>
+      (await import('./cli/generations-commands.js')).showGeneration(store, organizationId, id, opts.json),
+    ),
+  );
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const known =
@@ -246,6 +273,6 @@ program.parseAsync(process.argv).catch((error: unknown) => {
     error instanceof StartError ||
     error instanceof InvalidArgumentError ||
     error instanceof GatewayError;
-  process.stderr.write(`model-gateway: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}\n`);
+  process.stderr.write(`model-gateway: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`);
   process.exit(1);
 });

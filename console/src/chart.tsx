@@ -18,7 +18,23 @@ export interface ChartSeries {
  * A time chart (uPlot, drawn on a canvas). The canvas says nothing to a screen reader, so it is an image
  * labelled with `summary`, and its figures are a table below it, folded away until asked for.
  */
-export function TimeChart({ title, summary, times, series, format, step, whole }: { title: string; summary: string; times: number[]; series: ChartSeries[]; format: (value: number) => string; step: 'hour' | 'day'; whole?: boolean }) {
+export function TimeChart({
+  title,
+  summary,
+  times,
+  series,
+  format,
+  step,
+  whole,
+}: {
+  title: string;
+  summary: string;
+  times: number[];
+  series: ChartSeries[];
+  format: (value: number) => string;
+  step: 'hour' | 'day';
+  whole?: boolean;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
@@ -32,7 +48,9 @@ export function TimeChart({ title, summary, times, series, format, step, whole }
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       axes: [
         // Days are labelled as days (MM-DD), a tick a day or fewer; hours keep uPlot's own labels.
-        step === 'day' ? { incrs: [DAY_S, 2 * DAY_S, 7 * DAY_S], values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) } : {},
+        step === 'day'
+          ? { incrs: [DAY_S, 2 * DAY_S, 7 * DAY_S], values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) }
+          : {},
         { values: (_u, ticks) => ticks.map((t) => format(t)), size: 80, ...(whole ? { incrs: WHOLE_STEPS } : {}) },
       ],
       series: [
@@ -55,12 +73,18 @@ export function TimeChart({ title, summary, times, series, format, step, whole }
     };
   }, [title, times, series, format, step, whole]);
   const rows = times.map((t, i) => ({ t, i }));
-  const when = (t: number) => new Date(t * 1000).toISOString().slice(0, step === 'hour' ? 16 : 10).replace('T', ' ');
+  const when = (t: number) =>
+    new Date(t * 1000)
+      .toISOString()
+      .slice(0, step === 'hour' ? 16 : 10)
+      .replace('T', ' ');
   return (
     <>
       <div class="chart" ref={box} role="img" aria-label={`${title}. ${summary}`} />
       <details>
-        <summary>{title} per {step}, as a table</summary>
+        <summary>
+          {title} per {step}, as a table
+        </summary>
         <Table
           caption={`${title} per ${step} (UTC)`}
           rows={rows}

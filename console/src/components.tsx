@@ -35,7 +35,19 @@ export interface Column<T> {
 }
 
 /** A table with a caption (read by screen readers), or a sentence when it is empty. */
-export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string; empty: string }) {
+export function Table<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  empty: string;
+}) {
   if (rows.length === 0) return <p class="muted">{empty}</p>;
   return (
     <div class="table-wrap">

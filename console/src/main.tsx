@@ -2,7 +2,7 @@ import 'uplot/dist/uPlot.min.css';
 import './styles.css';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, holdSession, type Session } from './api';
+import { ApiError, api, holdSession, type Session } from './api';
 import { ErrorNote } from './components';
 import { Generation } from './pages/generation';
 import { Generations } from './pages/generations';

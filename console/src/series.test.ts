@@ -35,6 +35,14 @@ describe('the overview’s series', () => {
       { name: 'sim/b', requests: 13, spend: 9.1 },
       { name: 'sim/a', requests: 3, spend: 0.75 },
     ]);
-    expect(totals([{ api_key_id: 'k1', request_count: 1, total_usage: 0 }, { api_key_id: 'k2', request_count: 5, total_usage: 0 }], 'api_key_id').map((t) => t.name)).toEqual(['k2', 'k1']);
+    expect(
+      totals(
+        [
+          { api_key_id: 'k1', request_count: 1, total_usage: 0 },
+          { api_key_id: 'k2', request_count: 5, total_usage: 0 },
+        ],
+        'api_key_id',
+      ).map((t) => t.name),
+    ).toEqual(['k2', 'k1']);
   });
 });

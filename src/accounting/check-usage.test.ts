@@ -1,11 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Pricing } from '../catalog/types.js';
-import { checkUsage, checkVideoSeconds, tokenCapacity, type UsageBounds } from './check-usage.js';
 import { isCount, reportedCount } from '../protocol/usage-counts.js';
+import { checkUsage, checkVideoSeconds, tokenCapacity, type UsageBounds } from './check-usage.js';
 import { computeCost } from './compute-cost.js';
 
-const bounds: UsageBounds = { maxPromptTokens: 128_000, maxCompletionTokens: 16_384, answerCapacity: tokenCapacity(60), mayHideTokens: false };
+const bounds: UsageBounds = {
+  maxPromptTokens: 128_000,
+  maxCompletionTokens: 16_384,
+  answerCapacity: tokenCapacity(60),
+  mayHideTokens: false,
+};
 const local = { prompt: 11, completion: 4 };
 const sane = { prompt_tokens: 11, completion_tokens: 4, total_tokens: 15 };
 
@@ -46,7 +51,10 @@ describe('checkUsage', () => {
       usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
       estimated: true,
     });
-    expect(checkUsage(undefined, bounds, local)).toEqual({ usage: { prompt_tokens: 11, completion_tokens: 4, total_tokens: 15 }, estimated: true });
+    expect(checkUsage(undefined, bounds, local)).toEqual({
+      usage: { prompt_tokens: 11, completion_tokens: 4, total_tokens: 15 },
+      estimated: true,
+    });
   });
 
   it('drops cached tokens that are negative or more than the prompt (the $900 answer)', () => {
@@ -108,7 +116,8 @@ const arbFigure = fc.oneof(
   fc.double(),
   fc.constantFrom(1e308, -1e308, Infinity, -Infinity, NaN, Number.MAX_SAFE_INTEGER + 2, -0, null, undefined, 'abc', '12', true, {}, []),
 );
-const arbDetails = (fields: string[]) => fc.option(fc.record(Object.fromEntries(fields.map((f) => [f, arbFigure])), { requiredKeys: [] }), { nil: undefined });
+const arbDetails = (fields: string[]) =>
+  fc.option(fc.record(Object.fromEntries(fields.map((f) => [f, arbFigure])), { requiredKeys: [] }), { nil: undefined });
 const arbReported = fc.oneof(
   fc.record(
     {
@@ -187,7 +196,11 @@ describe('checkUsage, for any reported usage', () => {
     fc.assert(
       fc.property(arbReported, arbBounds, arbLocal, (reported, b, counts) => {
         const { usage } = checkUsage(reported, b, counts);
-        const within = { ...b, maxPromptTokens: Math.max(b.maxPromptTokens, usage.prompt_tokens), maxCompletionTokens: Math.max(b.maxCompletionTokens, usage.completion_tokens) };
+        const within = {
+          ...b,
+          maxPromptTokens: Math.max(b.maxPromptTokens, usage.prompt_tokens),
+          maxCompletionTokens: Math.max(b.maxCompletionTokens, usage.completion_tokens),
+        };
         const again = checkUsage(usage, { ...within, answerCapacity: Math.max(b.answerCapacity, usage.completion_tokens) }, counts);
         if (usage.prompt_tokens >= 1) expect(again).toEqual({ usage, estimated: false });
       }),

@@ -73,7 +73,9 @@ export function checkUsage(reported: unknown, bounds: UsageBounds, local?: Local
   const promptOk = isCount(reportedPrompt) && reportedPrompt >= 1 && reportedPrompt <= bounds.maxPromptTokens;
   const reportedCompletion = figures.completion_tokens;
   const completionOk =
-    isCount(reportedCompletion) && reportedCompletion <= bounds.maxCompletionTokens && fitsItsText(reportedCompletion, completionDetails, bounds);
+    isCount(reportedCompletion) &&
+    reportedCompletion <= bounds.maxCompletionTokens &&
+    fitsItsText(reportedCompletion, completionDetails, bounds);
   if (!(promptOk && completionOk) && !local) return undefined;
 
   let estimated = !(promptOk && completionOk);
@@ -103,7 +105,8 @@ export function checkUsage(reported: unknown, bounds: UsageBounds, local?: Local
   const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
   if (!estimated && figures.total_tokens != null) {
     // A total the upstream gave is shown as given when it can be one (Gemini's counts tool-use prompts apart).
-    if (isCount(figures.total_tokens) && figures.total_tokens <= bounds.maxPromptTokens + bounds.maxCompletionTokens) usage.total_tokens = figures.total_tokens;
+    if (isCount(figures.total_tokens) && figures.total_tokens <= bounds.maxPromptTokens + bounds.maxCompletionTokens)
+      usage.total_tokens = figures.total_tokens;
     else estimated = true;
   }
   if (checkedPromptDetails) usage.prompt_tokens_details = checkedPromptDetails;
@@ -131,7 +134,8 @@ function present<K extends string>(entries: Record<K, number | undefined>): Part
  * its longest completion alone.
  */
 function fitsItsText(completion: number, details: Record<string, unknown> | undefined, bounds: UsageBounds): boolean {
-  const unseen = (field: string) => (isCount(details?.[field]) && (details![field] as number) <= completion ? (details![field] as number) : 0);
+  const unseen = (field: string) =>
+    isCount(details?.[field]) && (details![field] as number) <= completion ? (details![field] as number) : 0;
   if (bounds.mayHideTokens && !isCount(details?.reasoning_tokens)) return true;
   return completion - unseen('reasoning_tokens') - unseen('audio_tokens') - unseen('image_tokens') <= bounds.answerCapacity;
 }
@@ -151,6 +155,7 @@ export interface VideoAsked {
  */
 export function checkVideoSeconds(reported: unknown, asked: VideoAsked): { seconds: number; estimated: boolean } {
   const most = asked.seconds ?? Math.max(asked.longestSeconds, asked.defaultSeconds);
-  if (typeof reported === 'number' && Number.isFinite(reported) && reported > 0 && reported <= most) return { seconds: reported, estimated: false };
+  if (typeof reported === 'number' && Number.isFinite(reported) && reported > 0 && reported <= most)
+    return { seconds: reported, estimated: false };
   return { seconds: asked.seconds ?? asked.defaultSeconds, estimated: true };
 }

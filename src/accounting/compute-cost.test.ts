@@ -16,7 +16,12 @@ describe('computeCost', () => {
   });
 
   it('prices cached reads and cache writes apart, falling back to the prompt price', () => {
-    const usage = { prompt_tokens: 1000, completion_tokens: 0, total_tokens: 1000, prompt_tokens_details: { cached_tokens: 600, cache_write_tokens: 200 } };
+    const usage = {
+      prompt_tokens: 1000,
+      completion_tokens: 0,
+      total_tokens: 1000,
+      prompt_tokens_details: { cached_tokens: 600, cache_write_tokens: 200 },
+    };
     const priced = costAt({ ...pricing, input_cache_read: 0.0000001, input_cache_write: 0.00000125 }, usage);
     expect(priced.total).toBeCloseTo(200 * 0.000001 + 600 * 0.0000001 + 200 * 0.00000125, 12);
     expect(priced.cacheDiscount).toBeCloseTo(600 * (0.000001 - 0.0000001) + 200 * (0.000001 - 0.00000125), 12);
@@ -34,7 +39,12 @@ describe('computeCost', () => {
   });
 
   it('prices the searches the gateway ran at web_search', () => {
-    const usage = { prompt_tokens: 1000, completion_tokens: 0, total_tokens: 1000, server_tool_use_details: { tool_calls_requested: 3, tool_calls_executed: 3, web_search_requests: 2 } };
+    const usage = {
+      prompt_tokens: 1000,
+      completion_tokens: 0,
+      total_tokens: 1000,
+      server_tool_use_details: { tool_calls_requested: 3, tool_calls_executed: 3, web_search_requests: 2 },
+    };
     expect(costAt({ ...pricing, web_search: 0.004 }, usage).total).toBeCloseTo(1000 * pricing.prompt + 2 * 0.004, 12);
     expect(costAt(pricing, usage).total).toBeCloseTo(1000 * pricing.prompt, 12);
   });
@@ -53,6 +63,9 @@ describe('computeCost', () => {
   it('prices a long prompt at the endpoint’s override', () => {
     const longContext = { ...pricing, overrides: [{ min_prompt_tokens: 1000, prompt: 0.000003 }] };
     expect(costAt(longContext, { prompt_tokens: 1000, completion_tokens: 0, total_tokens: 1000 }).total).toBe(0.001);
-    expect(costAt(longContext, { prompt_tokens: 2000, completion_tokens: 10, total_tokens: 2010 }).total).toBeCloseTo(2000 * 0.000003 + 10 * 0.000002, 12);
+    expect(costAt(longContext, { prompt_tokens: 2000, completion_tokens: 10, total_tokens: 2010 }).total).toBeCloseTo(
+      2000 * 0.000003 + 10 * 0.000002,
+      12,
+    );
   });
 });

@@ -1,7 +1,7 @@
-import type { Usage } from '../protocol/chat.js';
 import type { Pricing } from '../catalog/types.js';
-import { applicablePricing } from './applicable-pricing.js';
+import type { Usage } from '../protocol/chat.js';
 import { roundUsd } from '../util/round-usd.js';
+import { applicablePricing } from './applicable-pricing.js';
 import { countOrZero } from './check-usage.js';
 
 /** Units other than tokens and requests that a model bills. */
@@ -30,7 +30,13 @@ export interface CostBreakdown {
  * is billed by: images made at the endpoint's `image` price, characters
  * spoken at its `character` price.
  */
-export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: Date, requests = 1, units: BilledUnits = {}): CostBreakdown {
+export function computeCost(
+  basePricing: Pricing,
+  usage: Usage | undefined,
+  at: Date,
+  requests = 1,
+  units: BilledUnits = {},
+): CostBreakdown {
   const promptTokens = countOrZero(usage?.prompt_tokens);
   const pricing = applicablePricing(basePricing, promptTokens, at);
   const prompt = pricing.prompt ?? 0;
@@ -55,5 +61,8 @@ export function computeCost(basePricing: Pricing, usage: Usage | undefined, at: 
     countOrZero(usage?.server_tool_use_details?.web_search_requests) * (pricing.web_search ?? 0);
   const total = gross * (1 - (pricing.discount ?? 0));
   const cacheDiscount = cached * prompt - cacheRead + (cacheWrite * prompt - cacheWriteCost);
-  return { total: Number.isFinite(total) && total > 0 ? roundUsd(total) : 0, cacheDiscount: Number.isFinite(cacheDiscount) ? roundUsd(cacheDiscount) : 0 };
+  return {
+    total: Number.isFinite(total) && total > 0 ? roundUsd(total) : 0,
+    cacheDiscount: Number.isFinite(cacheDiscount) ? roundUsd(cacheDiscount) : 0,
+  };
 }

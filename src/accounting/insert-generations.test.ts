@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { testEngines } from '../../test/support/databases.js';
 import { openStore } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
-import { insertGenerations } from './insert-generations.js';
 import type { GenerationRecord } from '../store/schema.js';
+import { insertGenerations } from './insert-generations.js';
 
 const full: GenerationRecord = {
   id: 'gen-full',
@@ -55,7 +55,12 @@ describe.each(testEngines)('insertGenerations on $name', (engine) => {
     try {
       await migrateToLatest(store);
       await insertGenerations(store.db, [full]);
-      await store.db.transaction().execute((trx) => insertGenerations(trx, [{ ...full, id: 'gen-2' }, { ...full, id: 'gen-3', app_id: null }]));
+      await store.db.transaction().execute((trx) =>
+        insertGenerations(trx, [
+          { ...full, id: 'gen-2' },
+          { ...full, id: 'gen-3', app_id: null },
+        ]),
+      );
       const rows = await store.db.selectFrom('generations').selectAll().orderBy('id').execute();
       expect(rows.map((r) => r.id)).toEqual(['gen-2', 'gen-3', 'gen-full']);
       expect(rows[2]).toEqual(full);

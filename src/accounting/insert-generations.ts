@@ -1,15 +1,49 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { perDialect } from '../store/compiled-once.js';
-import type { Database, GenerationsTable, GenerationRecord } from '../store/schema.js';
+import type { Database, GenerationRecord, GenerationsTable } from '../store/schema.js';
 
 /** Every column of a ledger row, in the order the cached statements bind them. */
 const COLUMNS = [
-  'id', 'organization_id', 'workspace_id', 'api_key_hash', 'request_id', 'upstream_id', 'model', 'provider_name',
-  'upstream_model', 'app_id', 'external_user', 'user_hash', 'session_id', 'api_type', 'status', 'streamed', 'cancelled',
-  'finish_reason', 'native_finish_reason', 'service_tier', 'tokens_prompt', 'tokens_completion', 'tokens_cached',
-  'tokens_cache_write', 'tokens_reasoning', 'total_cost', 'cache_discount', 'latency_ms', 'ttft_ms', 'generation_time_ms',
-  'error_code', 'error_name', 'error_message', 'routing', 'origin', 'user_agent', 'created_at', 'parent_generation_id',
-  'intern_run_id', 'usage_estimated',
+  'id',
+  'organization_id',
+  'workspace_id',
+  'api_key_hash',
+  'request_id',
+  'upstream_id',
+  'model',
+  'provider_name',
+  'upstream_model',
+  'app_id',
+  'external_user',
+  'user_hash',
+  'session_id',
+  'api_type',
+  'status',
+  'streamed',
+  'cancelled',
+  'finish_reason',
+  'native_finish_reason',
+  'service_tier',
+  'tokens_prompt',
+  'tokens_completion',
+  'tokens_cached',
+  'tokens_cache_write',
+  'tokens_reasoning',
+  'total_cost',
+  'cache_discount',
+  'latency_ms',
+  'ttft_ms',
+  'generation_time_ms',
+  'error_code',
+  'error_name',
+  'error_message',
+  'routing',
+  'origin',
+  'user_agent',
+  'created_at',
+  'parent_generation_id',
+  'intern_run_id',
+  'usage_estimated',
 ] as const satisfies readonly (keyof GenerationsTable)[];
 
 // The database fills these when a row leaves them out; a bound NULL would not.
@@ -30,7 +64,10 @@ const DEFAULTS: Partial<Record<(typeof COLUMNS)[number], number>> = {
 const insertSql = (db: Kysely<Database>, count: number): string =>
   perDialect(db, `insert-generations:${count}`, () => {
     const template = Object.fromEntries(COLUMNS.map((c) => [c, 'x'])) as unknown as GenerationRecord;
-    return db.insertInto('generations').values(Array.from({ length: count }, () => template)).compile().sql;
+    return db
+      .insertInto('generations')
+      .values(Array.from({ length: count }, () => template))
+      .compile().sql;
   });
 
 /** The INSERT of `rows`, compiled for `db`'s dialect. */

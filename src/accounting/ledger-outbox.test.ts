@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
-import { LedgerOutbox } from './ledger-outbox.js';
 import type { GenerationRecord } from '../store/schema.js';
+import { LedgerOutbox } from './ledger-outbox.js';
 
 const row = (id: string, cost = 0.001, key = 'key-a'): GenerationRecord => ({
   id,
@@ -46,8 +46,18 @@ describe('LedgerOutbox', () => {
     await outbox.append([row('g1', 0.25), row('g2', 0.5, 'key-b')]);
     await outbox.append([row('g3', 0.25)]);
     expect(outbox.rows).toBe(3);
-    expect(outbox.unwrittenSpend()).toEqual(new Map([['key-a', 0.5], ['key-b', 0.5]]));
-    expect(readFileSync(join(dir, 'outbox-0.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).id)).toEqual(['g1', 'g2', 'g3']);
+    expect(outbox.unwrittenSpend()).toEqual(
+      new Map([
+        ['key-a', 0.5],
+        ['key-b', 0.5],
+      ]),
+    );
+    expect(
+      readFileSync(join(dir, 'outbox-0.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+    ).toEqual(['g1', 'g2', 'g3']);
 
     const db = database();
     await outbox.replay(db.write, clock);

@@ -1,9 +1,9 @@
-import { mkdir, open, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DatabaseUnavailableError } from '../store/database-unavailable.js';
+import type { GenerationRecord } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import type { WriteGenerations } from './record-generation.js';
-import type { GenerationRecord } from '../store/schema.js';
 
 export interface OutboxOptions {
   /** Where outbox files live (LEDGER_OUTBOX_DIR): one per gateway process, kept on this machine. */
@@ -84,7 +84,9 @@ export class LedgerOutbox {
       const text = rows.map((row) => `${JSON.stringify(row)}\n`).join('');
       const bytes = Buffer.byteLength(text);
       if (this.size + bytes > this.maxBytes) {
-        throw new LedgerOutboxFullError(`the ledger outbox ${this.file} holds ${this.size} bytes, its limit is ${this.maxBytes} (LEDGER_OUTBOX_MAX_BYTES)`);
+        throw new LedgerOutboxFullError(
+          `the ledger outbox ${this.file} holds ${this.size} bytes, its limit is ${this.maxBytes} (LEDGER_OUTBOX_MAX_BYTES)`,
+        );
       }
       const handle = (this.handle ??= await this.create());
       try {
@@ -207,7 +209,11 @@ async function readRows(handle: FileHandle, offset: number, max: number): Promis
   while (rows.length < max) {
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, end);
     let start = 0;
-    for (let newline = buffer.indexOf(10); rows.length < max && newline !== -1 && newline < bytesRead; newline = buffer.indexOf(10, start)) {
+    for (
+      let newline = buffer.indexOf(10);
+      rows.length < max && newline !== -1 && newline < bytesRead;
+      newline = buffer.indexOf(10, start)
+    ) {
       try {
         rows.push(JSON.parse(buffer.toString('utf8', start, newline)) as GenerationRecord);
       } catch {

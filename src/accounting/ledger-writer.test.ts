@@ -2,15 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LedgerOutbox } from './ledger-outbox.js';
-import { LedgerWriter } from './ledger-writer.js';
-import { ledgerWrites, ledgerWritesOnce } from './ledger-writes.js';
 import { testEngines } from '../../test/support/databases.js';
 import { until } from '../../test/support/until.js';
 import { openStore } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
-import { recordGenerations } from './record-generation.js';
 import type { GenerationRecord } from '../store/schema.js';
+import { LedgerOutbox } from './ledger-outbox.js';
+import { LedgerWriter } from './ledger-writer.js';
+import { ledgerWrites, ledgerWritesOnce } from './ledger-writes.js';
+import { recordGenerations } from './record-generation.js';
 
 const row = (id: string, over: Partial<GenerationRecord> = {}): GenerationRecord => ({
   id,
@@ -39,9 +39,19 @@ describe.each(testEngines)('LedgerWriter on $name', (engine) => {
       },
       () => new Date('2026-11-21T12:00:00Z'),
     );
-    const count = async () => (await store.db.selectFrom('generations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const count = async () =>
+      (
+        await store.db
+          .selectFrom('generations')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
     try {
-      await test(writer, async () => Number(await count()), () => transactions);
+      await test(
+        writer,
+        async () => Number(await count()),
+        () => transactions,
+      );
     } finally {
       await store.close();
       await database.drop();
@@ -82,7 +92,14 @@ describe.each(testEngines)('LedgerWriter on $name', (engine) => {
 
 describe.each(testEngines)('LedgerWriter while the database is away, on $name', (engine) => {
   /** A ledger over `engine` whose commits fail as an unreachable database's while `db.away`, or never answer while `db.silent`. */
-  async function withOutage(test: (writer: LedgerWriter, db: { away: boolean; silent: boolean }, ids: () => Promise<string[]>, outbox: LedgerOutbox) => Promise<void>) {
+  async function withOutage(
+    test: (
+      writer: LedgerWriter,
+      db: { away: boolean; silent: boolean },
+      ids: () => Promise<string[]>,
+      outbox: LedgerOutbox,
+    ) => Promise<void>,
+  ) {
     const database = await engine.create();
     const store = openStore(database.url);
     await migrateToLatest(store);
@@ -120,7 +137,10 @@ describe.each(testEngines)('LedgerWriter while the database is away, on $name', 
       expect(await ids()).toEqual([]);
       db.away = false;
       expect(await until(ids, (stored) => stored.length === 3)).toEqual(['gen-1', 'gen-2', 'gen-3']);
-      await until(() => outbox.rows, (rows) => rows === 0);
+      await until(
+        () => outbox.rows,
+        (rows) => rows === 0,
+      );
       expect(writer.databaseAway).toBe(false);
       await writer.record(row('gen-4'));
       expect(await ids()).toEqual(['gen-1', 'gen-2', 'gen-3', 'gen-4']);
@@ -134,7 +154,10 @@ describe.each(testEngines)('LedgerWriter while the database is away, on $name', 
       await writer.record(row('gen-late'));
       expect(outbox.rows).toBe(1);
       db.silent = false;
-      await until(() => outbox.rows, (rows) => rows === 0);
+      await until(
+        () => outbox.rows,
+        (rows) => rows === 0,
+      );
       expect(await ids()).toEqual(['gen-late']);
     });
   });

@@ -1,8 +1,8 @@
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
+import type { GenerationContentRecord, GenerationRecord } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import type { LedgerOutbox } from './ledger-outbox.js';
 import type { WriteGenerations } from './record-generation.js';
-import type { GenerationContentRecord, GenerationRecord } from '../store/schema.js';
 
 interface Pending {
   row: GenerationRecord;

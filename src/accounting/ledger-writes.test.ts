@@ -4,9 +4,9 @@ import { hashApiKey } from '../accounts/api-key-material.js';
 import { bootstrap } from '../accounts/bootstrap.js';
 import { openStore, type Store } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
+import type { GenerationRecord } from '../store/schema.js';
 import { LedgerWriter } from './ledger-writer.js';
 import { ledgerWrites, ledgerWritesOnce } from './ledger-writes.js';
-import type { GenerationRecord } from '../store/schema.js';
 
 const row = (id: string): GenerationRecord => ({
   id,
@@ -83,7 +83,15 @@ describe.each(testEngines)('ledgerWrites on $name', (engine) => {
   it("writes a row's stored content in the row's commit (the ledger writer's batches), and only the rows given one", async () => {
     await open();
     const writer = new LedgerWriter(ledgerWrites(store), () => now);
-    const content = (id: string) => ({ generation_id: id, organization_id: 'org', input: '[{"role":"user","content":"hi"}]', completion: 'hello', reasoning: null, truncated: 0, created_at: now.toISOString() });
+    const content = (id: string) => ({
+      generation_id: id,
+      organization_id: 'org',
+      input: '[{"role":"user","content":"hi"}]',
+      completion: 'hello',
+      reasoning: null,
+      truncated: 0,
+      created_at: now.toISOString(),
+    });
     await Promise.all([writer.record(row('gen-stored'), content('gen-stored')), writer.record(row('gen-plain'))]);
     writer.close();
     expect(await storedIds()).toEqual(['gen-plain', 'gen-stored']);

@@ -1,5 +1,5 @@
 import type { CompiledQuery, Kysely } from 'kysely';
-import type { Store, SqliteConnection } from '../store/database.js';
+import type { SqliteConnection, Store } from '../store/database.js';
 import type { Database, GenerationRecord } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import type { LedgerOutbox } from './ledger-outbox.js';
@@ -49,7 +49,11 @@ export function ledgerWritesOnce(db: Kysely<Database>): WriteGenerations {
     db.transaction().execute(async (trx) => {
       const inserted: GenerationRecord[] = [];
       for (const row of rows) {
-        const result = await trx.insertInto('generations').values(row).onConflict((conflict) => conflict.column('id').doNothing()).executeTakeFirst();
+        const result = await trx
+          .insertInto('generations')
+          .values(row)
+          .onConflict((conflict) => conflict.column('id').doNothing())
+          .executeTakeFirst();
         if (result.numInsertedOrUpdatedRows) inserted.push(row);
       }
       for (const query of [...chargeStatements(trx, inserted, now), ...rollupStatements(trx, inserted)]) await trx.executeQuery(query);
@@ -61,7 +65,17 @@ export function ledgerWritesOnce(db: Kysely<Database>): WriteGenerations {
  * and with an outbox, rows kept there while the database is away and
  * written back, once each, when it returns.
  */
-export function storeLedgerWriter(store: Pick<Store, 'db' | 'sqlite'>, clock: Clock, outbox?: LedgerOutbox, onReplayError?: (error: unknown) => void): LedgerWriter {
-  const outage = outbox && { outbox, writeOnce: ledgerWritesOnce(store.db), ...LEDGER_OUTAGE_DEFAULTS, ...(onReplayError ? { onReplayError } : {}) };
+export function storeLedgerWriter(
+  store: Pick<Store, 'db' | 'sqlite'>,
+  clock: Clock,
+  outbox?: LedgerOutbox,
+  onReplayError?: (error: unknown) => void,
+): LedgerWriter {
+  const outage = outbox && {
+    outbox,
+    writeOnce: ledgerWritesOnce(store.db),
+    ...LEDGER_OUTAGE_DEFAULTS,
+    ...(onReplayError ? { onReplayError } : {}),
+  };
   return new LedgerWriter(ledgerWrites(store), clock, outage ? { outage } : {});
 }

@@ -1,24 +1,38 @@
-import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type { Database, GenerationContentRecord, GenerationRecord } from '../store/schema.js';
+import { type CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 import { usagePeriodsAt } from '../accounts/usage-periods.js';
 import { compiledOnce } from '../store/compiled-once.js';
+import type { Database, GenerationContentRecord, GenerationRecord } from '../store/schema.js';
 import { insertGenerationsQuery } from './insert-generations.js';
 import { rollupStatements } from './usage-rollup.js';
 
 /** Commits a batch of rows, and the contents stored with some of them, in one transaction (recordGenerations over a database). */
-export type WriteGenerations = (rows: readonly GenerationRecord[], now: Date, contents?: readonly GenerationContentRecord[]) => Promise<void>;
+export type WriteGenerations = (
+  rows: readonly GenerationRecord[],
+  now: Date,
+  contents?: readonly GenerationContentRecord[],
+) => Promise<void>;
 
 /**
  * Writes ledger rows and adds their costs to their keys' counters in one
  * transaction: a recorded charge and the spend it counts toward never part.
  */
-export async function recordGenerations(db: Kysely<Database>, rows: readonly GenerationRecord[], now: Date, contents: readonly GenerationContentRecord[] = []): Promise<void> {
+export async function recordGenerations(
+  db: Kysely<Database>,
+  rows: readonly GenerationRecord[],
+  now: Date,
+  contents: readonly GenerationContentRecord[] = [],
+): Promise<void> {
   if (rows.length === 0) return;
   await db.transaction().execute((trx) => recordGenerationsIn(trx, rows, now, contents));
 }
 
 /** recordGenerations inside the caller's transaction, for a charge that must commit with other changes (a video job's end). */
-export async function recordGenerationsIn(trx: Transaction<Database>, rows: readonly GenerationRecord[], now: Date, contents: readonly GenerationContentRecord[] = []): Promise<void> {
+export async function recordGenerationsIn(
+  trx: Transaction<Database>,
+  rows: readonly GenerationRecord[],
+  now: Date,
+  contents: readonly GenerationContentRecord[] = [],
+): Promise<void> {
   for (const query of ledgerStatements(trx, rows, now, rows.length, contents)) await trx.executeQuery(query);
 }
 
@@ -42,7 +56,8 @@ export function ledgerStatements(
   const statements: CompiledQuery[] = [];
   for (let i = 0; i < rows.length; i += rowsPerInsert) statements.push(insertGenerationsQuery(db, rows.slice(i, i + rowsPerInsert)));
   statements.push(...chargeStatements(db, rows, now), ...rollupStatements(db, rows));
-  for (const content of contents) statements.push(insertContent(db, { ...content, completion: content.completion ?? null, reasoning: content.reasoning ?? null }));
+  for (const content of contents)
+    statements.push(insertContent(db, { ...content, completion: content.completion ?? null, reasoning: content.reasoning ?? null }));
   return statements;
 }
 
@@ -53,7 +68,11 @@ const insertContent = compiledOnce(
 );
 
 /** The updates that add `rows`' costs to their keys' counters: one per key, none for rows that cost nothing. */
-export function chargeStatements(db: Kysely<Database>, rows: readonly Pick<GenerationRecord, 'api_key_hash' | 'total_cost'>[], now: Date): CompiledQuery[] {
+export function chargeStatements(
+  db: Kysely<Database>,
+  rows: readonly Pick<GenerationRecord, 'api_key_hash' | 'total_cost'>[],
+  now: Date,
+): CompiledQuery[] {
   const costs = new Map<string, number>();
   for (const row of rows) {
     const cost = row.total_cost ?? 0;

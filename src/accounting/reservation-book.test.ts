@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReservationBook } from './reservation-book.js';
-import { spendLimits, type SpendAccount, type SpendLimit } from './reservation-limits.js';
+import { type SpendAccount, type SpendLimit, spendLimits } from './reservation-limits.js';
 import type { StoredAccount } from './reservation-store.js';
 
 const now = new Date('2026-11-21T12:00:00.000Z');
@@ -88,7 +88,9 @@ describe('ReservationBook', () => {
   });
 
   it('keeps the holds stored in the database (running video jobs) and settles them by id', async () => {
-    const { book } = bookOver({ [account]: { committed: 0, holds: [{ id: 'job-1', amount: 0.8, expiresAt: later(60_000).getTime(), stored: true }] } });
+    const { book } = bookOver({
+      [account]: { committed: 0, holds: [{ id: 'job-1', amount: 0.8, expiresAt: later(60_000).getTime(), stored: true }] },
+    });
     expect(await book.hold(limits, hold('a', 0.5), now)).toMatchObject({ available: 0.2 });
     await book.settleById('job-1', 0.3);
     expect(await book.hold(limits, hold('a', 0.7), now)).toBeUndefined();
@@ -96,7 +98,9 @@ describe('ReservationBook', () => {
   });
 
   it('drops on a later read a stored hold the database no longer has (its job ended elsewhere), not one it made just before the read', async () => {
-    const stored: Record<string, StoredAccount> = { [account]: { committed: 0, holds: [{ id: 'job-1', amount: 0.4, expiresAt: later(60_000).getTime(), stored: true }] } };
+    const stored: Record<string, StoredAccount> = {
+      [account]: { committed: 0, holds: [{ id: 'job-1', amount: 0.4, expiresAt: later(60_000).getTime(), stored: true }] },
+    };
     const { book } = bookOver(stored, 5000);
     await book.hold(limits, hold('a', 0.1), now);
     // A job submitted here: held, its row not yet in what the next read returns.

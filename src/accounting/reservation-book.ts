@@ -69,7 +69,11 @@ export class ReservationBook implements HoldStore {
   }
 
   async settle(accounts: readonly string[], id: string, cost: number): Promise<void> {
-    this.settleOn(accounts.map((account) => this.ledgers.peek(account)), id, cost);
+    this.settleOn(
+      accounts.map((account) => this.ledgers.peek(account)),
+      id,
+      cost,
+    );
   }
 
   async release(accounts: readonly string[], id: string): Promise<void> {
@@ -132,7 +136,8 @@ export class ReservationBook implements HoldStore {
       const stored = await this.load(account, now);
       ledger.committed = stored.committed + ledger.reloading.settled;
       const current = new Set(stored.holds.map((hold) => hold.id));
-      for (const hold of ledger.holds.values()) if (hold.stored && !current.has(hold.id) && !ledger.storedAt.has(hold.id)) this.drop(ledger, hold.id);
+      for (const hold of ledger.holds.values())
+        if (hold.stored && !current.has(hold.id) && !ledger.storedAt.has(hold.id)) this.drop(ledger, hold.id);
       for (const hold of stored.holds) if (!ledger.holds.has(hold.id)) this.put(ledger, hold);
       ledger.loadedAt = now.getTime();
     } catch {

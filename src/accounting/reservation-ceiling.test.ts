@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chatCeiling, completionBound, DEFAULT_COMPLETION_TOKENS, inputCeiling } from './reservation-ceiling.js';
 import { computeCost } from './compute-cost.js';
+import { chatCeiling, completionBound, DEFAULT_COMPLETION_TOKENS, inputCeiling } from './reservation-ceiling.js';
 
 const at = new Date('2026-11-21T12:00:00.000Z');
 const cheap = { pricing: { prompt: 0.000001, completion: 0.000002 } };
@@ -29,14 +29,24 @@ describe('chatCeiling', () => {
   });
 
   it('counts the dearer of the prompt and cache-write prices, of completion and reasoning, the request price and the searches made', () => {
-    const pricing = { prompt: 0.000001, completion: 0.000002, input_cache_write: 0.000004, internal_reasoning: 0.000008, request: 0.01, web_search: 0.02 };
+    const pricing = {
+      prompt: 0.000001,
+      completion: 0.000002,
+      input_cache_write: 0.000004,
+      internal_reasoning: 0.000008,
+      request: 0.01,
+      web_search: 0.02,
+    };
     const ceiling = chatCeiling({ promptTokens: 10, maxTokens: 10, endpoints: [{ pricing }], webSearches: 2, at });
     expect(ceiling.usd).toBeCloseTo(10 * 0.000004 + 10 * 0.000008 + 0.01 + 2 * 0.02, 12);
   });
 
   it('applies long-context prices and the discount as the bill will', () => {
     const pricing = { prompt: 0.000001, completion: 0.000002, discount: 0.5, overrides: [{ min_prompt_tokens: 1000, prompt: 0.000003 }] };
-    expect(chatCeiling({ promptTokens: 2000, maxTokens: 10, endpoints: [{ pricing }], at }).usd).toBeCloseTo((2000 * 0.000003 + 10 * 0.000002) * 0.5, 12);
+    expect(chatCeiling({ promptTokens: 2000, maxTokens: 10, endpoints: [{ pricing }], at }).usd).toBeCloseTo(
+      (2000 * 0.000003 + 10 * 0.000002) * 0.5,
+      12,
+    );
   });
 
   it('says how many completion tokens a smaller budget affords with the same prompt', () => {

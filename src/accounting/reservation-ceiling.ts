@@ -40,7 +40,12 @@ export interface ChatCeilingInput {
  * leaves after the prompt), else the endpoint's maximum completion, else
  * what its context window leaves, else the default.
  */
-export function completionBound(endpoint: CeilingEndpoint, promptTokens: number, maxTokens: number | undefined, fallback = DEFAULT_COMPLETION_TOKENS): number {
+export function completionBound(
+  endpoint: CeilingEndpoint,
+  promptTokens: number,
+  maxTokens: number | undefined,
+  fallback = DEFAULT_COMPLETION_TOKENS,
+): number {
   const room = endpoint.contextLength !== undefined ? Math.max(1, endpoint.contextLength - promptTokens) : Infinity;
   const most = Math.min(endpoint.maxCompletionTokens ?? room, room);
   const bound = Math.min(maxTokens ?? most, most);
@@ -90,7 +95,12 @@ function endpointCeiling(endpoint: CeilingEndpoint, input: ChatCeilingInput): Co
  * `request` price (a rerank's search units, one request otherwise); the most
  * expensive sets it.
  */
-export function inputCeiling(input: { tokens: number; requests: number; endpoints: readonly Pick<CeilingEndpoint, 'pricing'>[]; at: Date }): CostCeiling {
+export function inputCeiling(input: {
+  tokens: number;
+  requests: number;
+  endpoints: readonly Pick<CeilingEndpoint, 'pricing'>[];
+  at: Date;
+}): CostCeiling {
   const usage = { prompt_tokens: input.tokens, completion_tokens: 0, total_tokens: input.tokens };
   return { usd: Math.max(0, ...input.endpoints.map((e) => computeCost(e.pricing, usage, input.at, input.requests).total)) };
 }

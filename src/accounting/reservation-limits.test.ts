@@ -4,8 +4,16 @@ import { accountsOf, spendLimits } from './reservation-limits.js';
 
 const now = new Date('2026-11-26T12:00:00.000Z'); // a Thursday
 const key = { hash: 'k1', organization_id: 'o1', limit_usd: null, limit_reset: null, include_byok_in_limit: 0 };
-const check = (fields: Partial<BudgetCheck> & Pick<BudgetCheck, 'layer'>, limitUsd = 5, resetInterval: 'daily' | null = 'daily'): BudgetCheck =>
-  ({ guardrail: { guardrail: { id: 'g1', name: 'G' }, scope: 'api-key' }, budget: { limitUsd, resetInterval, includeByok: false }, ...fields }) as BudgetCheck;
+const check = (
+  fields: Partial<BudgetCheck> & Pick<BudgetCheck, 'layer'>,
+  limitUsd = 5,
+  resetInterval: 'daily' | null = 'daily',
+): BudgetCheck =>
+  ({
+    guardrail: { guardrail: { id: 'g1', name: 'G' }, scope: 'api-key' },
+    budget: { limitUsd, resetInterval, includeByok: false },
+    ...fields,
+  }) as BudgetCheck;
 
 describe('spendLimits', () => {
   it('has nothing to check for a key with no limit and no budget', () => {
@@ -14,13 +22,24 @@ describe('spendLimits', () => {
 
   it("names an account by whose spend, which window and the window's current period", () => {
     const [limit] = spendLimits({ ...key, limit_usd: 2, limit_reset: 'weekly' }, [], now);
-    expect(limit).toMatchObject({ limitUsd: 2, account: { id: 'key:k1|weekly:2026-11-23|paid', window: 'weekly', scope: { keyHash: 'k1' } } });
+    expect(limit).toMatchObject({
+      limitUsd: 2,
+      account: { id: 'key:k1|weekly:2026-11-23|paid', window: 'weekly', scope: { keyHash: 'k1' } },
+    });
     expect(spendLimits({ ...key, limit_usd: 2 }, [], now)[0]!.account.id).toBe('key:k1|total:all|paid');
   });
 
   it("checks the budgets first, then the key's own limit; a member budget counts the member's keys", () => {
-    const limits = spendLimits({ ...key, limit_usd: 2 }, [check({ layer: 'member', member: { userId: 'u1', workspaceId: null } }), check({ layer: 'api_key' })], now);
-    expect(limits.map((l) => l.account.id)).toEqual(['member:o1:u1:*|daily:2026-11-26|paid', 'key:k1|daily:2026-11-26|paid', 'key:k1|total:all|paid']);
+    const limits = spendLimits(
+      { ...key, limit_usd: 2 },
+      [check({ layer: 'member', member: { userId: 'u1', workspaceId: null } }), check({ layer: 'api_key' })],
+      now,
+    );
+    expect(limits.map((l) => l.account.id)).toEqual([
+      'member:o1:u1:*|daily:2026-11-26|paid',
+      'key:k1|daily:2026-11-26|paid',
+      'key:k1|total:all|paid',
+    ]);
     expect(limits.map((l) => l.budget?.layer)).toEqual(['member', 'api_key', undefined]);
   });
 

@@ -1,4 +1,4 @@
-import { usagePeriodsAt, type UsagePeriods } from '../accounts/usage-periods.js';
+import { type UsagePeriods, usagePeriodsAt } from '../accounts/usage-periods.js';
 import type { BudgetCheck, MemberSpendScope } from '../guardrails/guardrail-budget.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { LimitReset } from '../store/schema.js';
@@ -8,7 +8,10 @@ import type { LimitReset } from '../store/schema.js';
  * one workspace, or the whole organization), or the whole organization's
  * (against its credits).
  */
-export type SpendScope = { keyHash: string } | { organizationId: string; member: MemberSpendScope } | { organizationId: string; credits: true };
+export type SpendScope =
+  | { keyHash: string }
+  | { organizationId: string; member: MemberSpendScope }
+  | { organizationId: string; credits: true };
 
 /**
  * A spend counted over one window: what limits are checked against and what
@@ -40,21 +43,41 @@ type KeyLimitFields = Pick<ApiKeyRow, 'hash' | 'organization_id' | 'limit_usd' |
  * was granted, against all it spent) when it was granted any. A key with
  * none of these has none, and costs nothing more.
  */
-export function spendLimits(key: KeyLimitFields, checks: readonly BudgetCheck[], now: Date, creditsUsd: number | null = null): SpendLimit[] {
+export function spendLimits(
+  key: KeyLimitFields,
+  checks: readonly BudgetCheck[],
+  now: Date,
+  creditsUsd: number | null = null,
+): SpendLimit[] {
   if (checks.length === 0 && key.limit_usd === null && creditsUsd === null) return [];
   let periods: UsagePeriods | undefined;
   const account = (scope: SpendScope, window: LimitReset | null, includeByok: boolean): SpendAccount => {
     const period = window ? (periods ??= usagePeriodsAt(now))[window] : 'all';
-    const whose = 'keyHash' in scope ? `key:${scope.keyHash}` : 'member' in scope ? `member:${scope.organizationId}:${scope.member.userId}:${scope.member.workspaceId ?? '*'}` : `organization:${scope.organizationId}`;
+    const whose =
+      'keyHash' in scope
+        ? `key:${scope.keyHash}`
+        : 'member' in scope
+          ? `member:${scope.organizationId}:${scope.member.userId}:${scope.member.workspaceId ?? '*'}`
+          : `organization:${scope.organizationId}`;
     return { id: `${whose}|${window ?? 'total'}:${period}|${includeByok ? 'byok' : 'paid'}`, scope, window, includeByok };
   };
   const limits: SpendLimit[] = checks.map((budget) => ({
-    account: account(budget.member ? { organizationId: key.organization_id, member: budget.member } : { keyHash: key.hash }, budget.budget.resetInterval, budget.budget.includeByok),
+    account: account(
+      budget.member ? { organizationId: key.organization_id, member: budget.member } : { keyHash: key.hash },
+      budget.budget.resetInterval,
+      budget.budget.includeByok,
+    ),
     limitUsd: budget.budget.limitUsd,
     budget,
   }));
-  if (key.limit_usd !== null) limits.push({ account: account({ keyHash: key.hash }, key.limit_reset, key.include_byok_in_limit === 1), limitUsd: key.limit_usd });
-  if (creditsUsd !== null) limits.push({ account: account({ organizationId: key.organization_id, credits: true }, null, false), limitUsd: creditsUsd, credits: true });
+  if (key.limit_usd !== null)
+    limits.push({ account: account({ keyHash: key.hash }, key.limit_reset, key.include_byok_in_limit === 1), limitUsd: key.limit_usd });
+  if (creditsUsd !== null)
+    limits.push({
+      account: account({ organizationId: key.organization_id, credits: true }, null, false),
+      limitUsd: creditsUsd,
+      credits: true,
+    });
   return limits;
 }
 

@@ -21,11 +21,30 @@ describe('databaseAccounts', () => {
       await bootstrap(store.db, () => now, secret);
       const hash = hashApiKey(secret);
       await store.db.updateTable('api_keys').set({ limit_usd: 10 }).where('hash', '=', hash).execute();
-      await recordGeneration(store.db, { id: 'gen-1', organization_id: 'o', workspace_id: 'w', api_key_hash: hash, model: 'm', api_type: 'completions', status: 'success', streamed: 0, cancelled: 0, total_cost: 2, created_at: now.toISOString() }, now);
+      await recordGeneration(
+        store.db,
+        {
+          id: 'gen-1',
+          organization_id: 'o',
+          workspace_id: 'w',
+          api_key_hash: hash,
+          model: 'm',
+          api_type: 'completions',
+          status: 'success',
+          streamed: 0,
+          cancelled: 0,
+          total_cost: 2,
+          created_at: now.toISOString(),
+        },
+        now,
+      );
       const [limit] = spendLimits((await findApiKeyByHash(store.db, hash))!, [], now);
 
       expect((await databaseAccounts(store.db)(limit!.account, now)).committed).toBe(2);
-      const unwritten = new Map([[hash, 3], ['another key', 100]]);
+      const unwritten = new Map([
+        [hash, 3],
+        ['another key', 100],
+      ]);
       expect((await databaseAccounts(store.db, () => unwritten)(limit!.account, now)).committed).toBe(5);
     } finally {
       await store.close();
@@ -41,7 +60,17 @@ describe('databaseAccounts', () => {
       const { organizationId } = await bootstrap(store.db, () => now, secret);
       const hash = hashApiKey(secret);
       const row = (id: string, api_key_hash: string, total_cost: number) => ({
-        id, organization_id: organizationId, workspace_id: 'w', api_key_hash, model: 'm', api_type: 'completions', status: 'success' as const, streamed: 0, cancelled: 0, total_cost, created_at: now.toISOString(),
+        id,
+        organization_id: organizationId,
+        workspace_id: 'w',
+        api_key_hash,
+        model: 'm',
+        api_type: 'completions',
+        status: 'success' as const,
+        streamed: 0,
+        cancelled: 0,
+        total_cost,
+        created_at: now.toISOString(),
       });
       await recordGeneration(store.db, row('gen-1', hash, 2), now);
       await recordGeneration(store.db, row('gen-2', 'a deleted key', 1.5), now);
@@ -49,7 +78,10 @@ describe('databaseAccounts', () => {
       const [limit] = spendLimits((await findApiKeyByHash(store.db, hash))!, [], now, 10);
 
       expect(await databaseAccounts(store.db)(limit!.account, now)).toEqual({ committed: 3.5, holds: [] });
-      const unwritten = new Map([[hash, 3], ['a key of another organization', 100]]);
+      const unwritten = new Map([
+        [hash, 3],
+        ['a key of another organization', 100],
+      ]);
       expect((await databaseAccounts(store.db, () => unwritten)(limit!.account, now)).committed).toBe(6.5);
     } finally {
       await store.close();

@@ -25,13 +25,20 @@ export function databaseAccounts(db: Kysely<Database>, unwritten?: () => Readonl
       'keyHash' in scope
         ? [await findApiKeyByHash(db, scope.keyHash)].filter((row) => row !== undefined)
         : await memberKeys(db, scope.organizationId, scope.member.userId, scope.member.workspaceId);
-    const committed = keys.reduce((sum, row) => sum + spentInWindow(account.window, account.includeByok, currentUsage(row, now)) + (pending?.get(row.hash) ?? 0), 0);
+    const committed = keys.reduce(
+      (sum, row) => sum + spentInWindow(account.window, account.includeByok, currentUsage(row, now)) + (pending?.get(row.hash) ?? 0),
+      0,
+    );
     const jobs = await runningJobReservations(db, { keyHashes: keys.map((row) => row.hash) });
     return { committed, holds: jobs.map(storedHold) };
   };
 }
 
-async function organizationAccount(db: Kysely<Database>, organizationId: string, pending: ReadonlyMap<string, number> | undefined): Promise<StoredAccount> {
+async function organizationAccount(
+  db: Kysely<Database>,
+  organizationId: string,
+  pending: ReadonlyMap<string, number> | undefined,
+): Promise<StoredAccount> {
   const [usage, jobs, hashes] = await Promise.all([
     organizationUsage(db, organizationId),
     runningJobReservations(db, { organizationId }),
@@ -46,4 +53,3 @@ const storedHold = (job: { id: string; reserved_usd: number; reserved_until: str
   expiresAt: Date.parse(job.reserved_until),
   stored: true,
 });
-

@@ -6,7 +6,15 @@ const chars = (text: string) => text.length;
 
 describe('promptTokens', () => {
   it('counts the text of every message with the framing of each', () => {
-    const tokens = promptTokens({ messages: [{ role: 'system', content: 'abc' }, { role: 'user', content: [{ type: 'text', text: 'de' }] }] }, chars);
+    const tokens = promptTokens(
+      {
+        messages: [
+          { role: 'system', content: 'abc' },
+          { role: 'user', content: [{ type: 'text', text: 'de' }] },
+        ],
+      },
+      chars,
+    );
     // "abc\nde" is 6, two messages of 4, and 3 for the reply.
     expect(tokens).toBe(6 + 8 + 3);
   });
@@ -15,7 +23,11 @@ describe('promptTokens', () => {
     const request = {
       messages: [
         { role: 'user' as const, content: [{ type: 'image_url' as const, image_url: { url: 'data:image/png;base64,AAAA' } }] },
-        { role: 'assistant' as const, content: null, tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'f', arguments: '{}' } }] },
+        {
+          role: 'assistant' as const,
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'f', arguments: '{}' } }],
+        },
       ],
       tools: [{ type: 'function' as const, function: { name: 'f' } }],
       response_format: { type: 'json_schema' as const, json_schema: { name: 's' } },

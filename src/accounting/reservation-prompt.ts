@@ -33,7 +33,10 @@ function messageText(message: ChatMessage, texts: string[]): number {
  * or file part. Providers tokenize differently; the settlement bills what
  * the upstream reports.
  */
-export function promptTokens(request: Pick<ChatRequest, 'messages' | 'tools' | 'response_format' | 'prediction'>, count: (text: string) => number): number {
+export function promptTokens(
+  request: Pick<ChatRequest, 'messages' | 'tools' | 'response_format' | 'prediction'>,
+  count: (text: string) => number,
+): number {
   const texts: string[] = [];
   let nonText = 0;
   for (const message of request.messages) nonText += messageText(message, texts);

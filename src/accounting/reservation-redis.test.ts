@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spendLimits, type SpendAccount } from './reservation-limits.js';
+import { type SpendAccount, spendLimits } from './reservation-limits.js';
 import { RedisHolds } from './reservation-redis.js';
 import type { StoredAccount } from './reservation-store.js';
 
@@ -30,7 +30,11 @@ describe.skipIf(!redisUrl)('RedisHolds', () => {
       reads.push(account.id);
       return stored[account.id] ?? { committed: 0, holds: [] };
     };
-    return { a: new RedisHolds(redis, load, { prefix, idleMs: 60_000 }), b: new RedisHolds(other, load, { prefix, idleMs: 60_000 }), reads };
+    return {
+      a: new RedisHolds(redis, load, { prefix, idleMs: 60_000 }),
+      b: new RedisHolds(other, load, { prefix, idleMs: 60_000 }),
+      reads,
+    };
   }
   const limits = spendLimits({ hash: 'k1', organization_id: 'o1', limit_usd: 1, limit_reset: null, include_byok_in_limit: 0 }, [], now);
   const account = limits[0]!.account.id;
@@ -43,8 +47,10 @@ describe.skipIf(!redisUrl)('RedisHolds', () => {
     expect(reads.length).toBeLessThanOrEqual(2);
   });
 
-  it("settles on one instance what the other held, lets an unsettled hold lapse, and ends a stored hold by id", async () => {
-    const { a, b } = pair({ [account]: { committed: 0, holds: [{ id: 'job-1', amount: 0.5, expiresAt: later(60_000).getTime(), stored: true }] } });
+  it('settles on one instance what the other held, lets an unsettled hold lapse, and ends a stored hold by id', async () => {
+    const { a, b } = pair({
+      [account]: { committed: 0, holds: [{ id: 'job-1', amount: 0.5, expiresAt: later(60_000).getTime(), stored: true }] },
+    });
     expect(await a.hold(limits, hold('x', 0.3), now)).toBeUndefined();
     expect(await b.hold(limits, hold('y', 0.3, later(1000).getTime()), now)).toMatchObject({ available: 0.2 });
     await b.settle([account], 'x', 0.1);

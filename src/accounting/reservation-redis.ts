@@ -111,14 +111,26 @@ export class RedisHolds implements HoldStore {
     const floors = accounts.map((account) => Math.min(...limits.filter((l) => l.account.id === account.id).map((l) => l.limitUsd)));
     const ttl = this.options.idleMs + Math.max(0, hold.expiresAt - now.getTime());
     for (let tries = 0; ; tries++) {
-      const answer = (await this.scripts.hold(keys.length + 1, ...keys, this.indexKey(hold.id), now.getTime(), hold.id, hold.amount, hold.expiresAt, ttl, ...floors)) as (string | number)[];
+      const answer = (await this.scripts.hold(
+        keys.length + 1,
+        ...keys,
+        this.indexKey(hold.id),
+        now.getTime(),
+        hold.id,
+        hold.amount,
+        hold.expiresAt,
+        ttl,
+        ...floors,
+      )) as (string | number)[];
       if (answer[0] === 'ok') return undefined;
       if (answer[0] === 'load' && tries < 3) {
         await Promise.all(answer.slice(1).map((i) => this.initOnce(accounts[Number(i) - 1]!, keys[Number(i) - 1]!, now)));
         continue;
       }
       if (answer[0] !== 'short') throw new Error('spend accounts could not be read into Redis');
-      const standing = new Map(accounts.map((account, i) => [account.id, { committed: Number(answer[1 + 2 * i]), held: Number(answer[2 + 2 * i]) }]));
+      const standing = new Map(
+        accounts.map((account, i) => [account.id, { committed: Number(answer[1 + 2 * i]), held: Number(answer[2 + 2 * i]) }]),
+      );
       const shortfall = firstShortfall(limits, hold.amount, (account) => standing.get(account.id)!);
       // The script and the check here round alike; should they ever part, the first limit speaks for the refusal.
       return shortfall ?? { limit: limits[0]!, committed: standing.get(limits[0]!.account.id)!.committed, available: 0 };

@@ -58,7 +58,8 @@ export function firstShortfall(
   for (const limit of limits) {
     const { committed, held } = standing(limit.account);
     const available = roundUsd(limit.limitUsd - committed - held);
-    if (available < roundUsd(amount) || committed >= limit.limitUsd) return { limit, committed: roundUsd(committed), available: Math.max(0, available) };
+    if (available < roundUsd(amount) || committed >= limit.limitUsd)
+      return { limit, committed: roundUsd(committed), available: Math.max(0, available) };
   }
   return undefined;
 }

@@ -6,7 +6,15 @@ import type { HoldStore, StoredAccount } from './reservation-store.js';
 import { NO_RESERVATION, SpendReservations } from './reservations.js';
 
 const now = new Date('2026-11-21T12:00:00.000Z');
-const key = { hash: 'k1', organization_id: 'o1', workspace_id: 'w1', creator_user_id: null, limit_usd: 1, limit_reset: null, include_byok_in_limit: 0 } as ApiKeyRow;
+const key = {
+  hash: 'k1',
+  organization_id: 'o1',
+  workspace_id: 'w1',
+  creator_user_id: null,
+  limit_usd: 1,
+  limit_reset: null,
+  include_byok_in_limit: 0,
+} as ApiKeyRow;
 const noGuardrails = new GuardrailCache(async () => ({ guardrails: [], assignments: [] }));
 const chatCeiling = (usd: number) => () => ({ usd, tokens: { requested: 100, affordable: (left: number) => Math.floor(left * 100) } });
 
@@ -40,7 +48,8 @@ describe('SpendReservations', () => {
     });
     await expect(spend.reserve(key, () => ({ usd: 0.5 }), { id: 'b' })).rejects.toMatchObject({
       statusCode: 402,
-      message: "This request can cost up to $0.5, more than the $0.25 left of the API key's spending limit once the requests in flight are counted",
+      message:
+        "This request can cost up to $0.5, more than the $0.25 left of the API key's spending limit once the requests in flight are counted",
     });
     await expect(service({ committed: 1, holds: [] }).spend.reserve(key, chatCeiling(0), { id: 'c' })).rejects.toMatchObject({
       statusCode: 402,
@@ -76,10 +85,19 @@ describe('SpendReservations', () => {
   });
 
   it("holds against the organization's credits once it was granted any, and refuses what they cannot cover with 402", async () => {
-    const accounts: Record<string, StoredAccount> = { 'key:k1|total:all|paid': { committed: 0, holds: [] }, 'organization:o1|total:all|paid': { committed: 9.5, holds: [] } };
+    const accounts: Record<string, StoredAccount> = {
+      'key:k1|total:all|paid': { committed: 0, holds: [] },
+      'organization:o1|total:all|paid': { committed: 9.5, holds: [] },
+    };
     const book = new ReservationBook(async (account) => accounts[account.id]!, { refreshMs: 60_000 });
     let granted: number | null = null;
-    const spend = new SpendReservations({ guardrails: noGuardrails, credits: async () => granted, store: book, clock: () => now, holdMs: 60_000 });
+    const spend = new SpendReservations({
+      guardrails: noGuardrails,
+      credits: async () => granted,
+      store: book,
+      clock: () => now,
+      holdMs: 60_000,
+    });
     const unlimited = { ...key, limit_usd: null };
     expect(await spend.reserve(unlimited, () => expect.unreachable('no ceiling'), { id: 'a' })).toBe(NO_RESERVATION);
     granted = 10;
@@ -91,12 +109,14 @@ describe('SpendReservations', () => {
       metadata: { limit: 'credits', required_usd: 0.5, available_usd: 0.25 },
     });
     await expect(spend.reserve(unlimited, () => ({ usd: 0.5 }), { id: 'd' })).rejects.toMatchObject({
-      message: "This request can cost up to $0.5, more than the $0.25 left of the organization's credits once the requests in flight are counted",
+      message:
+        "This request can cost up to $0.5, more than the $0.25 left of the organization's credits once the requests in flight are counted",
     });
     await held.settle(0.5);
     await expect(spend.reserve(unlimited, chatCeiling(0), { id: 'e' })).rejects.toMatchObject({
       statusCode: 402,
-      message: 'Insufficient credits: the organization has used $10 of the $10 granted to it; an operator grants more (model-gateway credits grant)',
+      message:
+        'Insufficient credits: the organization has used $10 of the $10 granted to it; an operator grants more (model-gateway credits grant)',
       metadata: { limit: 'credits', total_credits: 10, total_usage: 10 },
     });
   });

@@ -3,7 +3,7 @@ import type { GuardrailCache } from '../guardrails/guardrail-cache.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import type { Clock } from '../util/clock.js';
 import type { CostCeiling } from './reservation-ceiling.js';
-import { accountsOf, spendLimits, type SpendLimit } from './reservation-limits.js';
+import { accountsOf, type SpendLimit, spendLimits } from './reservation-limits.js';
 import type { HoldStore, Shortfall } from './reservation-store.js';
 import { spendRefusal } from './spend-limit.js';
 
@@ -87,13 +87,16 @@ export class SpendReservations {
 
   /** Ends a stored hold whichever instance made it: a video job is finished by whichever instance polled it. */
   async settleById(id: string, cost: number): Promise<void> {
-    await Promise.all(
-      [this.options.store, this.options.fallback].map((store) => store && this.ended(store.settleById(id, cost))),
-    );
+    await Promise.all([this.options.store, this.options.fallback].map((store) => store && this.ended(store.settleById(id, cost))));
   }
 
   /** hold() on `store`, or on the fallback when the store fails. */
-  async hold(store: HoldStore, limits: readonly SpendLimit[], hold: Parameters<HoldStore['hold']>[1], now: Date): Promise<{ shortfall: Shortfall | undefined; store: HoldStore }> {
+  async hold(
+    store: HoldStore,
+    limits: readonly SpendLimit[],
+    hold: Parameters<HoldStore['hold']>[1],
+    now: Date,
+  ): Promise<{ shortfall: Shortfall | undefined; store: HoldStore }> {
     try {
       const shortfall = await store.hold(limits, hold, now);
       if (store !== this.options.fallback) this.storeFailing = false;

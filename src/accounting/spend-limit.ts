@@ -26,4 +26,8 @@ export function spendRefusal({ limit, committed, available }: Shortfall, ceiling
 }
 
 const limitName = ({ budget, credits }: SpendLimit) =>
-  budget ? `the budget of guardrail ${budget.guardrail.guardrail.name}` : credits ? "the organization's credits" : "the API key's spending limit";
+  budget
+    ? `the budget of guardrail ${budget.guardrail.guardrail.name}`
+    : credits
+      ? "the organization's credits"
+      : "the API key's spending limit";

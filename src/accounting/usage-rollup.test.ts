@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngines, type TestDatabase } from '../../test/support/databases.js';
+import { type TestDatabase, testEngines } from '../../test/support/databases.js';
 import { openStore, type Store } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import type { GenerationRecord } from '../store/schema.js';
@@ -9,9 +9,23 @@ import { recordGenerations } from './record-generation.js';
 const now = new Date('2026-11-23T12:30:00.000Z');
 let next = 0;
 const row = (fields: Partial<GenerationRecord> = {}): GenerationRecord => ({
-  id: `gen-${++next}`, organization_id: 'org', workspace_id: 'ws', api_key_hash: 'key', model: 'acme/fast', provider_name: 'acme',
-  api_type: 'completions', status: 'success', streamed: 0, cancelled: 0, total_cost: 0.5, tokens_prompt: 10, tokens_completion: 4,
-  tokens_reasoning: 1, tokens_cached: 2, latency_ms: 200, created_at: '2026-11-23T12:10:00.000Z',
+  id: `gen-${++next}`,
+  organization_id: 'org',
+  workspace_id: 'ws',
+  api_key_hash: 'key',
+  model: 'acme/fast',
+  provider_name: 'acme',
+  api_type: 'completions',
+  status: 'success',
+  streamed: 0,
+  cancelled: 0,
+  total_cost: 0.5,
+  tokens_prompt: 10,
+  tokens_completion: 4,
+  tokens_reasoning: 1,
+  tokens_cached: 2,
+  latency_ms: 200,
+  created_at: '2026-11-23T12:10:00.000Z',
   ...fields,
 });
 
@@ -28,15 +42,34 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
     await database.drop();
   });
   const hours = (organizationId: string) =>
-    store.db.selectFrom('usage_hourly').selectAll().where('organization_id', '=', organizationId).orderBy('hour').orderBy('api_key_hash').orderBy('provider_name').execute();
+    store.db
+      .selectFrom('usage_hourly')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .orderBy('hour')
+      .orderBy('api_key_hash')
+      .orderBy('provider_name')
+      .execute();
   const days = (organizationId: string) =>
-    store.db.selectFrom('usage_daily').selectAll().where('organization_id', '=', organizationId).orderBy('day').orderBy('api_key_hash').orderBy('provider_name').execute();
+    store.db
+      .selectFrom('usage_daily')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .orderBy('day')
+      .orderBy('api_key_hash')
+      .orderBy('provider_name')
+      .execute();
   const spent = async (organizationId: string) =>
-    (await store.db.selectFrom('organization_usage').select('usage').where('organization_id', '=', organizationId).executeTakeFirst())?.usage;
+    (await store.db.selectFrom('organization_usage').select('usage').where('organization_id', '=', organizationId).executeTakeFirst())
+      ?.usage;
 
   it('add each ledger row to its hour, key, model and provider, and its cost to the organization, in the batch that writes it', async () => {
     const org = 'org-a';
-    await recordGenerations(store.db, [row({ organization_id: org }), row({ organization_id: org, status: 'error', total_cost: 0, latency_ms: null })], now);
+    await recordGenerations(
+      store.db,
+      [row({ organization_id: org }), row({ organization_id: org, status: 'error', total_cost: 0, latency_ms: null })],
+      now,
+    );
     await recordGenerations(
       store.db,
       [
@@ -48,15 +81,79 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
       now,
     );
     expect(await hours(org)).toEqual([
-      { organization_id: org, hour: '2026-11-23T12', workspace_id: 'ws', api_key_hash: 'key', model: 'acme/fast', provider_name: '', requests: 1, errors: 0, tokens_prompt: 10, tokens_completion: 4, tokens_reasoning: 1, tokens_cached: 2, cost: 0, latency_ms_sum: 200, latency_count: 1 },
-      { organization_id: org, hour: '2026-11-23T12', workspace_id: 'ws', api_key_hash: 'key', model: 'acme/fast', provider_name: 'acme', requests: 3, errors: 1, tokens_prompt: 30, tokens_completion: 12, tokens_reasoning: 3, tokens_cached: 6, cost: 0.75, latency_ms_sum: 300, latency_count: 2 },
+      {
+        organization_id: org,
+        hour: '2026-11-23T12',
+        workspace_id: 'ws',
+        api_key_hash: 'key',
+        model: 'acme/fast',
+        provider_name: '',
+        requests: 1,
+        errors: 0,
+        tokens_prompt: 10,
+        tokens_completion: 4,
+        tokens_reasoning: 1,
+        tokens_cached: 2,
+        cost: 0,
+        latency_ms_sum: 200,
+        latency_count: 1,
+      },
+      {
+        organization_id: org,
+        hour: '2026-11-23T12',
+        workspace_id: 'ws',
+        api_key_hash: 'key',
+        model: 'acme/fast',
+        provider_name: 'acme',
+        requests: 3,
+        errors: 1,
+        tokens_prompt: 30,
+        tokens_completion: 12,
+        tokens_reasoning: 3,
+        tokens_cached: 6,
+        cost: 0.75,
+        latency_ms_sum: 300,
+        latency_count: 2,
+      },
       expect.objectContaining({ hour: '2026-11-23T12', api_key_hash: 'other', requests: 1, cost: 0.5 }),
       expect.objectContaining({ hour: '2026-11-23T13', api_key_hash: 'key', requests: 1, cost: 0.5 }),
     ]);
     // The same sums by day (migration 0028): the two hours of key's rows at acme in one row.
     expect(await days(org)).toEqual([
-      { organization_id: org, day: '2026-11-23', workspace_id: 'ws', api_key_hash: 'key', model: 'acme/fast', provider_name: '', requests: 1, errors: 0, tokens_prompt: 10, tokens_completion: 4, tokens_reasoning: 1, tokens_cached: 2, cost: 0, latency_ms_sum: 200, latency_count: 1 },
-      { organization_id: org, day: '2026-11-23', workspace_id: 'ws', api_key_hash: 'key', model: 'acme/fast', provider_name: 'acme', requests: 4, errors: 1, tokens_prompt: 40, tokens_completion: 16, tokens_reasoning: 4, tokens_cached: 8, cost: 1.25, latency_ms_sum: 500, latency_count: 3 },
+      {
+        organization_id: org,
+        day: '2026-11-23',
+        workspace_id: 'ws',
+        api_key_hash: 'key',
+        model: 'acme/fast',
+        provider_name: '',
+        requests: 1,
+        errors: 0,
+        tokens_prompt: 10,
+        tokens_completion: 4,
+        tokens_reasoning: 1,
+        tokens_cached: 2,
+        cost: 0,
+        latency_ms_sum: 200,
+        latency_count: 1,
+      },
+      {
+        organization_id: org,
+        day: '2026-11-23',
+        workspace_id: 'ws',
+        api_key_hash: 'key',
+        model: 'acme/fast',
+        provider_name: 'acme',
+        requests: 4,
+        errors: 1,
+        tokens_prompt: 40,
+        tokens_completion: 16,
+        tokens_reasoning: 4,
+        tokens_cached: 8,
+        cost: 1.25,
+        latency_ms_sum: 500,
+        latency_count: 3,
+      },
       expect.objectContaining({ day: '2026-11-23', api_key_hash: 'other', requests: 1, cost: 0.5 }),
     ]);
     expect(await spent(org)).toBe(1.75);

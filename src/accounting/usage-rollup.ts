@@ -5,12 +5,34 @@ import type { Database, GenerationRecord, UsageHourlyTable } from '../store/sche
 
 type RolledRow = Pick<
   GenerationRecord,
-  'organization_id' | 'workspace_id' | 'api_key_hash' | 'model' | 'provider_name' | 'created_at' | 'status' | 'latency_ms' | 'total_cost' | 'tokens_prompt' | 'tokens_completion' | 'tokens_reasoning' | 'tokens_cached'
+  | 'organization_id'
+  | 'workspace_id'
+  | 'api_key_hash'
+  | 'model'
+  | 'provider_name'
+  | 'created_at'
+  | 'status'
+  | 'latency_ms'
+  | 'total_cost'
+  | 'tokens_prompt'
+  | 'tokens_completion'
+  | 'tokens_reasoning'
+  | 'tokens_cached'
 >;
 
 /** The columns that name a row of usage_hourly and usage_daily with their time column (their primary keys), then the sums a ledger row adds to. */
 const KEY = ['organization_id', 'workspace_id', 'api_key_hash', 'model', 'provider_name'] as const;
-const SUMS = ['requests', 'errors', 'tokens_prompt', 'tokens_completion', 'tokens_reasoning', 'tokens_cached', 'cost', 'latency_ms_sum', 'latency_count'] as const;
+const SUMS = [
+  'requests',
+  'errors',
+  'tokens_prompt',
+  'tokens_completion',
+  'tokens_reasoning',
+  'tokens_cached',
+  'cost',
+  'latency_ms_sum',
+  'latency_count',
+] as const;
 type Sums = Omit<UsageHourlyTable, 'hour'>;
 
 const addedSums = (table: 'usage_hourly' | 'usage_daily') =>
@@ -49,8 +71,20 @@ function sumsBy(rows: readonly RolledRow[], length: number): Map<string, { at: s
       bucket = {
         at,
         sums: {
-          organization_id: row.organization_id, workspace_id: row.workspace_id, api_key_hash: row.api_key_hash, model: row.model, provider_name: provider,
-          requests: 0, errors: 0, tokens_prompt: 0, tokens_completion: 0, tokens_reasoning: 0, tokens_cached: 0, cost: 0, latency_ms_sum: 0, latency_count: 0,
+          organization_id: row.organization_id,
+          workspace_id: row.workspace_id,
+          api_key_hash: row.api_key_hash,
+          model: row.model,
+          provider_name: provider,
+          requests: 0,
+          errors: 0,
+          tokens_prompt: 0,
+          tokens_completion: 0,
+          tokens_reasoning: 0,
+          tokens_cached: 0,
+          cost: 0,
+          latency_ms_sum: 0,
+          latency_count: 0,
         },
       };
       buckets.set(id, bucket);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEY_PREFIX, generateApiKey, hashApiKey, maskApiKey } from './api-key-material.js';
+import { generateApiKey, hashApiKey, KEY_PREFIX, maskApiKey } from './api-key-material.js';
 
 describe('api key material', () => {
   it('generates distinct prefixed keys with 256 bits of secret', () => {

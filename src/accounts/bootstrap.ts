@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../util/clock.js';
-import { newOrganizationId, newUserId, newUuid } from '../util/ids.js';
 import { findApiKeyByHash } from '../store/repositories/api-keys.js';
 import { findDefaultOrganization, findDefaultWorkspace } from '../store/repositories/organizations.js';
 import type { Database } from '../store/schema.js';
+import type { Clock } from '../util/clock.js';
+import { newOrganizationId, newUserId, newUuid } from '../util/ids.js';
 import { hashApiKey } from './api-key-material.js';
 import { createApiKey } from './create-api-key.js';
 
@@ -23,11 +23,7 @@ export interface BootstrapResult {
  * several instances at once: the unique slug of the default organization lets
  * exactly one of them create it.
  */
-export async function bootstrap(
-  db: Kysely<Database>,
-  clock: Clock,
-  configuredKey: string | undefined,
-): Promise<BootstrapResult> {
+export async function bootstrap(db: Kysely<Database>, clock: Clock, configuredKey: string | undefined): Promise<BootstrapResult> {
   return db.transaction().execute(async (trx) => {
     const now = clock().toISOString();
     const organizationId = newOrganizationId();
@@ -70,18 +66,11 @@ export async function bootstrap(
       },
       now,
     );
-    return configuredKey
-      ? { organizationId, storedConfiguredKey: true }
-      : { organizationId, createdKey: key, storedConfiguredKey: false };
+    return configuredKey ? { organizationId, storedConfiguredKey: true } : { organizationId, createdKey: key, storedConfiguredKey: false };
   });
 }
 
-async function ensureConfiguredKey(
-  db: Kysely<Database>,
-  organizationId: string,
-  key: string,
-  now: string,
-): Promise<boolean> {
+async function ensureConfiguredKey(db: Kysely<Database>, organizationId: string, key: string, now: string): Promise<boolean> {
   if (await findApiKeyByHash(db, hashApiKey(key))) return false;
   const workspace = await findDefaultWorkspace(db, organizationId);
   if (!workspace) throw new Error('the default organization has no default workspace');

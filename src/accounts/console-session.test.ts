@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { csrfTokenFor, csrfTokenMatches, hashSessionId, newSessionId, sameOrigin, SESSION_IDLE_MS, sessionEnded, sessionEndsAt } from './console-session.js';
+import {
+  csrfTokenFor,
+  csrfTokenMatches,
+  hashSessionId,
+  newSessionId,
+  SESSION_IDLE_MS,
+  sameOrigin,
+  sessionEnded,
+  sessionEndsAt,
+} from './console-session.js';
 
 describe('console sessions', () => {
   it('draws ids that differ, and stores only their hash', () => {

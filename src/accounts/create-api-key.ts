@@ -21,11 +21,7 @@ export interface NewApiKey {
 }
 
 /** Stores a new key and returns its record with the secret, which is never stored or shown again. */
-export async function createApiKey(
-  db: Kysely<Database>,
-  input: NewApiKey,
-  now: string,
-): Promise<{ key: string; row: ApiKeyRow }> {
+export async function createApiKey(db: Kysely<Database>, input: NewApiKey, now: string): Promise<{ key: string; row: ApiKeyRow }> {
   const key = input.key ?? generateApiKey();
   const row = await insertApiKey(db, {
     hash: hashApiKey(key),

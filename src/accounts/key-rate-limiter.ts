@@ -1,5 +1,5 @@
-import type { SharedRedis } from '../store/shared-redis.js';
 import { fixedWindow } from '../store/fixed-window.js';
+import type { SharedRedis } from '../store/shared-redis.js';
 
 /** gateway.yaml's `rate_limits`: how many requests one API key may make per window. */
 export interface RateLimitSettings {
@@ -25,6 +25,8 @@ export function keyRateLimiter(settings: RateLimitSettings, redis?: SharedRedis)
   const window = fixedWindow({ points: settings.requests_per_key, duration: settings.window_seconds, keyPrefix: RATE_LIMIT_PREFIX }, redis);
   return async (keyHash) => {
     const decision = await window(keyHash);
-    return decision.allowed ? decision : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(decision.msBeforeNext / 1000)), settings };
+    return decision.allowed
+      ? decision
+      : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(decision.msBeforeNext / 1000)), settings };
   };
 }

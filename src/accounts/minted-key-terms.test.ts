@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { LimitReset } from '../store/schema.js';
-import { mintedKeyTerms, mintingRefusal, type KeyTerms } from './minted-key-terms.js';
+import { type KeyTerms, mintedKeyTerms, mintingRefusal } from './minted-key-terms.js';
 
 const now = new Date('2026-11-21T12:00:00Z');
 
 /** A creating key: no limit, no expiry, nothing spent, unless told. */
-const creator = (over: { limit_usd?: number | null; limit_reset?: LimitReset | null; usage?: number; usage_daily?: number; expires_at?: string | null; disabled?: number } = {}) => ({
+const creator = (
+  over: {
+    limit_usd?: number | null;
+    limit_reset?: LimitReset | null;
+    usage?: number;
+    usage_daily?: number;
+    expires_at?: string | null;
+    disabled?: number;
+  } = {},
+) => ({
   disabled: 0,
   expires_at: null,
   limit_usd: null,
@@ -71,7 +80,9 @@ describe('mintedKeyTerms', () => {
   });
 
   it('refuses an expiry after the creator’s, naming expires_at', () => {
-    expect(mintedKeyTerms(creator({ expires_at: '2026-11-21T13:00:00.000Z' }), asked({ expiresAt: '2030-01-01T00:00:00.000Z' }), now)).toEqual({
+    expect(
+      mintedKeyTerms(creator({ expires_at: '2026-11-21T13:00:00.000Z' }), asked({ expiresAt: '2030-01-01T00:00:00.000Z' }), now),
+    ).toEqual({
       field: 'expires_at',
       problem: 'must be no later than 2026-11-21T13:00:00.000Z, when the key creating it expires',
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentUsage, limitRemaining, usagePeriodsAt, windowEndsAt, type UsageCounters } from './usage-periods.js';
+import { currentUsage, limitRemaining, type UsageCounters, usagePeriodsAt, windowEndsAt } from './usage-periods.js';
 
 const counters = (over: Partial<UsageCounters> = {}): UsageCounters => ({
   usage: 10,

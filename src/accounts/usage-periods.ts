@@ -99,12 +99,7 @@ export function windowEndsAt(reset: LimitReset | null, now: Date): Date | null {
  * no limit. Below zero when the key spent more than its limit (a limit lowered
  * under its spend, or requests in flight when it ran out): by how much.
  */
-export function limitRemaining(
-  limit: number | null,
-  reset: LimitReset | null,
-  includeByok: boolean,
-  usage: CurrentUsage,
-): number | null {
+export function limitRemaining(limit: number | null, reset: LimitReset | null, includeByok: boolean, usage: CurrentUsage): number | null {
   if (limit === null) return null;
   return roundUsd(limit - spentInWindow(reset, includeByok, usage));
 }

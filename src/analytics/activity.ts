@@ -32,7 +32,9 @@ function checkDate(date: string, days: { first: string; last: string }): void {
     throw Errors.invalidRequest(`query parameter date must be a UTC date written YYYY-MM-DD, not ${JSON.stringify(date)}`);
   }
   if (date < days.first || date > days.last) {
-    throw Errors.invalidRequest(`query parameter date ${date} is not one of the last ${ACTIVITY_DAYS} completed UTC days (${days.first} to ${days.last})`);
+    throw Errors.invalidRequest(
+      `query parameter date ${date} is not one of the last ${ACTIVITY_DAYS} completed UTC days (${days.first} to ${days.last})`,
+    );
   }
 }
 
@@ -64,10 +66,7 @@ export function activityQuery(organizationId: string, request: ActivityRequest, 
       ['completion_tokens', { sum: ['tokens_completion'] }],
       ['reasoning_tokens', { sum: ['tokens_reasoning'] }],
     ]),
-    order: [
-      { by: 'bucket', descending: false },
-      ...groupBy.map((column) => ({ by: column, descending: false })),
-    ],
+    order: [{ by: 'bucket', descending: false }, ...groupBy.map((column) => ({ by: column, descending: false }))],
     // 30 days of every model, provider and workspace: a bound, not a page.
     limit: 100_000,
   };

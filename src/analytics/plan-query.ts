@@ -1,6 +1,14 @@
 import { Errors } from '../http/errors.js';
 import type { UsageBucket, UsageFilter, UsageMeasure, UsageOrder, UsageQuery } from '../store/repositories/usage-hourly.js';
-import { DIMENSIONS, GRANULARITIES, METRICS, OPERATORS, UNOFFERED_GRANULARITIES, type DimensionName, type MetricName } from './analytics-catalog.js';
+import {
+  DIMENSIONS,
+  type DimensionName,
+  GRANULARITIES,
+  METRICS,
+  type MetricName,
+  OPERATORS,
+  UNOFFERED_GRANULARITIES,
+} from './analytics-catalog.js';
 
 type FilterValue = string | number;
 
@@ -61,27 +69,36 @@ function timeRange(range: AnalyticsQueryRequest['time_range'], now: Date): { fro
   const start = instant('start');
   const end = instant('end');
   if (end <= start) throw Errors.invalidRequest('time_range.end must be after time_range.start');
-  if (end - start > ANALYTICS_LIMITS.maxDays * DAY_MS) throw Errors.invalidRequest(`time_range must span at most ${ANALYTICS_LIMITS.maxDays} days`);
+  if (end - start > ANALYTICS_LIMITS.maxDays * DAY_MS)
+    throw Errors.invalidRequest(`time_range must span at most ${ANALYTICS_LIMITS.maxDays} days`);
   const from = Math.floor(start / HOUR_MS) * HOUR_MS;
   const to = Math.ceil(end / HOUR_MS) * HOUR_MS;
   const widened = from !== start || to !== end;
   return {
     from: hourOf(from),
     to: hourOf(to),
-    ...(widened ? { warning: `time_range was widened to whole hours (${new Date(from).toISOString()} to ${new Date(to).toISOString()}): usage is counted by the hour` } : {}),
+    ...(widened
+      ? {
+          warning: `time_range was widened to whole hours (${new Date(from).toISOString()} to ${new Date(to).toISOString()}): usage is counted by the hour`,
+        }
+      : {}),
   };
 }
 
 function count(value: number | undefined, field: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value < 1 || value > ANALYTICS_LIMITS.maxLimit) throw Errors.invalidRequest(`${field} must be an integer from 1 to ${ANALYTICS_LIMITS.maxLimit}`);
+  if (!Number.isInteger(value) || value < 1 || value > ANALYTICS_LIMITS.maxLimit)
+    throw Errors.invalidRequest(`${field} must be an integer from 1 to ${ANALYTICS_LIMITS.maxLimit}`);
   return value;
 }
 
 function metricList(metrics: readonly string[]): MetricName[] {
   if (metrics.length === 0) throw Errors.invalidRequest('metrics must have at least 1 item');
   return metrics.map((metric, i) => {
-    if (!has(METRICS, metric)) throw Errors.invalidRequest(`metrics[${i}] ${JSON.stringify(metric)} is not a metric this gateway records; it records ${names(METRICS)}`);
+    if (!has(METRICS, metric))
+      throw Errors.invalidRequest(
+        `metrics[${i}] ${JSON.stringify(metric)} is not a metric this gateway records; it records ${names(METRICS)}`,
+      );
     if (metrics.indexOf(metric) !== i) throw Errors.invalidRequest(`metrics[${i}] ${JSON.stringify(metric)} is named twice`);
     return metric;
   });
@@ -90,7 +107,10 @@ function metricList(metrics: readonly string[]): MetricName[] {
 function dimensionList(dimensions: readonly string[]): DimensionName[] {
   if (dimensions.length > 2) throw Errors.invalidRequest('dimensions must have at most 2 items');
   return dimensions.map((dimension, i) => {
-    if (!has(DIMENSIONS, dimension)) throw Errors.invalidRequest(`dimensions[${i}] ${JSON.stringify(dimension)} is not a dimension this gateway records; it records ${names(DIMENSIONS)}`);
+    if (!has(DIMENSIONS, dimension))
+      throw Errors.invalidRequest(
+        `dimensions[${i}] ${JSON.stringify(dimension)} is not a dimension this gateway records; it records ${names(DIMENSIONS)}`,
+      );
     if (dimensions.indexOf(dimension) !== i) throw Errors.invalidRequest(`dimensions[${i}] ${JSON.stringify(dimension)} is named twice`);
     return dimension;
   });
@@ -99,14 +119,22 @@ function dimensionList(dimensions: readonly string[]): DimensionName[] {
 function granularityOf(granularity: string | undefined): UsageBucket | null {
   if (granularity === undefined) return null;
   if (has(GRANULARITIES, granularity)) return granularity;
-  const why = (UNOFFERED_GRANULARITIES as readonly string[]).includes(granularity) ? 'is not offered: usage is counted by the hour' : 'is not a granularity';
+  const why = (UNOFFERED_GRANULARITIES as readonly string[]).includes(granularity)
+    ? 'is not offered: usage is counted by the hour'
+    : 'is not a granularity';
   throw Errors.invalidRequest(`granularity ${JSON.stringify(granularity)} ${why}; use ${names(GRANULARITIES)}`);
 }
 
 function filterOf(filter: NonNullable<AnalyticsQueryRequest['filters']>[number], i: number): UsageFilter[] {
   const at = `filters[${i}]`;
-  if (!has(DIMENSIONS, filter.field)) throw Errors.invalidRequest(`${at}.field ${JSON.stringify(filter.field)} is not a dimension this gateway records; it records ${names(DIMENSIONS)}`);
-  if (!has(OPERATORS, filter.operator)) throw Errors.invalidRequest(`${at}.operator ${JSON.stringify(filter.operator)} is not offered; use ${names(OPERATORS)} (dimensions are names, not numbers)`);
+  if (!has(DIMENSIONS, filter.field))
+    throw Errors.invalidRequest(
+      `${at}.field ${JSON.stringify(filter.field)} is not a dimension this gateway records; it records ${names(DIMENSIONS)}`,
+    );
+  if (!has(OPERATORS, filter.operator))
+    throw Errors.invalidRequest(
+      `${at}.operator ${JSON.stringify(filter.operator)} is not offered; use ${names(OPERATORS)} (dimensions are names, not numbers)`,
+    );
   const dimension = DIMENSIONS[filter.field] as (typeof DIMENSIONS)[DimensionName];
   const operator = filter.operator;
   const text = (value: FilterValue, where: string) => {
@@ -121,7 +149,8 @@ function filterOf(filter: NonNullable<AnalyticsQueryRequest['filters']>[number],
     if (!Array.isArray(filter.value)) throw Errors.invalidRequest(`${at}.value must be an array for operator ${operator}`);
     const list = filter.value as readonly FilterValue[];
     if (list.length === 0) throw Errors.invalidRequest(`${at}.value must have at least 1 item`);
-    if (list.length > ANALYTICS_LIMITS.maxFilterValues) throw Errors.invalidRequest(`${at}.value must have at most ${ANALYTICS_LIMITS.maxFilterValues} items`);
+    if (list.length > ANALYTICS_LIMITS.maxFilterValues)
+      throw Errors.invalidRequest(`${at}.value must have at most ${ANALYTICS_LIMITS.maxFilterValues} items`);
     values = list.map((value, j) => text(value, `${at}.value[${j}]`));
   }
   const exclude = operator === 'neq' || operator === 'not_in';
@@ -143,8 +172,10 @@ function filterOf(filter: NonNullable<AnalyticsQueryRequest['filters']>[number],
  * last 30 days when absent). A refusal is a 400 naming the field and why.
  */
 export function planAnalyticsQuery(request: AnalyticsQueryRequest, now: Date): AnalyticsPlan {
-  if (request.classifier_dimensions !== undefined) throw Errors.invalidRequest('classifier_dimensions is not offered: this gateway has no classifiers');
-  if (request.classifier_filters !== undefined) throw Errors.invalidRequest('classifier_filters is not offered: this gateway has no classifiers');
+  if (request.classifier_dimensions !== undefined)
+    throw Errors.invalidRequest('classifier_dimensions is not offered: this gateway has no classifiers');
+  if (request.classifier_filters !== undefined)
+    throw Errors.invalidRequest('classifier_filters is not offered: this gateway has no classifiers');
   const metrics = metricList(request.metrics);
   const dimensions = dimensionList(request.dimensions ?? []);
   const granularity = granularityOf(request.granularity);
@@ -168,7 +199,9 @@ export function planAnalyticsQuery(request: AnalyticsQueryRequest, now: Date): A
     } else if (has(DIMENSIONS, field) && dimensions.includes(field)) {
       order.push({ by: DIMENSIONS[field].column, descending });
     } else {
-      throw Errors.invalidRequest(`order_by.field ${JSON.stringify(field)} must be a requested metric, request_count, a requested dimension, or date`);
+      throw Errors.invalidRequest(
+        `order_by.field ${JSON.stringify(field)} must be a requested metric, request_count, a requested dimension, or date`,
+      );
     }
   } else {
     if (granularity) order.push({ by: 'bucket', descending: false });
@@ -176,7 +209,8 @@ export function planAnalyticsQuery(request: AnalyticsQueryRequest, now: Date): A
   }
   // Ties resolve the same way on every run and engine: by time, then by the dimensions' values.
   if (granularity && !order.some((o) => o.by === 'bucket')) order.push({ by: 'bucket', descending: false });
-  for (const dimension of dimensions) if (!order.some((o) => o.by === DIMENSIONS[dimension].column)) order.push({ by: DIMENSIONS[dimension].column, descending: false });
+  for (const dimension of dimensions)
+    if (!order.some((o) => o.by === DIMENSIONS[dimension].column)) order.push({ by: DIMENSIONS[dimension].column, descending: false });
 
   const timeSeriesByDimension = granularity !== null && dimensions.length > 0;
   return {

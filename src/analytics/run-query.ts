@@ -6,7 +6,8 @@ import { DIMENSIONS, METRICS, type MetricName } from './analytics-catalog.js';
 import type { AnalyticsPlan } from './plan-query.js';
 
 /** A bucket's start as the reference writes it: 'YYYY-MM-DDTHH:00:00.000Z' or 'YYYY-MM-DDT00:00:00.000Z'. */
-export const bucketStart = (bucket: string, granularity: UsageBucket) => (granularity === 'hour' ? `${bucket}:00:00.000Z` : `${bucket}T00:00:00.000Z`);
+export const bucketStart = (bucket: string, granularity: UsageBucket) =>
+  granularity === 'hour' ? `${bucket}:00:00.000Z` : `${bucket}T00:00:00.000Z`;
 
 /** Sums are exact counts and dollars; rates keep six significant digits, enough for a chart and free of float noise. */
 function metricValue(metric: MetricName, value: number | string | null): number | null {

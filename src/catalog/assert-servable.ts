@@ -1,5 +1,5 @@
 import { CatalogError } from './catalog-error.js';
-import { modelTask, type ModelTask } from './model-task.js';
+import { type ModelTask, modelTask } from './model-task.js';
 import type { Catalog } from './types.js';
 
 /**

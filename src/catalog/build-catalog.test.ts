@@ -7,7 +7,14 @@ const OPENAI_ONLY = ['openai'];
 
 const acmeConfig = (pricing: Record<string, number> = { prompt: 0.000001, completion: 0.000002 }): GatewayConfig => ({
   providers: [
-    { id: 'acme', kind: 'openai', base_url: 'https://llm.acme.test/v1/', api_key: 'sk-acme', headers: { 'x-team': 'ml' }, timeout_ms: 9_000 },
+    {
+      id: 'acme',
+      kind: 'openai',
+      base_url: 'https://llm.acme.test/v1/',
+      api_key: 'sk-acme',
+      headers: { 'x-team': 'ml' },
+      timeout_ms: 9_000,
+    },
     { id: 'spare', kind: 'openai', base_url: 'http://10.0.0.2:8000/v1' },
   ],
   models: [
@@ -21,7 +28,10 @@ const acmeConfig = (pricing: Record<string, number> = { prompt: 0.000001, comple
       ],
     },
     // A model the built-in table knows keeps its description, date and modalities.
-    { id: 'openai/gpt-4o-mini', endpoints: [{ provider: 'acme', upstream_model: 'gpt-4o-mini', pricing: { prompt: 1e-7, completion: 5e-7 } }] },
+    {
+      id: 'openai/gpt-4o-mini',
+      endpoints: [{ provider: 'acme', upstream_model: 'gpt-4o-mini', pricing: { prompt: 1e-7, completion: 5e-7 } }],
+    },
   ],
 });
 
@@ -58,7 +68,9 @@ describe('buildCatalog from a config file', () => {
   it('refuses an endpoint without a prompt, completion or request price, naming the model and endpoint', () => {
     const build = () => buildCatalog({ config: acmeConfig({ image: 0.01 }), env: {}, knownKinds: OPENAI_ONLY });
     expect(build).toThrow(CatalogError);
-    expect(build).toThrow('model "acme/chat" endpoint 0 (provider "acme", upstream model "chat-v2") has no prompt, completion or request price');
+    expect(build).toThrow(
+      'model "acme/chat" endpoint 0 (provider "acme", upstream model "chat-v2") has no prompt, completion or request price',
+    );
   });
 
   it('takes every routing fact of an endpoint and a model from the config, built-in scores replaced task by task', () => {
@@ -70,7 +82,13 @@ describe('buildCatalog from a config file', () => {
       zdr: true,
       distillable: false,
       supported_service_tiers: ['default', 'flex'],
-      pricing: { prompt: 1e-6, completion: 2e-6, input_cache_read: 1e-7, input_cache_write_1h: 2e-6, overrides: [{ min_prompt_tokens: 100_000, prompt: 2e-6 }] },
+      pricing: {
+        prompt: 1e-6,
+        completion: 2e-6,
+        input_cache_read: 1e-7,
+        input_cache_write_1h: 2e-6,
+        overrides: [{ min_prompt_tokens: 100_000, prompt: 2e-6 }],
+      },
     };
     config.models![0]!.scores = { coding: 0.9 };
     config.models![1]!.scores = { coding: 0.5 };
@@ -128,7 +146,11 @@ describe('buildCatalog from the built-in table', () => {
     expect([...buildCatalog({ env, knownKinds: OPENAI_ONLY }).providers.keys()]).toEqual(['openai']);
     const later = buildCatalog({ env, knownKinds: ['openai', 'anthropic', 'gemini'] });
     expect([...later.providers.keys()]).toEqual(['openai', 'anthropic', 'google']);
-    expect(later.providers.get('google')).toMatchObject({ kind: 'gemini', apiKey: 'g', baseUrl: 'https://generativelanguage.googleapis.com/v1beta' });
+    expect(later.providers.get('google')).toMatchObject({
+      kind: 'gemini',
+      apiKey: 'g',
+      baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+    });
     expect(later.getModel('anthropic/claude-sonnet-4.5')?.endpoints[0]?.pricing.input_cache_write).toBe(0.00000375);
   });
 
@@ -152,7 +174,10 @@ describe('buildCatalog from the built-in table', () => {
     expect(catalog.getModel('ollama/llama3.2:3b')?.endpoints).toEqual([
       { provider: 'ollama', upstreamModel: 'llama3.2:3b', pricing: { prompt: 0, completion: 0 } },
     ]);
-    expect(catalog.getModel('local/Qwen/Qwen3-8B')).toMatchObject({ contextLength: 40_960, endpoints: [{ upstreamModel: 'Qwen/Qwen3-8B' }] });
+    expect(catalog.getModel('local/Qwen/Qwen3-8B')).toMatchObject({
+      contextLength: 40_960,
+      endpoints: [{ upstreamModel: 'Qwen/Qwen3-8B' }],
+    });
     expect(buildCatalog({ env: { OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1' }, knownKinds: [] }).providers.size).toBe(0);
   });
 });

@@ -30,7 +30,9 @@ describe('discoverLocalModels', () => {
       throw new TypeError('fetch failed');
     });
     await expect(discoverLocalModels('http://h/v1', down)).rejects.toThrow(CatalogError);
-    await expect(discoverLocalModels('http://h/v1', answering(200, { models: [] }))).rejects.toThrow('did not answer with an OpenAI model list');
+    await expect(discoverLocalModels('http://h/v1', answering(200, { models: [] }))).rejects.toThrow(
+      'did not answer with an OpenAI model list',
+    );
   });
 });
 
@@ -38,14 +40,19 @@ describe('discoverLocalServers', () => {
   it('asks each local server the environment enables, by provider id', async () => {
     const fetchFn = answering(200, { data: [{ id: 'm' }] });
     const env = { OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_COMPATIBLE_BASE_URL: 'http://box:1234/v1' };
-    await expect(discoverLocalServers({ env, knownKinds: ['openai'] }, fetchFn)).resolves.toEqual({ ollama: [{ id: 'm' }], local: [{ id: 'm' }] });
+    await expect(discoverLocalServers({ env, knownKinds: ['openai'] }, fetchFn)).resolves.toEqual({
+      ollama: [{ id: 'm' }],
+      local: [{ id: 'm' }],
+    });
     expect(fetchFn.mock.calls.map(([url]) => url)).toEqual(['http://127.0.0.1:11434/v1/models', 'http://box:1234/v1/models']);
   });
 
   it('asks nothing when the config file declares the catalog', async () => {
     const fetchFn = answering(200, { data: [] });
     const config = { providers: [{ id: 'acme', kind: 'openai', base_url: 'https://acme.test/v1' }] };
-    await expect(discoverLocalServers({ config, env: { OLLAMA_BASE_URL: 'http://h/v1' }, knownKinds: ['openai'] }, fetchFn)).resolves.toEqual({});
+    await expect(
+      discoverLocalServers({ config, env: { OLLAMA_BASE_URL: 'http://h/v1' }, knownKinds: ['openai'] }, fetchFn),
+    ).resolves.toEqual({});
     expect(fetchFn).not.toHaveBeenCalled();
   });
 });

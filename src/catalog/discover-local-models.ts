@@ -1,7 +1,7 @@
 import type { CatalogInputs } from './build-catalog.js';
 import { CatalogError } from './catalog-error.js';
 import { declaresCatalog } from './from-config.js';
-import { localServers, type LocalModel } from './local-servers.js';
+import { type LocalModel, localServers } from './local-servers.js';
 
 const DISCOVERY_TIMEOUT_MS = 5_000;
 

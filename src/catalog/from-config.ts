@@ -7,7 +7,13 @@ import { DEFAULT_TIMEOUT_MS, EMBEDDINGS, IMAGE, RERANK, SPEECH, TEXT_ONLY, VIDEO
 import type { Architecture, CatalogContents, Endpoint, Model, Pricing, Provider } from './types.js';
 
 /** The architecture each declared `type` other than chat stands for. */
-const TYPE_ARCHITECTURES: Readonly<Record<string, Architecture>> = { rerank: RERANK, embeddings: EMBEDDINGS, image: IMAGE, speech: SPEECH, video: VIDEO };
+const TYPE_ARCHITECTURES: Readonly<Record<string, Architecture>> = {
+  rerank: RERANK,
+  embeddings: EMBEDDINGS,
+  image: IMAGE,
+  speech: SPEECH,
+  video: VIDEO,
+};
 
 /** Whether the config file describes the catalog; one that does replaces the built-in table entirely. */
 export const declaresCatalog = (config: GatewayConfig | undefined): config is GatewayConfig =>

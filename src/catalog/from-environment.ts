@@ -4,7 +4,7 @@ import type { BuiltinProvider } from './builtin/types.js';
 import { DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { envBaseUrl, envValue } from './env.js';
 import { inProcessCatalog } from './in-process.js';
-import { localModel, localServers, type LocalModel } from './local-servers.js';
+import { type LocalModel, localModel, localServers } from './local-servers.js';
 import type { CatalogContents, Endpoint, Model, Provider } from './types.js';
 
 function enabledProvider(def: BuiltinProvider, env: NodeJS.ProcessEnv, knownKinds: readonly string[]): Provider | undefined {

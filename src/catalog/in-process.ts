@@ -3,7 +3,13 @@ import { DEFAULT_TIMEOUT_MS, RERANK } from './defaults.js';
 import type { Model, Provider } from './types.js';
 
 /** The gateway itself as a provider: what it serves runs in its own process. */
-export const GATEWAY_PROVIDER: Provider = { id: 'gateway', name: 'Gateway', kind: IN_PROCESS_KIND, baseUrl: '', timeoutMs: DEFAULT_TIMEOUT_MS };
+export const GATEWAY_PROVIDER: Provider = {
+  id: 'gateway',
+  name: 'Gateway',
+  kind: IN_PROCESS_KIND,
+  baseUrl: '',
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+};
 
 /** Keyword reranking that needs no network, no key and no cost: rerank works on a bare `npm start`. */
 export const LOCAL_BM25: Model = {

@@ -37,9 +37,7 @@ export function localServers(env: NodeJS.ProcessEnv, knownKinds: readonly string
     const baseUrl = envBaseUrl(env, server.baseUrlEnv);
     if (!baseUrl) return [];
     const apiKey = envValue(env, server.apiKeyEnv)?.value;
-    return [
-      { id: server.id, name: server.name, kind: 'openai', baseUrl, ...(apiKey ? { apiKey } : {}), timeoutMs: DEFAULT_TIMEOUT_MS },
-    ];
+    return [{ id: server.id, name: server.name, kind: 'openai', baseUrl, ...(apiKey ? { apiKey } : {}), timeoutMs: DEFAULT_TIMEOUT_MS }];
   });
 }
 

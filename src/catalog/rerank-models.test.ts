@@ -36,7 +36,11 @@ const config = (providers: string, type = '') =>
 
 describe('rerank models in a config file', () => {
   it('declares a rerank model with `type: rerank`, priced per search unit with `request`', () => {
-    const catalog = buildCatalog({ config: config('  - { id: acme, kind: cohere, base_url: "https://api.cohere.com/v2" }', '    type: rerank\n'), env: {}, knownKinds: KINDS });
+    const catalog = buildCatalog({
+      config: config('  - { id: acme, kind: cohere, base_url: "https://api.cohere.com/v2" }', '    type: rerank\n'),
+      env: {},
+      knownKinds: KINDS,
+    });
     const model = catalog.getModel('acme/rerank')!;
     expect(modelTask(model)).toBe('rerank');
     expect(model.endpoints[0]?.pricing).toEqual({ request: 0.002, prompt: 0, completion: 0 });
@@ -45,7 +49,11 @@ describe('rerank models in a config file', () => {
   });
 
   it('makes a model chat when it states no type', () => {
-    const catalog = buildCatalog({ config: config('  - { id: acme, kind: openai, base_url: "https://x.test/v1" }'), env: {}, knownKinds: KINDS });
+    const catalog = buildCatalog({
+      config: config('  - { id: acme, kind: openai, base_url: "https://x.test/v1" }'),
+      env: {},
+      knownKinds: KINDS,
+    });
     expect(modelTask(catalog.getModel('acme/rerank')!)).toBe('chat');
   });
 

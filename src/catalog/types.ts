@@ -1,5 +1,5 @@
-import type { UpstreamTarget } from '../protocol/upstream.js';
 import type { ModelScores, ServiceTier } from '../protocol/routing-vocabulary.js';
+import type { UpstreamTarget } from '../protocol/upstream.js';
 
 /** A conditional price (long context, time window); absent keys keep the base price. */
 export interface PricingOverride {

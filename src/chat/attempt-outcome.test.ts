@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Errors } from '../http/errors.js';
 import { UpstreamError } from '../protocol/upstream.js';
-import { finalError, type AttemptOutcome } from './attempt-outcome.js';
+import { type AttemptOutcome, finalError } from './attempt-outcome.js';
 
 const attempt = (provider: string, status?: number): AttemptOutcome => ({
   model: 'acme/fast-1',
@@ -18,7 +18,11 @@ describe('finalError', () => {
     const error = finalError('acme/fast-1', [attempt('acme', 500)], httpError(500));
     expect(error.statusCode).toBe(502);
     expect(error.message).toBe('Provider acme failed: HTTP 500');
-    expect(error.metadata).toMatchObject({ provider_name: 'acme', raw: { error: { message: 'upstream says no' } }, attempts: [{ provider: 'acme' }] });
+    expect(error.metadata).toMatchObject({
+      provider_name: 'acme',
+      raw: { error: { message: 'upstream says no' } },
+      attempts: [{ provider: 'acme' }],
+    });
   });
 
   it.each([
@@ -46,7 +50,9 @@ describe('finalError', () => {
   it('is 503 when the gateway could not open a connection', () => {
     const error = finalError('m', [attempt('acme')], new UpstreamError('local', 'the gateway could not open a connection (EMFILE)'));
     expect(error.statusCode).toBe(503);
-    expect(error.message).toBe('The gateway cannot reach providers right now: the gateway could not open a connection (EMFILE); retry later');
+    expect(error.message).toBe(
+      'The gateway cannot reach providers right now: the gateway could not open a connection (EMFILE); retry later',
+    );
   });
 
   it('is 503 when every endpoint was unavailable', () => {

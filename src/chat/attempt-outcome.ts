@@ -37,9 +37,7 @@ export function describeFailure(error: unknown): NonNullable<AttemptOutcome['err
 export function finalError(model: string, attempts: AttemptOutcome[], last: unknown): GatewayError {
   const metadata = {
     attempts,
-    ...(last instanceof UpstreamError
-      ? { provider_name: attempts.at(-1)?.provider, raw: last.details.body ?? last.message }
-      : {}),
+    ...(last instanceof UpstreamError ? { provider_name: attempts.at(-1)?.provider, raw: last.details.body ?? last.message } : {}),
   };
   if (attempts.length === 0) return Errors.noEndpointAvailable(metadata, model);
   if (isGatewayError(last)) return last;

@@ -1,14 +1,17 @@
-import { checkUsage, tokenCapacity, UNKNOWN_CONTEXT_TOKENS, type CheckedUsage, type UsageBounds } from '../accounting/check-usage.js';
+import { type CheckedUsage, checkUsage, tokenCapacity, UNKNOWN_CONTEXT_TOKENS, type UsageBounds } from '../accounting/check-usage.js';
 import type { Endpoint } from '../catalog/types.js';
 import { loadTokenCounter, type TokenCounter } from '../plugins/shared/token-counter.js';
-import { AnswerText, countPromptTokens } from './estimate-tokens.js';
 import type { ChatCompletion, ChatRequest, Usage } from '../protocol/chat.js';
+import { AnswerText, countPromptTokens } from './estimate-tokens.js';
 
 /** Request parameters of an endpoint that reasons, and so may spend tokens its answer does not show. */
 const REASONING_PARAMETERS = new Set(['reasoning', 'reasoning_effort', 'include_reasoning']);
 
 /** What an endpoint's figures must fit for an answer of this text (an endpoint that does not list its parameters may reason). */
-export function usageBounds(endpoint: Pick<Endpoint, 'contextLength' | 'maxCompletionTokens' | 'supportedParameters'>, answer: AnswerText): UsageBounds {
+export function usageBounds(
+  endpoint: Pick<Endpoint, 'contextLength' | 'maxCompletionTokens' | 'supportedParameters'>,
+  answer: AnswerText,
+): UsageBounds {
   const window = endpoint.contextLength ?? UNKNOWN_CONTEXT_TOKENS;
   return {
     maxPromptTokens: window,

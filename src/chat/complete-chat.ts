@@ -1,25 +1,26 @@
 import { computeCost } from '../accounting/compute-cost.js';
-import type { PipelineEntry } from '../plugins/pipeline-entry.js';
-import { completeWithServerTools, type ToolLoopOptions } from '../plugins/server-tools/tool-loop.js';
-import { stopConditions } from '../plugins/server-tools/stop-conditions.js';
 import type { Endpoint } from '../catalog/types.js';
-import type { Attempt } from '../routing/plan-attempts.js';
-import { settleRun } from './settle-run.js';
-import { adapterFor } from './adapter-for.js';
-import type { ChatServices } from './run-services.js';
-import type { ChatRun } from './run.js';
-import { answerTextOf, checkChatUsage } from './check-chat-usage.js';
-import { innerCalls } from './inner-calls.js';
-import { holdForNextCall } from './reserve-chat-run.js';
-import { serveRun } from './serve-run.js';
-import { serviceMetadata } from './service-metadata.js';
-import { sumUsage, withWebSearches } from './sum-usage.js';
+import type { PipelineEntry } from '../plugins/pipeline-entry.js';
+import { stopConditions } from '../plugins/server-tools/stop-conditions.js';
+import { completeWithServerTools, type ToolLoopOptions } from '../plugins/server-tools/tool-loop.js';
 import type { ChatCompletion, Usage } from '../protocol/chat.js';
 import type { MessagesResponse } from '../protocol/messages.js';
+import type { Attempt } from '../routing/plan-attempts.js';
+import { adapterFor } from './adapter-for.js';
+import { answerTextOf, checkChatUsage } from './check-chat-usage.js';
+import { innerCalls } from './inner-calls.js';
 import { nativeMessagesOf } from './native-messages.js';
+import { holdForNextCall } from './reserve-chat-run.js';
+import type { ChatRun } from './run.js';
+import type { ChatServices } from './run-services.js';
+import { serveRun } from './serve-run.js';
+import { serviceMetadata } from './service-metadata.js';
+import { settleRun } from './settle-run.js';
+import { sumUsage, withWebSearches } from './sum-usage.js';
 
 /** The server tools a run has (its plugins' and its `tools` entries'). */
-export const serverToolsOf = (services: ChatServices, run: ChatRun) => services.pipeline.serverTools.active(run.plugins ?? new Map(), run.request.server_tools);
+export const serverToolsOf = (services: ChatServices, run: ChatRun) =>
+  services.pipeline.serverTools.active(run.plugins ?? new Map(), run.request.server_tools);
 
 /** The server-tool loop's options for one attempt: stop conditions, prices for max_cost, inner calls linked to the run. */
 export function toolLoopOptions(services: ChatServices, run: ChatRun, attempt: Attempt<Endpoint>, signal: AbortSignal): ToolLoopOptions {
@@ -39,7 +40,11 @@ export function toolLoopOptions(services: ChatServices, run: ChatRun, attempt: A
  * provider that served, and the cost: this generation's, plus what its
  * inner calls (fusion) cost on their own rows.
  */
-export async function completeChat(services: ChatServices, run: ChatRun, signal: AbortSignal): Promise<ChatCompletion & Record<string, unknown>> {
+export async function completeChat(
+  services: ChatServices,
+  run: ChatRun,
+  signal: AbortSignal,
+): Promise<ChatCompletion & Record<string, unknown>> {
   return (await completeChatRun(services, run, signal)).completion;
 }
 
@@ -62,7 +67,11 @@ export function completeChatRun(
       const { adapter, target } = adapterFor(services, attempt);
       const native = nativeMessagesOf(run, adapter, serverTools.length);
       if (native) {
-        const { message, completion } = await native.calls.complete(native.request.body, target, native.context({ signal, endUserId: run.endUserId }));
+        const { message, completion } = await native.calls.complete(
+          native.request.body,
+          target,
+          native.context({ signal, endUserId: run.endUserId }),
+        );
         return { result: completion, innerCost: 0, native: message };
       }
       const complete = (request: ChatRun['request']) => adapter.complete(request, target, { signal, endUserId: run.endUserId });
@@ -79,7 +88,9 @@ export function completeChatRun(
       return completeWithServerTools(run.request, serverTools, step, toolLoopOptions(services, run, attempt, signal));
     },
     async ({ result, attempt, outcomes }) => {
-      const withTools: ChatRun = result.entry ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), result.entry] } } : run;
+      const withTools: ChatRun = result.entry
+        ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), result.entry] } }
+        : run;
       const { completion, run: finished } = services.pipeline.finishChat(withTools, result.result);
       const choice = completion.choices[0];
       // The upstream's figures are checked against what it answered, before the post-response stages changed it.
@@ -96,7 +107,9 @@ export function completeChatRun(
         nativeFinishReason: choice?.native_finish_reason ?? null,
         serviceTier: completion.service_tier ?? null,
         upstreamId: completion.id,
-        ...(run.storedInput ? { output: { completion: choice?.message.content ?? null, reasoning: choice?.message.reasoning ?? null } } : {}),
+        ...(run.storedInput
+          ? { output: { completion: choice?.message.content ?? null, reasoning: choice?.message.reasoning ?? null } }
+          : {}),
       });
       const shaped = {
         ...completion,

@@ -10,11 +10,23 @@ describe('countPromptTokens', () => {
     const tools = [{ type: 'function' as const, function: { name: 'f' } }];
     const schema = { type: 'json_schema' as const, json_schema: { name: 's' } };
     const messages = [
-      { role: 'user' as const, content: [{ type: 'text' as const, text: 'abcd' }, { type: 'image_url' as const, image_url: { url: 'https://x/y.png' } }] },
-      { role: 'assistant' as const, content: null, tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'f', arguments: '{}' } }] },
+      {
+        role: 'user' as const,
+        content: [
+          { type: 'text' as const, text: 'abcd' },
+          { type: 'image_url' as const, image_url: { url: 'https://x/y.png' } },
+        ],
+      },
+      {
+        role: 'assistant' as const,
+        content: null,
+        tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'f', arguments: '{}' } }],
+      },
     ];
     expect(countPromptTokens({ messages }, chars)).toBe(4 + 4 + (1 + 2) + 4);
-    expect(countPromptTokens({ messages, tools, response_format: schema }, chars)).toBe(15 + JSON.stringify(tools).length + JSON.stringify(schema.json_schema).length);
+    expect(countPromptTokens({ messages, tools, response_format: schema }, chars)).toBe(
+      15 + JSON.stringify(tools).length + JSON.stringify(schema.json_schema).length,
+    );
   });
 
   it('counts with the tokenizer, not characters', async () => {

@@ -1,19 +1,19 @@
 import { servesChat } from '../catalog/model-task.js';
 import { Errors } from '../http/errors.js';
-import { isGatewayError } from '../protocol/gateway-error.js';
 import { synthesisMessages } from '../plugins/fusion/fusion-prompts.js';
-import { fusionSettings, type FusionFields } from '../plugins/fusion/fusion-settings.js';
+import { type FusionFields, fusionSettings } from '../plugins/fusion/fusion-settings.js';
 import { runFusion } from '../plugins/fusion/run-fusion.js';
+import type { ChatRequest } from '../protocol/chat.js';
+import { isGatewayError } from '../protocol/gateway-error.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
-import { runError, settleRun } from './settle-run.js';
-import { startChatRun } from './start-run.js';
-import type { ChatServices } from './run-services.js';
-import type { ChatRun, RunContext } from './run.js';
 import { completeChat } from './complete-chat.js';
 import { innerCalls } from './inner-calls.js';
 import { chatRunCeiling, prepareReservedChat } from './reserve-chat-run.js';
+import type { ChatRun, RunContext } from './run.js';
+import type { ChatServices } from './run-services.js';
 import { serviceMetadata } from './service-metadata.js';
-import type { ChatRequest } from '../protocol/chat.js';
+import { runError, settleRun } from './settle-run.js';
+import { startChatRun } from './start-run.js';
 
 /** The model slug of a fusion run (spec 2.2). */
 export const FUSION_MODEL = 'service/fusion';
@@ -33,7 +33,13 @@ function fusionFields(request: ChatRequest): FusionFields {
  * like any chat (streamed when asked). Its cost includes the inner calls'.
  * A failed fusion is recorded on the request's own row.
  */
-export async function startFusionRun(services: ChatServices, key: ApiKeyRow, request: ChatRequest, context: RunContext, signal: AbortSignal): Promise<ChatRun> {
+export async function startFusionRun(
+  services: ChatServices,
+  key: ApiKeyRow,
+  request: ChatRequest,
+  context: RunContext,
+  signal: AbortSignal,
+): Promise<ChatRun> {
   const settings = fusionSettings(fusionFields(request), servesChat(services.catalog));
   const started = await startChatRun(services, key, { ...request, model: settings.model }, context);
   const planned: ChatRun = { ...started, routing: { ...started.routing, requested: { model: FUSION_MODEL, models: request.models } } };
@@ -51,7 +57,12 @@ export async function startFusionRun(services: ChatServices, key: ApiKeyRow, req
     return synthesis;
   } catch (error) {
     const failure = isGatewayError(error) ? error : Errors.internal();
-    await settleRun(services, run, { status: signal.aborted ? 'cancelled' : 'error', streamed: request.stream === true, outcomes: [], error: runError(failure) });
+    await settleRun(services, run, {
+      status: signal.aborted ? 'cancelled' : 'error',
+      streamed: request.stream === true,
+      outcomes: [],
+      error: runError(failure),
+    });
     throw run.wantsMetadata ? failure.withServiceMetadata(serviceMetadata({ ...run.routing, attempts: [] })) : failure;
   }
 }

@@ -40,7 +40,13 @@ describe('generation content', () => {
 
   it('makes the row: messages, completion and reasoning within their bounds, and whether any was cut', () => {
     expect(generationContent(run, [user('hi')], { completion: 'hello', reasoning: null })).toEqual({
-      generation_id: 'gen-1', organization_id: 'org', input: '[{"role":"user","content":"hi"}]', completion: 'hello', reasoning: null, truncated: 0, created_at: '2026-11-24T10:00:00.000Z',
+      generation_id: 'gen-1',
+      organization_id: 'org',
+      input: '[{"role":"user","content":"hi"}]',
+      completion: 'hello',
+      reasoning: null,
+      truncated: 0,
+      created_at: '2026-11-24T10:00:00.000Z',
     });
     const long = generationContent(run, [user('hi')], { completion: 'c'.repeat(CONTENT_LIMITS.text + 5), reasoning: 'r' });
     expect(long.completion).toHaveLength(CONTENT_LIMITS.text);
@@ -49,10 +55,17 @@ describe('generation content', () => {
   });
 
   it("collects a stream's first choice, content and reasoning apart, up to a bound", () => {
-    const chunk = (index: number, delta: ChatCompletionChunk['choices'][number]['delta']) => ({ choices: [{ index, delta, finish_reason: null }] }) as unknown as ChatCompletionChunk;
+    const chunk = (index: number, delta: ChatCompletionChunk['choices'][number]['delta']) =>
+      ({ choices: [{ index, delta, finish_reason: null }] }) as unknown as ChatCompletionChunk;
     const text = new StreamedText();
     expect(text.text()).toEqual({ completion: null, reasoning: null });
-    for (const c of [chunk(0, { reasoning: 'think' }), chunk(0, { content: 'Hel' }), chunk(1, { content: 'other' }), chunk(0, { content: 'lo' })]) text.see(c);
+    for (const c of [
+      chunk(0, { reasoning: 'think' }),
+      chunk(0, { content: 'Hel' }),
+      chunk(1, { content: 'other' }),
+      chunk(0, { content: 'lo' }),
+    ])
+      text.see(c);
     expect(text.text()).toEqual({ completion: 'Hello', reasoning: 'think' });
     const bounded = new StreamedText();
     for (let i = 0; i < 3; i++) bounded.see(chunk(0, { content: 'a'.repeat(CONTENT_LIMITS.text / 2) }));

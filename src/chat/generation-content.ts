@@ -24,7 +24,9 @@ function cut(text: string | null, limit: number): { text: string | null; truncat
 
 /** The messages as JSON, each string no longer than `limit`. */
 const withStringsCut = (messages: readonly unknown[], limit: number) =>
-  JSON.stringify(messages, (_, value: unknown) => (typeof value === 'string' && value.length > limit ? value.slice(0, limit - MARK.length) + MARK : value));
+  JSON.stringify(messages, (_, value: unknown) =>
+    typeof value === 'string' && value.length > limit ? value.slice(0, limit - MARK.length) + MARK : value,
+  );
 
 /**
  * The request's messages as JSON within CONTENT_LIMITS.input: whole when they

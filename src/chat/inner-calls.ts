@@ -1,10 +1,10 @@
-import type { InnerCalls } from '../plugins/server-tools/server-tool.js';
 import { applyOrganizationDefaults } from '../organization-settings/apply-organization-defaults.js';
-import { startChatRun } from './start-run.js';
-import type { ChatServices } from './run-services.js';
-import type { ChatRun } from './run.js';
-import { prepareReservedChat } from './reserve-chat-run.js';
+import type { InnerCalls } from '../plugins/server-tools/server-tool.js';
 import type { ChatCompletion, ChatRequest } from '../protocol/chat.js';
+import { prepareReservedChat } from './reserve-chat-run.js';
+import type { ChatRun } from './run.js';
+import type { ChatServices } from './run-services.js';
+import { startChatRun } from './start-run.js';
 
 /** A non-streaming chat through the whole path (complete-chat.ts). */
 export type CompleteChat = (services: ChatServices, run: ChatRun, signal: AbortSignal) => Promise<ChatCompletion>;
@@ -38,7 +38,12 @@ export function innerCalls(services: ChatServices, parent: ChatRun, completeChat
     const run = await prepareReservedChat(services, { ...started, parentGenerationId: parent.id }, signal);
     try {
       const completion = await completeChat(services, run, signal);
-      return { generationId: run.id, model: completion.model, content: completion.choices[0]?.message.content ?? '', cost: completion.usage?.cost ?? 0 };
+      return {
+        generationId: run.id,
+        model: completion.model,
+        content: completion.choices[0]?.message.content ?? '',
+        cost: completion.usage?.cost ?? 0,
+      };
     } finally {
       void run.reservation?.release();
     }

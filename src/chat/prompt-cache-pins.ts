@@ -1,8 +1,8 @@
 import type { Catalog, Endpoint } from '../catalog/types.js';
+import type { ChatRequest } from '../protocol/chat.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import { conversationKey } from '../routing/prompt-cache/conversation-key.js';
 import type { ProviderPins } from '../routing/provider-pins.js';
-import type { ChatRequest } from '../protocol/chat.js';
 
 /** A model worth a cache pin: several endpoints to choose from, one of them with a cache-read price. */
 function cacheChoice(catalog: Catalog, id: string): boolean {

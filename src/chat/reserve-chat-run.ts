@@ -1,14 +1,14 @@
 import { computeCost } from '../accounting/compute-cost.js';
-import { chatCeiling, type CostCeiling } from '../accounting/reservation-ceiling.js';
+import { type CostCeiling, chatCeiling } from '../accounting/reservation-ceiling.js';
 import { promptTokens } from '../accounting/reservation-prompt.js';
 import { NO_RESERVATION } from '../accounting/reservations.js';
 import type { Endpoint } from '../catalog/types.js';
 import { loadTokenCounter } from '../plugins/shared/token-counter.js';
+import type { ChatRequest, Usage } from '../protocol/chat.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import { roundUsd } from '../util/round-usd.js';
-import type { ChatServices } from './run-services.js';
 import type { ChatRun } from './run.js';
-import type { ChatRequest, Usage } from '../protocol/chat.js';
+import type { ChatServices } from './run-services.js';
 
 /** The most a planned chat can cost: its prompt counted with the tokenizer, its completion bound, on the dearest endpoint of its plan. */
 export async function chatRunCeiling(services: Pick<ChatServices, 'catalog'>, run: ChatRun): Promise<CostCeiling> {
@@ -56,10 +56,21 @@ export async function prepareReservedChat(services: ChatServices, started: ChatR
  * its calls so far cost plus what this one can cost. When that no longer
  * fits, the 402 ends the run here, before the call.
  */
-export async function holdForNextCall(services: Pick<ChatServices, 'catalog'>, run: ChatRun, attempt: Attempt<Endpoint>, request: ChatRequest, spent: Usage | undefined): Promise<void> {
+export async function holdForNextCall(
+  services: Pick<ChatServices, 'catalog'>,
+  run: ChatRun,
+  attempt: Attempt<Endpoint>,
+  request: ChatRequest,
+  spent: Usage | undefined,
+): Promise<void> {
   await run.reservation?.resize(async () => {
     const next = await chatRunCeiling(services, { ...run, request, attempts: [attempt] });
     const soFar = spent ? computeCost(attempt.endpoint.pricing, spent, new Date(run.startedAt)).total : 0;
-    return { usd: roundUsd(soFar + next.usd), ...(next.tokens ? { tokens: { requested: next.tokens.requested, affordable: (usd: number) => next.tokens!.affordable(usd - soFar) } } : {}) };
+    return {
+      usd: roundUsd(soFar + next.usd),
+      ...(next.tokens
+        ? { tokens: { requested: next.tokens.requested, affordable: (usd: number) => next.tokens!.affordable(usd - soFar) } }
+        : {}),
+    };
   });
 }

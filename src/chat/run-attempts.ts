@@ -1,6 +1,6 @@
-import type { Attempt } from '../routing/plan-attempts.js';
 import { UpstreamError } from '../protocol/upstream.js';
-import { describeFailure, finalError, type AttemptOutcome } from './attempt-outcome.js';
+import type { Attempt } from '../routing/plan-attempts.js';
+import { type AttemptOutcome, describeFailure, finalError } from './attempt-outcome.js';
 import { nextStep, type RetryBudget } from './retry-policy.js';
 
 export interface RunAttemptsOptions<E extends { provider: string }, R> {
@@ -38,7 +38,12 @@ export async function runAttempts<E extends { provider: string }, R>(options: Ru
       const started = options.now();
       try {
         const result = await options.tryOne(attempt);
-        outcomes.push({ model: attempt.modelId, provider: attempt.endpoint.provider, status: 'success', latency_ms: options.now() - started });
+        outcomes.push({
+          model: attempt.modelId,
+          provider: attempt.endpoint.provider,
+          status: 'success',
+          latency_ms: options.now() - started,
+        });
         return { result, attempt, outcomes };
       } catch (error) {
         last = error;
@@ -52,7 +57,8 @@ export async function runAttempts<E extends { provider: string }, R>(options: Ru
         options.onFailure?.(attempt, error);
         const budget: RetryBudget = { maxWaitMs: options.budget.maxWaitMs, remainingMs: options.budget.totalWaitMs - waited };
         const step = nextStep(error, budget, triedSame);
-        if (step.action === 'stop') throw error instanceof UpstreamError && error.failure === 'aborted' ? error : finalError(options.model, outcomes, error);
+        if (step.action === 'stop')
+          throw error instanceof UpstreamError && error.failure === 'aborted' ? error : finalError(options.model, outcomes, error);
         if (step.action === 'retry-same') {
           triedSame = true;
           waited += step.afterMs;

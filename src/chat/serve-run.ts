@@ -2,16 +2,16 @@ import type { Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
 import { GatewayError, isGatewayError } from '../protocol/gateway-error.js';
 import { UpstreamError } from '../protocol/upstream.js';
-import { endpointKey, type Attempt } from '../routing/plan-attempts.js';
+import { type Attempt, endpointKey } from '../routing/plan-attempts.js';
 import type { ProviderPins } from '../routing/provider-pins.js';
-import { describeFailure, type AttemptOutcome } from './attempt-outcome.js';
+import { type AttemptOutcome, describeFailure } from './attempt-outcome.js';
 import { recordCacheHolder } from './prompt-cache-pins.js';
 import { isProviderFault } from './retry-policy.js';
 import type { RoutedRequest, Run } from './run.js';
+import { type AttemptsResult, type RunAttemptsOptions, runAttempts } from './run-attempts.js';
 import type { RunServices } from './run-services.js';
-import { runError, settleRun } from './settle-run.js';
-import { runAttempts, type AttemptsResult, type RunAttemptsOptions } from './run-attempts.js';
 import { serviceMetadata } from './service-metadata.js';
+import { runError, settleRun } from './settle-run.js';
 
 /** The attempt loop's options shared by every flow. */
 export function attemptOptions<R>(
@@ -49,7 +49,8 @@ export function noteServed(
 ): void {
   services.health.recordSuccess(endpointKey(attempt.modelId, attempt.endpoint.provider));
   // Not awaited: the answer does not wait for the pin, and a failed pin only costs stickiness.
-  if (services.pins && run.request.session_id) void services.pins.pin(run.key.organization_id, run.request.session_id, attempt.endpoint.provider);
+  if (services.pins && run.request.session_id)
+    void services.pins.pin(run.key.organization_id, run.request.session_id, attempt.endpoint.provider);
   if (services.cachePins && run.conversation) recordCacheHolder(services.cachePins, run.key.organization_id, run.conversation, attempt);
 }
 
@@ -92,9 +93,12 @@ export async function failRun(
       status: cancelled ? 'cancelled' : 'error',
       streamed,
       outcomes,
-      error: isGatewayError(error) ? runError(error) : { code: 502, name: Errors.upstreamFailed.code, message: describeFailure(error).message },
+      error: isGatewayError(error)
+        ? runError(error)
+        : { code: 502, name: Errors.upstreamFailed.code, message: describeFailure(error).message },
     });
   }
-  if (error instanceof GatewayError && run.wantsMetadata) return error.withServiceMetadata(serviceMetadata({ ...run.routing, attempts: outcomes }));
+  if (error instanceof GatewayError && run.wantsMetadata)
+    return error.withServiceMetadata(serviceMetadata({ ...run.routing, attempts: outcomes }));
   return error;
 }

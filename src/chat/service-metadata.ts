@@ -31,10 +31,21 @@ export interface RoutingFacts {
 }
 
 /** The reference's RoutingStrategy of each router plugin; other plugins' names pass as they are (its enum allows unknown values). */
-const ROUTER_STRATEGIES: Readonly<Record<string, string>> = { 'auto-router': 'auto', 'auto-beta-router': 'auto', 'pareto-router': 'pareto', 'switchyard-router': 'switchyard' };
+const ROUTER_STRATEGIES: Readonly<Record<string, string>> = {
+  'auto-router': 'auto',
+  'auto-beta-router': 'auto',
+  'pareto-router': 'pareto',
+  'switchyard-router': 'switchyard',
+};
 
 /** How the planner ordered each model's endpoints (plan-attempts.ts), in `params.endpoint_order`. */
-const ENDPOINT_ORDERS: Readonly<Record<Strategy, string>> = { fallback: 'price_weighted', session: 'session', cache: 'cache', order: 'order', sort: 'sort' };
+const ENDPOINT_ORDERS: Readonly<Record<Strategy, string>> = {
+  fallback: 'price_weighted',
+  session: 'session',
+  cache: 'cache',
+  order: 'order',
+  sort: 'sort',
+};
 
 /** An attempt's HTTP status (reference RouterAttempt): the upstream's, or what its failure means when it never answered. */
 function attemptStatus(outcome: AttemptOutcome): number {
@@ -103,7 +114,15 @@ export function serviceMetadata(facts: RoutingFacts) {
     },
     summary,
     pipeline: [
-      ...(facts.router ? [stage(facts.router.plugin, facts.router.summary, { router: facts.router.model, params: facts.router.params, models: facts.router.models })] : []),
+      ...(facts.router
+        ? [
+            stage(facts.router.plugin, facts.router.summary, {
+              router: facts.router.model,
+              params: facts.router.params,
+              models: facts.router.models,
+            }),
+          ]
+        : []),
       ...(facts.skippedRouters ?? []).map((s) => stage(s.plugin, s.reason, {})),
       ...(facts.pipeline ?? []),
       stage('planner', summary, { attempts: facts.attempts }),

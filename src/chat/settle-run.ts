@@ -4,10 +4,10 @@ import type { Endpoint } from '../catalog/types.js';
 import type { FinishReason, Usage } from '../protocol/chat.js';
 import type { ErrorCode, GatewayError } from '../protocol/gateway-error.js';
 import { servedSample } from '../routing/endpoint-stats.js';
-import { endpointKey, type Attempt } from '../routing/plan-attempts.js';
+import { type Attempt, endpointKey } from '../routing/plan-attempts.js';
 import type { GenerationStatus } from '../store/schema.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
-import { generationContent, type GeneratedText } from './generation-content.js';
+import { type GeneratedText, generationContent } from './generation-content.js';
 import type { RoutedRequest, Run } from './run.js';
 import type { RunServices } from './run-services.js';
 
@@ -38,10 +38,21 @@ export interface RunEnd {
 }
 
 /** A failed run's error as its ledger row keeps it. */
-export const runError = (error: GatewayError): NonNullable<RunEnd['error']> => ({ code: error.statusCode, name: error.code, message: error.message });
+export const runError = (error: GatewayError): NonNullable<RunEnd['error']> => ({
+  code: error.statusCode,
+  name: error.code,
+  message: error.message,
+});
 
 /** The ledger's api_type of each task (the reference's names). */
-const API_TYPES: Record<ModelTask, string> = { chat: 'completions', rerank: 'rerank', embeddings: 'embeddings', image: 'image', speech: 'tts', video: 'video' };
+const API_TYPES: Record<ModelTask, string> = {
+  chat: 'completions',
+  rerank: 'rerank',
+  embeddings: 'embeddings',
+  image: 'image',
+  speech: 'tts',
+  video: 'video',
+};
 
 /**
  * Writes the run's ledger row and charges its key, and returns the cost.
@@ -61,55 +72,63 @@ export async function settleRun(
       servedSample(now.getTime() - run.startedAt, end.ttftMs, end.usage?.completion_tokens),
     );
   const cost =
-    end.attempt && end.usage ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? 1, { images: end.images, characters: end.characters }) : { total: 0, cacheDiscount: 0 };
+    end.attempt && end.usage
+      ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? 1, {
+          images: end.images,
+          characters: end.characters,
+        })
+      : { total: 0, cacheDiscount: 0 };
   services.observer?.settled(run, end, cost.total);
-  await services.ledger.record({
-    id: run.id,
-    organization_id: run.key.organization_id,
-    workspace_id: run.key.workspace_id,
-    api_key_hash: run.key.hash,
-    request_id: run.requestId,
-    upstream_id: end.upstreamId ?? null,
-    model: end.attempt?.modelId ?? run.routing.planned[0]?.model ?? run.request.model ?? 'unknown',
-    provider_name: end.attempt?.endpoint.provider ?? end.outcomes.at(-1)?.provider ?? null,
-    upstream_model: end.attempt?.endpoint.upstreamModel ?? null,
-    app_id: run.key.app_id,
-    external_user: run.key.external_user,
-    user_hash: run.endUserId,
-    session_id: run.request.session_id ?? null,
-    api_type: API_TYPES[run.task],
-    status: end.status,
-    streamed: end.streamed ? 1 : 0,
-    cancelled: end.status === 'cancelled' ? 1 : 0,
-    finish_reason: end.finishReason ?? null,
-    native_finish_reason: end.nativeFinishReason ?? null,
-    service_tier: end.serviceTier ?? null,
-    tokens_prompt: end.usage?.prompt_tokens ?? 0,
-    tokens_completion: end.usage?.completion_tokens ?? 0,
-    tokens_cached: end.usage?.prompt_tokens_details?.cached_tokens ?? 0,
-    tokens_cache_write: end.usage?.prompt_tokens_details?.cache_write_tokens ?? 0,
-    tokens_reasoning: end.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
-    total_cost: cost.total,
-    cache_discount: cost.cacheDiscount,
-    latency_ms: now.getTime() - run.startedAt,
-    ttft_ms: end.ttftMs ?? null,
-    generation_time_ms: end.ttftMs != null ? now.getTime() - run.startedAt - end.ttftMs : null,
-    error_code: end.error?.code ?? null,
-    error_name: end.error?.name ?? null,
-    error_message: end.error?.message ?? null,
-    routing: JSON.stringify({
-      ...run.routing,
-      attempts: end.outcomes,
-      ...(end.searchUnits !== undefined ? { search_units: end.searchUnits } : {}),
-      ...(end.images !== undefined ? { images: end.images } : {}),
-      ...(end.characters !== undefined ? { characters: end.characters } : {}),
-    }),
-    origin: run.origin,
-    user_agent: run.userAgent,
-    created_at: new Date(run.startedAt).toISOString(),
-    parent_generation_id: run.parentGenerationId ?? null,
-    usage_estimated: end.usageEstimated ? 1 : 0,
-  }, run.storedInput ? generationContent(run, run.storedInput, end.output) : undefined);
+  await services.ledger.record(
+    {
+      id: run.id,
+      organization_id: run.key.organization_id,
+      workspace_id: run.key.workspace_id,
+      api_key_hash: run.key.hash,
+      request_id: run.requestId,
+      upstream_id: end.upstreamId ?? null,
+      model: end.attempt?.modelId ?? run.routing.planned[0]?.model ?? run.request.model ?? 'unknown',
+      provider_name: end.attempt?.endpoint.provider ?? end.outcomes.at(-1)?.provider ?? null,
+      upstream_model: end.attempt?.endpoint.upstreamModel ?? null,
+      app_id: run.key.app_id,
+      external_user: run.key.external_user,
+      user_hash: run.endUserId,
+      session_id: run.request.session_id ?? null,
+      api_type: API_TYPES[run.task],
+      status: end.status,
+      streamed: end.streamed ? 1 : 0,
+      cancelled: end.status === 'cancelled' ? 1 : 0,
+      finish_reason: end.finishReason ?? null,
+      native_finish_reason: end.nativeFinishReason ?? null,
+      service_tier: end.serviceTier ?? null,
+      tokens_prompt: end.usage?.prompt_tokens ?? 0,
+      tokens_completion: end.usage?.completion_tokens ?? 0,
+      tokens_cached: end.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+      tokens_cache_write: end.usage?.prompt_tokens_details?.cache_write_tokens ?? 0,
+      tokens_reasoning: end.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+      total_cost: cost.total,
+      cache_discount: cost.cacheDiscount,
+      latency_ms: now.getTime() - run.startedAt,
+      ttft_ms: end.ttftMs ?? null,
+      generation_time_ms: end.ttftMs != null ? now.getTime() - run.startedAt - end.ttftMs : null,
+      error_code: end.error?.code ?? null,
+      error_name: end.error?.name ?? null,
+      error_message: end.error?.message ?? null,
+      routing: JSON.stringify({
+        ...run.routing,
+        attempts: end.outcomes,
+        ...(end.searchUnits !== undefined ? { search_units: end.searchUnits } : {}),
+        ...(end.images !== undefined ? { images: end.images } : {}),
+        ...(end.characters !== undefined ? { characters: end.characters } : {}),
+      }),
+      origin: run.origin,
+      user_agent: run.userAgent,
+      created_at: new Date(run.startedAt).toISOString(),
+      parent_generation_id: run.parentGenerationId ?? null,
+      usage_estimated: end.usageEstimated ? 1 : 0,
+    },
+    run.storedInput ? generationContent(run, run.storedInput, end.output) : undefined,
+  );
   // The row is committed: the hold becomes the cost (not awaited: this process's next hold already counts it).
   void run.reservation?.settle(cost.total);
   return { cost: cost.total };

@@ -1,17 +1,17 @@
-import { modelTask, type ModelTask } from '../catalog/model-task.js';
+import { type ModelTask, modelTask } from '../catalog/model-task.js';
 import { Errors } from '../http/errors.js';
 import type { ChatRequest } from '../protocol/chat.js';
 import type { ServiceTier } from '../protocol/routing-vocabulary.js';
-import { endpointKey, planAttempts, type CandidateReport } from '../routing/plan-attempts.js';
+import { type CandidateReport, endpointKey, planAttempts } from '../routing/plan-attempts.js';
 import { readProviderPreferences } from '../routing/provider-preferences.js';
 import { requiredTier, usedParameters } from '../routing/request-parameters.js';
 import { routableModels } from '../routing/routers/routable-model.js';
-import { routeModels, type RouterDecision } from '../routing/routers/route-models.js';
+import { type RouterDecision, routeModels } from '../routing/routers/route-models.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import { newGenerationId } from '../util/ids.js';
 import { cacheHolders } from './prompt-cache-pins.js';
-import { observedStep } from './run-observer.js';
 import type { ChatRun, RoutedRequest, Run, RunContext } from './run.js';
+import { observedStep } from './run-observer.js';
 import type { ChatServices, RunServices } from './run-services.js';
 import type { RouterFacts, RoutingFacts } from './service-metadata.js';
 
@@ -58,7 +58,14 @@ const routerFacts = ({ router, plugin, choice }: RouterDecision): RouterFacts =>
 });
 
 /** Where each task is served, for the error that names the right endpoint. */
-const TASK_ENDPOINTS: Record<ModelTask, string> = { chat: 'POST /chat/completions', rerank: 'POST /rerank', embeddings: 'POST /embeddings', image: 'POST /images', speech: 'POST /audio/speech', video: 'POST /videos' };
+const TASK_ENDPOINTS: Record<ModelTask, string> = {
+  chat: 'POST /chat/completions',
+  rerank: 'POST /rerank',
+  embeddings: 'POST /embeddings',
+  image: 'POST /images',
+  speech: 'POST /audio/speech',
+  video: 'POST /videos',
+};
 
 /**
  * Plans the attempts of a request for models of one task. An unknown model
@@ -67,7 +74,13 @@ const TASK_ENDPOINTS: Record<ModelTask, string> = { chat: 'POST /chat/completion
  * that leave no endpoint are a 404 naming the one that removed the last
  * candidate (the reference's "No endpoints found matching ...").
  */
-export function startRun<R extends RoutedRequest>(services: RunServices, key: ApiKeyRow, request: R, context: RunContext, plan: RunPlanning): Run<R> {
+export function startRun<R extends RoutedRequest>(
+  services: RunServices,
+  key: ApiKeyRow,
+  request: R,
+  context: RunContext,
+  plan: RunPlanning,
+): Run<R> {
   return observedStep(services.observer, 'routing', () => planRun(services, key, request, context, plan));
 }
 
@@ -88,16 +101,7 @@ function planRun<R extends RoutedRequest>(
   key: ApiKeyRow,
   request: R,
   context: RunContext,
-  {
-    task,
-    requested,
-    stickyProvider,
-    cachedProviders,
-    parameters,
-    serviceTier,
-    router,
-    skippedRouters,
-  }: RunPlanning,
+  { task, requested, stickyProvider, cachedProviders, parameters, serviceTier, router, skippedRouters }: RunPlanning,
 ): Run<R> {
   const now = services.clock();
   const plan = planAttempts({
@@ -116,7 +120,10 @@ function planRun<R extends RoutedRequest>(
   if (unknown !== undefined) throw Errors.modelNotFound(unknown);
   for (const id of requested) {
     const other = modelTask(services.catalog.getModel(id)!);
-    if (other !== task) throw Errors.invalidRequest(`Model ${id} is ${/^[aeiou]/.test(other) ? 'an' : 'a'} ${other} model: send it to ${TASK_ENDPOINTS[other]}`);
+    if (other !== task)
+      throw Errors.invalidRequest(
+        `Model ${id} is ${/^[aeiou]/.test(other) ? 'an' : 'a'} ${other} model: send it to ${TASK_ENDPOINTS[other]}`,
+      );
   }
   if (plan.noEndpoint !== undefined) throw Errors.noEndpointMatchesPreferences({ candidates: plan.candidates }, plan.noEndpoint);
   return {

@@ -1,33 +1,33 @@
+import type { CheckedUsage } from '../accounting/check-usage.js';
 import { computeCost } from '../accounting/compute-cost.js';
 import type { Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
-import { isGatewayError } from '../protocol/gateway-error.js';
 import { SHUTTING_DOWN } from '../http/shutdown.js';
 import type { SseWriter } from '../http/sse-writer.js';
+import { type StreamedLoopEnd, streamWithServerTools } from '../plugins/server-tools/stream-tool-loop.js';
+import { ToolLoop } from '../plugins/server-tools/tool-loop.js';
+import { urlCitations } from '../plugins/web/url-citations.js';
+import type { ChatCompletionChunk, ChatRequest, FinishReason, Usage } from '../protocol/chat.js';
+import { isGatewayError } from '../protocol/gateway-error.js';
+import type { MessagesStreamEvent } from '../protocol/messages.js';
 import { UpstreamError } from '../protocol/upstream.js';
 import type { Attempt } from '../routing/plan-attempts.js';
-import type { AttemptOutcome } from './attempt-outcome.js';
-import { attemptOptions, noteServed, failRun } from './serve-run.js';
-import { runError, settleRun, type RunEnd } from './settle-run.js';
 import { adapterFor } from './adapter-for.js';
-import type { ChatServices } from './run-services.js';
-import type { ChatRun } from './run.js';
-import type { CheckedUsage } from '../accounting/check-usage.js';
+import type { AttemptOutcome } from './attempt-outcome.js';
 import { checkChatUsage } from './check-chat-usage.js';
-import { StreamedText } from './generation-content.js';
-import { AnswerText } from './estimate-tokens.js';
-import { runAttempts } from './run-attempts.js';
-import { urlCitations } from '../plugins/web/url-citations.js';
-import { serviceMetadata } from './service-metadata.js';
-import type { ChatCompletionChunk, ChatRequest, FinishReason, Usage } from '../protocol/chat.js';
-import { streamWithServerTools, type StreamedLoopEnd } from '../plugins/server-tools/stream-tool-loop.js';
-import { ToolLoop } from '../plugins/server-tools/tool-loop.js';
 import { serverToolsOf, toolLoopOptions } from './complete-chat.js';
-import { holdForNextCall } from './reserve-chat-run.js';
-import { withWebSearches } from './sum-usage.js';
-import type { MessagesStreamEvent } from '../protocol/messages.js';
+import { AnswerText } from './estimate-tokens.js';
+import { StreamedText } from './generation-content.js';
 import { nativeMessagesOf } from './native-messages.js';
+import { holdForNextCall } from './reserve-chat-run.js';
+import type { ChatRun } from './run.js';
+import { runAttempts } from './run-attempts.js';
+import type { ChatServices } from './run-services.js';
+import { attemptOptions, failRun, noteServed } from './serve-run.js';
+import { serviceMetadata } from './service-metadata.js';
+import { type RunEnd, runError, settleRun } from './settle-run.js';
 import { chatChunksOutput, type StreamIdentity, type StreamOutput } from './stream-output.js';
+import { withWebSearches } from './sum-usage.js';
 
 /** One piece of a stream: a canonical chunk, and from an untranslated Messages stream the event it was read from. */
 interface Relayed {
@@ -118,25 +118,33 @@ export async function streamChat(
         const { adapter, target } = adapterFor(services, attempt);
         const native = nativeMessagesOf(run, adapter, serverTools.length);
         if (native) {
-          const events = (await native.calls.stream(native.request.body, target, native.context({ signal, endUserId: run.endUserId })))[Symbol.asyncIterator]();
+          const events = (await native.calls.stream(native.request.body, target, native.context({ signal, endUserId: run.endUserId })))[
+            Symbol.asyncIterator
+          ]();
           // The first event before anything reaches the client, as below.
           const first = await events.next();
           return { chunks: replay(first, events), upstreamBody: undefined, loop: {} };
         }
-        const open = async (request: ChatRequest) => (await adapter.stream(request, target, { signal, endUserId: run.endUserId }))[Symbol.asyncIterator]();
-        const loop = serverTools.length > 0 ? new ToolLoop(run.request, serverTools, toolLoopOptions(services, run, attempt, signal)) : undefined;
+        const open = async (request: ChatRequest) =>
+          (await adapter.stream(request, target, { signal, endUserId: run.endUserId }))[Symbol.asyncIterator]();
+        const loop =
+          serverTools.length > 0 ? new ToolLoop(run.request, serverTools, toolLoopOptions(services, run, attempt, signal)) : undefined;
         const request = loop ? loop.nextRequest() : run.request;
         const iterator = await open(request);
         // The first chunk before anything reaches the client: until then a failure can still fall back.
         const first = await iterator.next();
-        const upstreamBody = run.request.debug?.echo_upstream_body ? adapter.buildRequestBody(request, target, { stream: true, endUserId: run.endUserId }) : undefined;
+        const upstreamBody = run.request.debug?.echo_upstream_body
+          ? adapter.buildRequestBody(request, target, { stream: true, endUserId: run.endUserId })
+          : undefined;
         const state: OpenedStream['loop'] = {};
         // Each further call of the loop is held for first, on top of what the calls so far cost.
         const openNext = async (next: ChatRequest) => {
           await holdForNextCall(services, run, attempt, next, loop?.usage());
           return open(next);
         };
-        const chunks = loop ? streamWithServerTools(loop, replay(first, iterator), openNext, (end) => (state.end = end)) : replay(first, iterator);
+        const chunks = loop
+          ? streamWithServerTools(loop, replay(first, iterator), openNext, (end) => (state.end = end))
+          : replay(first, iterator);
         return { chunks: relayed(chunks), upstreamBody, loop: state };
       }),
     );
@@ -170,7 +178,8 @@ async function relay(
   // The answer's text, kept only for a run that stores its content.
   const text = run.storedInput ? new StreamedText() : undefined;
   // The run as recorded: with the server-tool loop's entry once it ended.
-  const finished = (): ChatRun => (loop.end ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), loop.end.entry] } } : run);
+  const finished = (): ChatRun =>
+    loop.end ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), loop.end.entry] } } : run;
   // What inner calls (fusion's) cost on their own rows: part of this answer's cost.
   const innerCost = () => (loop.end?.innerCost ?? 0) + (run.innerCost ?? 0);
   const ttftMs = services.clock().getTime() - run.startedAt;
@@ -201,7 +210,15 @@ async function relay(
   });
 
   if (upstreamBody !== undefined) {
-    const echo = { id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [], debug: { echo_upstream_body: upstreamBody } };
+    const echo = {
+      id: run.id,
+      object: 'chat.completion.chunk',
+      created,
+      model: attempt.modelId,
+      provider,
+      choices: [],
+      debug: { echo_upstream_body: upstreamBody },
+    };
     await output.send(echo as ChatCompletionChunk, undefined, identity);
   }
 
@@ -223,7 +240,10 @@ async function relay(
     if (chunk.usage) {
       sentUsage = true;
       tally.usage = await check(chunk.usage);
-      chunk.usage = { ...tally.usage.usage, cost: computeCost(attempt.endpoint.pricing, tally.usage.usage, new Date(run.startedAt)).total + innerCost() };
+      chunk.usage = {
+        ...tally.usage.usage,
+        cost: computeCost(attempt.endpoint.pricing, tally.usage.usage, new Date(run.startedAt)).total + innerCost(),
+      };
       if (run.wantsMetadata) Object.assign(chunk, { service_metadata: serviceMetadata({ ...finished().routing, attempts: outcomes }) });
     }
   };
@@ -247,8 +267,12 @@ async function relay(
     const failure = stopping
       ? Errors.shuttingDown()
       : isGatewayError(error)
-      ? error
-      : Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`);
+        ? error
+        : Errors.upstreamFailed(
+            { provider_name: provider },
+            provider,
+            `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`,
+          );
     await settleRun(services, finished(), end({ status: 'error', finishReason: 'error', error: runError(failure) }, usage));
     await output.fail(failure, identity);
     return sse.end();
@@ -256,7 +280,14 @@ async function relay(
 
   if (answer && run.citations) {
     const annotations = urlCitations(answer.join(''), run.citations);
-    const annotated = { id: run.id, object: 'chat.completion.chunk', created, model: attempt.modelId, provider, choices: [{ index: 0, delta: { annotations }, finish_reason: null }] };
+    const annotated = {
+      id: run.id,
+      object: 'chat.completion.chunk',
+      created,
+      model: attempt.modelId,
+      provider,
+      choices: [{ index: 0, delta: { annotations }, finish_reason: null }],
+    };
     await output.send(annotated as ChatCompletionChunk, undefined, identity);
   }
   const usage = await usageSoFar();
@@ -279,4 +310,3 @@ export function startKeepAlive(sse: SseWriter, afterMs: number): { stop(): void 
     },
   };
 }
-

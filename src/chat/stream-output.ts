@@ -1,6 +1,6 @@
-import type { GatewayError } from '../protocol/gateway-error.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/chat.js';
+import type { GatewayError } from '../protocol/gateway-error.js';
 import type { MessagesStreamEvent } from '../protocol/messages.js';
 
 /** Who served a stream, as its chunks and error name it. */

@@ -1,6 +1,6 @@
+import type { Usage } from '../protocol/chat.js';
 import { reportedCount } from '../protocol/usage-counts.js';
 import { isRecord } from '../util/is-record.js';
-import type { Usage } from '../protocol/chat.js';
 
 function addCounts(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a };

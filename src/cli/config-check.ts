@@ -23,6 +23,8 @@ export function checkConfigFile(path: string, env: NodeJS.ProcessEnv): string {
   resolveModerationProvider(config.moderation, catalog, MODERATION_ADAPTERS, !declaresCatalog(config));
   assertServable(catalog, KINDS_BY_TASK);
   const models = modelsByTask(catalog.listModels());
-  const source = declaresCatalog(config) ? `${config.providers?.length ?? 0} providers` : 'no providers declared (the environment enables them)';
+  const source = declaresCatalog(config)
+    ? `${config.providers?.length ?? 0} providers`
+    : 'no providers declared (the environment enables them)';
   return `${path}: valid; ${source}; models: ${models}\n`;
 }

@@ -5,7 +5,7 @@ import { toKeyRecord } from '../api/keys/key-record.js';
 import { CreateKeyBody, KEYS_PAGE_SIZE, ListKeysQuery, UpdateKeyBody } from '../api/keys/schemas.js';
 import { API_KEY_TOPIC } from '../services.js';
 import type { Store } from '../store/database.js';
-import { deleteApiKey, findApiKey, listApiKeys, type ApiKeyRow } from '../store/repositories/api-keys.js';
+import { type ApiKeyRow, deleteApiKey, findApiKey, listApiKeys } from '../store/repositories/api-keys.js';
 import { announce } from './announce.js';
 import { checkAsApi, jsonOption } from './api-rules.js';
 import { formatFields, formatJson, formatTable, usd } from './output.js';
@@ -28,12 +28,23 @@ const state = (key: KeyRecord, now: Date) =>
 function keysTable(keys: readonly KeyRecord[], now: Date): string {
   return formatTable(
     ['HASH', 'NAME', 'LABEL', 'STATE', 'LIMIT', 'RESET', 'REMAINING', 'USAGE', 'EXPIRES'],
-    keys.map((key) => [key.hash, key.name, key.label, state(key, now), usd(key.limit), key.limit_reset, usd(key.limit_remaining), usd(key.usage), key.expires_at]),
+    keys.map((key) => [
+      key.hash,
+      key.name,
+      key.label,
+      state(key, now),
+      usd(key.limit),
+      key.limit_reset,
+      usd(key.limit_remaining),
+      usd(key.usage),
+      key.expires_at,
+    ]),
   );
 }
 
 /** One key: its fields for people, the API's `{data}` for scripts. */
-const showRecord = (row: ApiKeyRow, now: Date, json: boolean) => (json ? formatJson({ data: toKeyRecord(row, now) }) : formatFields(toKeyRecord(row, now)));
+const showRecord = (row: ApiKeyRow, now: Date, json: boolean) =>
+  json ? formatJson({ data: toKeyRecord(row, now) }) : formatFields(toKeyRecord(row, now));
 
 export interface CreateKeyOptions {
   name: string;
@@ -44,7 +55,10 @@ export interface CreateKeyOptions {
 }
 
 /** Creates a key in the default workspace; the key itself is returned once, its hash is told on stderr. */
-export async function createKey({ store, organizationId, now }: KeyCommandContext, options: CreateKeyOptions): Promise<{ key: string; row: ApiKeyRow }> {
+export async function createKey(
+  { store, organizationId, now }: KeyCommandContext,
+  options: CreateKeyOptions,
+): Promise<{ key: string; row: ApiKeyRow }> {
   const body = checkAsApi(
     CreateKeyBody,
     {
@@ -100,7 +114,8 @@ export async function listKeys({ store, organizationId, now }: KeyCommandContext
   });
   const keys = rows.map((row) => toKeyRecord(row, now));
   if (options.json) return formatJson({ data: keys });
-  const more = keys.length === KEYS_PAGE_SIZE ? `(${KEYS_PAGE_SIZE} shown; --offset ${(query.offset ?? 0) + KEYS_PAGE_SIZE} for more)\n` : '';
+  const more =
+    keys.length === KEYS_PAGE_SIZE ? `(${KEYS_PAGE_SIZE} shown; --offset ${(query.offset ?? 0) + KEYS_PAGE_SIZE} for more)\n` : '';
   return keysTable(keys, now) + more;
 }
 
@@ -142,7 +157,9 @@ export async function changeKey(context: KeyCommandContext, hash: string, option
     'body',
   );
   if (Object.keys(body).length === 0) {
-    throw new InvalidArgumentError('nothing to change: give --name, --limit, --limit-reset, --include-byok-in-limit (or --no-…) or --creator-user-id');
+    throw new InvalidArgumentError(
+      'nothing to change: give --name, --limit, --limit-reset, --include-byok-in-limit (or --no-…) or --creator-user-id',
+    );
   }
   const { store, organizationId, redisUrl, now } = context;
   const row = await updateKey(store.db, organizationId, hash, body, now);

@@ -9,9 +9,11 @@ export class StartError extends Error {}
  */
 export function listenFailure(error: unknown, host: string, port: number, portSetting: string): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EADDRINUSE') return new StartError(`port ${port} on ${host} is taken by another program: set ${portSetting} to a free port`);
+  if (code === 'EADDRINUSE')
+    return new StartError(`port ${port} on ${host} is taken by another program: set ${portSetting} to a free port`);
   if (code === 'EACCES') return new StartError(`port ${port} needs privileges this process lacks: set ${portSetting} to a port above 1023`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new StartError(`${host} is not an address of this machine: set HOST to one (127.0.0.1, 0.0.0.0)`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new StartError(`${host} is not an address of this machine: set HOST to one (127.0.0.1, 0.0.0.0)`);
   return error;
 }
 

@@ -15,7 +15,10 @@ export interface ListMembersOptions {
 export async function listOrganizationMembers(store: Store, organizationId: string, options: ListMembersOptions): Promise<string> {
   const query = checkAsApi(
     ListMembersQuery,
-    { ...(options.offset !== undefined ? { offset: options.offset } : {}), ...(options.limit !== undefined ? { limit: options.limit } : {}) },
+    {
+      ...(options.offset !== undefined ? { offset: options.offset } : {}),
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    },
     'querystring',
   );
   const offset = query.offset ?? 0;

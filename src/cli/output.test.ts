@@ -4,9 +4,15 @@ import { cell, formatTable, usd } from './output.js';
 
 describe('command output', () => {
   it('aligns columns to their widest cell, nulls as "-", without trailing spaces', () => {
-    expect(formatTable(['HASH', 'NAME', 'LIMIT'], [['ab', 'a long name', 5], ['abcdef', null, null]])).toBe(
-      ['HASH    NAME         LIMIT', 'ab      a long name  5', 'abcdef  -            -', ''].join('\n'),
-    );
+    expect(
+      formatTable(
+        ['HASH', 'NAME', 'LIMIT'],
+        [
+          ['ab', 'a long name', 5],
+          ['abcdef', null, null],
+        ],
+      ),
+    ).toBe(['HASH    NAME         LIMIT', 'ab      a long name  5', 'abcdef  -            -', ''].join('\n'));
   });
 
   it('shows control characters of a name escaped, so that no name breaks a table or drives the terminal', () => {

@@ -15,7 +15,14 @@ export function cell(value: unknown): string {
 export function formatTable(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
   const cells = [header, ...rows.map((row) => row.map(cell))];
   const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
-  return `${cells.map((row) => row.map((text, i) => text.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n')}\n`;
+  return `${cells
+    .map((row) =>
+      row
+        .map((text, i) => text.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }
 
 /** A record's fields, one per line: `name  value`. */

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import { localChangeFeed, postgresChangeFeed, redisChangeFeed, type ChangeFeed } from '../store/change-feed.js';
+import { CACHE_PINS, memoryPins, type ProviderPins, redisPins, SESSION_PINS } from '../routing/provider-pins.js';
+import { type ChangeFeed, localChangeFeed, postgresChangeFeed, redisChangeFeed } from '../store/change-feed.js';
 import type { Store } from '../store/database.js';
 import { SharedRedis } from '../store/shared-redis.js';
 import { REDIS_DEFAULTS } from '../store/shared-service-defaults.js';
-import { CACHE_PINS, memoryPins, redisPins, SESSION_PINS, type ProviderPins } from '../routing/provider-pins.js';
-import { outageLog, type OutageLog } from '../util/outage-log.js';
+import { type OutageLog, outageLog } from '../util/outage-log.js';
 
 export interface SharedState {
   changes: ChangeFeed;
@@ -54,6 +54,7 @@ export async function connectSharedState(
     };
   }
   const databaseOutage = options.databaseOutage ?? outageLog(logger, 'PostgreSQL', 'change notices are not heard');
-  const changes = store.engine === 'postgres' ? await postgresChangeFeed(store.url, (error) => databaseOutage.down(error)) : localChangeFeed();
+  const changes =
+    store.engine === 'postgres' ? await postgresChangeFeed(store.url, (error) => databaseOutage.down(error)) : localChangeFeed();
   return { changes, sessionPins: memoryPins(SESSION_PINS), cachePins: memoryPins(CACHE_PINS), close: () => changes.close() };
 }

@@ -1,6 +1,6 @@
 import { BUILTIN_PROVIDERS } from '../catalog/builtin/index.js';
 import { LOCAL_SERVER_VARIABLES } from '../catalog/local-servers.js';
-import { modelTask, type ModelTask } from '../catalog/model-task.js';
+import { type ModelTask, modelTask } from '../catalog/model-task.js';
 import type { Model } from '../catalog/types.js';
 
 const TASKS: readonly ModelTask[] = ['chat', 'rerank', 'embeddings', 'image', 'speech', 'video'];
@@ -19,7 +19,9 @@ export function modelsByTask(models: readonly Pick<Model, 'architecture'>[]): st
  */
 export function noChatModelHint(models: readonly Pick<Model, 'architecture'>[], knownKinds: readonly string[]): string | undefined {
   if (models.some((model) => modelTask(model) === 'chat')) return undefined;
-  const keys = BUILTIN_PROVIDERS.filter((provider) => knownKinds.includes(provider.kind)).map((provider) => provider.apiKeyEnv.join(' or '));
+  const keys = BUILTIN_PROVIDERS.filter((provider) => knownKinds.includes(provider.kind)).map((provider) =>
+    provider.apiKeyEnv.join(' or '),
+  );
   return (
     'No chat model is enabled. Enable providers with their API key in the environment ' +
     `(${keys.join(', ')}), a local server with its base URL (${LOCAL_SERVER_VARIABLES.join(', ')}), ` +

@@ -1,28 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { LedgerOutbox } from '../accounting/ledger-outbox.js';
+import { keyRateLimiter } from '../accounts/key-rate-limiter.js';
 import { Lifecycle } from '../api/health/lifecycle.js';
 import { API_PREFIX, buildApp } from '../app.js';
 import { buildCatalog } from '../catalog/build-catalog.js';
-import { declaresCatalog } from '../catalog/from-config.js';
 import { discoverLocalServers } from '../catalog/discover-local-models.js';
+import { declaresCatalog } from '../catalog/from-config.js';
 import type { GatewayConfig } from '../config/gateway-config-schema.js';
 import { pluginSettings } from '../config/plugin-settings.js';
 import type { Settings } from '../config/settings.js';
+import { Shutdown } from '../http/shutdown.js';
+import { type MetricsServer, startMetricsServer } from '../observability/metrics/metrics-server.js';
+import { Observability } from '../observability/observability.js';
+import { startTracing, type Tracing } from '../observability/tracing/start-tracing.js';
 import { resolveModerationProvider } from '../plugins/moderation-provider.js';
 import { MODERATION_ADAPTERS, PROVIDER_KINDS } from '../providers/registry.js';
-import { keyRateLimiter } from '../accounts/key-rate-limiter.js';
 import { checkpointInBackground } from '../store/wal-checkpoints.js';
 import { outageLog } from '../util/outage-log.js';
-import { Shutdown } from '../http/shutdown.js';
+import { packageVersion } from '../util/package-version.js';
 import { assertCanListen, listenFailure } from './listen-address.js';
 import { bootstrapOrganization, openMigratedStore } from './open-database.js';
 import { connectSharedState } from './shared-state.js';
 import { modelsByTask, noChatModelHint } from './start-banner.js';
-import { Observability } from '../observability/observability.js';
-import { startMetricsServer, type MetricsServer } from '../observability/metrics/metrics-server.js';
-import { startTracing, type Tracing } from '../observability/tracing/start-tracing.js';
-import { packageVersion } from '../util/package-version.js';
 
 /** After the drain deadline, how long interrupted requests have to write their ledger rows and last chunks. */
 const INTERRUPT_GRACE_MS = 5_000;
@@ -80,7 +80,11 @@ export async function startGateway(settings: Settings, { config, logger, portSet
 
   const { sharedServices } = settings;
   // One warning when the database goes away and one line when it is back, whatever fails in between.
-  const databaseOutage = outageLog(logger, 'The database', 'requests whose key is known are served and their ledger rows wait in the outbox');
+  const databaseOutage = outageLog(
+    logger,
+    'The database',
+    'requests whose key is known are served and their ledger rows wait in the outbox',
+  );
   const store = await openMigratedStore(settings.databaseUrl, logger, {
     connectTimeoutMs: sharedServices.databaseConnectTimeoutMs,
     queryTimeoutMs: sharedServices.databaseQueryTimeoutMs,
@@ -91,7 +95,10 @@ export async function startGateway(settings: Settings, { config, logger, portSet
     await checkpoints.stop();
     await store.close();
   };
-  const outbox = await LedgerOutbox.open({ directory: sharedServices.ledgerOutboxDir, maxBytes: sharedServices.ledgerOutboxMaxBytes }).catch(async (error: unknown) => {
+  const outbox = await LedgerOutbox.open({
+    directory: sharedServices.ledgerOutboxDir,
+    maxBytes: sharedServices.ledgerOutboxMaxBytes,
+  }).catch(async (error: unknown) => {
     await closeStore();
     throw error;
   });
@@ -100,12 +107,13 @@ export async function startGateway(settings: Settings, { config, logger, portSet
     await outbox.close();
     await closeStore();
   };
-  const shared = await connectSharedState(store, settings.redisUrl, logger, { redisCommandTimeoutMs: sharedServices.redisCommandTimeoutMs, databaseOutage }).catch(
-    async (error: unknown) => {
-      await closeStoreAndOutbox();
-      throw error;
-    },
-  );
+  const shared = await connectSharedState(store, settings.redisUrl, logger, {
+    redisCommandTimeoutMs: sharedServices.redisCommandTimeoutMs,
+    databaseOutage,
+  }).catch(async (error: unknown) => {
+    await closeStoreAndOutbox();
+    throw error;
+  });
   const closeAll = async () => {
     await shared.close();
     await closeStoreAndOutbox();
@@ -178,7 +186,9 @@ export async function startGateway(settings: Settings, { config, logger, portSet
 
 /** Metrics and the access log as the settings say, and traces when the OTEL_* variables configure them. */
 function startOperations(settings: Settings['observability']): { observability: Observability; tracing: Tracing | undefined } {
-  const tracing = settings.tracesUrl ? startTracing({ url: settings.tracesUrl, serviceName: settings.serviceName, version: packageVersion() }) : undefined;
+  const tracing = settings.tracesUrl
+    ? startTracing({ url: settings.tracesUrl, serviceName: settings.serviceName, version: packageVersion() })
+    : undefined;
   const observability = new Observability({
     ...(settings.metricsToken ? { metricsToken: settings.metricsToken } : {}),
     metricsElsewhere: settings.metricsListen !== undefined,

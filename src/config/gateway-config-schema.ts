@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { QUANTIZATIONS, SERVICE_TIERS, TASK_TYPES } from '../protocol/routing-vocabulary.js';
 
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9._-]*$', maxLength: 64 });

@@ -31,16 +31,56 @@ describe('parseGatewayConfig', () => {
 
   const failures: [string, string, string][] = [
     ['an unset variable', VALID, 'gateway.yaml:5:14: providers[0].api_key refers to ${ACME_API_KEY}, which is not set in the environment'],
-    ['a kind no adapter speaks', VALID.replace('kind: openai', 'kind: carrier-pigeon'), 'gateway.yaml:3:11: providers[0].kind "carrier-pigeon" is not a provider kind this gateway speaks (known: openai)'],
-    ['an unknown key', VALID.replace('    kind: openai', '    kind: openai\n    colour: blue'), 'gateway.yaml:4:13: providers[0] has an unknown property "colour"'],
-    ['a missing price', VALID.replace('        pricing: { prompt: 0.000001, completion: 0.000002 }\n', ''), 'gateway.yaml:9:9: models[0].endpoints[0].pricing is required'],
-    ['a negative price', VALID.replace('prompt: 0.000001', 'prompt: -1'), 'gateway.yaml:11:28: models[0].endpoints[0].pricing.prompt must be >= 0'],
-    ['an undeclared provider', VALID.replace('      - provider: acme', '      - provider: nobody'), 'gateway.yaml:9:19: models[0].endpoints[0].provider "nobody" is not a provider declared under providers'],
-    ['a bad base URL', VALID.replace('http://127.0.0.1:9000/v1', 'ftp://x'), 'gateway.yaml:4:15: providers[0].base_url must match the pattern ^https?://'],
-    ['a score above 1', VALID.replace('    endpoints:', '    scores: { coding: 1.5 }\n    endpoints:'), 'gateway.yaml:8:23: models[0].scores.coding must be <= 1'],
-    ['an unknown task type', VALID.replace('    endpoints:', '    scores: { poetry: 0.5 }\n    endpoints:'), 'gateway.yaml:8:23: models[0].scores has an unknown property "poetry"'],
-    ['an unknown service tier', VALID.replace('        pricing:', '        supported_service_tiers: [turbo]\n        pricing:'), 'models[0].endpoints[0].supported_service_tiers[0] must be one of'],
-    ['an unknown quantization', VALID.replace('        pricing:', '        quantization: fp7\n        pricing:'), 'models[0].endpoints[0].quantization must be one of'],
+    [
+      'a kind no adapter speaks',
+      VALID.replace('kind: openai', 'kind: carrier-pigeon'),
+      'gateway.yaml:3:11: providers[0].kind "carrier-pigeon" is not a provider kind this gateway speaks (known: openai)',
+    ],
+    [
+      'an unknown key',
+      VALID.replace('    kind: openai', '    kind: openai\n    colour: blue'),
+      'gateway.yaml:4:13: providers[0] has an unknown property "colour"',
+    ],
+    [
+      'a missing price',
+      VALID.replace('        pricing: { prompt: 0.000001, completion: 0.000002 }\n', ''),
+      'gateway.yaml:9:9: models[0].endpoints[0].pricing is required',
+    ],
+    [
+      'a negative price',
+      VALID.replace('prompt: 0.000001', 'prompt: -1'),
+      'gateway.yaml:11:28: models[0].endpoints[0].pricing.prompt must be >= 0',
+    ],
+    [
+      'an undeclared provider',
+      VALID.replace('      - provider: acme', '      - provider: nobody'),
+      'gateway.yaml:9:19: models[0].endpoints[0].provider "nobody" is not a provider declared under providers',
+    ],
+    [
+      'a bad base URL',
+      VALID.replace('http://127.0.0.1:9000/v1', 'ftp://x'),
+      'gateway.yaml:4:15: providers[0].base_url must match the pattern ^https?://',
+    ],
+    [
+      'a score above 1',
+      VALID.replace('    endpoints:', '    scores: { coding: 1.5 }\n    endpoints:'),
+      'gateway.yaml:8:23: models[0].scores.coding must be <= 1',
+    ],
+    [
+      'an unknown task type',
+      VALID.replace('    endpoints:', '    scores: { poetry: 0.5 }\n    endpoints:'),
+      'gateway.yaml:8:23: models[0].scores has an unknown property "poetry"',
+    ],
+    [
+      'an unknown service tier',
+      VALID.replace('        pricing:', '        supported_service_tiers: [turbo]\n        pricing:'),
+      'models[0].endpoints[0].supported_service_tiers[0] must be one of',
+    ],
+    [
+      'an unknown quantization',
+      VALID.replace('        pricing:', '        quantization: fp7\n        pricing:'),
+      'models[0].endpoints[0].quantization must be one of',
+    ],
     ['broken YAML', 'providers: [\n  - id', 'gateway.yaml:2:'],
     ['a duplicate key', 'providers: []\nproviders: []\n', 'gateway.yaml:2:1:'],
   ];

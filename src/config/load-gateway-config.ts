@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
+import { type Document, isNode, LineCounter, parseDocument } from 'yaml';
 import { formatValidationErrors } from '../http/validation.js';
 import { invalidRanges } from '../net/address-policy.js';
-import { GatewayConfigSchema, type GatewayConfig } from './gateway-config-schema.js';
 import { ConfigError } from './config-error.js';
+import { type GatewayConfig, GatewayConfigSchema } from './gateway-config-schema.js';
 
 type Path = (string | number)[];
 
@@ -13,8 +13,7 @@ const ajv = new Ajv.default({ allErrors: false, strict: false });
 addFormats.default(ajv);
 const validateConfig = ajv.compile<GatewayConfig>(GatewayConfigSchema);
 
-const pathText = (path: Path) =>
-  path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${p}` : p), '');
+const pathText = (path: Path) => path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${p}` : p), '');
 
 function locate(doc: Document, lines: LineCounter, path: Path): string {
   // The deepest node that exists: a missing key is reported at its parent.
@@ -47,7 +46,10 @@ function interpolate(value: unknown, env: NodeJS.ProcessEnv, path: Path, fail: (
 }
 
 function instancePathOf(error: ErrorObject): Path {
-  const segments = error.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
   if (error.keyword === 'additionalProperties') {
     segments.push((error.params as { additionalProperty: string }).additionalProperty);
   }
@@ -60,12 +62,7 @@ export interface ConfigRules {
 }
 
 /** Parses and validates a config file's text; the whole file is valid or nothing is used. */
-export function parseGatewayConfig(
-  text: string,
-  source: string,
-  rules: ConfigRules,
-  env: NodeJS.ProcessEnv = process.env,
-): GatewayConfig {
+export function parseGatewayConfig(text: string, source: string, rules: ConfigRules, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   const yamlError = doc.errors[0];

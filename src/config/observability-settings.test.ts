@@ -14,8 +14,20 @@ describe('readObservabilitySettings', () => {
   });
 
   it('reads each setting', () => {
-    const settings = readObservabilitySettings({ METRICS_TOKEN: ' tok ', METRICS_LISTEN: '0.0.0.0:9464', ACCESS_LOG: 'off', ACCESS_LOG_SAMPLE: '0.1', OTEL_SERVICE_NAME: 'gw' });
-    expect(settings).toMatchObject({ metricsToken: 'tok', metricsListen: { host: '0.0.0.0', port: 9464 }, accessLog: false, accessLogSample: 0.1, serviceName: 'gw' });
+    const settings = readObservabilitySettings({
+      METRICS_TOKEN: ' tok ',
+      METRICS_LISTEN: '0.0.0.0:9464',
+      ACCESS_LOG: 'off',
+      ACCESS_LOG_SAMPLE: '0.1',
+      OTEL_SERVICE_NAME: 'gw',
+    });
+    expect(settings).toMatchObject({
+      metricsToken: 'tok',
+      metricsListen: { host: '0.0.0.0', port: 9464 },
+      accessLog: false,
+      accessLogSample: 0.1,
+      serviceName: 'gw',
+    });
     expect(readObservabilitySettings({ METRICS_LISTEN: '[::1]:9000' }).metricsListen).toEqual({ host: '::1', port: 9000 });
     expect(readObservabilitySettings({ METRICS_LISTEN: ':9000' }).metricsListen).toEqual({ host: '0.0.0.0', port: 9000 });
   });
@@ -31,7 +43,9 @@ describe('readObservabilitySettings', () => {
 describe('tracesUrl', () => {
   it('derives the traces URL from the OTLP endpoint, or takes the traces endpoint as it is', () => {
     expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toBe('http://collector:4318/v1/traces');
-    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/custom' })).toBe('http://b:4318/custom');
+    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/custom' })).toBe(
+      'http://b:4318/custom',
+    );
   });
 
   it('keeps no traces when unconfigured, disabled, or sent to another exporter', () => {

@@ -16,7 +16,6 @@ export interface ObservabilityEnvironment {
   serviceName: string | undefined;
 }
 
-
 const ON = new Set(['on', 'true', '1', 'yes']);
 const OFF = new Set(['off', 'false', '0', 'no']);
 
@@ -32,7 +31,8 @@ function share(env: NodeJS.ProcessEnv, name: string): number {
   const text = env[name]?.trim();
   if (!text) return 1;
   const value = Number(text);
-  if (!Number.isFinite(value) || value < 0 || value > 1) throw new SettingsError(`${name} must be a number from 0 to 1 (got "${env[name]}")`);
+  if (!Number.isFinite(value) || value < 0 || value > 1)
+    throw new SettingsError(`${name} must be a number from 0 to 1 (got "${env[name]}")`);
   return value;
 }
 
@@ -59,7 +59,10 @@ export function tracesUrl(env: NodeJS.ProcessEnv): string | undefined {
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   if (!traces && !base) return undefined;
-  if (protocol === 'grpc') throw new SettingsError('OTEL_EXPORTER_OTLP_PROTOCOL=grpc: this gateway sends traces over OTLP/HTTP; use an http/json endpoint (port 4318)');
+  if (protocol === 'grpc')
+    throw new SettingsError(
+      'OTEL_EXPORTER_OTLP_PROTOCOL=grpc: this gateway sends traces over OTLP/HTTP; use an http/json endpoint (port 4318)',
+    );
   return traces || `${base!.replace(/\/+$/, '')}/v1/traces`;
 }
 

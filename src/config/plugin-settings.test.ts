@@ -20,6 +20,9 @@ describe('pluginSettings', () => {
       { network: { allow_private_ranges: ['10.0.0.0/8'] }, web_search: { exa: { api_key: 'file-key', timeout_ms: 500 } } },
       { EXA_API_KEY: 'env-key' },
     );
-    expect(settings).toEqual({ allowPrivateRanges: ['10.0.0.0/8'], exa: { baseUrl: 'https://api.exa.ai', apiKey: 'file-key', timeoutMs: 500 } });
+    expect(settings).toEqual({
+      allowPrivateRanges: ['10.0.0.0/8'],
+      exa: { baseUrl: 'https://api.exa.ai', apiKey: 'file-key', timeoutMs: 500 },
+    });
   });
 });

@@ -18,7 +18,13 @@ export function pluginSettings(config: GatewayConfig | undefined, env: NodeJS.Pr
   return {
     allowPrivateRanges: config?.network?.allow_private_ranges ?? [],
     ...(apiKey
-      ? { exa: { baseUrl: configured?.base_url ?? (env.EXA_BASE_URL || EXA_BASE_URL), apiKey, timeoutMs: configured?.timeout_ms ?? EXA_TIMEOUT_MS } }
+      ? {
+          exa: {
+            baseUrl: configured?.base_url ?? (env.EXA_BASE_URL || EXA_BASE_URL),
+            apiKey,
+            timeoutMs: configured?.timeout_ms ?? EXA_TIMEOUT_MS,
+          },
+        }
       : {}),
   };
 }

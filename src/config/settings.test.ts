@@ -7,16 +7,36 @@ const noLimit = () => undefined;
 describe('readSettings: limits', () => {
   it('gives the documented defaults', () => {
     const settings = readSettings({}, noLimit);
-    expect(settings.clientLimits).toEqual({ headersTimeoutMs: 30_000, bodyTimeoutMs: 30_000, bodyLimit: 10_485_760, maxJsonDepth: 64, maxConnections: undefined });
+    expect(settings.clientLimits).toEqual({
+      headersTimeoutMs: 30_000,
+      bodyTimeoutMs: 30_000,
+      bodyLimit: 10_485_760,
+      maxJsonDepth: 64,
+      maxConnections: undefined,
+    });
     expect(settings.upstreamLimits).toEqual({ maxAnswerBytes: 33_554_432, maxErrorBytes: 8_192 });
   });
 
   it('reads each limit from its variable', () => {
     const settings = readSettings(
-      { HEADERS_TIMEOUT_MS: '1000', BODY_TIMEOUT_MS: '2000', MAX_BODY_BYTES: '4096', MAX_JSON_DEPTH: '32', MAX_CONNECTIONS: '100', UPSTREAM_MAX_ANSWER_BYTES: '1048576', UPSTREAM_MAX_ERROR_BYTES: '1024' },
+      {
+        HEADERS_TIMEOUT_MS: '1000',
+        BODY_TIMEOUT_MS: '2000',
+        MAX_BODY_BYTES: '4096',
+        MAX_JSON_DEPTH: '32',
+        MAX_CONNECTIONS: '100',
+        UPSTREAM_MAX_ANSWER_BYTES: '1048576',
+        UPSTREAM_MAX_ERROR_BYTES: '1024',
+      },
       () => 512,
     );
-    expect(settings.clientLimits).toEqual({ headersTimeoutMs: 1000, bodyTimeoutMs: 2000, bodyLimit: 4096, maxJsonDepth: 32, maxConnections: 100 });
+    expect(settings.clientLimits).toEqual({
+      headersTimeoutMs: 1000,
+      bodyTimeoutMs: 2000,
+      bodyLimit: 4096,
+      maxJsonDepth: 32,
+      maxConnections: 100,
+    });
     expect(settings.upstreamLimits).toEqual({ maxAnswerBytes: 1_048_576, maxErrorBytes: 1024 });
   });
 
@@ -53,7 +73,13 @@ describe('readSettings: shared services', () => {
       ledgerOutboxDir: './data/ledger-outbox',
       ledgerOutboxMaxBytes: 1_073_741_824,
     });
-    const env = { DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_QUERY_TIMEOUT_MS: '2000', REDIS_COMMAND_TIMEOUT_MS: '20', LEDGER_OUTBOX_DIR: '/var/lib/gateway/outbox', LEDGER_OUTBOX_MAX_BYTES: '4096' };
+    const env = {
+      DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      DATABASE_QUERY_TIMEOUT_MS: '2000',
+      REDIS_COMMAND_TIMEOUT_MS: '20',
+      LEDGER_OUTBOX_DIR: '/var/lib/gateway/outbox',
+      LEDGER_OUTBOX_MAX_BYTES: '4096',
+    };
     expect(readSettings(env, noLimit).sharedServices).toEqual({
       databaseConnectTimeoutMs: 1000,
       databaseQueryTimeoutMs: 2000,
@@ -61,6 +87,8 @@ describe('readSettings: shared services', () => {
       ledgerOutboxDir: '/var/lib/gateway/outbox',
       ledgerOutboxMaxBytes: 4096,
     });
-    expect(() => readSettings({ REDIS_COMMAND_TIMEOUT_MS: 'fast' }, noLimit)).toThrow(new SettingsError('REDIS_COMMAND_TIMEOUT_MS must be a whole number of at least 1 (got "fast")'));
+    expect(() => readSettings({ REDIS_COMMAND_TIMEOUT_MS: 'fast' }, noLimit)).toThrow(
+      new SettingsError('REDIS_COMMAND_TIMEOUT_MS must be a whole number of at least 1 (got "fast")'),
+    );
   });
 });

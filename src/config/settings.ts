@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { DEFAULT_CLIENT_LIMITS, type ClientLimits } from '../http/client-limits.js';
+import { type ClientLimits, DEFAULT_CLIENT_LIMITS } from '../http/client-limits.js';
 import { DEFAULT_UPSTREAM_BODY_LIMITS, type UpstreamBodyLimits } from '../providers/shared/upstream-body-limits.js';
 import { POSTGRES_POOL_DEFAULTS, REDIS_DEFAULTS } from '../store/shared-service-defaults.js';
+import { type ObservabilityEnvironment, readObservabilitySettings } from './observability-settings.js';
 import { connectionCap, openFileLimit } from './open-file-limit.js';
-import { readObservabilitySettings, type ObservabilityEnvironment } from './observability-settings.js';
 import { SettingsError } from './settings-error.js';
 
 /** What the process environment says; read once at start. */
@@ -118,6 +118,10 @@ function readClientLimits(env: NodeJS.ProcessEnv, openFiles: () => number | unde
     bodyTimeoutMs: positiveInteger(env, 'BODY_TIMEOUT_MS', DEFAULT_CLIENT_LIMITS.bodyTimeoutMs),
     bodyLimit: positiveInteger(env, 'MAX_BODY_BYTES', DEFAULT_CLIENT_LIMITS.bodyLimit),
     maxJsonDepth: positiveInteger(env, 'MAX_JSON_DEPTH', DEFAULT_CLIENT_LIMITS.maxJsonDepth, MAX_JSON_DEPTH_SETTING),
-    maxConnections: explicit ? positiveInteger(env, 'MAX_CONNECTIONS', 1) : descriptors === undefined ? undefined : connectionCap(descriptors),
+    maxConnections: explicit
+      ? positiveInteger(env, 'MAX_CONNECTIONS', 1)
+      : descriptors === undefined
+        ? undefined
+        : connectionCap(descriptors),
   };
 }

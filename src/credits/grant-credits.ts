@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { Errors } from '../http/errors.js';
-import { insertCreditGrant, totalCredits, type CreditGrantRow } from '../store/repositories/credit-grants.js';
+import { type CreditGrantRow, insertCreditGrant, totalCredits } from '../store/repositories/credit-grants.js';
 import { findOrganization } from '../store/repositories/organizations.js';
 import { organizationUsage } from '../store/repositories/usage-hourly.js';
 import type { Database } from '../store/schema.js';
@@ -33,12 +33,18 @@ export async function creditTotals(db: Kysely<Database>, organizationId: string)
  * an update. A negative amount corrects an earlier grant, and may not take
  * the total below zero. The caller tells running instances (CREDITS_TOPIC).
  */
-export async function grantCredits(db: Kysely<Database>, request: GrantRequest, now: Date): Promise<{ grant: CreditGrantRow } & CreditTotals> {
+export async function grantCredits(
+  db: Kysely<Database>,
+  request: GrantRequest,
+  now: Date,
+): Promise<{ grant: CreditGrantRow } & CreditTotals> {
   if (!(await findOrganization(db, request.organizationId))) throw Errors.notFound(`Organization ${request.organizationId}`);
   if (request.amountUsd === 0) throw Errors.invalidRequest('amount must not be 0');
   const before = (await totalCredits(db, request.organizationId)) ?? 0;
   if (before + request.amountUsd < 0) {
-    throw Errors.invalidRequest(`amount ${request.amountUsd} would take the organization's total credits below 0: a correction takes back at most the $${roundUsd(before)} granted`);
+    throw Errors.invalidRequest(
+      `amount ${request.amountUsd} would take the organization's total credits below 0: a correction takes back at most the $${roundUsd(before)} granted`,
+    );
   }
   const grant = await insertCreditGrant(db, {
     id: newUuid(),

@@ -3,7 +3,7 @@ import { serveRun } from '../chat/serve-run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
 import { settleRun } from '../chat/settle-run.js';
 import type { EmbeddingsResponse } from '../protocol/embeddings.js';
-import { checkVectors, embeddingItems, type EncodingFormat } from './embedding-items.js';
+import { checkVectors, type EncodingFormat, embeddingItems } from './embedding-items.js';
 import type { EmbeddingsRun, EmbeddingsServices } from './embeddings-run.js';
 import { embeddingsUsage } from './embeddings-usage.js';
 

@@ -14,9 +14,12 @@ describe('encodeBase64', () => {
 
   it('decodes to the float32 nearest each value', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e30, max: 1e30 }), { minLength: 1, maxLength: 64 }), (vector) => {
-        expect(decode(encodeBase64(vector))).toEqual(vector.map((x) => Math.fround(x)));
-      }),
+      fc.property(
+        fc.array(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e30, max: 1e30 }), { minLength: 1, maxLength: 64 }),
+        (vector) => {
+          expect(decode(encodeBase64(vector))).toEqual(vector.map((x) => Math.fround(x)));
+        },
+      ),
     );
   });
 });
@@ -33,12 +36,27 @@ describe('embeddingItems', () => {
 
 describe('checkVectors', () => {
   it('takes vectors of one length, of the dimensions asked for', () => {
-    expect(() => checkVectors([[1, 2], [3, 4]], undefined)).not.toThrow();
+    expect(() =>
+      checkVectors(
+        [
+          [1, 2],
+          [3, 4],
+        ],
+        undefined,
+      ),
+    ).not.toThrow();
     expect(() => checkVectors([[1, 2]], 2)).not.toThrow();
   });
 
   it('calls vectors of mixed lengths, or of other dimensions than asked, malformed', () => {
-    expect(() => checkVectors([[1, 2], [3]], undefined)).toThrow(expect.objectContaining({ failure: 'malformed', message: 'upstream answered embedding 1 with 1 dimensions, not the 2 of the first' }));
-    expect(() => checkVectors([[1, 2, 3]], 2)).toThrow(expect.objectContaining({ failure: 'malformed', message: 'upstream answered embedding 0 with 3 dimensions, not the 2 dimensions asked for' }));
+    expect(() => checkVectors([[1, 2], [3]], undefined)).toThrow(
+      expect.objectContaining({ failure: 'malformed', message: 'upstream answered embedding 1 with 1 dimensions, not the 2 of the first' }),
+    );
+    expect(() => checkVectors([[1, 2, 3]], 2)).toThrow(
+      expect.objectContaining({
+        failure: 'malformed',
+        message: 'upstream answered embedding 0 with 3 dimensions, not the 2 dimensions asked for',
+      }),
+    );
   });
 });

@@ -1,5 +1,5 @@
-import { UpstreamError } from '../protocol/upstream.js';
 import type { EmbeddingItem } from '../protocol/embeddings.js';
+import { UpstreamError } from '../protocol/upstream.js';
 
 /** How the client asked for its vectors: JSON floats, or OpenAI's base64 of little-endian float32s. */
 export type EncodingFormat = 'float' | 'base64';
@@ -27,5 +27,9 @@ export function encodeBase64(vector: readonly number[]): string {
 
 /** The response's `data`: one item per vector, in input order, encoded as asked. */
 export function embeddingItems(vectors: readonly number[][], format: EncodingFormat): EmbeddingItem[] {
-  return vectors.map((vector, index) => ({ object: 'embedding', index, embedding: format === 'base64' ? encodeBase64(vector) : [...vector] }));
+  return vectors.map((vector, index) => ({
+    object: 'embedding',
+    index,
+    embedding: format === 'base64' ? encodeBase64(vector) : [...vector],
+  }));
 }

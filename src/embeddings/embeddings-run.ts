@@ -1,7 +1,7 @@
-import { inputCeiling, type CostCeiling } from '../accounting/reservation-ceiling.js';
-import { startRun } from '../chat/start-run.js';
-import type { RunServices } from '../chat/run-services.js';
+import { type CostCeiling, inputCeiling } from '../accounting/reservation-ceiling.js';
 import type { Run, RunContext } from '../chat/run.js';
+import type { RunServices } from '../chat/run-services.js';
+import { startRun } from '../chat/start-run.js';
 import { Errors } from '../http/errors.js';
 import type { EmbeddingsAdapter } from '../protocol/adapters.js';
 import type { EmbeddingsRequest } from '../protocol/embeddings.js';
@@ -21,7 +21,12 @@ export type EmbeddingsRun = Run<EmbeddingsRequest>;
  * that take them (OpenAI's): the other endpoints are left out of the plan,
  * and a model with none is a 400 naming the field.
  */
-export function startEmbeddingsRun(services: EmbeddingsServices, key: ApiKeyRow, request: EmbeddingsRequest, context: RunContext): EmbeddingsRun {
+export function startEmbeddingsRun(
+  services: EmbeddingsServices,
+  key: ApiKeyRow,
+  request: EmbeddingsRequest,
+  context: RunContext,
+): EmbeddingsRun {
   const run = startRun(services, key, request, context, { task: 'embeddings', requested: [request.model] });
   if (request.input.kind === 'text') return run;
   const attempts = run.attempts.filter((attempt) => {
@@ -29,9 +34,15 @@ export function startEmbeddingsRun(services: EmbeddingsServices, key: ApiKeyRow,
     return kind !== undefined && services.adapters[kind]?.acceptsTokens === true;
   });
   if (attempts.length === 0) {
-    throw Errors.invalidRequest(`input: token arrays are read only by providers of the OpenAI protocol, and no endpoint of ${request.model} left to this request is one; send the text instead`);
+    throw Errors.invalidRequest(
+      `input: token arrays are read only by providers of the OpenAI protocol, and no endpoint of ${request.model} left to this request is one; send the text instead`,
+    );
   }
-  return { ...run, attempts, routing: { ...run.routing, planned: attempts.map((a) => ({ model: a.modelId, provider: a.endpoint.provider })) } };
+  return {
+    ...run,
+    attempts,
+    routing: { ...run.routing, planned: attempts.map((a) => ({ model: a.modelId, provider: a.endpoint.provider })) },
+  };
 }
 
 /** The most an embeddings request can cost: its input tokens as the gateway counts them, at the dearest endpoint's prices. */

@@ -16,7 +16,10 @@ export async function countInputTokens(input: EmbeddingsInput): Promise<number> 
  */
 export function inputTokenBound(input: EmbeddingsInput): number {
   if (input.kind === 'tokens') return input.tokens.reduce((sum, tokens) => sum + tokens.length, 0);
-  return tokenCapacity(input.texts.reduce((sum, text) => sum + text.length, 0), input.texts.length);
+  return tokenCapacity(
+    input.texts.reduce((sum, text) => sum + text.length, 0),
+    input.texts.length,
+  );
 }
 
 /**
@@ -25,7 +28,10 @@ export function inputTokenBound(input: EmbeddingsInput): number {
  * inputTokenBound, else the gateway's own count (countInputTokens; Gemini
  * reports none), with `estimated` saying so.
  */
-export async function embeddingsUsage(reported: ReportedEmbeddingsUsage, input: EmbeddingsInput): Promise<{ tokens: number; estimated: boolean }> {
+export async function embeddingsUsage(
+  reported: ReportedEmbeddingsUsage,
+  input: EmbeddingsInput,
+): Promise<{ tokens: number; estimated: boolean }> {
   const tokens = reported.prompt_tokens;
   if (isCount(tokens) && tokens >= 1 && tokens <= inputTokenBound(input)) return { tokens, estimated: false };
   return { tokens: await countInputTokens(input), estimated: true };

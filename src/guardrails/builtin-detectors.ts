@@ -23,10 +23,19 @@ const issuedSsn = (match: string) => {
  * run of spaces between words.
  */
 const INJECTION_PHRASES: readonly [name: string, source: string][] = [
-  ['ignore all previous instructions', String.raw`\bignore\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\s+(?:instructions|prompts|rules|directions)`],
-  ['disregard previous instructions', String.raw`\bdisregard\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|your)\s+(?:instructions|prompts|rules|directions)`],
+  [
+    'ignore all previous instructions',
+    String.raw`\bignore\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\s+(?:instructions|prompts|rules|directions)`,
+  ],
+  [
+    'disregard previous instructions',
+    String.raw`\bdisregard\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|your)\s+(?:instructions|prompts|rules|directions)`,
+  ],
   ['forget your instructions', String.raw`\bforget\s+(?:all\s+)?(?:your|the|previous|prior)\s+(?:instructions|rules|prompts)`],
-  ['reveal the system prompt', String.raw`\b(?:reveal|print|show|repeat)\s+(?:me\s+)?(?:your|the)\s+(?:system|hidden|initial)\s+(?:prompt|instructions)`],
+  [
+    'reveal the system prompt',
+    String.raw`\b(?:reveal|print|show|repeat)\s+(?:me\s+)?(?:your|the)\s+(?:system|hidden|initial)\s+(?:prompt|instructions)`,
+  ],
   ['developer mode', String.raw`\byou\s+are\s+now\s+(?:in\s+)?(?:developer|dan|jailbreak|god)\s+mode`],
 ];
 
@@ -37,7 +46,9 @@ export const BUILTIN_DETECTORS: Readonly<Record<BuiltinSlug, readonly Detector[]
     {
       name: 'phone',
       // +country code and 2–5 groups of digits, or the North American (NNN) NNN-NNNN forms.
-      pattern: builtinPattern(String.raw`(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{2,4}(?:[ .-]?\d{2,4}){1,4}|(?:\(\d{3}\)\s?|\b\d{3}[.-])\d{3}[.-]\d{4})\b`),
+      pattern: builtinPattern(
+        String.raw`(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{2,4}(?:[ .-]?\d{2,4}){1,4}|(?:\(\d{3}\)\s?|\b\d{3}[.-])\d{3}[.-]\d{4})\b`,
+      ),
       accept: (match) => digitsOf(match).length >= 10 && digitsOf(match).length <= 15,
     },
   ],
@@ -50,8 +61,16 @@ export const BUILTIN_DETECTORS: Readonly<Record<BuiltinSlug, readonly Detector[]
       accept: (match) => passesLuhn(digitsOf(match)),
     },
   ],
-  'ip-address': [{ name: 'ip-address', pattern: builtinPattern(String.raw`\b(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\b`) }],
-  'regex-prompt-injection': INJECTION_PHRASES.map(([name, source]) => ({ name, pattern: builtinPattern(source, { caseInsensitive: true }) })),
+  'ip-address': [
+    {
+      name: 'ip-address',
+      pattern: builtinPattern(String.raw`\b(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\b`),
+    },
+  ],
+  'regex-prompt-injection': INJECTION_PHRASES.map(([name, source]) => ({
+    name,
+    pattern: builtinPattern(source, { caseInsensitive: true }),
+  })),
 };
 
 /** The reference's system-assigned redaction placeholders. */

@@ -6,7 +6,8 @@ export function chatTexts(request: Pick<ChatRequest, 'messages'>): ScannedText[]
   const texts: ScannedText[] = [];
   for (const message of request.messages) {
     if (typeof message.content === 'string') texts.push({ role: message.role, text: message.content });
-    else if (Array.isArray(message.content)) for (const part of message.content) if (part.type === 'text') texts.push({ role: message.role, text: part.text });
+    else if (Array.isArray(message.content))
+      for (const part of message.content) if (part.type === 'text') texts.push({ role: message.role, text: part.text });
   }
   return texts;
 }

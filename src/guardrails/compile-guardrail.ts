@@ -1,6 +1,6 @@
 import { Errors } from '../http/errors.js';
-import type { CompiledGuardrail, ContentRule } from './compiled-guardrail.js';
 import { BUILTIN_DETECTORS, BUILTIN_LABELS } from './builtin-detectors.js';
+import type { CompiledGuardrail, ContentRule } from './compiled-guardrail.js';
 import type { GuardrailRules } from './guardrail-rules.js';
 import { compileLinearPattern, quotePattern } from './linear-pattern.js';
 

@@ -26,10 +26,14 @@ describe('guardrailExclusion', () => {
   });
 
   it('drops endpoints that may train on data when training is not allowed for their price class', () => {
-    expect(exclusion({ enable_paid_model_training: false }, 'openai/gpt-5', { ...paid, dataCollection: 'allow' })).toMatch(/^enable_paid_model_training is false/);
+    expect(exclusion({ enable_paid_model_training: false }, 'openai/gpt-5', { ...paid, dataCollection: 'allow' })).toMatch(
+      /^enable_paid_model_training is false/,
+    );
     expect(exclusion({ enable_paid_model_training: false }, 'openai/gpt-5', { ...paid, dataCollection: 'deny' })).toBeUndefined();
     const free = { provider: 'x', pricing: { prompt: 0, completion: 0 } };
     expect(exclusion({ enable_paid_model_training: false }, 'a/b', free)).toBeUndefined();
-    expect(exclusion({ enable_free_model_training: false }, 'a/b', free)).toMatch(/^enable_free_model_training is false: data policy unknown/);
+    expect(exclusion({ enable_free_model_training: false }, 'a/b', free)).toMatch(
+      /^enable_free_model_training is false: data policy unknown/,
+    );
   });
 });

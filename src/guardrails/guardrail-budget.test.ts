@@ -15,8 +15,16 @@ const layers = (checks: ReturnType<typeof budgetChecks>) => checks.map((c) => [c
 
 describe('guardrailBudget', () => {
   it('is a limit with its window and BYOK flag, or none without a limit', () => {
-    expect(guardrailBudget({ limit_usd: 50, reset_interval: 'monthly', include_byok_in_budgets: 1 })).toEqual({ limitUsd: 50, resetInterval: 'monthly', includeByok: true });
-    expect(guardrailBudget({ limit_usd: 50, reset_interval: null, include_byok_in_budgets: 0 })).toEqual({ limitUsd: 50, resetInterval: null, includeByok: false });
+    expect(guardrailBudget({ limit_usd: 50, reset_interval: 'monthly', include_byok_in_budgets: 1 })).toEqual({
+      limitUsd: 50,
+      resetInterval: 'monthly',
+      includeByok: true,
+    });
+    expect(guardrailBudget({ limit_usd: 50, reset_interval: null, include_byok_in_budgets: 0 })).toEqual({
+      limitUsd: 50,
+      resetInterval: null,
+      includeByok: false,
+    });
     expect(guardrailBudget({ limit_usd: null, reset_interval: 'daily', include_byok_in_budgets: 0 })).toBeNull();
   });
 });
@@ -45,6 +53,8 @@ describe('budgetChecks', () => {
 
   it('has no member aggregate for a key without a creator', () => {
     const orgKey = { creator_user_id: null, workspace_id: 'w1' };
-    expect(layers(budgetChecks([applicable('m', 'member'), applicable('w', 'workspace')], orgKey))).toEqual([['w', 'workspace_default_key', null]]);
+    expect(layers(budgetChecks([applicable('m', 'member'), applicable('w', 'workspace')], orgKey))).toEqual([
+      ['w', 'workspace_default_key', null],
+    ]);
   });
 });

@@ -3,7 +3,11 @@ import type { LimitReset } from '../store/schema.js';
 import type { ApplicableGuardrail, GuardrailBudget } from './compiled-guardrail.js';
 
 /** The stored budget columns of a guardrail; no budget without a limit. */
-export function guardrailBudget(row: { limit_usd: number | null; reset_interval: LimitReset | null; include_byok_in_budgets: number }): GuardrailBudget | null {
+export function guardrailBudget(row: {
+  limit_usd: number | null;
+  reset_interval: LimitReset | null;
+  include_byok_in_budgets: number;
+}): GuardrailBudget | null {
   if (row.limit_usd === null) return null;
   return { limitUsd: row.limit_usd, resetInterval: row.reset_interval, includeByok: row.include_byok_in_budgets === 1 };
 }
@@ -56,7 +60,8 @@ export function budgetChecks(
       case 'workspace':
       case 'organization': {
         const workspaceId = guardrail.scope === 'workspace' ? key.workspace_id : null;
-        if (creator !== null) checks.push({ guardrail, budget, layer: 'workspace_default_member', member: { userId: creator, workspaceId } });
+        if (creator !== null)
+          checks.push({ guardrail, budget, layer: 'workspace_default_member', member: { userId: creator, workspaceId } });
         checks.push({ guardrail, budget, layer: 'workspace_default_key' });
         break;
       }

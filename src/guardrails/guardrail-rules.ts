@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable, StringEnum } from '../http/schema-helpers.js';
 
 /** The reference's ContentFilterAction: stop the request, replace the match with its label, or only record it. */
@@ -91,9 +91,12 @@ export const RULE_FIELD_NAMES = Object.keys(GuardrailRuleFields) as (keyof Guard
  * input does not set, then stored as null.
  */
 export function applyRuleInput(current: GuardrailRules | undefined, input: GuardrailRuleInput): GuardrailRules {
-  const rules = Object.fromEntries(RULE_FIELD_NAMES.map((name) => [name, input[name] !== undefined ? input[name] : (current?.[name] ?? null)])) as GuardrailRules;
+  const rules = Object.fromEntries(
+    RULE_FIELD_NAMES.map((name) => [name, input[name] !== undefined ? input[name] : (current?.[name] ?? null)]),
+  ) as GuardrailRules;
   if (input.enforce_zdr != null) {
-    for (const field of [...Object.values(ZDR_FIELDS), 'enforce_zdr_other'] as const) if (input[field] === undefined) rules[field] = input.enforce_zdr;
+    for (const field of [...Object.values(ZDR_FIELDS), 'enforce_zdr_other'] as const)
+      if (input[field] === undefined) rules[field] = input.enforce_zdr;
   }
   rules.enforce_zdr = null;
   // Labels of builtin filters are system-assigned: a given one is ignored, as the reference says.

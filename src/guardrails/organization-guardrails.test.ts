@@ -27,10 +27,13 @@ describe('OrganizationGuardrails.forKey', () => {
   });
 
   it('reports a guardrail reached twice once, under the narrower scope', () => {
-    const org = new OrganizationGuardrails([g('a')], [
-      { guardrail_id: 'a', scope: 'organization', target_id: 'o1' },
-      { guardrail_id: 'a', scope: 'api-key', target_id: 'k1' },
-    ]);
+    const org = new OrganizationGuardrails(
+      [g('a')],
+      [
+        { guardrail_id: 'a', scope: 'organization', target_id: 'o1' },
+        { guardrail_id: 'a', scope: 'api-key', target_id: 'k1' },
+      ],
+    );
     expect(org.forKey(key).map((x) => x.scope)).toEqual(['api-key']);
   });
 

@@ -1,5 +1,5 @@
-import type { ContentFilterAction } from './guardrail-rules.js';
 import type { ContentRule } from './compiled-guardrail.js';
+import type { ContentFilterAction } from './guardrail-rules.js';
 
 /** One piece of request text and the role of the message it came from. */
 export interface ScannedText {

@@ -1,16 +1,19 @@
-import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
+import { maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ClientLimits } from './client-limits.js';
-import { envelope, ERROR_CODE_HEADER, sendError, toGatewayError } from './error-envelope.js';
-import { Errors } from './errors.js';
 import type { GatewayError } from '../protocol/gateway-error.js';
+import type { ClientLimits } from './client-limits.js';
+import { ERROR_CODE_HEADER, envelope, sendError, toGatewayError } from './error-envelope.js';
+import { Errors } from './errors.js';
 
 /** Node's fixed limit on the extensions of one chunk of a chunked body (lib/_http_server.js answers 413 past it). */
 const CHUNK_EXTENSIONS_LIMIT = 16 * 1024;
 
 /** What a connection-level failure means for the client: Node's own answers (408, 413, 431, 400), with the gateway's messages. */
-export function connectionError(error: Pick<ConnectionError, 'code'> & { reason?: unknown }, limits: Pick<ClientLimits, 'headersTimeoutMs' | 'bodyTimeoutMs'>): GatewayError {
+export function connectionError(
+  error: Pick<ConnectionError, 'code'> & { reason?: unknown },
+  limits: Pick<ClientLimits, 'headersTimeoutMs' | 'bodyTimeoutMs'>,
+): GatewayError {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return Errors.clientTimeout(limits.headersTimeoutMs, limits.bodyTimeoutMs);
@@ -63,7 +66,8 @@ export function frameworkErrorHandler(bodyLimit: number) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     let gatewayError: GatewayError;
     if (error.code === 'FST_ERR_BAD_URL') gatewayError = Errors.badUrl(shown(request.url));
-    else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') gatewayError = Errors.pathParameterTooLong(request.server.initialConfig.maxParamLength ?? 100);
+    else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+      gatewayError = Errors.pathParameterTooLong(request.server.initialConfig.maxParamLength ?? 100);
     else gatewayError = toGatewayError(error, bodyLimit);
     sendError(reply, gatewayError);
   };

@@ -30,8 +30,14 @@ export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
  * keeps a timeout within a few percent of its setting. The check walks only
  * connections still receiving a request, so it costs nothing per request.
  */
-export function requestTimeoutOptions(limits: Pick<ClientLimits, 'headersTimeoutMs' | 'bodyTimeoutMs'>): { requestTimeout: number; http: ServerOptions } {
+export function requestTimeoutOptions(limits: Pick<ClientLimits, 'headersTimeoutMs' | 'bodyTimeoutMs'>): {
+  requestTimeout: number;
+  http: ServerOptions;
+} {
   const requestTimeout = limits.headersTimeoutMs + limits.bodyTimeoutMs;
-  const connectionsCheckingInterval = Math.max(10, Math.min(1_000, Math.floor(Math.min(limits.headersTimeoutMs, limits.bodyTimeoutMs) / 10)));
+  const connectionsCheckingInterval = Math.max(
+    10,
+    Math.min(1_000, Math.floor(Math.min(limits.headersTimeoutMs, limits.bodyTimeoutMs) / 10)),
+  );
   return { requestTimeout, http: { headersTimeout: limits.headersTimeoutMs, requestTimeout, connectionsCheckingInterval } };
 }

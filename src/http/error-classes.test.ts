@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LedgerOutboxFullError } from '../accounting/ledger-outbox.js';
-import { finalError, type AttemptOutcome } from '../chat/attempt-outcome.js';
+import { type AttemptOutcome, finalError } from '../chat/attempt-outcome.js';
 import { AckTimeoutError, ChannelClosedError } from '../interns/runtime/intern-process.js';
 import { runtimeError } from '../interns/runtime/intern-runtime-service.js';
 import { BlockedAddressError } from '../net/guarded-lookup.js';
@@ -28,7 +28,10 @@ function declaredErrorClasses(dir = src): { name: string; file: string }[] {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return declaredErrorClasses(path);
     if (!entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts')) return [];
-    return [...readFileSync(path, 'utf8').matchAll(/^export class (\w+) extends \w*Error\b/gm)].map((m) => ({ name: m[1]!, file: `src/${relative(src, path)}` }));
+    return [...readFileSync(path, 'utf8').matchAll(/^export class (\w+) extends \w*Error\b/gm)].map((m) => ({
+      name: m[1]!,
+      file: `src/${relative(src, path)}`,
+    }));
   });
 }
 
@@ -37,11 +40,20 @@ function expectMapped(name: string, errors: GatewayError[]) {
   for (const error of errors) expect(mapping(name).becomes, `${name} became ${error.code}`).toContain(error.code);
 }
 
-const attempt = (status?: number): AttemptOutcome => ({ model: 'm', provider: 'p', status: 'failed', latency_ms: 1, error: { failure: 'status', message: 'x', ...(status ? { status } : {}) } });
+const attempt = (status?: number): AttemptOutcome => ({
+  model: 'm',
+  provider: 'p',
+  status: 'failed',
+  latency_ms: 1,
+  error: { failure: 'status', message: 'x', ...(status ? { status } : {}) },
+});
 
 /** The file-parser plugin on one file part, whose download or text extraction fails with `error`. */
 async function fileParserError(fileData: string, fails: { download?: Error; text?: Error }): Promise<GatewayError> {
-  const request = { model: 'm', messages: [{ role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf', file_data: fileData } }] }] } as ChatRequest;
+  const request = {
+    model: 'm',
+    messages: [{ role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf', file_data: fileData } }] }],
+  } as ChatRequest;
   const cache = { text: async () => Promise.reject(fails.text ?? new Error('unused')) } as unknown as PdfTextCache;
   const download = async () => (fails.download ? Promise.reject(fails.download) : Buffer.from('%PDF-1.4'));
   return parsePdfParts(request, {}, { native: false, fetchesUrls: false }, { cache, download }).then(
@@ -59,7 +71,10 @@ describe('the other Error classes', () => {
   it('names only entries of the catalogue, and says where each class goes', () => {
     const known = new Set<ErrorCode>(ERROR_CATALOGUE.map((e) => e.code));
     for (const c of ERROR_CLASSES) {
-      expect(c.becomes.filter((code) => !known.has(code)), c.name).toEqual([]);
+      expect(
+        c.becomes.filter((code) => !known.has(code)),
+        c.name,
+      ).toEqual([]);
       expect(c.where.length, c.name).toBeGreaterThan(0);
     }
   });
@@ -95,10 +110,18 @@ describe('the other Error classes', () => {
 
   it('maps a fetch the SSRF guard refused or that failed, and a PDF that cannot be read, to GW_ERR_FILE_UNREADABLE', async () => {
     const blocked = new SafeFetchError('blocked', new BlockedAddressError('internal.test resolves to a blocked address: private').message);
-    expectMapped('SafeFetchError', [await fileParserError('https://files.test/a.pdf', { download: new SafeFetchError('timeout', 'no complete answer within 10 ms') })]);
+    expectMapped('SafeFetchError', [
+      await fileParserError('https://files.test/a.pdf', { download: new SafeFetchError('timeout', 'no complete answer within 10 ms') }),
+    ]);
     expectMapped('BlockedAddressError', [await fileParserError('https://internal.test/a.pdf', { download: blocked })]);
-    const unreadable = await fileParserError(`data:application/pdf;base64,${Buffer.from('%PDF-1.4 broken').toString('base64')}`, { text: new UnreadablePdfError('no xref table') });
-    expect([unreadable.code, unreadable.statusCode, unreadable.message]).toEqual(['GW_ERR_FILE_UNREADABLE', 400, 'messages[0].content[0].file.file_data the PDF cannot be read (no xref table)']);
+    const unreadable = await fileParserError(`data:application/pdf;base64,${Buffer.from('%PDF-1.4 broken').toString('base64')}`, {
+      text: new UnreadablePdfError('no xref table'),
+    });
+    expect([unreadable.code, unreadable.statusCode, unreadable.message]).toEqual([
+      'GW_ERR_FILE_UNREADABLE',
+      400,
+      'messages[0].content[0].file.file_data the PDF cannot be read (no xref table)',
+    ]);
     expectMapped('UnreadablePdfError', [unreadable]);
   });
 

@@ -20,7 +20,8 @@ export interface ErrorClassMapping {
 const codes = (...entries: { code: ErrorCode }[]) => entries.map((e) => e.code);
 
 const DATABASE_UNAVAILABLE = codes(Errors.databaseUnavailable);
-const SAFE_FETCH = 'plugins/file-parser/parse-pdf-parts.ts (a file URL that cannot be fetched); the web-fetch plugin and the interns\' tools give it to the model as a tool result';
+const SAFE_FETCH =
+  "plugins/file-parser/parse-pdf-parts.ts (a file URL that cannot be fetched); the web-fetch plugin and the interns' tools give it to the model as a tool result";
 
 export const ERROR_CLASSES: readonly ErrorClassMapping[] = [
   {
@@ -38,17 +39,58 @@ export const ERROR_CLASSES: readonly ErrorClassMapping[] = [
       Errors.moderationFailed,
       Errors.webSearchFailed,
     ),
-    where: 'chat/attempt-outcome.ts finalError (the last failure, after every attempt), plugins/moderation-stage.ts, plugins/web/web-search-stage.ts',
+    where:
+      'chat/attempt-outcome.ts finalError (the last failure, after every attempt), plugins/moderation-stage.ts, plugins/web/web-search-stage.ts',
   },
   { name: 'SafeFetchError', file: 'src/net/safe-fetch.ts', becomes: codes(Errors.fileUnreadable), where: SAFE_FETCH },
-  { name: 'BlockedAddressError', file: 'src/net/guarded-lookup.ts', becomes: codes(Errors.fileUnreadable), where: `as the SafeFetchError (failure "blocked") that wraps it: ${SAFE_FETCH}` },
-  { name: 'UnreadablePdfError', file: 'src/plugins/file-parser/extract-pdf-text.ts', becomes: codes(Errors.fileUnreadable), where: 'plugins/file-parser/parse-pdf-parts.ts' },
-  { name: 'AckTimeoutError', file: 'src/interns/runtime/intern-process.ts', becomes: codes(Errors.internTimeout), where: 'interns/runtime/intern-runtime-service.ts runtimeError' },
-  { name: 'ChannelClosedError', file: 'src/interns/runtime/intern-process.ts', becomes: codes(Errors.internUnreachable), where: 'interns/runtime/intern-runtime-service.ts runtimeError' },
-  { name: 'DatabaseUnavailableError', file: 'src/store/database-unavailable.ts', becomes: DATABASE_UNAVAILABLE, where: 'http/error-envelope.ts toGatewayError' },
-  { name: 'LedgerOutboxFullError', file: 'src/accounting/ledger-outbox.ts', becomes: DATABASE_UNAVAILABLE, where: 'http/error-envelope.ts toGatewayError (a DatabaseUnavailableError)' },
-  { name: 'UnreadablePageError', file: 'src/plugins/web-fetch/fetch-page.ts', becomes: [], where: "the web-fetch plugin's tool result: the model reads it, the request goes on" },
-  { name: 'ToolError', file: 'src/interns/tools/intern-tool.ts', becomes: [], where: "an intern tool's result: the intern's model reads it" },
+  {
+    name: 'BlockedAddressError',
+    file: 'src/net/guarded-lookup.ts',
+    becomes: codes(Errors.fileUnreadable),
+    where: `as the SafeFetchError (failure "blocked") that wraps it: ${SAFE_FETCH}`,
+  },
+  {
+    name: 'UnreadablePdfError',
+    file: 'src/plugins/file-parser/extract-pdf-text.ts',
+    becomes: codes(Errors.fileUnreadable),
+    where: 'plugins/file-parser/parse-pdf-parts.ts',
+  },
+  {
+    name: 'AckTimeoutError',
+    file: 'src/interns/runtime/intern-process.ts',
+    becomes: codes(Errors.internTimeout),
+    where: 'interns/runtime/intern-runtime-service.ts runtimeError',
+  },
+  {
+    name: 'ChannelClosedError',
+    file: 'src/interns/runtime/intern-process.ts',
+    becomes: codes(Errors.internUnreachable),
+    where: 'interns/runtime/intern-runtime-service.ts runtimeError',
+  },
+  {
+    name: 'DatabaseUnavailableError',
+    file: 'src/store/database-unavailable.ts',
+    becomes: DATABASE_UNAVAILABLE,
+    where: 'http/error-envelope.ts toGatewayError',
+  },
+  {
+    name: 'LedgerOutboxFullError',
+    file: 'src/accounting/ledger-outbox.ts',
+    becomes: DATABASE_UNAVAILABLE,
+    where: 'http/error-envelope.ts toGatewayError (a DatabaseUnavailableError)',
+  },
+  {
+    name: 'UnreadablePageError',
+    file: 'src/plugins/web-fetch/fetch-page.ts',
+    becomes: [],
+    where: "the web-fetch plugin's tool result: the model reads it, the request goes on",
+  },
+  {
+    name: 'ToolError',
+    file: 'src/interns/tools/intern-tool.ts',
+    becomes: [],
+    where: "an intern tool's result: the intern's model reads it",
+  },
   { name: 'ConfigError', file: 'src/config/config-error.ts', becomes: [], where: 'start-up and config check: main.ts prints it and exits' },
   { name: 'CatalogError', file: 'src/catalog/catalog-error.ts', becomes: [], where: 'start-up: main.ts prints it and exits' },
   { name: 'SettingsError', file: 'src/config/settings.ts', becomes: [], where: 'start-up: main.ts prints it and exits' },

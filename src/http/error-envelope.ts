@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type GatewayError, isGatewayError } from '../protocol/gateway-error.js';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import { Errors } from './errors.js';
-import { GatewayError, isGatewayError } from '../protocol/gateway-error.js';
 
 /** The spec's 7.1 error body. */
 export function envelope(error: GatewayError): {
@@ -75,9 +75,11 @@ export function errorHandler(bodyLimit: number, shape: (error: GatewayError, req
     const gatewayError = toGatewayError(error, bodyLimit);
     // A client that hung up causes the failure (its upstream call is aborted) and cannot read it: not the gateway's error.
     const code = gatewayError.code;
-    if (reply.raw.destroyed) request.log.info({ reqId: request.id, status: gatewayError.statusCode, code }, 'client closed the connection before the answer');
+    if (reply.raw.destroyed)
+      request.log.info({ reqId: request.id, status: gatewayError.statusCode, code }, 'client closed the connection before the answer');
     // An unreachable database is told once per outage (store/postgres-pool.ts), not once per request it fails.
-    else if (isDatabaseUnavailable(error)) request.log.debug({ err: error, reqId: request.id, code }, 'request failed: the database is unavailable');
+    else if (isDatabaseUnavailable(error))
+      request.log.debug({ err: error, reqId: request.id, code }, 'request failed: the database is unavailable');
     else if (gatewayError.statusCode >= 500) request.log.error({ err: error, reqId: request.id, code }, 'request failed');
     void reply.code(gatewayError.statusCode).header(ERROR_CODE_HEADER, code).send(shape(gatewayError, request));
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asInternError, ERROR_CATALOGUE, Errors } from './errors.js';
 import { isGatewayError } from '../protocol/gateway-error.js';
+import { asInternError, ERROR_CATALOGUE, Errors } from './errors.js';
 
 /**
  * Every code name ever given. A name never changes and is never reused
@@ -102,8 +102,14 @@ describe('the error catalogue', () => {
 
   it('keeps every name it ever gave, and lists each new one', () => {
     const codes = new Set<string>(ERROR_CATALOGUE.map((e) => e.code));
-    expect(GIVEN_NAMES.filter((name) => !codes.has(name)), 'a code name was renamed or removed: names never change').toEqual([]);
-    expect([...codes].filter((code) => !GIVEN_NAMES.includes(code)), 'a new code name: add it to GIVEN_NAMES').toEqual([]);
+    expect(
+      GIVEN_NAMES.filter((name) => !codes.has(name)),
+      'a code name was renamed or removed: names never change',
+    ).toEqual([]);
+    expect(
+      [...codes].filter((code) => !GIVEN_NAMES.includes(code)),
+      'a new code name: add it to GIVEN_NAMES',
+    ).toEqual([]);
   });
 
   it('gives every entry an error status, a one-line description and an example message', () => {
@@ -117,21 +123,37 @@ describe('the error catalogue', () => {
   it('makes errors that carry the code and status of their entry', () => {
     const reached = Errors.spendLimitReached(10, 'monthly');
     expect(isGatewayError(reached)).toBe(true);
-    expect([reached.code, reached.statusCode, reached.message]).toEqual(['GW_ERR_SPEND_LIMIT_REACHED', 402, 'API key spending limit of $10 per month is reached']);
+    expect([reached.code, reached.statusCode, reached.message]).toEqual([
+      'GW_ERR_SPEND_LIMIT_REACHED',
+      402,
+      'API key spending limit of $10 per month is reached',
+    ]);
     const blocked = Errors.guardrailBlocked({ patterns: ['x'] }, 'g', 'matched');
-    expect([blocked.code, blocked.statusCode, blocked.metadata]).toEqual([Errors.guardrailBlocked.code, Errors.guardrailBlocked.status, { patterns: ['x'] }]);
+    expect([blocked.code, blocked.statusCode, blocked.metadata]).toEqual([
+      Errors.guardrailBlocked.code,
+      Errors.guardrailBlocked.status,
+      { patterns: ['x'] },
+    ]);
     const busy = Errors.internBusy(2);
     expect([busy.code, busy.statusCode, busy.metadata]).toEqual(['GW_ERR_INTERN_BUSY', 503, { reason: 'busy', retryable: true }]);
     // The entries that pass a status on take it from their caller.
     const refused = Errors.upstreamRefused(422, { attempts: [] }, 'p', 'no');
     expect([refused.code, refused.statusCode]).toEqual(['GW_ERR_UPSTREAM_REFUSED', 422]);
     const rejected = Errors.requestRejected(415, undefined, 'Unsupported Media Type');
-    expect([rejected.code, rejected.statusCode, rejected.message, rejected.metadata]).toEqual(['GW_ERR_REQUEST_REJECTED', 415, 'Unsupported Media Type', undefined]);
+    expect([rejected.code, rejected.statusCode, rejected.message, rejected.metadata]).toEqual([
+      'GW_ERR_REQUEST_REJECTED',
+      415,
+      'Unsupported Media Type',
+      undefined,
+    ]);
   });
 
   it('keeps the code of an error told in other words: spec 7.3 intern terms, service metadata', () => {
     const missing = asInternError(Errors.missingAuthentication());
-    expect([missing.code, missing.message]).toEqual(['GW_ERR_MISSING_AUTHENTICATION', 'Invalid or missing API key: Missing Authentication header']);
+    expect([missing.code, missing.message]).toEqual([
+      'GW_ERR_MISSING_AUTHENTICATION',
+      'Invalid or missing API key: Missing Authentication header',
+    ]);
     expect(asInternError(Errors.invalidRequest('x')).code).toBe('GW_ERR_INVALID_REQUEST');
     expect(Errors.internal().withServiceMetadata({}).code).toBe('GW_ERR_INTERNAL');
   });

@@ -10,7 +10,7 @@
  * clients and dashboards match on it. A new error gets a new entry; an entry no
  * longer raised stays listed.
  */
-import { GatewayError, type ErrorCode, type ErrorMetadata } from '../protocol/gateway-error.js';
+import { type ErrorCode, type ErrorMetadata, GatewayError } from '../protocol/gateway-error.js';
 
 /** What docs/errors.md says of an entry; every factory of `Errors` carries it. */
 export interface CatalogueEntry {
@@ -39,14 +39,19 @@ interface Fixed<A extends unknown[]> extends Definition<A> {
 const entry = <F extends object, A extends unknown[]>(factory: F, status: number | '4xx', d: Definition<A>): F & CatalogueEntry =>
   Object.assign(factory, { code: d.code, status, description: d.description, example: d.message(...d.example) });
 
-const define = <A extends unknown[]>(d: Fixed<A>) => entry((...args: A) => new GatewayError(d.code, d.status, d.message(...args)), d.status, d);
+const define = <A extends unknown[]>(d: Fixed<A>) =>
+  entry((...args: A) => new GatewayError(d.code, d.status, d.message(...args)), d.status, d);
 
 const withMetadata = <A extends unknown[]>(d: Fixed<A>) =>
   entry((metadata: ErrorMetadata, ...args: A) => new GatewayError(d.code, d.status, d.message(...args), metadata), d.status, d);
 
 /** An entry whose status is another's (a client error passed on): the factory takes it first. */
 const passingOn = <A extends unknown[]>(d: Definition<A>) =>
-  entry((status: number, metadata: ErrorMetadata | undefined, ...args: A) => new GatewayError(d.code, status, d.message(...args), metadata), '4xx', d);
+  entry(
+    (status: number, metadata: ErrorMetadata | undefined, ...args: A) => new GatewayError(d.code, status, d.message(...args), metadata),
+    '4xx',
+    d,
+  );
 
 /** Spec 7.3's reason and retryable of an intern error, by status. */
 export const INTERN_ERROR_REASONS: Readonly<Record<number, { reason: string; retryable: boolean }>> = {
@@ -65,7 +70,11 @@ export const INTERN_ERROR_REASONS: Readonly<Record<number, { reason: string; ret
 
 /** An intern error: its metadata is spec 7.3's reason and retryable, of its status unless named. */
 const intern = <A extends unknown[]>(d: Fixed<A> & { reason?: { reason: string; retryable: boolean } }) =>
-  entry((...args: A) => new GatewayError(d.code, d.status, d.message(...args), { ...(d.reason ?? INTERN_ERROR_REASONS[d.status]) }), d.status, d);
+  entry(
+    (...args: A) => new GatewayError(d.code, d.status, d.message(...args), { ...(d.reason ?? INTERN_ERROR_REASONS[d.status]) }),
+    d.status,
+    d,
+  );
 
 const LIMIT_WINDOWS = { daily: 'per day', weekly: 'per week', monthly: 'per month' } as const;
 
@@ -88,8 +97,9 @@ export const Errors = {
   routerDisabled: define({
     code: 'GW_ERR_ROUTER_PLUGIN_DISABLED',
     status: 400,
-    description: "The model is routed by a plugin the request turns off",
-    message: (model: string, plugin: string) => `Model ${model} is routed by the ${plugin} plugin, which this request disables (enabled: false)`,
+    description: 'The model is routed by a plugin the request turns off',
+    message: (model: string, plugin: string) =>
+      `Model ${model} is routed by the ${plugin} plugin, which this request disables (enabled: false)`,
     example: ['{model}', '{plugin}'],
   }),
   unsafePattern: define({
@@ -145,9 +155,27 @@ export const Errors = {
     message: () => 'Missing Authentication header',
     example: [],
   }),
-  invalidApiKey: define({ code: 'GW_ERR_INVALID_API_KEY', status: 401, description: 'The API key sent is not one of this gateway', message: () => 'Invalid API key', example: [] }),
-  disabledApiKey: define({ code: 'GW_ERR_API_KEY_DISABLED', status: 401, description: 'The API key is disabled', message: () => 'API key is disabled', example: [] }),
-  expiredApiKey: define({ code: 'GW_ERR_API_KEY_EXPIRED', status: 401, description: 'The API key has expired', message: () => 'API key has expired', example: [] }),
+  invalidApiKey: define({
+    code: 'GW_ERR_INVALID_API_KEY',
+    status: 401,
+    description: 'The API key sent is not one of this gateway',
+    message: () => 'Invalid API key',
+    example: [],
+  }),
+  disabledApiKey: define({
+    code: 'GW_ERR_API_KEY_DISABLED',
+    status: 401,
+    description: 'The API key is disabled',
+    message: () => 'API key is disabled',
+    example: [],
+  }),
+  expiredApiKey: define({
+    code: 'GW_ERR_API_KEY_EXPIRED',
+    status: 401,
+    description: 'The API key has expired',
+    message: () => 'API key has expired',
+    example: [],
+  }),
   consoleSessionEnded: define({
     code: 'GW_ERR_CONSOLE_SESSION_ENDED',
     status: 401,
@@ -168,7 +196,8 @@ export const Errors = {
     code: 'GW_ERR_SPEND_LIMIT_REACHED',
     status: 402,
     description: "The API key's spending limit is spent for its window",
-    message: (limit: number, reset: 'daily' | 'weekly' | 'monthly' | null) => `API key spending limit of $${limit} ${reset ? LIMIT_WINDOWS[reset] : 'in total'} is reached`,
+    message: (limit: number, reset: 'daily' | 'weekly' | 'monthly' | null) =>
+      `API key spending limit of $${limit} ${reset ? LIMIT_WINDOWS[reset] : 'in total'} is reached`,
     example: [10, 'monthly'],
   }),
   /** A request not priced by the token (a video, a rerank) that a limit cannot cover; metadata names the limit. */
@@ -278,7 +307,8 @@ export const Errors = {
     code: 'GW_ERR_CONTENT_STORAGE_OFF',
     status: 404,
     description: "Generation content was asked for, but the organization's content storage is off",
-    message: () => "Generation content is not stored: this organization's content storage is off (store_content, PATCH /organization/settings)",
+    message: () =>
+      "Generation content is not stored: this organization's content storage is off (store_content, PATCH /organization/settings)",
     example: [],
   }),
   noStoredContent: define({
@@ -373,8 +403,9 @@ export const Errors = {
   keyRateLimited: withMetadata({
     code: 'GW_ERR_KEY_RATE_LIMITED',
     status: 429,
-    description: "The API key made more requests than its rate limit allows (see Retry-After)",
-    message: (requests: number, seconds: number) => `Rate limit exceeded: an API key may make ${requests} requests per ${seconds} seconds; retry after the Retry-After header's seconds`,
+    description: 'The API key made more requests than its rate limit allows (see Retry-After)',
+    message: (requests: number, seconds: number) =>
+      `Rate limit exceeded: an API key may make ${requests} requests per ${seconds} seconds; retry after the Retry-After header's seconds`,
     example: [100, 10],
   }),
 
@@ -437,10 +468,22 @@ export const Errors = {
   }),
 
   // 500
-  internal: define({ code: 'GW_ERR_INTERNAL', status: 500, description: 'An unexpected fault of the gateway (the log has its details)', message: () => 'Internal Server Error', example: [] }),
+  internal: define({
+    code: 'GW_ERR_INTERNAL',
+    status: 500,
+    description: 'An unexpected fault of the gateway (the log has its details)',
+    message: () => 'Internal Server Error',
+    example: [],
+  }),
 
   // 503
-  shuttingDown: define({ code: 'GW_ERR_SHUTTING_DOWN', status: 503, description: 'The gateway is shutting down', message: () => 'Server is shutting down', example: [] }),
+  shuttingDown: define({
+    code: 'GW_ERR_SHUTTING_DOWN',
+    status: 503,
+    description: 'The gateway is shutting down',
+    message: () => 'Server is shutting down',
+    example: [],
+  }),
   gatewayOutOfResources: withMetadata({
     code: 'GW_ERR_OUT_OF_RESOURCES',
     status: 503,
@@ -504,7 +547,8 @@ export const Errors = {
     code: 'GW_ERR_FUSION_PRESET_UNAVAILABLE',
     status: 400,
     description: "None of a fusion preset's models is served by this gateway",
-    message: (preset: string, models: string) => `plugins fusion preset "${preset}": none of its models (${models}) is served by this gateway; name analysis_models and model`,
+    message: (preset: string, models: string) =>
+      `plugins fusion preset "${preset}": none of its models (${models}) is served by this gateway; name analysis_models and model`,
     example: ['{preset}', '{models}'],
   }),
   fusionPanelFailed: withMetadata({
@@ -531,7 +575,13 @@ export const Errors = {
       "This API key's creator is no longer a member of the organization; an organization admin must reassign the key to an active member (PATCH /keys/{hash} with creator_user_id)",
     example: [],
   }),
-  internBadRequest: intern({ code: 'GW_ERR_INTERN_BAD_REQUEST', status: 400, description: 'An intern request is invalid', message: (detail: string) => detail, example: ['{detail}'] }),
+  internBadRequest: intern({
+    code: 'GW_ERR_INTERN_BAD_REQUEST',
+    status: 400,
+    description: 'An intern request is invalid',
+    message: (detail: string) => detail,
+    example: ['{detail}'],
+  }),
   internNotFound: intern({
     code: 'GW_ERR_INTERN_NOT_FOUND',
     status: 404,
@@ -574,7 +624,13 @@ export const Errors = {
     message: (turns: number) => `Too many intern turns: this intern takes ${turns} turns per minute; retry later`,
     example: [30],
   }),
-  internLookupFailed: intern({ code: 'GW_ERR_INTERN_LOOKUP_FAILED', status: 500, description: 'The intern could not be looked up', message: () => 'The intern could not be looked up', example: [] }),
+  internLookupFailed: intern({
+    code: 'GW_ERR_INTERN_LOOKUP_FAILED',
+    status: 500,
+    description: 'The intern could not be looked up',
+    message: () => 'The intern could not be looked up',
+    example: [],
+  }),
   internUnreachable: intern({
     code: 'GW_ERR_INTERN_UNREACHABLE',
     status: 502,
@@ -586,10 +642,17 @@ export const Errors = {
     code: 'GW_ERR_INTERN_BUSY',
     status: 503,
     description: 'The intern cannot hold another run open across a question',
-    message: (open: number) => `The intern already holds ${open} run${open === 1 ? '' : 's'} open across a question and cannot hold another`,
+    message: (open: number) =>
+      `The intern already holds ${open} run${open === 1 ? '' : 's'} open across a question and cannot hold another`,
     example: [1],
   }),
-  internTimeout: intern({ code: 'GW_ERR_INTERN_TIMEOUT', status: 504, description: 'The intern did not answer in time', message: () => 'The intern did not answer in time', example: [] }),
+  internTimeout: intern({
+    code: 'GW_ERR_INTERN_TIMEOUT',
+    status: 504,
+    description: 'The intern did not answer in time',
+    message: () => 'The intern did not answer in time',
+    example: [],
+  }),
   /** A tool message on intern chat that answers nothing the session's run asked (the SDK's interaction reasons). */
   interactionUnknown: intern({
     code: 'GW_ERR_INTERACTION_UNKNOWN',
@@ -667,7 +730,12 @@ export const Errors = {
 } as const;
 
 /** The catalogue as rows: what docs/errors.md lists and its test checks. */
-export const ERROR_CATALOGUE: readonly CatalogueEntry[] = Object.values(Errors).map(({ code, status, description, example }) => ({ code, status, description, example }));
+export const ERROR_CATALOGUE: readonly CatalogueEntry[] = Object.values(Errors).map(({ code, status, description, example }) => ({
+  code,
+  status,
+  description,
+  example,
+}));
 
 /**
  * A generic error (validation, body size, key rate limit) in spec 7.3's terms
@@ -676,7 +744,10 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = Object.values(Errors).
  * The code stays the error's own: it says what happened, the wording is the path's.
  */
 export function asInternError(error: GatewayError): GatewayError {
-  if (error.statusCode === 401) return error.message.startsWith('Invalid or missing API key') ? error : error.reworded(Errors.internUnauthorized(error.message).message, undefined);
+  if (error.statusCode === 401)
+    return error.message.startsWith('Invalid or missing API key')
+      ? error
+      : error.reworded(Errors.internUnauthorized(error.message).message, undefined);
   if (error.statusCode === 403) return error.metadata ? error.reworded(error.message, undefined) : error;
   const reasons = INTERN_ERROR_REASONS[error.statusCode];
   if (!reasons || (error.metadata && 'reason' in error.metadata)) return error;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asInternError, Errors } from './errors.js';
 import { GatewayError } from '../protocol/gateway-error.js';
+import { asInternError, Errors } from './errors.js';
 
 describe('intern errors (spec 7.3)', () => {
   it('every catalogue entry but 401/403 carries its reason and retryable', () => {
@@ -15,10 +15,18 @@ describe('intern errors (spec 7.3)', () => {
 
   it('turns generic errors into intern ones', () => {
     const invalid = asInternError(Errors.invalidRequest('input must be at least 1 character long'));
-    expect([invalid.statusCode, invalid.message, invalid.metadata]).toEqual([400, 'input must be at least 1 character long', { reason: 'bad_request', retryable: false }]);
+    expect([invalid.statusCode, invalid.message, invalid.metadata]).toEqual([
+      400,
+      'input must be at least 1 character long',
+      { reason: 'bad_request', retryable: false },
+    ]);
     expect(asInternError(Errors.payloadTooLarge(1_048_576)).metadata).toEqual({ reason: 'payload_too_large', retryable: false });
     const missing = asInternError(Errors.missingAuthentication());
-    expect([missing.statusCode, missing.message, missing.metadata]).toEqual([401, 'Invalid or missing API key: Missing Authentication header', undefined]);
+    expect([missing.statusCode, missing.message, missing.metadata]).toEqual([
+      401,
+      'Invalid or missing API key: Missing Authentication header',
+      undefined,
+    ]);
     expect(asInternError(Errors.guardrailBlocked({ patterns: [] }, 'g', 'x')).metadata).toBeUndefined();
     const limited = asInternError(Errors.keyRateLimited({ retry_after_seconds: 3 }, 1, 1));
     expect(limited.metadata).toEqual({ retry_after_seconds: 3, reason: 'rate_limited', retryable: true });

@@ -10,10 +10,12 @@ describe('checkJsonBody', () => {
   });
 
   it('refuses one level more, naming where', () => {
-    expect(checkJsonBody(nest(65), 64)?.message).toBe('[0][0][0][0][0][0][0][0]… nests objects and arrays deeper than 64 levels, the limit of a JSON body');
-    expect(checkJsonBody({ tools: [{ function: { parameters: JSON.parse(`${'{"p":'.repeat(70)}1${'}'.repeat(70)}`) } }] }, 64)?.message).toBe(
-      'tools[0].function.parameters.p.p.p.p… nests objects and arrays deeper than 64 levels, the limit of a JSON body',
+    expect(checkJsonBody(nest(65), 64)?.message).toBe(
+      '[0][0][0][0][0][0][0][0]… nests objects and arrays deeper than 64 levels, the limit of a JSON body',
     );
+    expect(
+      checkJsonBody({ tools: [{ function: { parameters: JSON.parse(`${'{"p":'.repeat(70)}1${'}'.repeat(70)}`) } }] }, 64)?.message,
+    ).toBe('tools[0].function.parameters.p.p.p.p… nests objects and arrays deeper than 64 levels, the limit of a JSON body');
     expect(checkJsonBody({ a: {} }, 1)?.message).toBe('a nests objects and arrays deeper than 1 levels, the limit of a JSON body');
   });
 
@@ -23,16 +25,22 @@ describe('checkJsonBody', () => {
 
   it('cuts long keys in the field it names', () => {
     const key = 'k'.repeat(100);
-    expect(checkJsonBody({ [key]: {} }, 1)?.message).toBe(`${'k'.repeat(40)}… nests objects and arrays deeper than 1 levels, the limit of a JSON body`);
+    expect(checkJsonBody({ [key]: {} }, 1)?.message).toBe(
+      `${'k'.repeat(40)}… nests objects and arrays deeper than 1 levels, the limit of a JSON body`,
+    );
   });
 
   it('refuses a __proto__ key at any level, however it was escaped', () => {
-    expect(checkJsonBody(JSON.parse('{"a":[{"__proto__":{"admin":true}}]}'), 64)?.message).toMatch(/^a\[0\]\.__proto__: a "__proto__" key is refused, because/);
+    expect(checkJsonBody(JSON.parse('{"a":[{"__proto__":{"admin":true}}]}'), 64)?.message).toMatch(
+      /^a\[0\]\.__proto__: a "__proto__" key is refused, because/,
+    );
     expect(checkJsonBody(JSON.parse('{"\\u005f_proto__":{}}'), 64)?.message).toMatch(/^__proto__: a "__proto__" key is refused/);
   });
 
   it('refuses a constructor key holding a prototype, and takes any other constructor key', () => {
-    expect(checkJsonBody(JSON.parse('{"x":{"constructor":{"prototype":{}}}}'), 64)?.message).toMatch(/^x\.constructor: a "constructor" key holding a "prototype" is refused/);
+    expect(checkJsonBody(JSON.parse('{"x":{"constructor":{"prototype":{}}}}'), 64)?.message).toMatch(
+      /^x\.constructor: a "constructor" key holding a "prototype" is refused/,
+    );
     expect(checkJsonBody(JSON.parse('{"constructor":"a name","properties":{"constructor":{"type":"string"}}}'), 64)).toBeUndefined();
   });
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Errors } from './errors.js';
 import type { GatewayError } from '../protocol/gateway-error.js';
+import { Errors } from './errors.js';
 
 type Key = string | number;
 
@@ -35,7 +35,8 @@ function breachOf(value: object, depth: number, maxDepth: number): Breach | unde
   const record = value as Record<string, unknown>;
   if (Object.hasOwn(record, '__proto__')) return { rule: '__proto__', reversedPath: ['__proto__'] };
   const ctor = Object.hasOwn(record, 'constructor') ? record.constructor : undefined;
-  if (typeof ctor === 'object' && ctor !== null && Object.hasOwn(ctor, 'prototype')) return { rule: 'constructor', reversedPath: ['constructor'] };
+  if (typeof ctor === 'object' && ctor !== null && Object.hasOwn(ctor, 'prototype'))
+    return { rule: 'constructor', reversedPath: ['constructor'] };
   for (const key in record) {
     const item = record[key];
     if (typeof item !== 'object' || item === null) continue;

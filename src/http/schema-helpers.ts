@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
+import { type Static, type TSchema, type TUnsafe, Type } from 'typebox';
 
 /** A string enum as JSON Schema `enum`, so validation messages list the allowed values. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
@@ -36,7 +36,8 @@ export const PageLimit = (max: number) => Type.Integer({ minimum: 1, maximum: ma
  * `maxLimit`), bounded here once for every list. A list with filters of its
  * own spreads `.properties` into its object.
  */
-export const PageQuery = (maxLimit: number) => Type.Object({ offset: Type.Optional(PageOffset), limit: Type.Optional(PageLimit(maxLimit)) });
+export const PageQuery = (maxLimit: number) =>
+  Type.Object({ offset: Type.Optional(PageOffset), limit: Type.Optional(PageLimit(maxLimit)) });
 
 /** The envelope of the spec's 7.1, for response documentation. */
 export const ErrorEnvelope = Type.Object({

@@ -2,15 +2,22 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import type { SchemaErrorDataVar } from 'fastify/types/schema.js';
-import { Errors } from './errors.js';
 import type { GatewayError } from '../protocol/gateway-error.js';
+import { Errors } from './errors.js';
 
 function newAjv(coerceTypes: boolean): Ajv.default {
   // allErrors stays false: with it on, a crafted body can make validation slow.
   // strictNumbers refuses Infinity, which a JSON 1e309 parses as. Not with
   // coercion: there Ajv would let a coerced "1e309" through unchecked by
   // minimum/maximum, so numeric query parameters carry a maximum instead.
-  const ajv = new Ajv.default({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, strictNumbers: !coerceTypes });
+  const ajv = new Ajv.default({
+    coerceTypes,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+    strictNumbers: !coerceTypes,
+  });
   addFormats.default(ajv);
   return ajv;
 }
@@ -89,7 +96,10 @@ function rule(error: ErrorObject, siblings: ErrorObject[]): string {
           return sp.type === 'null' ? [null] : [];
         });
       const onlyConstants = siblings.every(
-        (e) => e.instancePath !== error.instancePath || ['const', 'enum', 'anyOf', 'oneOf'].includes(e.keyword) || (e.keyword === 'type' && (e.params as { type: string }).type === 'null'),
+        (e) =>
+          e.instancePath !== error.instancePath ||
+          ['const', 'enum', 'anyOf', 'oneOf'].includes(e.keyword) ||
+          (e.keyword === 'type' && (e.params as { type: string }).type === 'null'),
       );
       if (allowed.length > 0 && onlyConstants) return `must be one of ${list(allowed)}`;
       return 'does not match any allowed shape';

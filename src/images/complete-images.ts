@@ -4,7 +4,7 @@ import { serviceMetadata } from '../chat/service-metadata.js';
 import { settleRun } from '../chat/settle-run.js';
 import type { UpstreamImages } from '../protocol/images.js';
 import { UpstreamError } from '../protocol/upstream.js';
-import { imagesAsked, type ImagesRun, type ImagesServices } from './images-run.js';
+import { type ImagesRun, type ImagesServices, imagesAsked } from './images-run.js';
 
 /** A served image request: what the provider made, the cost charged, and the run's ids for the answer. */
 export interface ServedImages {
@@ -23,9 +23,11 @@ export interface ServedImages {
  */
 export function checkImages(upstream: UpstreamImages, run: Pick<ImagesRun, 'request'>): UpstreamImages {
   const asked = imagesAsked(run.request);
-  if (upstream.images.length > asked) throw new UpstreamError('malformed', `upstream answered ${upstream.images.length} images, more than the ${asked} asked for`);
+  if (upstream.images.length > asked)
+    throw new UpstreamError('malformed', `upstream answered ${upstream.images.length} images, more than the ${asked} asked for`);
   const field = run.request.response_format;
-  if (upstream.images.some((image) => image[field] === undefined)) throw new UpstreamError('malformed', `upstream answered an image without ${field}`);
+  if (upstream.images.some((image) => image[field] === undefined))
+    throw new UpstreamError('malformed', `upstream answered an image without ${field}`);
   return upstream;
 }
 

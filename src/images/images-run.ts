@@ -1,8 +1,8 @@
 import { computeCost } from '../accounting/compute-cost.js';
 import type { CostCeiling } from '../accounting/reservation-ceiling.js';
-import { startRun } from '../chat/start-run.js';
-import type { RunServices } from '../chat/run-services.js';
 import type { Run, RunContext } from '../chat/run.js';
+import type { RunServices } from '../chat/run-services.js';
+import { startRun } from '../chat/start-run.js';
 import type { ImagesAdapter } from '../protocol/adapters.js';
 import type { ImageRequest } from '../protocol/images.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { mediaTypeOf } from './media-type.js';
 
-const b64 = (bytes: number[] | string) => Buffer.from(typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes)).toString('base64');
+const b64 = (bytes: number[] | string) =>
+  Buffer.from(typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes)).toString('base64');
 
 describe('mediaTypeOf', () => {
   it.each([

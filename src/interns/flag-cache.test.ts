@@ -3,7 +3,10 @@ import { FlagCache } from './flag-cache.js';
 
 describe('FlagCache', () => {
   it('loads once per key until invalidated, and shares concurrent loads', async () => {
-    const answers = new Map([['a', true], ['b', false]]);
+    const answers = new Map([
+      ['a', true],
+      ['b', false],
+    ]);
     const loads: string[] = [];
     const cache = new FlagCache(async (key) => {
       loads.push(key);

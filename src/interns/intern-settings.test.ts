@@ -11,7 +11,21 @@ describe('parseInternSettings', () => {
   });
 
   it('keeps what was stored and ignores mistyped fields', () => {
-    const settings = parseInternSettings(JSON.stringify({ allowed_domains: ['example.com'], webhook_url: 'https://h.example/x', deadline_seconds: 60, max_open_questions: 'two', tools: ['notify'] }));
-    expect(settings).toMatchObject({ allowed_domains: ['example.com'], webhook_url: 'https://h.example/x', deadline_seconds: 60, max_open_questions: 1, tools: ['notify'] });
+    const settings = parseInternSettings(
+      JSON.stringify({
+        allowed_domains: ['example.com'],
+        webhook_url: 'https://h.example/x',
+        deadline_seconds: 60,
+        max_open_questions: 'two',
+        tools: ['notify'],
+      }),
+    );
+    expect(settings).toMatchObject({
+      allowed_domains: ['example.com'],
+      webhook_url: 'https://h.example/x',
+      deadline_seconds: 60,
+      max_open_questions: 1,
+      tools: ['notify'],
+    });
   });
 });

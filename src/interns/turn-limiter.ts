@@ -20,7 +20,8 @@ export function turnLimiter(redis?: SharedRedis): TurnLimiter {
   const limiters = new Map<number, (key: string) => Promise<WindowDecision>>();
   const limiterFor = (points: number) => {
     let limiter = limiters.get(points);
-    if (!limiter) limiters.set(points, (limiter = fixedWindow({ points, duration: 60, keyPrefix: `${TURN_LIMIT_PREFIX}:${points}` }, redis)));
+    if (!limiter)
+      limiters.set(points, (limiter = fixedWindow({ points, duration: 60, keyPrefix: `${TURN_LIMIT_PREFIX}:${points}` }, redis)));
     return limiter;
   };
   return async (internId, turnsPerMinute) => {

@@ -1,6 +1,6 @@
 import { completeChatRun } from '../chat/complete-chat.js';
-import type { ChatServices } from '../chat/run-services.js';
 import type { ChatRun } from '../chat/run.js';
+import type { ChatServices } from '../chat/run-services.js';
 import type { MessagesResponse } from '../protocol/messages.js';
 import { convertToMessagesResponse } from './convert-to-messages-response.js';
 

@@ -5,7 +5,12 @@ import { convertToMessagesUsage } from './convert-to-messages-usage.js';
 import { mapToMessagesStopReason } from './map-to-messages-stop-reason.js';
 
 /** Anthropic's names of the tiers it reports (standard, priority, batch), for the tiers an upstream reported; others have none. */
-const MESSAGES_TIERS: Readonly<Record<string, string>> = { default: 'standard', standard: 'standard', priority: 'priority', batch: 'batch' };
+const MESSAGES_TIERS: Readonly<Record<string, string>> = {
+  default: 'standard',
+  standard: 'standard',
+  priority: 'priority',
+  batch: 'batch',
+};
 
 /** A tool call's JSON arguments as Anthropic's input object; arguments that are not one (a model's broken JSON) become {}. */
 export function toolInputOf(args: string): Record<string, unknown> {
@@ -31,7 +36,8 @@ export function convertToMessagesResponse(completion: ChatCompletion, identity: 
   const content: MessagesOutputBlock[] = [];
   if (message?.reasoning) content.push({ type: 'thinking', thinking: message.reasoning, signature: '' });
   if (message?.content) content.push({ type: 'text', text: message.content });
-  for (const call of message?.tool_calls ?? []) content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: toolInputOf(call.function.arguments) });
+  for (const call of message?.tool_calls ?? [])
+    content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: toolInputOf(call.function.arguments) });
   return {
     id: identity.id,
     type: 'message',

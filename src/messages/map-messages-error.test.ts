@@ -26,7 +26,9 @@ describe('messagesErrorType', () => {
 
 describe('convertToMessagesError', () => {
   it("is Anthropic's error body, the gateway's metadata beside the message", () => {
-    expect(convertToMessagesError(new GatewayError('GW_ERR_CREDITS_SPENT', 402, 'Insufficient credits', { limit: 'api_key' }), 'req-1')).toEqual({
+    expect(
+      convertToMessagesError(new GatewayError('GW_ERR_CREDITS_SPENT', 402, 'Insufficient credits', { limit: 'api_key' }), 'req-1'),
+    ).toEqual({
       type: 'error',
       error: { type: 'billing_error', message: 'Insufficient credits', metadata: { limit: 'api_key' } },
       request_id: 'req-1',

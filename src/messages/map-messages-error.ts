@@ -28,7 +28,10 @@ export function messagesErrorType(status: number): MessagesErrorType {
  * unchanged. The gateway's metadata (which attempts failed, which field) is
  * kept beside the message, where those clients ignore it.
  */
-export function convertToMessagesError(error: GatewayError, requestId: string | null): MessagesErrorBody & { error: { metadata?: Record<string, unknown> } } {
+export function convertToMessagesError(
+  error: GatewayError,
+  requestId: string | null,
+): MessagesErrorBody & { error: { metadata?: Record<string, unknown> } } {
   return {
     type: 'error',
     error: { type: messagesErrorType(error.statusCode), message: error.message, ...(error.metadata ? { metadata: error.metadata } : {}) },

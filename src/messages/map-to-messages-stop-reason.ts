@@ -1,7 +1,14 @@
 import type { FinishReason } from '../protocol/chat.js';
 import type { MessagesStopReason } from '../protocol/messages.js';
 
-const NATIVE: ReadonlySet<string> = new Set<MessagesStopReason>(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal']);
+const NATIVE: ReadonlySet<string> = new Set<MessagesStopReason>([
+  'end_turn',
+  'max_tokens',
+  'stop_sequence',
+  'tool_use',
+  'pause_turn',
+  'refusal',
+]);
 
 /**
  * Anthropic's stop_reason for a canonical finish reason (pure). An answer

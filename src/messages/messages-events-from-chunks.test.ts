@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import type { ChatCompletionChunk } from '../protocol/chat.js';
 import { MessagesEventsFromChunks } from './messages-events-from-chunks.js';
 
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
-const chunk = (delta: Delta, finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null, extra: Partial<ChatCompletionChunk> = {}): ChatCompletionChunk => ({
+const chunk = (
+  delta: Delta,
+  finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null,
+  extra: Partial<ChatCompletionChunk> = {},
+): ChatCompletionChunk => ({
   id: 'x',
   object: 'chat.completion.chunk',
   created: 1,
@@ -21,7 +25,15 @@ const run = (chunks: ChatCompletionChunk[], usage?: Parameters<MessagesEventsFro
 describe('MessagesEventsFromChunks', () => {
   it('frames a text answer: message_start, ping, one text block, message_delta with stop reason and usage, message_stop', () => {
     const usage = { prompt_tokens: 12, completion_tokens: 2, total_tokens: 14 };
-    expect(run([chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' }), chunk({}, 'stop'), { ...chunk({}), choices: [], usage }])).toEqual([
+    expect(
+      run([
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'Hel' }),
+        chunk({ content: 'lo' }),
+        chunk({}, 'stop'),
+        { ...chunk({}), choices: [], usage },
+      ]),
+    ).toEqual([
       {
         type: 'message_start',
         message: {
@@ -59,7 +71,13 @@ describe('MessagesEventsFromChunks', () => {
       chunk({ tool_calls: [{ index: 1, id: 'call_2', type: 'function', function: { name: 'b', arguments: '{}' } }] }),
       chunk({}, 'tool_calls'),
     ]);
-    const shape = events.slice(2).map((e) => [e.type, e.index, (e.content_block as { type?: string } | undefined)?.type ?? (e.delta as { type?: string } | undefined)?.type]);
+    const shape = events
+      .slice(2)
+      .map((e) => [
+        e.type,
+        e.index,
+        (e.content_block as { type?: string } | undefined)?.type ?? (e.delta as { type?: string } | undefined)?.type,
+      ]);
     expect(shape).toEqual([
       ['content_block_start', 0, 'thinking'],
       ['content_block_delta', 0, 'thinking_delta'],
@@ -79,7 +97,12 @@ describe('MessagesEventsFromChunks', () => {
     ]);
     expect(events.at(-2)!.delta).toEqual({ stop_reason: 'tool_use', stop_sequence: null });
     expect(events[8]!.content_block).toEqual({ type: 'tool_use', id: 'call_1', name: 'a', input: {} });
-    expect(events.filter((e) => e.index === 2 && e.type === 'content_block_delta').map((e) => (e.delta as { partial_json: string }).partial_json).join('')).toBe('{"x":1}');
+    expect(
+      events
+        .filter((e) => e.index === 2 && e.type === 'content_block_delta')
+        .map((e) => (e.delta as { partial_json: string }).partial_json)
+        .join(''),
+    ).toBe('{"x":1}');
   });
 
   it('still frames a whole message when the stream had no content, with the usage given at the end', () => {
@@ -111,7 +134,10 @@ describe('MessagesEventsFromChunks, for any chunk stream', () => {
         const chunks = pieces.map((p) => {
           if (p.kind === 'text') return chunk({ content: p.text });
           if (p.kind === 'reasoning') return chunk({ reasoning: p.text });
-          if (p.kind === 'call') return chunk({ tool_calls: [{ index: calls, id: `call_${calls++}`, type: 'function', function: { name: 'f', arguments: p.text } }] });
+          if (p.kind === 'call')
+            return chunk({
+              tool_calls: [{ index: calls, id: `call_${calls++}`, type: 'function', function: { name: 'f', arguments: p.text } }],
+            });
           return chunk({ tool_calls: [{ index: Math.max(0, calls - 1), function: { arguments: p.text } }] });
         });
         const events = run(chunks);
@@ -138,9 +164,21 @@ describe('MessagesEventsFromChunks, for any chunk stream', () => {
         }
         expect(open).toBeUndefined();
         // Pieces of text only ever join their own kind: the text and the reasoning arrive whole, in order.
-        expect(text.text).toBe(pieces.filter((p) => p.kind === 'text').map((p) => p.text).join(''));
-        expect(text.thinking).toBe(pieces.filter((p) => p.kind === 'reasoning').map((p) => p.text).join(''));
-        const toolBlocks = events.filter((e) => e.type === 'content_block_start' && (e.content_block as { type: string }).type === 'tool_use');
+        expect(text.text).toBe(
+          pieces
+            .filter((p) => p.kind === 'text')
+            .map((p) => p.text)
+            .join(''),
+        );
+        expect(text.thinking).toBe(
+          pieces
+            .filter((p) => p.kind === 'reasoning')
+            .map((p) => p.text)
+            .join(''),
+        );
+        const toolBlocks = events.filter(
+          (e) => e.type === 'content_block_start' && (e.content_block as { type: string }).type === 'tool_use',
+        );
         expect(toolBlocks.length).toBeGreaterThanOrEqual(calls);
       }),
     );

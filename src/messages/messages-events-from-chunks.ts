@@ -50,7 +50,9 @@ export class MessagesEventsFromChunks {
   finish(usage?: Usage): MessagesStreamEvent[] {
     const events = this.start();
     events.push(...this.close());
-    const { input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens } = convertToMessagesUsage(usage ?? this.usage);
+    const { input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens } = convertToMessagesUsage(
+      usage ?? this.usage,
+    );
     events.push(
       {
         type: 'message_delta',
@@ -84,7 +86,11 @@ export class MessagesEventsFromChunks {
     const index = this.blocks++;
     this.open = { index, kind, ...(call !== undefined ? { call } : {}) };
     const block =
-      kind === 'text' ? { type: 'text', text: '' } : kind === 'thinking' ? { type: 'thinking', thinking: '', signature: '' } : { type: 'tool_use', ...tool, input: {} };
+      kind === 'text'
+        ? { type: 'text', text: '' }
+        : kind === 'thinking'
+          ? { type: 'thinking', thinking: '', signature: '' }
+          : { type: 'tool_use', ...tool, input: {} };
     events.push({ type: 'content_block_start', index, content_block: block });
     return events;
   }

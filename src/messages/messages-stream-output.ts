@@ -23,7 +23,11 @@ export function messagesStreamOutput(sse: SseWriter): StreamOutput {
     async send(chunk, event, identity) {
       if (event) {
         native = true;
-        return write(event.type === 'message_start' && isRecord(event.message) ? { ...event, message: { ...event.message, id: identity.id, model: identity.model } } : event);
+        return write(
+          event.type === 'message_start' && isRecord(event.message)
+            ? { ...event, message: { ...event.message, id: identity.id, model: identity.model } }
+            : event,
+        );
       }
       // An untranslated stream has said all there is; the gateway's own chunks (citations) have no Messages counterpart.
       if (!chunk || native) return;

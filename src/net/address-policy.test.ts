@@ -4,11 +4,7 @@ import { invalidRanges, publicAddressPolicy } from './address-policy.js';
 describe('publicAddressPolicy', () => {
   const policy = publicAddressPolicy();
 
-  it.each([
-    ['93.184.216.34'],
-    ['8.8.8.8'],
-    ['2606:4700:4700::1111'],
-  ])('lets the public address %s through', (address) => {
+  it.each([['93.184.216.34'], ['8.8.8.8'], ['2606:4700:4700::1111']])('lets the public address %s through', (address) => {
     expect(policy(address)).toBeUndefined();
   });
 

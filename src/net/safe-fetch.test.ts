@@ -58,7 +58,11 @@ describe('createSafeFetcher', () => {
   });
 
   // The test servers are on loopback, so these fetchers open exactly 127.0.0.1 on purpose.
-  const local = () => createSafeFetcher({ policy: publicAddressPolicy(['127.0.0.1/32']), resolve: resolver({ 'site.test': ['127.0.0.1'], 'metadata.test': ['169.254.169.254'] }) });
+  const local = () =>
+    createSafeFetcher({
+      policy: publicAddressPolicy(['127.0.0.1/32']),
+      resolve: resolver({ 'site.test': ['127.0.0.1'], 'metadata.test': ['169.254.169.254'] }),
+    });
 
   it('fetches, following a redirect on the same origin', async () => {
     const fetcher = local();
@@ -103,7 +107,10 @@ describe('createSafeFetcher', () => {
 
   it('refuses a redirect to the metadata address, by literal IP and by name', async () => {
     const fetcher = local();
-    expect(await failureOf(fetcher.fetch(`${site.origin}/to-metadata`, LIMITS))).toMatchObject({ failure: 'blocked', message: '169.254.169.254 is blocked: 169.254.169.254 is a linkLocal address' });
+    expect(await failureOf(fetcher.fetch(`${site.origin}/to-metadata`, LIMITS))).toMatchObject({
+      failure: 'blocked',
+      message: '169.254.169.254 is blocked: 169.254.169.254 is a linkLocal address',
+    });
     expect(await failureOf(fetcher.fetch(`${site.origin}/to-metadata-name`, LIMITS))).toMatchObject({
       failure: 'blocked',
       message: 'metadata.test resolves to a blocked address: 169.254.169.254 is a linkLocal address',
@@ -114,7 +121,10 @@ describe('createSafeFetcher', () => {
   it('applies the caller’s URL rule to every redirect target', async () => {
     const fetcher = local();
     const checkUrl = (url: URL) => (url.pathname === '/hello' ? 'hello is not allowed' : undefined);
-    expect(await failureOf(fetcher.fetch(`${site.origin}/to-hello`, { ...LIMITS, checkUrl }))).toMatchObject({ failure: 'blocked', message: 'hello is not allowed' });
+    expect(await failureOf(fetcher.fetch(`${site.origin}/to-hello`, { ...LIMITS, checkUrl }))).toMatchObject({
+      failure: 'blocked',
+      message: 'hello is not allowed',
+    });
     await fetcher.close();
   });
 
@@ -147,9 +157,15 @@ describe('createSafeFetcher', () => {
 
   it('refuses URLs that are not http(s), including as a redirect target', async () => {
     const fetcher = local();
-    expect(await failureOf(fetcher.fetch('file:///etc/passwd', LIMITS))).toMatchObject({ failure: 'invalid_url', message: 'file: URLs are not fetched' });
+    expect(await failureOf(fetcher.fetch('file:///etc/passwd', LIMITS))).toMatchObject({
+      failure: 'invalid_url',
+      message: 'file: URLs are not fetched',
+    });
     expect(await failureOf(fetcher.fetch(`${site.origin}/to-file`, LIMITS))).toMatchObject({ failure: 'invalid_url' });
-    expect(await failureOf(fetcher.fetch('not a url', LIMITS))).toMatchObject({ failure: 'invalid_url', message: 'not a url is not a URL' });
+    expect(await failureOf(fetcher.fetch('not a url', LIMITS))).toMatchObject({
+      failure: 'invalid_url',
+      message: 'not a url is not a URL',
+    });
     expect(await failureOf(fetcher.fetch(`http://user:pw@site.test/`, LIMITS))).toMatchObject({ failure: 'invalid_url' });
     await fetcher.close();
   });
@@ -164,7 +180,10 @@ describe('createSafeFetcher', () => {
 
   it('gives up at the deadline', async () => {
     const fetcher = local();
-    expect(await failureOf(fetcher.fetch(`${site.origin}/hang`, { ...LIMITS, timeoutMs: 150 }))).toMatchObject({ failure: 'timeout', message: 'no complete answer within 150 ms' });
+    expect(await failureOf(fetcher.fetch(`${site.origin}/hang`, { ...LIMITS, timeoutMs: 150 }))).toMatchObject({
+      failure: 'timeout',
+      message: 'no complete answer within 150 ms',
+    });
     await fetcher.close();
   });
 

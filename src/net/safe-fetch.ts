@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
-import { Agent, request, type Dispatcher } from 'undici';
-import { publicAddressPolicy, type AddressPolicy } from './address-policy.js';
-import { BlockedAddressError, guardedLookup, systemResolve, type Resolve } from './guarded-lookup.js';
+import { Agent, type Dispatcher, request } from 'undici';
+import { type AddressPolicy, publicAddressPolicy } from './address-policy.js';
+import { BlockedAddressError, guardedLookup, type Resolve, systemResolve } from './guarded-lookup.js';
 import { readCapped } from './read-capped.js';
 
 export interface SafeFetchRequest {
@@ -124,7 +124,8 @@ function checkedUrl(href: string, checkUrl: SafeFetchRequest['checkUrl'], policy
   } catch {
     throw new SafeFetchError('invalid_url', `${href} is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SafeFetchError('invalid_url', `${url.protocol} URLs are not fetched`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new SafeFetchError('invalid_url', `${url.protocol} URLs are not fetched`);
   if (url.username || url.password) throw new SafeFetchError('invalid_url', 'URLs with credentials are not fetched');
   const refusedByCaller = checkUrl?.(url);
   if (refusedByCaller) throw new SafeFetchError('blocked', refusedByCaller);
@@ -144,6 +145,7 @@ function flatHeaders(headers: Dispatcher.ResponseData['headers']): Record<string
 
 /** undici wraps connect failures; the lookup's refusal may sit in a cause chain. */
 function findBlocked(error: unknown): BlockedAddressError | undefined {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof BlockedAddressError) return e;
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    if (e instanceof BlockedAddressError) return e;
   return undefined;
 }

@@ -1,14 +1,20 @@
 import { performance } from 'node:perf_hooks';
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, defaultTextMapGetter, type Span, type Tracer } from '@opentelemetry/api';
-import { ATTR_ERROR_TYPE, ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
-import type { Logger } from 'pino';
+import { context, defaultTextMapGetter, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
+  ATTR_URL_PATH,
+} from '@opentelemetry/semantic-conventions';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { Logger } from 'pino';
 import type { LedgerOutbox } from '../accounting/ledger-outbox.js';
 import type { LedgerWriter } from '../accounting/ledger-writer.js';
 import { NO_RESERVATION, type Reservation, type SpendReservations } from '../accounting/reservations.js';
 import type { Catalog } from '../catalog/types.js';
-import type { GenerationContentRecord, GenerationRecord } from '../store/schema.js';
 import type { RunObserver } from '../chat/run-observer.js';
+import type { GenerationContentRecord, GenerationRecord } from '../store/schema.js';
 import '../http/authenticate.js';
 import { isGatewayError } from '../protocol/gateway-error.js';
 import type { EndpointHealth } from '../routing/endpoint-health.js';
@@ -18,7 +24,7 @@ import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { CLIENT_CLOSED, UNMATCHED_ROUTE } from './metrics/metric-labels.js';
 import { installMetricsRoute } from './metrics/metrics-route.js';
 import { observeRuns } from './observe-runs.js';
-import { newFacts, RequestsInFlight, type RequestFacts } from './request-facts.js';
+import { newFacts, type RequestFacts, RequestsInFlight } from './request-facts.js';
 import { ATTR_GATEWAY_GENERATION_ID } from './tracing/span-attributes.js';
 import { propagator, type Tracing } from './tracing/start-tracing.js';
 
@@ -69,7 +75,8 @@ export class Observability {
     const accessLog = this.settings.accessLog ?? { enabled: true, sample: 1 };
     const log = app.log;
     // Without a logger (tests, logger: false) Fastify's stand-in has no levels: nothing to write to.
-    const infoEnabled = typeof (log as Partial<Logger>).isLevelEnabled === 'function' ? () => (log as Logger).isLevelEnabled('info') : () => false;
+    const infoEnabled =
+      typeof (log as Partial<Logger>).isLevelEnabled === 'function' ? () => (log as Logger).isLevelEnabled('info') : () => false;
     app.decorateRequest('observed', null);
 
     const finish = (request: FastifyRequest, reply: FastifyReply, facts: RequestFacts) => {
@@ -81,7 +88,10 @@ export class Observability {
       if (facts.attempts > 0) metrics.requestOverhead(route, Math.max(0, durationMs - facts.upstreamMs) / 1000);
       inFlight.delete(request.id);
       if (accessLog.enabled && infoEnabled() && sampled(status, accessLog.sample, Math.random)) {
-        log.info(accessLine({ method: request.method, route, status, durationMs, requestId: request.id, keyHash: request.apiKey?.hash, facts }), 'request');
+        log.info(
+          accessLine({ method: request.method, route, status, durationMs, requestId: request.id, keyHash: request.apiKey?.hash, facts }),
+          'request',
+        );
       }
       if (facts.span) endRequestSpan(facts.span, status);
     };
@@ -176,7 +186,8 @@ export class Observability {
   watchHealth(catalog: Catalog, health: EndpointHealth): void {
     this.metrics.watchHealth(function* () {
       for (const model of catalog.listModels()) {
-        for (const { provider } of model.endpoints) yield { model: model.id, provider, healthy: health.isHealthy(endpointKey(model.id, provider)) };
+        for (const { provider } of model.endpoints)
+          yield { model: model.id, provider, healthy: health.isHealthy(endpointKey(model.id, provider)) };
       }
     });
   }
@@ -188,7 +199,10 @@ function startRequestSpan(tracer: Tracer, request: FastifyRequest, facts: Reques
   const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
   const span = tracer.startSpan(
     `${request.method} ${route}`,
-    { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: request.method, [ATTR_HTTP_ROUTE]: route, [ATTR_URL_PATH]: request.url.split('?', 1)[0] } },
+    {
+      kind: SpanKind.SERVER,
+      attributes: { [ATTR_HTTP_REQUEST_METHOD]: request.method, [ATTR_HTTP_ROUTE]: route, [ATTR_URL_PATH]: request.url.split('?', 1)[0] },
+    },
     parent,
   );
   facts.span = span;

@@ -1,14 +1,20 @@
 import { performance } from 'node:perf_hooks';
-import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import type { Endpoint } from '../catalog/types.js';
-import type { ObservedEnd, RunObserver } from '../chat/run-observer.js';
 import type { RoutedRequest, Run } from '../chat/run.js';
+import type { ObservedEnd, RunObserver } from '../chat/run-observer.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { attemptOutcome } from './metrics/metric-labels.js';
 import type { RequestsInFlight } from './request-facts.js';
-import { answerAttributes, ATTR_GATEWAY_ATTEMPT_OUTCOME, attemptAttributes, operationName, runAttributes } from './tracing/span-attributes.js';
+import {
+  ATTR_GATEWAY_ATTEMPT_OUTCOME,
+  answerAttributes,
+  attemptAttributes,
+  operationName,
+  runAttributes,
+} from './tracing/span-attributes.js';
 
 /** A run whose attempt committed: since when, whether it streams on, and the attempt's span until the run ends. */
 interface Committed {
@@ -58,25 +64,31 @@ export function observeRuns(metrics: GatewayMetrics, inFlight: RequestsInFlight,
     }
   };
 
-  const tracedAttempt = (tracer: Tracer) => async <T>(run: Run<RoutedRequest>, attempt: Attempt<Endpoint>, call: () => Promise<T>): Promise<T> => {
-    const parent = context.active();
-    const span = tracer.startSpan(`${operationName(run)} ${attempt.modelId}`, { kind: SpanKind.CLIENT, attributes: attemptAttributes(run, attempt) }, parent);
-    const started = performance.now();
-    try {
-      // Active while the attempt calls out: its upstream requests carry this span as their parent.
-      const result = await context.with(trace.setSpan(parent, span), call);
-      attemptEnded(run, attempt, 'success', started);
-      commit(run, span);
-      return result;
-    } catch (error) {
-      const outcome = attemptOutcome(error);
-      attemptEnded(run, attempt, outcome, started);
-      span.setAttributes({ [ATTR_ERROR_TYPE]: outcome, [ATTR_GATEWAY_ATTEMPT_OUTCOME]: outcome });
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-      span.end();
-      throw error;
-    }
-  };
+  const tracedAttempt =
+    (tracer: Tracer) =>
+    async <T>(run: Run<RoutedRequest>, attempt: Attempt<Endpoint>, call: () => Promise<T>): Promise<T> => {
+      const parent = context.active();
+      const span = tracer.startSpan(
+        `${operationName(run)} ${attempt.modelId}`,
+        { kind: SpanKind.CLIENT, attributes: attemptAttributes(run, attempt) },
+        parent,
+      );
+      const started = performance.now();
+      try {
+        // Active while the attempt calls out: its upstream requests carry this span as their parent.
+        const result = await context.with(trace.setSpan(parent, span), call);
+        attemptEnded(run, attempt, 'success', started);
+        commit(run, span);
+        return result;
+      } catch (error) {
+        const outcome = attemptOutcome(error);
+        attemptEnded(run, attempt, outcome, started);
+        span.setAttributes({ [ATTR_ERROR_TYPE]: outcome, [ATTR_GATEWAY_ATTEMPT_OUTCOME]: outcome });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        span.end();
+        throw error;
+      }
+    };
 
   const settled = (run: Run<RoutedRequest>, end: ObservedEnd, cost: number): void => {
     const facts = inFlight.get(run.requestId);
@@ -90,7 +102,8 @@ export function observeRuns(metrics: GatewayMetrics, inFlight: RequestsInFlight,
       }
       if (served.span) {
         served.span.setAttributes(answerAttributes(end));
-        if (end.status === 'error') served.span.setStatus({ code: SpanStatusCode.ERROR, ...(end.error ? { message: end.error.message } : {}) });
+        if (end.status === 'error')
+          served.span.setStatus({ code: SpanStatusCode.ERROR, ...(end.error ? { message: end.error.message } : {}) });
         served.span.end();
       }
     }

@@ -22,7 +22,8 @@ export function mergeProviderPreferences(
   for (const [field, value] of Object.entries(request)) if (isSet(value)) merged[field] = value;
   for (const field of MERGED_LISTS) {
     const [ours, theirs] = [defaults[field], request[field]];
-    if (Array.isArray(ours) && Array.isArray(theirs)) merged[field] = [...new Set([...ours, ...theirs].map((slug) => String(slug).toLowerCase()))];
+    if (Array.isArray(ours) && Array.isArray(theirs))
+      merged[field] = [...new Set([...ours, ...theirs].map((slug) => String(slug).toLowerCase()))];
   }
   const [ourPrices, theirPrices] = [defaults.max_price, request.max_price];
   if (isSet(ourPrices) && isSet(theirPrices)) merged.max_price = { ...(ourPrices as object), ...(theirPrices as object) };

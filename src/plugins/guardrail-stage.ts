@@ -1,7 +1,7 @@
 import type { RoutedRequest, Run } from '../chat/run.js';
 import type { ApplicableGuardrail } from '../guardrails/compiled-guardrail.js';
 import { guardrailExclusion } from '../guardrails/endpoint-rules.js';
-import { scanContent, type ScannedText } from '../guardrails/scan-content.js';
+import { type ScannedText, scanContent } from '../guardrails/scan-content.js';
 import { Errors } from '../http/errors.js';
 import type { GatewayError } from '../protocol/gateway-error.js';
 import { endpointKey } from '../routing/plan-attempts.js';
@@ -57,7 +57,10 @@ function applyGuardrail<R extends RoutedRequest>(
   if (guardrail.content.length > 0) {
     const scan = scanContent(guardrail.content, view.texts(request));
     if (scan.matched.block.length > 0) {
-      return block(`${plural(scan.matched.block.length, 'blocked pattern')} matched`, scan.matched.block, { detected: true, engines: ['re2'] });
+      return block(`${plural(scan.matched.block.length, 'blocked pattern')} matched`, scan.matched.block, {
+        detected: true,
+        engines: ['re2'],
+      });
     }
     if (scan.redactions > 0) {
       request = view.withTexts(request, scan.texts);
@@ -72,11 +75,13 @@ function applyGuardrail<R extends RoutedRequest>(
 
   if (rules.max_prompt_tokens !== null && view.promptTokens) {
     const tokens = view.promptTokens(request);
-    if (tokens > rules.max_prompt_tokens) return block(`prompt of about ${tokens} tokens exceeds max_prompt_tokens ${rules.max_prompt_tokens}`, [], { prompt_tokens: tokens });
+    if (tokens > rules.max_prompt_tokens)
+      return block(`prompt of about ${tokens} tokens exceeds max_prompt_tokens ${rules.max_prompt_tokens}`, [], { prompt_tokens: tokens });
   }
   const ceiling = rules.max_completion_tokens;
   if (ceiling !== null && view.maxCompletionTokens) {
-    if (clientLimit != null && clientLimit > ceiling) return block(`max_completion_tokens ${clientLimit} exceeds the guardrail's ceiling of ${ceiling}`, [], {});
+    if (clientLimit != null && clientLimit > ceiling)
+      return block(`max_completion_tokens ${clientLimit} exceeds the guardrail's ceiling of ${ceiling}`, [], {});
     // A limit an earlier guardrail filled in is lowered to this one's, so the lowest ceiling wins.
     const current = view.maxCompletionTokens.get(request);
     if (current == null || current > ceiling) {

@@ -31,7 +31,9 @@ export function resolveModerationProvider(
   }
   const adapter = adapters[provider.kind];
   if (!adapter) {
-    throw new CatalogError(`moderation.provider "${providerId}" is of kind "${provider.kind}", which has no moderation API (kinds that do: ${Object.keys(adapters).join(', ')})`);
+    throw new CatalogError(
+      `moderation.provider "${providerId}" is of kind "${provider.kind}", which has no moderation API (kinds that do: ${Object.keys(adapters).join(', ')})`,
+    );
   }
   return {
     adapter,

@@ -1,5 +1,5 @@
-import type { RoutedRequest } from '../chat/run.js';
 import { describeFailure } from '../chat/attempt-outcome.js';
+import type { RoutedRequest } from '../chat/run.js';
 import type { ScannedText } from '../guardrails/scan-content.js';
 import { Errors } from '../http/errors.js';
 import type { ModerationAdapter, ModerationVerdict } from '../protocol/adapters.js';
@@ -44,12 +44,29 @@ export function moderationStage<R extends RoutedRequest>(
         throw Errors.moderationFailed({ provider_name: target.providerId, raw: failure }, target.providerId, failure.message);
       }
       const categories = [...new Set(verdicts.flatMap((v) => (v.flagged ? v.categories : [])))];
-      const data = { model: target.upstreamModel, provider: target.providerId, inputs: inputs.length, latency_ms: clock().getTime() - started };
-      if (!verdicts.some((v) => v.flagged)) return { entries: [entry('Allowed: nothing flagged', { action: 'allowed', flagged: false, ...data })] };
+      const data = {
+        model: target.upstreamModel,
+        provider: target.providerId,
+        inputs: inputs.length,
+        latency_ms: clock().getTime() - started,
+      };
+      if (!verdicts.some((v) => v.flagged))
+        return { entries: [entry('Allowed: nothing flagged', { action: 'allowed', flagged: false, ...data })] };
       const flaggedInputs = verdicts.flatMap((v, index) => (v.flagged ? [index] : []));
       return {
-        entries: [entry(`Blocked: flagged for ${categories.join(', ') || 'an unnamed category'}`, { action: 'blocked', flagged: true, categories, flagged_inputs: flaggedInputs, ...data })],
-        blocked: Errors.moderationFlagged({ categories, flagged_inputs: flaggedInputs, provider_name: target.providerId, model: target.upstreamModel }, categories.join(', ') || 'an unnamed category'),
+        entries: [
+          entry(`Blocked: flagged for ${categories.join(', ') || 'an unnamed category'}`, {
+            action: 'blocked',
+            flagged: true,
+            categories,
+            flagged_inputs: flaggedInputs,
+            ...data,
+          }),
+        ],
+        blocked: Errors.moderationFlagged(
+          { categories, flagged_inputs: flaggedInputs, provider_name: target.providerId, model: target.upstreamModel },
+          categories.join(', ') || 'an unnamed category',
+        ),
       };
     },
   };

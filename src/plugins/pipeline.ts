@@ -1,26 +1,26 @@
-import type { ChatRun, Run, ActivePlugins, RoutedRequest } from '../chat/run.js';
+import type { Catalog } from '../catalog/types.js';
+import type { ActivePlugins, ChatRun, RoutedRequest, Run } from '../chat/run.js';
 import type { RunObserver } from '../chat/run-observer.js';
-import type { ChatRequest, PluginConfig } from '../protocol/chat.js';
 import type { GuardrailCache } from '../guardrails/guardrail-cache.js';
 import { Errors } from '../http/errors.js';
+import type { ChatRequest, PluginConfig } from '../protocol/chat.js';
 import type { EmbeddingsRequest } from '../protocol/embeddings.js';
 import type { ImageRequest } from '../protocol/images.js';
-import type { SpeechRequest } from '../protocol/speech.js';
 import type { RerankRequest } from '../protocol/rerank.js';
+import type { SpeechRequest } from '../protocol/speech.js';
 import type { Clock } from '../util/clock.js';
-import { guardrailStage } from './guardrail-stage.js';
-import { moderationStage, type ModerationProvider } from './moderation-stage.js';
-import { activePlugins } from './plugin-configs.js';
-import type { GuardedRequestView } from './guardrail-stage.js';
-import { CHAT_VIEW, EMBEDDINGS_VIEW, IMAGES_VIEW, RERANK_VIEW, SPEECH_VIEW } from './request-views.js';
-import { runRequestStages, type RequestStage } from './request-stage.js';
-import { responseHealingStage } from './response-healing.js';
-import { runResponseStages, type ResponseStage } from './response-stage.js';
-import type { ServerToolRegistry } from './server-tools/server-tool.js';
-import type { Catalog } from '../catalog/types.js';
 import { contextCompressionStage } from './context-compression/context-compression-stage.js';
 import { fileParserStage, hasFileParts } from './file-parser/file-parser-stage.js';
+import type { GuardedRequestView } from './guardrail-stage.js';
+import { guardrailStage } from './guardrail-stage.js';
+import { type ModerationProvider, moderationStage } from './moderation-stage.js';
+import { activePlugins } from './plugin-configs.js';
 import type { PluginServices } from './plugin-services.js';
+import { type RequestStage, runRequestStages } from './request-stage.js';
+import { CHAT_VIEW, EMBEDDINGS_VIEW, IMAGES_VIEW, RERANK_VIEW, SPEECH_VIEW } from './request-views.js';
+import { responseHealingStage } from './response-healing.js';
+import { type ResponseStage, runResponseStages } from './response-stage.js';
+import type { ServerToolRegistry } from './server-tools/server-tool.js';
 import { webCitationsStage } from './web/web-citations-stage.js';
 import { webSearchStage } from './web/web-search-stage.js';
 
@@ -61,7 +61,14 @@ const streamingLimits: RequestStage<ChatRequest> = {
   name: 'streaming-limits',
   applies: ({ run, plugins }) => run.request.stream === true && plugins.has('response-healing'),
   run: () => ({
-    entries: [{ type: 'plugin', name: 'response-healing', summary: 'Skipped: response-healing repairs non-streaming responses only', data: { action: 'skipped', reason: 'streaming' } }],
+    entries: [
+      {
+        type: 'plugin',
+        name: 'response-healing',
+        summary: 'Skipped: response-healing repairs non-streaming responses only',
+        data: { action: 'skipped', reason: 'streaming' },
+      },
+    ],
   }),
 };
 

@@ -2,11 +2,11 @@ import type { PluginSettings } from '../config/plugin-settings.js';
 import { publicAddressPolicy } from '../net/address-policy.js';
 import type { Resolve } from '../net/guarded-lookup.js';
 import { createSafeFetcher, type SafeFetcher } from '../net/safe-fetch.js';
+import type { SearchEngine } from '../protocol/search-engine.js';
 import { extractPdfText } from './file-parser/extract-pdf-text.js';
 import { PdfTextCache } from './file-parser/pdf-text-cache.js';
 import { loadTokenCounter, type TokenCounter } from './shared/token-counter.js';
 import { exaSearchEngine } from './web/exa-search.js';
-import type { SearchEngine } from '../protocol/search-engine.js';
 
 /** Limits of one fetch for a model: a page for web-fetch, a file for file-parser. */
 export const FETCH_LIMITS = {
@@ -28,7 +28,10 @@ export interface PluginServices {
 }
 
 export function createPluginServices(settings: PluginSettings, options: { resolve?: Resolve } = {}): PluginServices {
-  const fetcher = createSafeFetcher({ policy: publicAddressPolicy(settings.allowPrivateRanges), ...(options.resolve ? { resolve: options.resolve } : {}) });
+  const fetcher = createSafeFetcher({
+    policy: publicAddressPolicy(settings.allowPrivateRanges),
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
   return {
     fetcher,
     pdfText: new PdfTextCache(extractPdfText),

@@ -1,8 +1,8 @@
-import type { RoutedRequest, Run, ActivePlugins } from '../chat/run.js';
+import type { ActivePlugins, RoutedRequest, Run } from '../chat/run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
 import type { ApplicableGuardrail } from '../guardrails/compiled-guardrail.js';
 import { Errors } from '../http/errors.js';
-import { isGatewayError, type GatewayError } from '../protocol/gateway-error.js';
+import { type GatewayError, isGatewayError } from '../protocol/gateway-error.js';
 import type { PipelineEntry } from './pipeline-entry.js';
 
 /** What a stage sees: the run so far (request and plan), the plugins and guardrails in force. */
@@ -44,7 +44,10 @@ function stopped<R extends RoutedRequest>(error: GatewayError, run: Run<R>, pipe
  * that stopped it. A stage that fails unexpectedly is a 500, never a skip
  * that nobody sees.
  */
-export async function runRequestStages<R extends RoutedRequest>(stages: readonly RequestStage<R>[], context: StageContext<R>): Promise<Run<R>> {
+export async function runRequestStages<R extends RoutedRequest>(
+  stages: readonly RequestStage<R>[],
+  context: StageContext<R>,
+): Promise<Run<R>> {
   let run = context.run;
   const pipeline: PipelineEntry[] = [...(run.routing.pipeline ?? [])];
   for (const stage of stages) {

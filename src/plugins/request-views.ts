@@ -1,10 +1,10 @@
 import { estimatePromptTokens } from '../chat/estimate-tokens.js';
-import type { ChatRequest } from '../protocol/chat.js';
 import { chatTexts, withChatTexts } from '../guardrails/chat-texts.js';
+import type { ChatRequest } from '../protocol/chat.js';
 import type { EmbeddingsRequest } from '../protocol/embeddings.js';
 import type { ImageRequest } from '../protocol/images.js';
-import type { SpeechRequest } from '../protocol/speech.js';
 import type { RerankRequest } from '../protocol/rerank.js';
+import type { SpeechRequest } from '../protocol/speech.js';
 import type { GuardedRequestView } from './guardrail-stage.js';
 
 /** A chat request as guardrails read it: its messages' texts, the prompt estimate and the completion limit. */
@@ -21,7 +21,11 @@ export const CHAT_VIEW: GuardedRequestView<ChatRequest> = {
 /** A rerank as guardrails read it: the query and the documents are the user's text; it has no token limits to enforce. */
 export const RERANK_VIEW: GuardedRequestView<RerankRequest> = {
   texts: (request) => [request.query, ...request.documents].map((text) => ({ role: 'user', text })),
-  withTexts: (request, texts) => ({ ...request, query: texts[0]?.text ?? request.query, documents: request.documents.map((d, i) => texts[i + 1]?.text ?? d) }),
+  withTexts: (request, texts) => ({
+    ...request,
+    query: texts[0]?.text ?? request.query,
+    documents: request.documents.map((d, i) => texts[i + 1]?.text ?? d),
+  }),
 };
 
 /**
@@ -31,7 +35,9 @@ export const RERANK_VIEW: GuardedRequestView<RerankRequest> = {
 export const EMBEDDINGS_VIEW: GuardedRequestView<EmbeddingsRequest> = {
   texts: ({ input }) => (input.kind === 'text' ? input.texts.map((text) => ({ role: 'user', text })) : []),
   withTexts: (request, texts) =>
-    request.input.kind === 'text' ? { ...request, input: { kind: 'text', texts: request.input.texts.map((t, i) => texts[i]?.text ?? t) } } : request,
+    request.input.kind === 'text'
+      ? { ...request, input: { kind: 'text', texts: request.input.texts.map((t, i) => texts[i]?.text ?? t) } }
+      : request,
 };
 
 /** An image request as guardrails read it: the prompt is the user's text. */

@@ -26,7 +26,10 @@ describe('healJson', () => {
 
   it('runs schema patterns in linear time', () => {
     const evil = { type: 'string', pattern: '^(a+)+$' };
-    expect(healJson(JSON.stringify(`${'a'.repeat(40_000)}b`), evil)).toMatchObject({ outcome: 'valid', schema: [expect.stringContaining('must match pattern')] });
+    expect(healJson(JSON.stringify(`${'a'.repeat(40_000)}b`), evil)).toMatchObject({
+      outcome: 'valid',
+      schema: [expect.stringContaining('must match pattern')],
+    });
   });
 });
 
@@ -54,7 +57,11 @@ describe('responseHealingStage', () => {
     const result = responseHealingStage.run(run({ response_format: json }), completion('{"a": [1, 2'));
     expect(result.completion.choices[0]?.message.content).toBe('{"a": [1, 2]}');
     expect(result.entries).toEqual([
-      expect.objectContaining({ type: 'response_healing', name: 'response-healing', data: expect.objectContaining({ action: 'repaired', parse_error: expect.any(String) }) }),
+      expect.objectContaining({
+        type: 'response_healing',
+        name: 'response-healing',
+        data: expect.objectContaining({ action: 'repaired', parse_error: expect.any(String) }),
+      }),
     ]);
   });
 

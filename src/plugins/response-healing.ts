@@ -1,6 +1,6 @@
 import { jsonrepair } from 'jsonrepair';
-import type { PipelineEntry } from './pipeline-entry.js';
 import { checkAgainstSchema } from './json-schema-check.js';
+import type { PipelineEntry } from './pipeline-entry.js';
 import type { ResponseStage } from './response-stage.js';
 
 type Healing =
@@ -43,7 +43,12 @@ export function healJson(content: string, schema: Record<string, unknown> | unde
   return { outcome: 'repaired', content: repaired, parseError: parsed.error, ...(problems ? { schema: problems } : {}) };
 }
 
-const entry = (summary: string, data: Record<string, unknown>): PipelineEntry => ({ type: 'response_healing', name: 'response-healing', summary, data });
+const entry = (summary: string, data: Record<string, unknown>): PipelineEntry => ({
+  type: 'response_healing',
+  name: 'response-healing',
+  summary,
+  data,
+});
 
 /**
  * The `response-healing` plugin, for non-streaming requests asking for JSON
@@ -70,13 +75,30 @@ export const responseHealingStage: ResponseStage = {
         return choice;
       }
       const healing = healJson(content, schema);
-      const schemaData = healing.outcome !== 'unhealable' && healing.schema ? { schema_valid: false, schema_errors: healing.schema } : schema ? { schema_valid: true } : {};
+      const schemaData =
+        healing.outcome !== 'unhealable' && healing.schema
+          ? { schema_valid: false, schema_errors: healing.schema }
+          : schema
+            ? { schema_valid: true }
+            : {};
       if (healing.outcome === 'valid') {
-        entries.push(entry(`Valid JSON${healing.schema ? ', but it does not match the schema' : ''}: nothing to repair`, { choice: choice.index, action: 'none', ...schemaData }));
+        entries.push(
+          entry(`Valid JSON${healing.schema ? ', but it does not match the schema' : ''}: nothing to repair`, {
+            choice: choice.index,
+            action: 'none',
+            ...schemaData,
+          }),
+        );
         return choice;
       }
       if (healing.outcome === 'unhealable') {
-        entries.push(entry(`Skipped: the output could not be repaired (${healing.reason})`, { choice: choice.index, action: 'skipped', reason: healing.reason }));
+        entries.push(
+          entry(`Skipped: the output could not be repaired (${healing.reason})`, {
+            choice: choice.index,
+            action: 'skipped',
+            reason: healing.reason,
+          }),
+        );
         return choice;
       }
       entries.push(

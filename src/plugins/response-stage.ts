@@ -10,7 +10,11 @@ export interface ResponseStage {
 }
 
 /** Runs the stages that apply, in order; returns the completion and the run with their entries in its pipeline. */
-export function runResponseStages(stages: readonly ResponseStage[], run: ChatRun, completion: ChatCompletion): { completion: ChatCompletion; run: ChatRun } {
+export function runResponseStages(
+  stages: readonly ResponseStage[],
+  run: ChatRun,
+  completion: ChatCompletion,
+): { completion: ChatCompletion; run: ChatRun } {
   let current = completion;
   const entries: PipelineEntry[] = [];
   for (const stage of stages) {

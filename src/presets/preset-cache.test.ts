@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PresetSettings } from './preset-fields.js';
 import { PresetCache, presetCacheId } from './preset-cache.js';
+import type { PresetSettings } from './preset-fields.js';
 
 describe('PresetCache', () => {
   const stored: PresetSettings = { config: { model: 'acme/chat' }, systemPrompt: 'Be brief.' };

@@ -13,7 +13,10 @@ import type { PresetSettings } from './preset-fields.js';
 export class PresetCache {
   private readonly cache: LRUCache<string, PresetSettings>;
 
-  constructor(load: (organizationId: string, slug: string) => Promise<PresetSettings | undefined>, options: { max?: number; ttlMs?: number } = {}) {
+  constructor(
+    load: (organizationId: string, slug: string) => Promise<PresetSettings | undefined>,
+    options: { max?: number; ttlMs?: number } = {},
+  ) {
     this.cache = new LRUCache<string, PresetSettings>({
       max: options.max ?? 10_000,
       ttl: options.ttlMs ?? 5 * 60_000,

@@ -7,10 +7,10 @@ import type { Dispatcher } from 'undici';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from './chat.js';
 import type { EmbeddingsRequest, UpstreamEmbeddings } from './embeddings.js';
 import type { ImageRequest, UpstreamImages } from './images.js';
-import type { SpeechRequest } from './speech.js';
 import type { MessagesRequest, MessagesResponse, MessagesStreamEvent } from './messages.js';
 import type { RerankRequest, UpstreamRerank } from './rerank.js';
-import type { ResponseObject, ResponsesRequest, ResponseStreamEvent } from './responses.js';
+import type { ResponseObject, ResponseStreamEvent, ResponsesRequest } from './responses.js';
+import type { SpeechRequest } from './speech.js';
 import type { UpstreamTarget } from './upstream.js';
 import type { UpstreamVideoRequest, VideoRequest } from './video-request.js';
 
@@ -75,7 +75,11 @@ export interface NativeMessagesEvent {
  */
 export interface NativeMessages {
   buildRequestBody(body: MessagesRequest, target: UpstreamTarget, options: { stream: boolean; endUserId?: string }): unknown;
-  complete(body: MessagesRequest, target: UpstreamTarget, context: NativeMessagesContext): Promise<{ message: MessagesResponse; completion: ChatCompletion }>;
+  complete(
+    body: MessagesRequest,
+    target: UpstreamTarget,
+    context: NativeMessagesContext,
+  ): Promise<{ message: MessagesResponse; completion: ChatCompletion }>;
   stream(body: MessagesRequest, target: UpstreamTarget, context: NativeMessagesContext): Promise<AsyncIterable<NativeMessagesEvent>>;
 }
 
@@ -94,7 +98,10 @@ export interface EmbeddingsAdapter {
 }
 
 /** What an image request can set on a protocol, as the reference's CapabilityDescriptor describes it (GET /images/models). */
-export type ImageCapability = { type: 'enum'; values: readonly string[] } | { type: 'range'; min: number; max: number } | { type: 'boolean' };
+export type ImageCapability =
+  | { type: 'enum'; values: readonly string[] }
+  | { type: 'range'; min: number; max: number }
+  | { type: 'boolean' };
 
 export interface ImagesAdapter {
   readonly kind: string;

@@ -76,11 +76,7 @@ export interface ServerToolEntry {
   parameters?: Record<string, unknown>;
 }
 
-export type ToolChoice =
-  | 'none'
-  | 'auto'
-  | 'required'
-  | { type: 'function'; function: { name: string } };
+export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
 
 export type ReasoningEffort = 'max' | 'xhigh' | 'high' | 'medium' | 'low' | 'minimal' | 'none';
 
@@ -136,7 +132,13 @@ export interface ChatRequest {
   tool_choice?: ToolChoice;
   parallel_tool_calls?: boolean | null;
   response_format?: ResponseFormat;
-  reasoning?: { effort?: ReasoningEffort | null; summary?: string | null; max_tokens?: number | null; exclude?: boolean; enabled?: boolean };
+  reasoning?: {
+    effort?: ReasoningEffort | null;
+    summary?: string | null;
+    max_tokens?: number | null;
+    exclude?: boolean;
+    enabled?: boolean;
+  };
   reasoning_effort?: ReasoningEffort | null;
   modalities?: ('text' | 'image' | 'audio')[];
   image_config?: Record<string, string | number | unknown[]>;

@@ -67,7 +67,11 @@ export interface ResponsesReasoningItem {
   encrypted_content?: string | null;
   status?: string;
 }
-export type ResponsesInputItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesFunctionCallOutputItem | ResponsesReasoningItem;
+export type ResponsesInputItem =
+  | ResponsesMessageItem
+  | ResponsesFunctionCallItem
+  | ResponsesFunctionCallOutputItem
+  | ResponsesReasoningItem;
 
 export interface ResponsesFunctionTool {
   type: 'function';
@@ -116,7 +120,10 @@ export interface ResponsesMessageOutput {
   status: 'in_progress' | 'completed' | 'incomplete';
   content: (ResponsesOutputText | ResponsesRefusal)[];
 }
-export type ResponsesOutputItem = ResponsesMessageOutput | (ResponsesFunctionCallItem & { id: string; status: string }) | ResponsesReasoningItem;
+export type ResponsesOutputItem =
+  | ResponsesMessageOutput
+  | (ResponsesFunctionCallItem & { id: string; status: string })
+  | ResponsesReasoningItem;
 
 export interface ResponsesUsage {
   input_tokens: number;

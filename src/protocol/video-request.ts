@@ -10,7 +10,10 @@ export interface FrameImage extends VideoImage {
 }
 
 /** The reference's InputReference: an image, audio or video that guides generation (only images are used). */
-export type InputReference = VideoImage | { type: 'audio_url'; audio_url: { url: string } } | { type: 'video_url'; video_url: { url: string } };
+export type InputReference =
+  | VideoImage
+  | { type: 'audio_url'; audio_url: { url: string } }
+  | { type: 'video_url'; video_url: { url: string } };
 
 /** The fields of POST /videos (the reference's VideoGenerationRequest) the gateway acts on, as validated. */
 export interface VideoRequest {

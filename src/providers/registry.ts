@@ -1,13 +1,21 @@
+import type {
+  ChatAdapter,
+  EmbeddingsAdapter,
+  ImagesAdapter,
+  ModerationAdapter,
+  RerankAdapter,
+  SpeechAdapter,
+  VideoAdapter,
+} from '../protocol/adapters.js';
 import { anthropicChatAdapter } from './anthropic/index.js';
 import { cohereEmbeddingsAdapter, cohereRerankAdapter } from './cohere/index.js';
 import { geminiChatAdapter, geminiEmbeddingsAdapter } from './gemini/index.js';
 import { geminiVideosAdapter } from './gemini-videos/index.js';
 import { jinaEmbeddingsAdapter, jinaRerankAdapter } from './jina/index.js';
 import { localRerankAdapter } from './local/index.js';
-import type { ChatAdapter, EmbeddingsAdapter, ImagesAdapter, ModerationAdapter, RerankAdapter, SpeechAdapter, VideoAdapter } from '../protocol/adapters.js';
 import { openAIChatAdapter, openAIEmbeddingsAdapter, openAIImagesAdapter, openAISpeechAdapter } from './openai/index.js';
-import { openAIVideosAdapter } from './openai-videos/index.js';
 import { openAIModerationAdapter } from './openai-moderation/index.js';
+import { openAIVideosAdapter } from './openai-videos/index.js';
 
 /** The chat adapter of each provider kind; a config naming any other kind is refused at start. */
 export const CHAT_ADAPTERS: Readonly<Record<string, ChatAdapter>> = {
@@ -54,7 +62,12 @@ export const MODERATION_ADAPTERS: Readonly<Record<string, ModerationAdapter>> = 
 
 /** Every kind some adapter speaks, for chat, rerank, embeddings or video. */
 export const PROVIDER_KINDS: readonly string[] = [
-  ...new Set([...Object.keys(CHAT_ADAPTERS), ...Object.keys(RERANK_ADAPTERS), ...Object.keys(EMBEDDINGS_ADAPTERS), ...Object.keys(VIDEO_ADAPTERS)]),
+  ...new Set([
+    ...Object.keys(CHAT_ADAPTERS),
+    ...Object.keys(RERANK_ADAPTERS),
+    ...Object.keys(EMBEDDINGS_ADAPTERS),
+    ...Object.keys(VIDEO_ADAPTERS),
+  ]),
 ];
 
 /** The kinds that serve each task, for the start-time check that every endpoint can be served (catalog/assert-servable.ts). */

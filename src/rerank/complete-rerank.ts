@@ -1,11 +1,11 @@
-import { settleRun } from '../chat/settle-run.js';
 import { adapterFor } from '../chat/adapter-for.js';
 import { serveRun } from '../chat/serve-run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
+import { settleRun } from '../chat/settle-run.js';
+import type { RerankResponse } from '../protocol/rerank.js';
 import { rankResults } from './rank-results.js';
 import type { RerankRun, RerankServices } from './rerank-run.js';
 import { rerankUsage } from './rerank-usage.js';
-import type { RerankResponse } from '../protocol/rerank.js';
 
 /**
  * A rerank: try the plan as chat does (fallbacks, Retry-After, health), charge

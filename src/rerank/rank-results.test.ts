@@ -29,13 +29,21 @@ describe('rankResults', () => {
   });
 
   it('accepts fewer scores than documents (a provider that applied top_n)', () => {
-    expect(rankResults([{ index: 2, relevance_score: 1 }], { documents })).toEqual([{ index: 2, relevance_score: 1, document: { text: 'gamma' } }]);
+    expect(rankResults([{ index: 2, relevance_score: 1 }], { documents })).toEqual([
+      { index: 2, relevance_score: 1, document: { text: 'gamma' } },
+    ]);
   });
 
   it.each([
     ['a document that was not sent', [{ index: 3, relevance_score: 1 }]],
     ['a negative index', [{ index: -1, relevance_score: 1 }]],
-    ['a document scored twice', [{ index: 0, relevance_score: 1 }, { index: 0, relevance_score: 0.5 }]],
+    [
+      'a document scored twice',
+      [
+        { index: 0, relevance_score: 1 },
+        { index: 0, relevance_score: 0.5 },
+      ],
+    ],
   ])('calls an answer with %s malformed', (_, bad) => {
     expect(() => rankResults(bad, { documents })).toThrow(UpstreamError);
     expect(() => rankResults(bad, { documents })).toThrow(expect.objectContaining({ failure: 'malformed' }));

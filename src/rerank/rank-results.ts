@@ -1,5 +1,5 @@
-import { UpstreamError } from '../protocol/upstream.js';
 import type { RerankRequest, RerankResult, RerankScore } from '../protocol/rerank.js';
+import { UpstreamError } from '../protocol/upstream.js';
 
 /**
  * The response's results from a provider's scores: most relevant first (equal
@@ -12,7 +12,10 @@ export function rankResults(scores: readonly RerankScore[], request: Pick<Rerank
   const seen = new Set<number>();
   for (const { index } of scores) {
     if (index < 0 || index >= request.documents.length || seen.has(index)) {
-      throw new UpstreamError('malformed', `upstream scored document ${index}, which is not one of the ${request.documents.length} sent or was scored twice`);
+      throw new UpstreamError(
+        'malformed',
+        `upstream scored document ${index}, which is not one of the ${request.documents.length} sent or was scored twice`,
+      );
     }
     seen.add(index);
   }

@@ -1,12 +1,12 @@
-import { inputCeiling, type CostCeiling } from '../accounting/reservation-ceiling.js';
-import { startRun } from '../chat/start-run.js';
-import type { RunServices } from '../chat/run-services.js';
+import { type CostCeiling, inputCeiling } from '../accounting/reservation-ceiling.js';
 import type { Run, RunContext } from '../chat/run.js';
+import type { RunServices } from '../chat/run-services.js';
+import { startRun } from '../chat/start-run.js';
 import { loadTokenCounter } from '../plugins/shared/token-counter.js';
 import type { RerankAdapter } from '../protocol/adapters.js';
+import type { RerankRequest } from '../protocol/rerank.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import { countSearchUnits } from './rerank-usage.js';
-import type { RerankRequest } from '../protocol/rerank.js';
 
 /** What the rerank flow needs beyond the request; built once in app.ts. */
 export interface RerankServices extends RunServices {

@@ -5,7 +5,10 @@ const request = (documents: number) => ({ query: 'abcd', documents: Array.from({
 
 describe('rerankUsage', () => {
   it('takes what the provider reported', () => {
-    expect(rerankUsage({ search_units: 1, total_tokens: 40 }, request(3))).toEqual({ usage: { search_units: 1, total_tokens: 40 }, estimated: false });
+    expect(rerankUsage({ search_units: 1, total_tokens: 40 }, request(3))).toEqual({
+      usage: { search_units: 1, total_tokens: 40 },
+      estimated: false,
+    });
   });
 
   it('counts search units as Cohere does: one per started 100 documents', () => {
@@ -26,12 +29,21 @@ describe('rerankUsage', () => {
     ['1e308', 1e308],
     ['more than the documents could need', 50],
   ])('counts itself search units the provider reported as %s', (_, units) => {
-    expect(rerankUsage({ search_units: units as number, total_tokens: 5 }, request(3))).toEqual({ usage: { search_units: 1, total_tokens: 5 }, estimated: true });
+    expect(rerankUsage({ search_units: units as number, total_tokens: 5 }, request(3))).toEqual({
+      usage: { search_units: 1, total_tokens: 5 },
+      estimated: true,
+    });
   });
 
   it('counts itself tokens more than the query read with each document could hold', () => {
-    expect(rerankUsage({ search_units: 1, total_tokens: 1_000_000 }, request(3))).toEqual({ usage: { search_units: 1, total_tokens: 4 }, estimated: true });
-    expect(rerankUsage({ search_units: 1, total_tokens: 60 }, request(3))).toEqual({ usage: { search_units: 1, total_tokens: 60 }, estimated: false });
+    expect(rerankUsage({ search_units: 1, total_tokens: 1_000_000 }, request(3))).toEqual({
+      usage: { search_units: 1, total_tokens: 4 },
+      estimated: true,
+    });
+    expect(rerankUsage({ search_units: 1, total_tokens: 60 }, request(3))).toEqual({
+      usage: { search_units: 1, total_tokens: 60 },
+      estimated: false,
+    });
   });
 
   it('takes more search units than documents/100 when long documents may have been cut into chunks', () => {

@@ -1,7 +1,7 @@
 import { tokenCapacity } from '../accounting/check-usage.js';
-import { isCount } from '../protocol/usage-counts.js';
 import { estimateTokens } from '../chat/estimate-tokens.js';
-import type { RerankRequest, RerankUsage, ReportedRerankUsage } from '../protocol/rerank.js';
+import type { ReportedRerankUsage, RerankRequest, RerankUsage } from '../protocol/rerank.js';
+import { isCount } from '../protocol/usage-counts.js';
 
 /** Cohere's search units: one per query against up to 100 documents. */
 export const countSearchUnits = (documents: number): number => Math.max(1, Math.ceil(documents / 100));

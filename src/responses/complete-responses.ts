@@ -1,8 +1,8 @@
 import { adapterFor } from '../chat/adapter-for.js';
 import { answerTextOf, checkChatUsage } from '../chat/check-chat-usage.js';
 import type { AnswerText } from '../chat/estimate-tokens.js';
-import type { ChatServices } from '../chat/run-services.js';
 import type { ChatRun } from '../chat/run.js';
+import type { ChatServices } from '../chat/run-services.js';
 import { serveRun } from '../chat/serve-run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
 import { settleRun } from '../chat/settle-run.js';
@@ -50,7 +50,11 @@ export function orChat(error: unknown): undefined {
  * chat's, the ledger row written, and the Response answered with the
  * generation's id, the model that served and the cost.
  */
-export function completeResponses(services: ChatServices, { run, body, native }: ResponsesCall, signal: AbortSignal): Promise<ResponseObject> {
+export function completeResponses(
+  services: ChatServices,
+  { run, body, native }: ResponsesCall,
+  signal: AbortSignal,
+): Promise<ResponseObject> {
   return serveRun(
     services,
     run,

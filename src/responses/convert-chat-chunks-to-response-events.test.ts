@@ -2,14 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletionChunk } from '../protocol/chat.js';
 import { ChatChunksToResponseEvents } from './convert-chat-chunks-to-response-events.js';
-import { responseShell, type ItemIds } from './convert-chat-to-response.js';
+import { type ItemIds, responseShell } from './convert-chat-to-response.js';
 
 const counter = (): ItemIds => {
   let n = 0;
   return (prefix) => `${prefix}_${++n}`;
 };
 const shell = responseShell({ input: 'hi' }, { id: 'gen-1', model: 'm', createdAt: 100 });
-const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null, usage?: ChatCompletionChunk['usage']): ChatCompletionChunk => ({
+const chunk = (
+  delta: ChatCompletionChunk['choices'][number]['delta'],
+  finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null,
+  usage?: ChatCompletionChunk['usage'],
+): ChatCompletionChunk => ({
   id: 'c',
   object: 'chat.completion.chunk',
   created: 100,
@@ -26,7 +30,12 @@ function run(chunks: ChatCompletionChunk[]) {
 
 describe('ChatChunksToResponseEvents', () => {
   it('streams text as a message item with its part, deltas and done events, numbered in order', () => {
-    const { events } = run([chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' }), chunk({}, 'stop', { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 })]);
+    const { events } = run([
+      chunk({ role: 'assistant', content: '' }),
+      chunk({ content: 'Hel' }),
+      chunk({ content: 'lo' }),
+      chunk({}, 'stop', { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }),
+    ]);
     expect(events.map((e) => e.type)).toEqual([
       'response.created',
       'response.in_progress',
@@ -42,7 +51,15 @@ describe('ChatChunksToResponseEvents', () => {
     expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
     expect(events[0]).toMatchObject({ response: { id: 'gen-1', status: 'in_progress', output: [] } });
     expect(events[2]).toMatchObject({ output_index: 0, item: { type: 'message', id: 'msg_1', status: 'in_progress', content: [] } });
-    expect(events[4]).toEqual({ type: 'response.output_text.delta', sequence_number: 4, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Hel', logprobs: [] });
+    expect(events[4]).toEqual({
+      type: 'response.output_text.delta',
+      sequence_number: 4,
+      item_id: 'msg_1',
+      output_index: 0,
+      content_index: 0,
+      delta: 'Hel',
+      logprobs: [],
+    });
     expect(events[6]).toMatchObject({ text: 'Hello', item_id: 'msg_1' });
     const done = events.at(-1)!;
     expect(done.response).toMatchObject({
@@ -90,10 +107,20 @@ describe('ChatChunksToResponseEvents', () => {
       'response.output_item.done@3',
       'response.completed',
     ]);
-    expect(events.find((e) => e.type === 'response.function_call_arguments.done')).toMatchObject({ item_id: 'fc_3', name: 'get_weather', arguments: '{"city":"Paris"}' });
+    expect(events.find((e) => e.type === 'response.function_call_arguments.done')).toMatchObject({
+      item_id: 'fc_3',
+      name: 'get_weather',
+      arguments: '{"city":"Paris"}',
+    });
     expect(events.at(-1)!.response!.output).toEqual([
       { type: 'reasoning', id: 'rs_1', summary: [], content: [{ type: 'reasoning_text', text: 'Think' }], status: 'completed' },
-      { type: 'message', id: 'msg_2', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Let me check.', annotations: [], logprobs: [] }] },
+      {
+        type: 'message',
+        id: 'msg_2',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'Let me check.', annotations: [], logprobs: [] }],
+      },
       { type: 'function_call', id: 'fc_3', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
       { type: 'function_call', id: 'fc_4', call_id: 'call_2', name: 'get_time', arguments: '{}', status: 'completed' },
     ]);
@@ -101,12 +128,18 @@ describe('ChatChunksToResponseEvents', () => {
 
   it('ends a cut answer with response.incomplete', () => {
     const { events } = run([chunk({ content: 'Once' }), chunk({}, 'length')]);
-    expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'response.incomplete',
+      response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } },
+    });
   });
 
   it('keeps the last usage a chunk reported, canonical, the upstream id and the service tier', () => {
     const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5, prompt_tokens_details: { cache_write_tokens: 1 } };
-    const { converter, events } = run([{ ...chunk({ content: 'x' }, 'stop'), service_tier: 'flex' }, { ...chunk({}), choices: [], usage }]);
+    const { converter, events } = run([
+      { ...chunk({ content: 'x' }, 'stop'), service_tier: 'flex' },
+      { ...chunk({}), choices: [], usage },
+    ]);
     expect(converter.usage).toEqual(usage);
     expect(converter.upstreamId).toBe('c');
     expect(events.at(-1)!.response).toMatchObject({ service_tier: 'flex' });
@@ -135,7 +168,16 @@ describe('ChatChunksToResponseEvents, any chunk sequence', () => {
           if (!('call' in s)) return chunk(s);
           const first = !seen.has(s.call);
           seen.add(s.call);
-          return chunk({ tool_calls: [{ index: s.call, ...(first ? { id: `call_${s.call}`, function: { name: `f${s.call}`, arguments: s.args } } : { function: { arguments: s.args } }) }] });
+          return chunk({
+            tool_calls: [
+              {
+                index: s.call,
+                ...(first
+                  ? { id: `call_${s.call}`, function: { name: `f${s.call}`, arguments: s.args } }
+                  : { function: { arguments: s.args } }),
+              },
+            ],
+          });
         });
         const { events } = run([...chunks, chunk({}, 'stop')]);
         expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
@@ -145,7 +187,9 @@ describe('ChatChunksToResponseEvents, any chunk sequence', () => {
         expect(done).toEqual(added);
         const output = events.at(-1)!.response!.output;
         expect(output).toHaveLength(added.length);
-        const texts = output.flatMap((item) => (item.type === 'message' ? item.content.map((p) => (p.type === 'output_text' ? p.text : '')) : []));
+        const texts = output.flatMap((item) =>
+          item.type === 'message' ? item.content.map((p) => (p.type === 'output_text' ? p.text : '')) : [],
+        );
         expect(texts.join('')).toBe(steps.map((s) => ('content' in s ? s.content : '')).join(''));
         const args = output.flatMap((item) => (item.type === 'function_call' ? [item.arguments] : [])).join('');
         expect(args).toBe(steps.map((s) => ('call' in s ? s.args : '')).join(''));

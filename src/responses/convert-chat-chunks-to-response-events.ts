@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk, FinishReason, Usage } from '../protocol/chat.js';
-import type { ResponseObject, ResponsesOutputItem, ResponseStreamEvent } from '../protocol/responses.js';
-import { responseEnding, responsesUsage, type ItemIds } from './convert-chat-to-response.js';
+import type { ResponseObject, ResponseStreamEvent, ResponsesOutputItem } from '../protocol/responses.js';
+import { type ItemIds, responseEnding, responsesUsage } from './convert-chat-to-response.js';
 
 type OpenItem =
   | { kind: 'reasoning'; index: number; id: string; text: string }
@@ -55,12 +55,27 @@ export class ChatChunksToResponseEvents {
     if (delta.reasoning) {
       const item = this.ensure('reasoning', events);
       item.text += delta.reasoning;
-      events.push(this.event('response.reasoning_text.delta', { item_id: item.id, output_index: item.index, content_index: 0, delta: delta.reasoning }));
+      events.push(
+        this.event('response.reasoning_text.delta', {
+          item_id: item.id,
+          output_index: item.index,
+          content_index: 0,
+          delta: delta.reasoning,
+        }),
+      );
     }
     if (delta.content) {
       const item = this.ensure('message', events);
       item.text += delta.content;
-      events.push(this.event('response.output_text.delta', { item_id: item.id, output_index: item.index, content_index: 0, delta: delta.content, logprobs: [] }));
+      events.push(
+        this.event('response.output_text.delta', {
+          item_id: item.id,
+          output_index: item.index,
+          content_index: 0,
+          delta: delta.content,
+          logprobs: [],
+        }),
+      );
     }
     for (const call of delta.tool_calls ?? []) {
       const current = this.open?.kind === 'call' && this.open.chunkIndex === call.index ? this.open : undefined;
@@ -104,20 +119,52 @@ export class ChatChunksToResponseEvents {
     if (kind === 'reasoning') {
       const item: OpenItem = { kind, index, id: this.ids('rs'), text: '' };
       this.open = item;
-      events.push(this.event('response.output_item.added', { output_index: index, item: { type: 'reasoning', id: item.id, summary: [], content: [], status: 'in_progress' } }));
-      events.push(this.event('response.content_part.added', { item_id: item.id, output_index: index, content_index: 0, part: { type: 'reasoning_text', text: '' } }));
+      events.push(
+        this.event('response.output_item.added', {
+          output_index: index,
+          item: { type: 'reasoning', id: item.id, summary: [], content: [], status: 'in_progress' },
+        }),
+      );
+      events.push(
+        this.event('response.content_part.added', {
+          item_id: item.id,
+          output_index: index,
+          content_index: 0,
+          part: { type: 'reasoning_text', text: '' },
+        }),
+      );
       return item;
     }
     const item: OpenItem = { kind, index, id: this.ids('msg'), text: '' };
     this.open = item;
-    events.push(this.event('response.output_item.added', { output_index: index, item: { type: 'message', id: item.id, role: 'assistant', status: 'in_progress', content: [] } }));
-    events.push(this.event('response.content_part.added', { item_id: item.id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } }));
+    events.push(
+      this.event('response.output_item.added', {
+        output_index: index,
+        item: { type: 'message', id: item.id, role: 'assistant', status: 'in_progress', content: [] },
+      }),
+    );
+    events.push(
+      this.event('response.content_part.added', {
+        item_id: item.id,
+        output_index: index,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+      }),
+    );
     return item;
   }
 
   private openCall(chunkIndex: number, callId: string, name: string, events: ResponseStreamEvent[]): Extract<OpenItem, { kind: 'call' }> {
     this.close(events);
-    const item: Extract<OpenItem, { kind: 'call' }> = { kind: 'call', index: this.output.length, id: this.ids('fc'), callId, name, arguments: '', chunkIndex };
+    const item: Extract<OpenItem, { kind: 'call' }> = {
+      kind: 'call',
+      index: this.output.length,
+      id: this.ids('fc'),
+      callId,
+      name,
+      arguments: '',
+      chunkIndex,
+    };
     this.open = item;
     events.push(
       this.event('response.output_item.added', {
@@ -144,7 +191,13 @@ export class ChatChunksToResponseEvents {
       const part = { type: 'output_text' as const, text: item.text, annotations: [], logprobs: [] };
       events.push(this.event('response.output_text.done', { ...at, content_index: 0, text: item.text, logprobs: [] }));
       events.push(this.event('response.content_part.done', { ...at, content_index: 0, part }));
-      done = { type: 'message', id: item.id, role: 'assistant', status: this.finishReason === 'length' ? 'incomplete' : 'completed', content: [part] };
+      done = {
+        type: 'message',
+        id: item.id,
+        role: 'assistant',
+        status: this.finishReason === 'length' ? 'incomplete' : 'completed',
+        content: [part],
+      };
     } else {
       events.push(this.event('response.function_call_arguments.done', { ...at, name: item.name, arguments: item.arguments }));
       done = { type: 'function_call', id: item.id, call_id: item.callId, name: item.name, arguments: item.arguments, status: 'completed' };

@@ -67,12 +67,23 @@ export function responseEnding(finishReason: FinishReason | undefined): Pick<Res
  * showed its reasoning, a message item with the text (and refusal) when it
  * wrote any, then one function_call item per tool call, in order.
  */
-export function convertChatCompletionToResponse(completion: ChatCompletion, shell: ResponseObject, ids: ItemIds, completedAt: number): ResponseObject {
+export function convertChatCompletionToResponse(
+  completion: ChatCompletion,
+  shell: ResponseObject,
+  ids: ItemIds,
+  completedAt: number,
+): ResponseObject {
   const choice = completion.choices[0];
   const message = choice?.message;
   const output: ResponsesOutputItem[] = [];
   if (message?.reasoning) {
-    output.push({ type: 'reasoning', id: ids('rs'), summary: [], content: [{ type: 'reasoning_text', text: message.reasoning }], status: 'completed' });
+    output.push({
+      type: 'reasoning',
+      id: ids('rs'),
+      summary: [],
+      content: [{ type: 'reasoning_text', text: message.reasoning }],
+      status: 'completed',
+    });
   }
   const status = choice?.finish_reason === 'length' ? 'incomplete' : 'completed';
   if (message?.content || message?.refusal) {
@@ -82,13 +93,29 @@ export function convertChatCompletionToResponse(completion: ChatCompletion, shel
       role: 'assistant',
       status,
       content: [
-        ...(message.content ? [{ type: 'output_text' as const, text: message.content, annotations: (message.annotations ?? []).map(responsesAnnotation), logprobs: [] }] : []),
+        ...(message.content
+          ? [
+              {
+                type: 'output_text' as const,
+                text: message.content,
+                annotations: (message.annotations ?? []).map(responsesAnnotation),
+                logprobs: [],
+              },
+            ]
+          : []),
         ...(message.refusal ? [{ type: 'refusal' as const, refusal: message.refusal }] : []),
       ],
     });
   }
   for (const call of message?.tool_calls ?? []) {
-    output.push({ type: 'function_call', id: ids('fc'), call_id: call.id, name: call.function.name, arguments: call.function.arguments, status: 'completed' });
+    output.push({
+      type: 'function_call',
+      id: ids('fc'),
+      call_id: call.id,
+      name: call.function.name,
+      arguments: call.function.arguments,
+      status: 'completed',
+    });
   }
   return {
     ...shell,

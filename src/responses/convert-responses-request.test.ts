@@ -74,7 +74,11 @@ describe('convertResponsesInput', () => {
       { type: 'function_call', call_id: 'c2', name: 'b', arguments: '{}' },
     ]);
     expect(messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant']);
-    expect(messages[0]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'a', arguments: '{}' } }] });
+    expect(messages[0]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'a', arguments: '{}' } }],
+    });
   });
 });
 
@@ -127,7 +131,9 @@ describe('convertResponsesRequest', () => {
   });
 
   it('leaves out what is not set', () => {
-    expect(convertResponsesRequest({ input: 'hi', tools: [], reasoning: null, max_output_tokens: null, text: null })).toEqual({ messages: [{ role: 'user', content: 'hi' }] });
+    expect(convertResponsesRequest({ input: 'hi', tools: [], reasoning: null, max_output_tokens: null, text: null })).toEqual({
+      messages: [{ role: 'user', content: 'hi' }],
+    });
   });
 });
 
@@ -135,7 +141,12 @@ describe('convertResponsesInput, any sequence of items', () => {
   const text = fc.string({ maxLength: 8 });
   const item = fc.oneof(
     fc.record({ role: fc.constantFrom('user' as const, 'assistant' as const, 'system' as const, 'developer' as const), content: text }),
-    fc.record({ type: fc.constant('function_call' as const), call_id: fc.uuid(), name: fc.constantFrom('a', 'b'), arguments: fc.constant('{}') }),
+    fc.record({
+      type: fc.constant('function_call' as const),
+      call_id: fc.uuid(),
+      name: fc.constantFrom('a', 'b'),
+      arguments: fc.constant('{}'),
+    }),
     fc.record({ type: fc.constant('function_call_output' as const), call_id: fc.uuid(), output: text }),
     fc.record({ type: fc.constant('reasoning' as const), id: fc.uuid(), summary: fc.constant([]) }),
   );

@@ -1,5 +1,21 @@
-import type { AssistantMessage, ChatMessage, ChatRequest, ContentPart, FunctionTool, ReasoningEffort, ResponseFormat, TextPart, ToolChoice } from '../protocol/chat.js';
-import type { ResponsesInputContent, ResponsesInputItem, ResponsesRequest, ResponsesTextFormat, ResponsesToolChoice } from '../protocol/responses.js';
+import type {
+  AssistantMessage,
+  ChatMessage,
+  ChatRequest,
+  ContentPart,
+  FunctionTool,
+  ReasoningEffort,
+  ResponseFormat,
+  TextPart,
+  ToolChoice,
+} from '../protocol/chat.js';
+import type {
+  ResponsesInputContent,
+  ResponsesInputItem,
+  ResponsesRequest,
+  ResponsesTextFormat,
+  ResponsesToolChoice,
+} from '../protocol/responses.js';
 
 /** The chat fields a Responses request sets: its conversation and the settings the Responses API names its own way. */
 export type ConvertedResponsesRequest = Pick<
@@ -32,7 +48,11 @@ function contentPart(part: ResponsesInputContent | { type: string; text?: string
       const fileData = file.file_data ?? file.file_url;
       return {
         type: 'file',
-        file: { ...(file.filename ? { filename: file.filename } : {}), ...(fileData ? { file_data: fileData } : {}), ...(file.file_id ? { file_id: file.file_id } : {}) },
+        file: {
+          ...(file.filename ? { filename: file.filename } : {}),
+          ...(fileData ? { file_data: fileData } : {}),
+          ...(file.file_id ? { file_id: file.file_id } : {}),
+        },
       };
     }
     case 'refusal':
@@ -74,16 +94,19 @@ export function convertResponsesInput(input: ResponsesRequest['input'], instruct
   for (const item of input as ResponsesInputItem[]) {
     if (item.type === 'function_call') {
       const turn = assistantTurn(messages);
-      turn.tool_calls = [...(turn.tool_calls ?? []), { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }];
+      turn.tool_calls = [
+        ...(turn.tool_calls ?? []),
+        { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } },
+      ];
     } else if (item.type === 'function_call_output') {
       const output = typeof item.output === 'string' ? item.output : textOf(item.output.map(contentPart));
       messages.push({ role: 'tool', tool_call_id: item.call_id, content: output });
     } else if (item.type === 'reasoning') {
-      continue;
     } else {
       const content = typeof item.content === 'string' ? item.content : item.content.map(contentPart);
       if (item.role === 'user') messages.push({ role: 'user', content });
-      else if (item.role === 'assistant') messages.push({ role: 'assistant', content: typeof content === 'string' ? content : textOf(content) });
+      else if (item.role === 'assistant')
+        messages.push({ role: 'assistant', content: typeof content === 'string' ? content : textOf(content) });
       else messages.push({ role: item.role, content: typeof content === 'string' ? content : textOf(content) });
     }
   }
@@ -94,7 +117,10 @@ export function convertResponsesInput(input: ResponsesRequest['input'], instruct
 export function convertTextFormat(format: ResponsesTextFormat): ResponseFormat {
   if (format.type !== 'json_schema') return format;
   const { type, name, schema, description, strict } = format;
-  return { type, json_schema: { name, schema, ...(description !== undefined ? { description } : {}), ...(strict !== undefined ? { strict } : {}) } };
+  return {
+    type,
+    json_schema: { name, schema, ...(description !== undefined ? { description } : {}), ...(strict !== undefined ? { strict } : {}) },
+  };
 }
 
 const convertToolChoice = (choice: ResponsesToolChoice): ToolChoice =>

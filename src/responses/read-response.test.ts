@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { ResponsesOutputItem } from '../protocol/responses.js';
 import { AnswerText } from '../chat/estimate-tokens.js';
+import type { ResponsesOutputItem } from '../protocol/responses.js';
 import { answerTextOfResponse, eventText, generatedTextOf, newItemId, responseFinishReason } from './read-response.js';
 
 const output: ResponsesOutputItem[] = [
   { type: 'reasoning', id: 'rs', summary: [{ type: 'summary_text', text: 'ab' }], content: null },
-  { type: 'message', id: 'm', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'cde', annotations: [] }, { type: 'refusal', refusal: 'f' }] },
+  {
+    type: 'message',
+    id: 'm',
+    role: 'assistant',
+    status: 'completed',
+    content: [
+      { type: 'output_text', text: 'cde', annotations: [] },
+      { type: 'refusal', refusal: 'f' },
+    ],
+  },
   { type: 'function_call', id: 'fc', call_id: 'c', name: 'gh', arguments: 'ij', status: 'completed' },
 ];
 
@@ -20,7 +29,9 @@ describe('read-response', () => {
     expect(responseFinishReason({ status: 'completed', incomplete_details: null, output })).toBe('tool_calls');
     expect(responseFinishReason({ status: 'completed', incomplete_details: null, output: [output[1]!] })).toBe('stop');
     expect(responseFinishReason({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [] })).toBe('length');
-    expect(responseFinishReason({ status: 'incomplete', incomplete_details: { reason: 'content_filter' }, output: [] })).toBe('content_filter');
+    expect(responseFinishReason({ status: 'incomplete', incomplete_details: { reason: 'content_filter' }, output: [] })).toBe(
+      'content_filter',
+    );
     expect(responseFinishReason({ status: 'failed', incomplete_details: null, output: [] })).toBe('error');
   });
 

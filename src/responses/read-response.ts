@@ -1,7 +1,7 @@
 import { AnswerText } from '../chat/estimate-tokens.js';
 import type { GeneratedText } from '../chat/generation-content.js';
 import type { FinishReason } from '../protocol/chat.js';
-import type { ResponseObject, ResponsesOutputItem, ResponseStreamEvent } from '../protocol/responses.js';
+import type { ResponseObject, ResponseStreamEvent, ResponsesOutputItem } from '../protocol/responses.js';
 import { randomSlice } from '../util/ids.js';
 
 /** A fresh item id as the Responses API makes them (`msg_…`, `fc_…`, `rs_…`). */
@@ -42,7 +42,13 @@ export function eventText(event: ResponseStreamEvent, answer: AnswerText): void 
 export function generatedTextOf(output: readonly ResponsesOutputItem[]): GeneratedText {
   const join = (texts: string[]) => (texts.length > 0 ? texts.join('') : null);
   return {
-    completion: join(output.flatMap((item) => (item.type === 'message' ? item.content.flatMap((part) => (part.type === 'output_text' ? [part.text] : [])) : []))),
-    reasoning: join(output.flatMap((item) => (item.type === 'reasoning' ? [...item.summary, ...(item.content ?? [])].map((part) => part.text) : []))),
+    completion: join(
+      output.flatMap((item) =>
+        item.type === 'message' ? item.content.flatMap((part) => (part.type === 'output_text' ? [part.text] : [])) : [],
+      ),
+    ),
+    reasoning: join(
+      output.flatMap((item) => (item.type === 'reasoning' ? [...item.summary, ...(item.content ?? [])].map((part) => part.text) : [])),
+    ),
   };
 }

@@ -8,21 +8,21 @@ import { runAttempts } from '../chat/run-attempts.js';
 import type { ChatServices } from '../chat/run-services.js';
 import { attemptOptions, failRun, noteServed } from '../chat/serve-run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
-import { runError, settleRun, type RunEnd } from '../chat/settle-run.js';
+import { type RunEnd, runError, settleRun } from '../chat/settle-run.js';
 import { replay, startKeepAlive } from '../chat/stream-chat.js';
 import { withWebSearches } from '../chat/sum-usage.js';
 import { Errors } from '../http/errors.js';
 import { SHUTTING_DOWN } from '../http/shutdown.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import type { Usage } from '../protocol/chat.js';
-import { isGatewayError, type GatewayError } from '../protocol/gateway-error.js';
-import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from '../protocol/responses.js';
+import { type GatewayError, isGatewayError } from '../protocol/gateway-error.js';
+import { type ResponseObject, type ResponseStreamEvent, TERMINAL_RESPONSE_EVENTS } from '../protocol/responses.js';
 import { UpstreamError } from '../protocol/upstream.js';
 import { convertOpenAIResponsesUsage } from '../providers/openai/convert-openai-responses-usage.js';
 import type { Attempt } from '../routing/plan-attempts.js';
+import { orChat, type ResponsesCall } from './complete-responses.js';
 import { ChatChunksToResponseEvents } from './convert-chat-chunks-to-response-events.js';
 import { responseShell, responsesUsage } from './convert-chat-to-response.js';
-import { orChat, type ResponsesCall } from './complete-responses.js';
 import { eventText, generatedTextOf, newItemId, responseFinishReason } from './read-response.js';
 
 /** An attempt's stream once its first event is in hand: the events (that one included), and the usage as the upstream reported it. */
@@ -35,7 +35,8 @@ interface OpenedEvents {
 }
 
 /** A Responses error code for a gateway error's status, as OpenAI's `response.failed` names them. */
-const failureCode = (error: GatewayError) => (error.statusCode === 429 ? 'rate_limit_exceeded' : error.statusCode >= 500 ? 'server_error' : String(error.statusCode));
+const failureCode = (error: GatewayError) =>
+  error.statusCode === 429 ? 'rate_limit_exceeded' : error.statusCode >= 500 ? 'server_error' : String(error.statusCode);
 
 /**
  * A streamed POST /responses. As for chat, nothing but keep-alive comments
@@ -87,7 +88,10 @@ export async function streamResponses(
     if (!sse.started) return respondWithError(failure);
     // Keep-alive comments went out: the failure is the stream's own error event.
     const gatewayError = isGatewayError(failure) ? failure : Errors.internal();
-    await sse.event('error', JSON.stringify({ type: 'error', code: failureCode(gatewayError), message: gatewayError.message, param: null, sequence_number: 0 }));
+    await sse.event(
+      'error',
+      JSON.stringify({ type: 'error', code: failureCode(gatewayError), message: gatewayError.message, param: null, sequence_number: 0 }),
+    );
     return sse.end();
   }
   keepAlive.stop();
@@ -161,7 +165,11 @@ async function relay(
       ? Errors.shuttingDown()
       : isGatewayError(error)
         ? error
-        : Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`);
+        : Errors.upstreamFailed(
+            { provider_name: provider },
+            provider,
+            `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`,
+          );
     await settleRun(services, run, end({ status: 'error', finishReason: 'error', error: runError(failure) }, usage));
     const shell = latest ?? responseShell(body, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
     const response: ResponseObject = { ...shell, status: 'failed', error: { code: failureCode(failure), message: failure.message } };

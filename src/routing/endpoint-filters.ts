@@ -1,7 +1,7 @@
 import type { Endpoint } from '../catalog/types.js';
-import type { MaxPriceKey, ProviderPreferences } from './provider-preferences.js';
-import { supportsParameter, type RequestNeeds } from './request-parameters.js';
 import { offersTier } from '../protocol/routing-vocabulary.js';
+import type { MaxPriceKey, ProviderPreferences } from './provider-preferences.js';
+import { type RequestNeeds, supportsParameter } from './request-parameters.js';
 
 /** The catalog facts the filters read; unknown facts are absent. */
 export type FilterableEndpoint = Pick<Endpoint, 'provider' | 'pricing'> &
@@ -37,7 +37,8 @@ export const FILTERS: readonly Filter[] = [
       ? { rule: 'data_collection', detail: e.dataCollection ? 'may collect data' : 'data policy unknown' }
       : undefined,
   (e, p) => (p.zdr && e.zdr !== true ? { rule: 'zdr', detail: 'no zero data retention' } : undefined),
-  (e, p) => (p.enforceDistillableText && e.distillable !== true ? { rule: 'enforce_distillable_text', detail: 'text not distillable' } : undefined),
+  (e, p) =>
+    p.enforceDistillableText && e.distillable !== true ? { rule: 'enforce_distillable_text', detail: 'text not distillable' } : undefined,
   (e, p, { parameters, serviceTier }) => {
     if (!p.requireParameters) return undefined;
     const missing = parameters.filter((name) => !supportsParameter(e.supportedParameters, name));

@@ -1,4 +1,4 @@
-import { EndpointStats, type EndpointFigures, type ServedSample } from './endpoint-stats.js';
+import { type EndpointFigures, EndpointStats, type ServedSample } from './endpoint-stats.js';
 
 /** How long an endpoint that failed is avoided. */
 export const UNHEALTHY_FOR_MS = 30_000;

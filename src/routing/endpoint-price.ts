@@ -6,4 +6,5 @@ import type { Pricing } from '../catalog/types.js';
  * prices are 0), after the endpoint's discount. Conditional prices are left
  * out: they depend on the request, the ranking should not.
  */
-export const rankingPrice = (pricing: Pricing) => (pricing.prompt + pricing.completion + (pricing.video_second ?? 0)) * (1 - (pricing.discount ?? 0));
+export const rankingPrice = (pricing: Pricing) =>
+  (pricing.prompt + pricing.completion + (pricing.video_second ?? 0)) * (1 - (pricing.discount ?? 0));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EndpointStats, servedSample, STATS_WINDOW, summarize } from './endpoint-stats.js';
+import { EndpointStats, STATS_WINDOW, servedSample, summarize } from './endpoint-stats.js';
 
 describe('endpoint stats', () => {
   it('summarizes with nearest-rank percentiles and a mean', () => {

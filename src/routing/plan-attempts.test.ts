@@ -4,7 +4,7 @@ import type { Endpoint } from '../catalog/types.js';
 import type { FilterableEndpoint } from './endpoint-filters.js';
 import { exclusionOf } from './endpoint-filters.js';
 import { summarize } from './endpoint-stats.js';
-import { endpointKey, planAttempts, requestedModels, type PlanInput, type PlannableModel } from './plan-attempts.js';
+import { endpointKey, type PlanInput, type PlannableModel, planAttempts, requestedModels } from './plan-attempts.js';
 import { readProviderPreferences } from './provider-preferences.js';
 
 type E = FilterableEndpoint;
@@ -28,7 +28,13 @@ const catalog: Record<string, PlannableModel<E>> = {
     id: 'acme/mixed',
     endpoints: [
       ep('a', 3, { quantization: 'fp8', dataCollection: 'allow', supportedParameters: ['temperature'] }),
-      ep('b', 1, { quantization: 'fp16', dataCollection: 'deny', zdr: true, distillable: true, supportedParameters: ['temperature', 'tools'] }),
+      ep('b', 1, {
+        quantization: 'fp16',
+        dataCollection: 'deny',
+        zdr: true,
+        distillable: true,
+        supportedParameters: ['temperature', 'tools'],
+      }),
       ep('c', 2, { quantization: 'int4', dataCollection: 'deny', zdr: false, supportedServiceTiers: ['default', 'flex'] }),
     ],
   },
@@ -59,7 +65,10 @@ describe('planAttempts without preferences', () => {
   it('ignores stickiness to an unhealthy provider and puts unhealthy providers last', () => {
     const p = plan({ stickyProvider: 'a', unhealthy: new Set(['acme/fast@a']) });
     expect(order(p)).toEqual(['acme/fast@b', 'acme/fast@c', 'acme/fast@a']);
-    expect(p.candidates.find((c) => c.provider === 'a')).toMatchObject({ decision: 'reordered', reason: expect.stringContaining('failed in the last 30 s') });
+    expect(p.candidates.find((c) => c.provider === 'a')).toMatchObject({
+      decision: 'reordered',
+      reason: expect.stringContaining('failed in the last 30 s'),
+    });
   });
 
   it('reports unknown models and plans the known ones', () => {
@@ -100,15 +109,59 @@ describe('planAttempts without preferences', () => {
 describe('planAttempts with prompt-cache stickiness', () => {
   const cached = (provider: string, more: Partial<PlanInput<E>> & { provider?: Record<string, unknown> } = {}) =>
     plan({ requested: ['acme/cached'], cachedProviders: new Map([['acme/cached', provider]]), ...more });
-  const cases: { name: string; cachedAt: string; more?: Partial<PlanInput<E>> & { provider?: Record<string, unknown> }; expected: string[]; strategy: string; reason?: [string, string] }[] = [
+  const cases: {
+    name: string;
+    cachedAt: string;
+    more?: Partial<PlanInput<E>> & { provider?: Record<string, unknown> };
+    expected: string[];
+    strategy: string;
+    reason?: [string, string];
+  }[] = [
     { name: 'no pin: cheapest first', cachedAt: 'none', expected: ['b', 'c', 'a'], strategy: 'fallback' },
-    { name: 'the cache holder first while its cache read is cheaper', cachedAt: 'a', expected: ['a', 'b', 'c'], strategy: 'cache', reason: ['a', '(cache read $0.2/M < cheapest prompt $1/M): first'] },
-    { name: 'not when its cache read is dearer than an uncached prompt elsewhere', cachedAt: 'c', expected: ['b', 'c', 'a'], strategy: 'fallback', reason: ['c', 'its cache read $1.2/M is not below the cheapest prompt $1/M'] },
-    { name: 'not without a cache-read price', cachedAt: 'b', expected: ['b', 'c', 'a'], strategy: 'fallback', reason: ['b', 'has no cache-read price'] },
-    { name: 'not when it failed lately', cachedAt: 'a', more: { unhealthy: new Set(['acme/cached@a']) }, expected: ['b', 'c', 'a'], strategy: 'fallback', reason: ['a', 'but failed lately'] },
+    {
+      name: 'the cache holder first while its cache read is cheaper',
+      cachedAt: 'a',
+      expected: ['a', 'b', 'c'],
+      strategy: 'cache',
+      reason: ['a', '(cache read $0.2/M < cheapest prompt $1/M): first'],
+    },
+    {
+      name: 'not when its cache read is dearer than an uncached prompt elsewhere',
+      cachedAt: 'c',
+      expected: ['b', 'c', 'a'],
+      strategy: 'fallback',
+      reason: ['c', 'its cache read $1.2/M is not below the cheapest prompt $1/M'],
+    },
+    {
+      name: 'not without a cache-read price',
+      cachedAt: 'b',
+      expected: ['b', 'c', 'a'],
+      strategy: 'fallback',
+      reason: ['b', 'has no cache-read price'],
+    },
+    {
+      name: 'not when it failed lately',
+      cachedAt: 'a',
+      more: { unhealthy: new Set(['acme/cached@a']) },
+      expected: ['b', 'c', 'a'],
+      strategy: 'fallback',
+      reason: ['a', 'but failed lately'],
+    },
     { name: 'after the session’s provider', cachedAt: 'a', more: { stickyProvider: 'c' }, expected: ['c', 'a', 'b'], strategy: 'session' },
-    { name: 'provider.order overrides it', cachedAt: 'a', more: { provider: { order: ['c'] } }, expected: ['c', 'a', 'b'], strategy: 'order' },
-    { name: 'provider.sort overrides it', cachedAt: 'a', more: { provider: { sort: 'price' } }, expected: ['b', 'c', 'a'], strategy: 'sort' },
+    {
+      name: 'provider.order overrides it',
+      cachedAt: 'a',
+      more: { provider: { order: ['c'] } },
+      expected: ['c', 'a', 'b'],
+      strategy: 'order',
+    },
+    {
+      name: 'provider.sort overrides it',
+      cachedAt: 'a',
+      more: { provider: { sort: 'price' } },
+      expected: ['b', 'c', 'a'],
+      strategy: 'sort',
+    },
   ];
   it.each(cases)('$name', ({ cachedAt, more, expected, strategy, reason }) => {
     const p = cached(cachedAt, more);
@@ -119,21 +172,65 @@ describe('planAttempts with prompt-cache stickiness', () => {
 });
 
 describe('planAttempts with provider preferences', () => {
-  const cases: { name: string; provider: Record<string, unknown>; parameters?: string[]; serviceTier?: 'flex'; expected: string[]; dropped?: Record<string, string> }[] = [
+  const cases: {
+    name: string;
+    provider: Record<string, unknown>;
+    parameters?: string[];
+    serviceTier?: 'flex';
+    expected: string[];
+    dropped?: Record<string, string>;
+  }[] = [
     { name: 'only', provider: { only: ['B', 'c'] }, expected: ['b', 'c'], dropped: { a: 'provider.only' } },
     { name: 'ignore', provider: { ignore: ['b'] }, expected: ['c', 'a'], dropped: { b: 'provider.ignore' } },
     { name: 'order', provider: { order: ['c', 'a'] }, expected: ['c', 'a', 'b'] },
-    { name: 'order without fallbacks', provider: { order: ['c', 'a'], allow_fallbacks: false }, expected: ['c', 'a'], dropped: { b: 'provider.allow_fallbacks' } },
-    { name: 'no fallbacks: the first choice only', provider: { allow_fallbacks: false }, expected: ['b'], dropped: { a: 'provider.allow_fallbacks', c: 'provider.allow_fallbacks' } },
+    {
+      name: 'order without fallbacks',
+      provider: { order: ['c', 'a'], allow_fallbacks: false },
+      expected: ['c', 'a'],
+      dropped: { b: 'provider.allow_fallbacks' },
+    },
+    {
+      name: 'no fallbacks: the first choice only',
+      provider: { allow_fallbacks: false },
+      expected: ['b'],
+      dropped: { a: 'provider.allow_fallbacks', c: 'provider.allow_fallbacks' },
+    },
     { name: 'quantizations', provider: { quantizations: ['fp8', 'int4'] }, expected: ['c', 'a'], dropped: { b: 'provider.quantizations' } },
-    { name: 'data_collection deny', provider: { data_collection: 'deny' }, expected: ['b', 'c'], dropped: { a: 'provider.data_collection' } },
+    {
+      name: 'data_collection deny',
+      provider: { data_collection: 'deny' },
+      expected: ['b', 'c'],
+      dropped: { a: 'provider.data_collection' },
+    },
     { name: 'zdr', provider: { zdr: true }, expected: ['b'], dropped: { a: 'provider.zdr', c: 'provider.zdr' } },
-    { name: 'enforce_distillable_text', provider: { enforce_distillable_text: true }, expected: ['b'], dropped: { c: 'provider.enforce_distillable_text' } },
-    { name: 'require_parameters', provider: { require_parameters: true }, parameters: ['tools'], expected: ['b', 'c'], dropped: { a: 'provider.require_parameters' } },
+    {
+      name: 'enforce_distillable_text',
+      provider: { enforce_distillable_text: true },
+      expected: ['b'],
+      dropped: { c: 'provider.enforce_distillable_text' },
+    },
+    {
+      name: 'require_parameters',
+      provider: { require_parameters: true },
+      parameters: ['tools'],
+      expected: ['b', 'c'],
+      dropped: { a: 'provider.require_parameters' },
+    },
     { name: 'parameters without require_parameters', provider: {}, parameters: ['tools'], expected: ['b', 'c', 'a'] },
-    { name: 'require_parameters with a service tier', provider: { require_parameters: true }, serviceTier: 'flex', expected: ['c'], dropped: { a: 'does not support service_tier flex', b: 'does not support service_tier flex' } },
+    {
+      name: 'require_parameters with a service tier',
+      provider: { require_parameters: true },
+      serviceTier: 'flex',
+      expected: ['c'],
+      dropped: { a: 'does not support service_tier flex', b: 'does not support service_tier flex' },
+    },
     { name: 'a service tier without require_parameters', provider: {}, serviceTier: 'flex', expected: ['b', 'c', 'a'] },
-    { name: 'max_price per million tokens', provider: { max_price: { prompt: '2.5' } }, expected: ['b', 'c'], dropped: { a: 'provider.max_price' } },
+    {
+      name: 'max_price per million tokens',
+      provider: { max_price: { prompt: '2.5' } },
+      expected: ['b', 'c'],
+      dropped: { a: 'provider.max_price' },
+    },
     { name: 'max_price per request', provider: { max_price: { request: 0 } }, expected: ['b', 'c', 'a'] },
     { name: 'sort by price', provider: { sort: 'price' }, expected: ['b', 'c', 'a'] },
   ];
@@ -162,7 +259,10 @@ describe('planAttempts with provider preferences', () => {
   it('sorts across models with partition "none", keeps fallback models last by default', () => {
     const requested = ['acme/mixed', 'acme/fast'];
     expect(order(plan({ requested, provider: { sort: 'price' } }))[0]).toBe('acme/mixed@b');
-    expect(order(plan({ requested, provider: { sort: { by: 'price', partition: 'none' } } })).slice(0, 2)).toEqual(['acme/mixed@b', 'acme/fast@a']);
+    expect(order(plan({ requested, provider: { sort: { by: 'price', partition: 'none' } } })).slice(0, 2)).toEqual([
+      'acme/mixed@b',
+      'acme/fast@a',
+    ]);
   });
 
   it('moves endpoints that miss preferred_max_latency / preferred_min_throughput after the rest, even across models', () => {
@@ -185,7 +285,10 @@ describe('filters (property)', () => {
   const providers = ['a', 'b', 'c', 'd', 'e'];
   const arbEndpoint = fc.record({
     provider: fc.constantFrom(...providers),
-    pricing: fc.record({ prompt: fc.double({ min: 0, max: 1e-4, noNaN: true }), completion: fc.double({ min: 0, max: 1e-4, noNaN: true }) }),
+    pricing: fc.record({
+      prompt: fc.double({ min: 0, max: 1e-4, noNaN: true }),
+      completion: fc.double({ min: 0, max: 1e-4, noNaN: true }),
+    }),
     quantization: fc.constantFrom('fp8', 'fp16', 'int4'),
     dataCollection: fc.constantFrom('allow' as const, 'deny' as const),
     zdr: fc.boolean(),
@@ -211,27 +314,40 @@ describe('filters (property)', () => {
   );
   it('no plan contains an endpoint a filter excluded', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(arbEndpoint, { maxLength: 5 }), { minLength: 1, maxLength: 3 }), arbPrefs, fc.subarray(['tools', 'temperature']), fc.double({ min: 0, max: 0.999, noNaN: true }), fc.constantFrom(undefined, 'flex' as const, 'priority' as const), fc.record({ sticky: fc.constantFrom(undefined, ...providers), cached: fc.constantFrom(undefined, ...providers), unhealthy: fc.subarray(providers) }), (models, raw, parameters, u, serviceTier, { sticky, cached, unhealthy }) => {
-        const byId = Object.fromEntries(models.map((endpoints, i) => [`m/${i}`, { id: `m/${i}`, endpoints }]));
-        const preferences = readProviderPreferences(raw);
-        const requested = Object.keys(byId);
-        const p = planAttempts({
-          requested,
-          lookup: (id) => byId[id],
-          preferences,
-          parameters,
-          serviceTier,
-          random: () => u,
-          stickyProvider: sticky,
-          cachedProviders: new Map(cached ? requested.map((id) => [id, cached]) : []),
-          unhealthy: new Set(requested.flatMap((id) => unhealthy.map((provider) => endpointKey(id, provider)))),
-        });
-        for (const a of p.attempts) expect(exclusionOf(a.endpoint, preferences, { parameters, serviceTier })).toBeUndefined();
-        const keys = p.attempts.map((a) => endpointKey(a.modelId, a.endpoint.provider));
-        expect(new Set(keys).size).toBe(keys.length);
-        for (const c of p.candidates.filter((c) => c.decision === 'dropped')) expect(keys).not.toContain(endpointKey(c.model, c.provider));
-        if (p.attempts.length === 0 && p.candidates.length > 0) expect(p.noEndpoint).toMatch(/removed the last candidate/);
-      }),
+      fc.property(
+        fc.array(fc.array(arbEndpoint, { maxLength: 5 }), { minLength: 1, maxLength: 3 }),
+        arbPrefs,
+        fc.subarray(['tools', 'temperature']),
+        fc.double({ min: 0, max: 0.999, noNaN: true }),
+        fc.constantFrom(undefined, 'flex' as const, 'priority' as const),
+        fc.record({
+          sticky: fc.constantFrom(undefined, ...providers),
+          cached: fc.constantFrom(undefined, ...providers),
+          unhealthy: fc.subarray(providers),
+        }),
+        (models, raw, parameters, u, serviceTier, { sticky, cached, unhealthy }) => {
+          const byId = Object.fromEntries(models.map((endpoints, i) => [`m/${i}`, { id: `m/${i}`, endpoints }]));
+          const preferences = readProviderPreferences(raw);
+          const requested = Object.keys(byId);
+          const p = planAttempts({
+            requested,
+            lookup: (id) => byId[id],
+            preferences,
+            parameters,
+            serviceTier,
+            random: () => u,
+            stickyProvider: sticky,
+            cachedProviders: new Map(cached ? requested.map((id) => [id, cached]) : []),
+            unhealthy: new Set(requested.flatMap((id) => unhealthy.map((provider) => endpointKey(id, provider)))),
+          });
+          for (const a of p.attempts) expect(exclusionOf(a.endpoint, preferences, { parameters, serviceTier })).toBeUndefined();
+          const keys = p.attempts.map((a) => endpointKey(a.modelId, a.endpoint.provider));
+          expect(new Set(keys).size).toBe(keys.length);
+          for (const c of p.candidates.filter((c) => c.decision === 'dropped'))
+            expect(keys).not.toContain(endpointKey(c.model, c.provider));
+          if (p.attempts.length === 0 && p.candidates.length > 0) expect(p.noEndpoint).toMatch(/removed the last candidate/);
+        },
+      ),
     );
   });
 });

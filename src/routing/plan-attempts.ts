@@ -1,9 +1,9 @@
-import { type ServiceTier, offersTier } from '../protocol/routing-vocabulary.js';
-import { exclusionOf, FILTERS, type Exclusion, type FilterableEndpoint } from './endpoint-filters.js';
+import { offersTier, type ServiceTier } from '../protocol/routing-vocabulary.js';
+import { type Exclusion, exclusionOf, FILTERS, type FilterableEndpoint } from './endpoint-filters.js';
 import { rankingPrice } from './endpoint-price.js';
 import type { EndpointFigures } from './endpoint-stats.js';
 import { cacheAdvantage } from './prompt-cache/cache-advantage.js';
-import { PERCENTILES, readProviderPreferences, type ProviderPreferences } from './provider-preferences.js';
+import { PERCENTILES, type ProviderPreferences, readProviderPreferences } from './provider-preferences.js';
 import { inverseSquarePrice, weightedOrder } from './weighted-order.js';
 
 /** What the planner needs of a catalog model: its id and its provider endpoints, in preference order. */
@@ -134,9 +134,19 @@ export function planAttempts<E extends FilterableEndpoint>(input: PlanInput<E>):
   const dropped = all.filter((c) => c.exclusion);
   const candidates = [
     ...planned.map((c) => report(c, planned, eligible)),
-    ...dropped.map((c) => ({ model: c.modelId, provider: c.endpoint.provider, decision: 'dropped' as const, reason: `provider.${c.exclusion!.rule}: ${c.exclusion!.detail}` })),
+    ...dropped.map((c) => ({
+      model: c.modelId,
+      provider: c.endpoint.provider,
+      decision: 'dropped' as const,
+      reason: `provider.${c.exclusion!.rule}: ${c.exclusion!.detail}`,
+    })),
   ];
-  const plan: Plan<E> = { attempts: planned.map((c) => ({ modelId: c.modelId, endpoint: c.endpoint })), unknownModels, candidates, strategy };
+  const plan: Plan<E> = {
+    attempts: planned.map((c) => ({ modelId: c.modelId, endpoint: c.endpoint })),
+    unknownModels,
+    candidates,
+    strategy,
+  };
   return planned.length === 0 && dropped.length > 0 ? { ...plan, noEndpoint: noEndpointMessage(input.requested, dropped) } : plan;
 }
 
@@ -177,7 +187,9 @@ function baseOrder<E extends FilterableEndpoint>(
     for (const c of group) {
       if (isSticky(c)) c.reasons.push('session pin: first');
       else if (!cacheFirst.has(c))
-        c.reasons.push(`load balancing by price: ${Number.isFinite(total) ? Math.round((100 * weight(c)) / total) : weight(c) === Infinity ? 100 : 0}% weight`);
+        c.reasons.push(
+          `load balancing by price: ${Number.isFinite(total) ? Math.round((100 * weight(c)) / total) : weight(c) === Infinity ? 100 : 0}% weight`,
+        );
     }
     const drawn = weightedOrder(group, weight, random);
     const cached = (c: Candidate<E>) => !isSticky(c) && cacheFirst.has(c);
@@ -197,11 +209,16 @@ function cachedFirst<E extends FilterableEndpoint>(eligible: Candidate<E>[], inp
   for (const c of eligible) {
     if (input.cachedProviders.get(c.modelId) !== c.endpoint.provider) continue;
     const group = eligible.filter((o) => o.modelIndex === c.modelIndex);
-    const { cheaper, read, cold } = cacheAdvantage(c.endpoint.pricing, group.map((o) => o.endpoint.pricing));
+    const { cheaper, read, cold } = cacheAdvantage(
+      c.endpoint.pricing,
+      group.map((o) => o.endpoint.pricing),
+    );
     const holds = "prompt cache: holds this conversation's prefix";
     if (input.unhealthy?.has(c.key)) c.reasons.push(`${holds}, but failed lately`);
     else if (!cheaper)
-      c.reasons.push(`${holds}, but ${read === undefined ? 'has no cache-read price' : `its cache read $${round(read * 1e6)}/M is not below the cheapest prompt $${round(cold * 1e6)}/M`}`);
+      c.reasons.push(
+        `${holds}, but ${read === undefined ? 'has no cache-read price' : `its cache read $${round(read * 1e6)}/M is not below the cheapest prompt $${round(cold * 1e6)}/M`}`,
+      );
     else {
       c.reasons.push(`${holds} (cache read $${round(read! * 1e6)}/M < cheapest prompt $${round(cold * 1e6)}/M): first`);
       first.add(c);
@@ -217,7 +234,11 @@ function perModel<E>(candidates: Candidate<E>[], order: (group: Candidate<E>[]) 
 }
 
 /** Smaller is better; unknown measurements sort last. */
-function sortValue<E extends FilterableEndpoint>(c: Candidate<E>, by: 'price' | 'throughput' | 'latency', figures: EndpointFigures | undefined): number {
+function sortValue<E extends FilterableEndpoint>(
+  c: Candidate<E>,
+  by: 'price' | 'throughput' | 'latency',
+  figures: EndpointFigures | undefined,
+): number {
   if (by === 'price') return rankingPrice(c.endpoint.pricing);
   if (by === 'throughput') return figures?.throughput ? -figures.throughput.p50 : Infinity;
   return figures ? figures.ttftMs.p50 : Infinity;
@@ -254,7 +275,7 @@ export function missedCutoff(figures: EndpointFigures | undefined, prefs: Provid
 function firstPerModel<E>(ordered: Candidate<E>[]): Candidate<E>[] {
   const firsts = new Set<number>();
   return ordered.filter((c) => {
-    if (!firsts.has(c.modelIndex)) return firsts.add(c.modelIndex), true;
+    if (!firsts.has(c.modelIndex)) return (firsts.add(c.modelIndex), true);
     c.exclusion = { rule: 'allow_fallbacks', detail: 'false: only the first choice is tried', rank: FILTERS.length };
     return false;
   });
@@ -263,7 +284,12 @@ function firstPerModel<E>(ordered: Candidate<E>[]): Candidate<E>[] {
 /** "kept" when the candidate holds its catalog place among its model's eligible endpoints. */
 function report<E extends FilterableEndpoint>(c: Candidate<E>, planned: Candidate<E>[], eligible: Candidate<E>[]): CandidateReport {
   const place = (list: Candidate<E>[]) => list.filter((o) => o.modelIndex === c.modelIndex).indexOf(c);
-  return { model: c.modelId, provider: c.endpoint.provider, decision: place(planned) === place(eligible) ? 'kept' : 'reordered', reason: c.reasons.join('; ') };
+  return {
+    model: c.modelId,
+    provider: c.endpoint.provider,
+    decision: place(planned) === place(eligible) ? 'kept' : 'reordered',
+    reason: c.reasons.join('; '),
+  };
 }
 
 /** Names the preference that removed the last candidate: the latest-checked rule that dropped one. */

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SharedRedis } from '../store/shared-redis.js';
 import { silentOutageLog } from '../util/outage-log.js';
-import { CACHE_PINS, memoryPins, redisPins, SESSION_PINS, type PinKind, type ProviderPins } from './provider-pins.js';
+import { CACHE_PINS, memoryPins, type PinKind, type ProviderPins, redisPins, SESSION_PINS } from './provider-pins.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const clients: SharedRedis[] = [];
@@ -15,12 +15,7 @@ const testPrefix = () => `mg-test:${Math.random().toString(36).slice(2)}:`;
 const stores: [string, (kind: PinKind) => ProviderPins][] = [
   ['memory', (kind) => memoryPins(kind)],
   ...(redisUrl
-    ? ([
-        [
-          'redis',
-          (kind) => redisPins(connect(redisUrl), kind, { prefix: testPrefix() }),
-        ],
-      ] as [string, (kind: PinKind) => ProviderPins][])
+    ? ([['redis', (kind) => redisPins(connect(redisUrl), kind, { prefix: testPrefix() })]] as [string, (kind: PinKind) => ProviderPins][])
     : []),
 ];
 

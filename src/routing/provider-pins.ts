@@ -68,7 +68,9 @@ export function redisPins(redis: SharedRedis, kind: PinKind, options: { prefix?:
     async pin(organizationId, key, provider) {
       const name = prefix + pinKey(organizationId, key);
       try {
-        await redis.run((client) => (kind.keepFirst ? client.set(name, provider, 'EX', ttlSeconds, 'NX') : client.set(name, provider, 'EX', ttlSeconds)));
+        await redis.run((client) =>
+          kind.keepFirst ? client.set(name, provider, 'EX', ttlSeconds, 'NX') : client.set(name, provider, 'EX', ttlSeconds),
+        );
       } catch {
         await local.pin(organizationId, key, provider);
       }

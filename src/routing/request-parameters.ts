@@ -2,9 +2,28 @@ import type { ServiceTier } from '../protocol/routing-vocabulary.js';
 
 /** Request fields named as the catalog's supported_parameters name them. */
 const PARAMETERS = [
-  'temperature', 'top_p', 'top_k', 'top_a', 'min_p', 'frequency_penalty', 'presence_penalty', 'repetition_penalty',
-  'logit_bias', 'logprobs', 'top_logprobs', 'seed', 'stop', 'tools', 'tool_choice', 'parallel_tool_calls',
-  'response_format', 'reasoning', 'reasoning_effort', 'verbosity', 'max_tokens', 'max_completion_tokens',
+  'temperature',
+  'top_p',
+  'top_k',
+  'top_a',
+  'min_p',
+  'frequency_penalty',
+  'presence_penalty',
+  'repetition_penalty',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'seed',
+  'stop',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+  'reasoning',
+  'reasoning_effort',
+  'verbosity',
+  'max_tokens',
+  'max_completion_tokens',
 ] as const;
 
 /** The two names of the output limit: an endpoint that lists either takes it (the adapters translate). */

@@ -1,8 +1,8 @@
+import { reportedUsage, type UsageKnob } from './knobs.js';
 import { chatLogprobs } from './logprobs.js';
 import type { Reply, SimChatRequest } from './reply.js';
-import { SYSTEM_FINGERPRINT, type ResponseIdentity } from './response-identity.js';
+import { type ResponseIdentity, SYSTEM_FINGERPRINT } from './response-identity.js';
 import { servedTier } from './service-tier.js';
-import { reportedUsage, type UsageKnob } from './knobs.js';
 
 /**
  * The `chat.completion.chunk` payloads of a stream, as JSON texts in order:

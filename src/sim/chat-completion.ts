@@ -1,10 +1,10 @@
+import { reportedUsage, type UsageKnob } from './knobs.js';
 import { chatLogprobs } from './logprobs.js';
 import type { Reply, SimChatRequest } from './reply.js';
+import { type ResponseIdentity, SYSTEM_FINGERPRINT } from './response-identity.js';
 import type { NativeSearch } from './search/native-search.js';
-import { splitTokens } from './tokens.js';
-import { SYSTEM_FINGERPRINT, type ResponseIdentity } from './response-identity.js';
 import { servedTier } from './service-tier.js';
-import { reportedUsage, type UsageKnob } from './knobs.js';
+import { splitTokens } from './tokens.js';
 
 /** The non-streaming `chat.completion` body, laid out as OpenAI sends it; its usage as the `usage` knob says. */
 export function chatCompletion(reply: Reply, request: SimChatRequest, identity: ResponseIdentity, usageKnob?: UsageKnob): object {
@@ -56,8 +56,14 @@ export function searchedCompletion(
   const text = `${search.opening}${search.sentence} ${link}`;
   const tokens = splitTokens(text);
   const extra = tokens.length - reply.chunks.flat().length;
-  const usage = { ...reply.usage, completion_tokens: reply.usage.completion_tokens + extra, total_tokens: reply.usage.total_tokens + extra };
-  const completion = chatCompletion({ ...reply, chunks: tokens.map((token) => [token]), usage }, request, identity, usageKnob) as { choices: { message: Record<string, unknown> }[] };
+  const usage = {
+    ...reply.usage,
+    completion_tokens: reply.usage.completion_tokens + extra,
+    total_tokens: reply.usage.total_tokens + extra,
+  };
+  const completion = chatCompletion({ ...reply, chunks: tokens.map((token) => [token]), usage }, request, identity, usageKnob) as {
+    choices: { message: Record<string, unknown> }[];
+  };
   const start = text.length - link.length;
   (completion.choices[0] as { message: Record<string, unknown> }).message.annotations = [
     { type: 'url_citation', url_citation: { end_index: text.length, start_index: start, title: page.title, url: page.url } },

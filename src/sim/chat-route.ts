@@ -3,11 +3,11 @@ import { chatCompletionChunks } from './chat-chunks.js';
 import { chatCompletion, searchedCompletion } from './chat-completion.js';
 import { deliverJson, deliverStream, pause, sendError } from './deliver.js';
 import { FIXTURE_MODEL_PREFIX, type FixtureLibrary } from './fixtures.js';
-import { parseKnobs, type Knobs } from './knobs.js';
-import { SimErrors, type OpenAiError } from './openai-errors.js';
+import { type Knobs, parseKnobs } from './knobs.js';
+import { type OpenAiError, SimErrors } from './openai-errors.js';
 import { lastUserText, planReply, type SimChatRequest } from './reply.js';
-import { searchNatively } from './search/native-search.js';
 import { newResponseIdentity } from './response-identity.js';
+import { searchNatively } from './search/native-search.js';
 import type { SimStats } from './stats.js';
 import { validateChatRequest } from './validate-chat-request.js';
 

@@ -1,12 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knobs } from './knobs.js';
-import { SimErrors, type OpenAiError } from './openai-errors.js';
+import { type OpenAiError, SimErrors } from './openai-errors.js';
 import { newRequestId } from './response-identity.js';
 
 /** Waits, or rejects with an AbortError once the client has gone; no timer at all for 0 ms (the benchmark's case). */
-export const pause = (ms: number, signal: AbortSignal): Promise<void> =>
-  ms > 0 ? sleep(ms, undefined, { signal }) : Promise.resolve();
+export const pause = (ms: number, signal: AbortSignal): Promise<void> => (ms > 0 ? sleep(ms, undefined, { signal }) : Promise.resolve());
 
 const sseFrame = (data: string) => `data: ${data}\n\n`;
 const DONE_FRAME = sseFrame('[DONE]');
@@ -23,7 +22,12 @@ export function sendJson(res: ServerResponse, status: number, body: string, head
 }
 
 export function sendError(res: ServerResponse, error: OpenAiError, retryAfterSeconds?: number): void {
-  sendJson(res, error.status, JSON.stringify(error.body), retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) });
+  sendJson(
+    res,
+    error.status,
+    JSON.stringify(error.body),
+    retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
+  );
 }
 
 /** A non-streaming answer: after `ttft`, whole, truncated (`malformed`), or cut off mid-body (`fail_after`). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from './server.js';
+import { type Simulator, startSimulator } from './server.js';
 import { postChat, readJson, readSimStats, readSseData, readSseUntilFailure } from './test-support.testing.js';
 
 let sim: Simulator;

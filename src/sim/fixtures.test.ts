@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingPath, resolveFixturesDir } from './fixtures.js';
-import { startSimulator, type Simulator } from './server.js';
+import { type Simulator, startSimulator } from './server.js';
 import { postChat, readJson, readSseData, readSseUntilFailure } from './test-support.testing.js';
 
 const fixturesDir = resolveFixturesDir();

@@ -94,7 +94,11 @@ describe('parseKnobs', () => {
 
   it('reads usage figures to report, as JSON when they parse and as text otherwise', () => {
     const result = parseKnobs('sim-model@usage=cached_tokens:-1000000000;prompt_tokens:abc;completion_tokens:1e308', {});
-    expect(result).toMatchObject({ ok: true, model: 'sim-model', knobs: { usage: { cached_tokens: -1_000_000_000, prompt_tokens: 'abc', completion_tokens: 1e308 } } });
+    expect(result).toMatchObject({
+      ok: true,
+      model: 'sim-model',
+      knobs: { usage: { cached_tokens: -1_000_000_000, prompt_tokens: 'abc', completion_tokens: 1e308 } },
+    });
     expect(parseKnobs('sim-model', { 'x-sim-usage': 'none' })).toMatchObject({ ok: true, knobs: { usage: 'none' } });
   });
 });

@@ -91,7 +91,7 @@ export function reportedUsage<U extends object>(usage: U, knob: UsageKnob | unde
 }
 
 export type KnobsResult =
-  | { ok: true; /** The model name without the knob suffix. */ model: string | undefined; knobs: Knobs }
+  | { ok: true /** The model name without the knob suffix. */; model: string | undefined; knobs: Knobs }
   | { ok: false; message: string };
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -110,18 +110,17 @@ const integerAtLeast =
     return raw.trim() !== '' && Number.isInteger(n) && n >= min && n <= max ? n : undefined;
   };
 
-const FLAG_VALUES = new Map([['1', true], ['true', true], ['0', false], ['false', false]]);
+const FLAG_VALUES = new Map([
+  ['1', true],
+  ['true', true],
+  ['0', false],
+  ['false', false],
+]);
 const flag = (raw: string): boolean | undefined => FLAG_VALUES.get(raw.toLowerCase());
 
-const failMode = (raw: string): Knobs['failMode'] | undefined =>
-  raw === 'disconnect' || raw === 'error-event' ? raw : undefined;
+const failMode = (raw: string): Knobs['failMode'] | undefined => (raw === 'disconnect' || raw === 'error-event' ? raw : undefined);
 
-const knob = <K extends keyof Knobs>(
-  key: string,
-  header: string,
-  field: K,
-  parse: (raw: string) => Knobs[K] | undefined,
-): KnobSpec => ({
+const knob = <K extends keyof Knobs>(key: string, header: string, field: K, parse: (raw: string) => Knobs[K] | undefined): KnobSpec => ({
   key,
   header,
   set(knobs, raw) {
@@ -172,7 +171,8 @@ export function parseKnobs(model: string | undefined, headers: Headers): KnobsRe
     for (const pair of suffix.split(',')) {
       const [key = '', raw = ''] = pair.split('=', 2).map((part) => part.trim());
       const spec = SPEC_BY_KEY.get(key);
-      if (!spec) return { ok: false, message: `Unknown simulator knob '${key}' in model name (known: ${[...SPEC_BY_KEY.keys()].join(', ')})` };
+      if (!spec)
+        return { ok: false, message: `Unknown simulator knob '${key}' in model name (known: ${[...SPEC_BY_KEY.keys()].join(', ')})` };
       if (!spec.set(knobs, raw)) return { ok: false, message: `Invalid value '${raw}' for simulator knob '${key}'` };
     }
   }

@@ -13,7 +13,28 @@ export interface ChatLogprobs {
   refusal: null;
 }
 
-const ALTERNATIVES = [' the', ',', ' a', ' and', '.', ' of', ' to', ' is', ' in', ' that', ' it', ' for', ' on', ' with', ' as', ' was', ' at', ' by', ' this', ' be'];
+const ALTERNATIVES = [
+  ' the',
+  ',',
+  ' a',
+  ' and',
+  '.',
+  ' of',
+  ' to',
+  ' is',
+  ' in',
+  ' that',
+  ' it',
+  ' for',
+  ' on',
+  ' with',
+  ' as',
+  ' was',
+  ' at',
+  ' by',
+  ' this',
+  ' be',
+];
 
 const entry = (token: string, logprob: number): TokenLogprob => ({ token, logprob, bytes: [...Buffer.from(token, 'utf8')] });
 

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from './server.js';
+import { type Simulator, startSimulator } from './server.js';
 import { readSimStats } from './test-support.testing.js';
 
 /** The official client is the strictest judge of "speaks OpenAI": it parses every chunk and error. */
@@ -15,7 +15,10 @@ beforeEach(() => fetch(`${sim.url}/__sim/reset`, { method: 'POST' }));
 
 const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Oslo?' }];
 const tools: OpenAI.ChatCompletionTool[] = [
-  { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+  {
+    type: 'function',
+    function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  },
 ];
 
 describe('the openai npm client against the simulator', () => {

@@ -73,10 +73,14 @@ export const SimErrors = {
     }),
   unrecognizedArgument: (name: string) => openAiError(400, `Unrecognized request argument supplied: ${name}`),
   arrayTooLong: (param: string, max: number, got: number) =>
-    openAiError(400, `Invalid '${param}': array too long. Expected an array with maximum length ${max}, but got an array with length ${got} instead.`, {
-      param,
-      code: 'array_above_max_length',
-    }),
+    openAiError(
+      400,
+      `Invalid '${param}': array too long. Expected an array with maximum length ${max}, but got an array with length ${got} instead.`,
+      {
+        param,
+        code: 'array_above_max_length',
+      },
+    ),
   unknownParameter: (param: string) => openAiError(400, `Unknown parameter: '${param}'.`, { param, code: 'unknown_parameter' }),
   aboveMaximum: (param: string, max: number, got: unknown) =>
     openAiError(400, `Invalid '${param}': integer above maximum value. Expected a value <= ${max}, but got ${String(got)} instead.`, {
@@ -95,7 +99,10 @@ export const SimErrors = {
       code: 'model_not_found',
     }),
   previousResponseNotFound: (id: string) =>
-    openAiError(400, `Previous response with id '${id}' not found.`, { param: 'previous_response_id', code: 'previous_response_not_found' }),
+    openAiError(400, `Previous response with id '${id}' not found.`, {
+      param: 'previous_response_id',
+      code: 'previous_response_not_found',
+    }),
   invalidUrl: (method: string, path: string) => openAiError(404, `Invalid URL (${method} ${path})`),
   serverError: () => openAiError(500, SERVER_ERROR_MESSAGE, { type: 'server_error' }),
   /** The body for a `status` knob. */

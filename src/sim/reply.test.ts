@@ -28,7 +28,9 @@ describe('tokens', () => {
   it('counts prompt tokens as characters of message text and tool JSON over 4, rounded up', () => {
     expect(countPromptTokens([{ role: 'user', content: 'abcde' }], undefined)).toBe(2);
     expect(countPromptTokens([{ role: 'user', content: [{ type: 'text', text: 'abcd' }] }], undefined)).toBe(1);
-    expect(countPromptTokens([{ role: 'user', content: 'abcd' }], [otherTool])).toBe(Math.ceil((4 + JSON.stringify([otherTool]).length) / 4));
+    expect(countPromptTokens([{ role: 'user', content: 'abcd' }], [otherTool])).toBe(
+      Math.ceil((4 + JSON.stringify([otherTool]).length) / 4),
+    );
   });
 });
 
@@ -37,7 +39,11 @@ describe('planReply', () => {
     const reply = planReply(ask('Tell me a joke'), undefined);
     expect(text(reply)).toBe('This is a simulated reply. You said: Tell me a joke');
     expect(planReply(ask('Tell me a joke'), undefined)).toEqual(reply);
-    expect(reply).toMatchObject({ kind: 'text', finishReason: 'stop', usage: { completion_tokens: 13, prompt_tokens: 4, total_tokens: 17 } });
+    expect(reply).toMatchObject({
+      kind: 'text',
+      finishReason: 'stop',
+      usage: { completion_tokens: 13, prompt_tokens: 4, total_tokens: 17 },
+    });
   });
 
   it('stops at max_completion_tokens (or max_tokens) with finish_reason length', () => {
@@ -82,8 +88,14 @@ describe('planReply', () => {
   });
 
   it('fetches the URL the user gives, or searches for the user’s words, with a tool that takes them', () => {
-    const fetchTool = { type: 'function' as const, function: { name: 'web_fetch', parameters: { type: 'object', properties: { url: { type: 'string' } } } } };
-    const searchTool = { type: 'function' as const, function: { name: 'web_search', parameters: { type: 'object', properties: { query: { type: 'string' } } } } };
+    const fetchTool = {
+      type: 'function' as const,
+      function: { name: 'web_fetch', parameters: { type: 'object', properties: { url: { type: 'string' } } } },
+    };
+    const searchTool = {
+      type: 'function' as const,
+      function: { name: 'web_search', parameters: { type: 'object', properties: { query: { type: 'string' } } } },
+    };
     const tools = [weatherTool, fetchTool, searchTool];
     expect(planReply(ask('Summarize https://example.com/a?b=1 please', { tools }), undefined)).toMatchObject({
       kind: 'tool_call',
@@ -109,15 +121,29 @@ describe('planReply', () => {
   });
 
   it('works through the tools the user names, one per turn in the order named, then answers', () => {
-    const fetch = { type: 'function', function: { name: 'http_fetch', parameters: { type: 'object', properties: { url: { type: 'string' } } } } } as const;
-    const notify = { type: 'function', function: { name: 'notify', parameters: { type: 'object', properties: { report: { type: 'string' } } } } } as const;
+    const fetch = {
+      type: 'function',
+      function: { name: 'http_fetch', parameters: { type: 'object', properties: { url: { type: 'string' } } } },
+    } as const;
+    const notify = {
+      type: 'function',
+      function: { name: 'notify', parameters: { type: 'object', properties: { report: { type: 'string' } } } },
+    } as const;
     const request = ask('Use http_fetch on https://example.com/p then notify me', { tools: [notify, fetch] });
-    expect(planReply(request, undefined)).toMatchObject({ kind: 'tool_call', name: 'http_fetch', arguments: '{"url":"https://example.com/p"}' });
+    expect(planReply(request, undefined)).toMatchObject({
+      kind: 'tool_call',
+      name: 'http_fetch',
+      arguments: '{"url":"https://example.com/p"}',
+    });
     request.messages.push(
       { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'http_fetch', arguments: '{}' } }] },
       { role: 'tool', tool_call_id: 'c1', content: 'HTTP 200 prices up' },
     );
-    expect(planReply(request, undefined)).toMatchObject({ kind: 'tool_call', name: 'notify', arguments: '{"report":"Found: HTTP 200 prices up"}' });
+    expect(planReply(request, undefined)).toMatchObject({
+      kind: 'tool_call',
+      name: 'notify',
+      arguments: '{"report":"Found: HTTP 200 prices up"}',
+    });
     request.messages.push(
       { role: 'assistant', tool_calls: [{ id: 'c2', type: 'function', function: { name: 'notify', arguments: '{}' } }] },
       { role: 'tool', tool_call_id: 'c2', content: 'delivered' },
@@ -126,7 +152,10 @@ describe('planReply', () => {
   });
 
   it('calls the function tool_choice forces, or any tool with "required"', () => {
-    const forced = planReply(ask('hello', { tools: [weatherTool, otherTool], tool_choice: { type: 'function', function: { name: 'lookup' } } }), undefined);
+    const forced = planReply(
+      ask('hello', { tools: [weatherTool, otherTool], tool_choice: { type: 'function', function: { name: 'lookup' } } }),
+      undefined,
+    );
     expect(forced).toMatchObject({ kind: 'tool_call', name: 'lookup', arguments: '{}' });
     expect(planReply(ask('hello', { tools: [otherTool], tool_choice: 'required' }), undefined)).toMatchObject({ name: 'lookup' });
   });

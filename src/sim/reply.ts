@@ -172,7 +172,9 @@ function namedTools(request: ChatRequest, tools: readonly FunctionTool[]): Funct
 /** The first named tool not yet called since the last user message; undefined once all were (the model then answers). */
 function nextNamedTool(request: ChatRequest, named: readonly FunctionTool[]): FunctionTool | undefined {
   const since = request.messages.slice(request.messages.findLastIndex((message) => message.role === 'user') + 1);
-  const called = new Set(since.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.function.name) : [])));
+  const called = new Set(
+    since.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.function.name) : [])),
+  );
   return named.find((tool) => !called.has(tool.function.name));
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from './server.js';
+import { type Simulator, startSimulator } from './server.js';
 import { postChat, readJson, readSimStats, readSseData } from './test-support.testing.js';
 
 let sim: Simulator;
@@ -13,7 +13,9 @@ const hello = { model: 'sim-model', messages: [{ role: 'user', content: 'Hello t
 const weather = {
   model: 'sim-model',
   messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
-  tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+  tools: [
+    { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+  ],
 };
 const usageShape = {
   prompt_tokens: expect.any(Number),
@@ -57,7 +59,12 @@ describe('POST /v1/chat/completions, non-streaming', () => {
   });
 
   it('reports the service tier it ran on: the one asked for, default for auto', async () => {
-    for (const [asked, used] of [['priority', 'priority'], ['flex', 'flex'], ['auto', 'default'], [undefined, 'default']]) {
+    for (const [asked, used] of [
+      ['priority', 'priority'],
+      ['flex', 'flex'],
+      ['auto', 'default'],
+      [undefined, 'default'],
+    ]) {
       expect((await readJson(await postChat(sim.url, { ...hello, service_tier: asked }))).service_tier).toBe(used);
     }
   });
@@ -69,7 +76,9 @@ describe('POST /v1/chat/completions, non-streaming', () => {
       message: {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"sim"}' } }],
+        tool_calls: [
+          { id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"sim"}' } },
+        ],
         refusal: null,
         annotations: [],
       },
@@ -110,7 +119,9 @@ describe('POST /v1/chat/completions, streaming', () => {
     const chunks = data.slice(0, -1).map((line) => JSON.parse(line));
     for (const chunk of chunks) expect(chunk).toEqual({ ...chunkEnvelope, id: chunks[0].id, choices: expect.any(Array) });
 
-    expect(chunks[0].choices).toEqual([{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }]);
+    expect(chunks[0].choices).toEqual([
+      { index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null },
+    ]);
     const content = chunks.slice(1, -1);
     expect(content.map((chunk) => chunk.choices[0].delta.content).join('')).toBe('This is a simulated reply. You said: Hello there');
     expect(content.every((chunk) => chunk.choices[0].finish_reason === null)).toBe(true);
@@ -212,7 +223,11 @@ describe('request checks, as OpenAI makes them', () => {
     [
       'an unknown service_tier',
       { ...hello, service_tier: 'turbo' },
-      errorBody("Invalid value: 'turbo'. Supported values are: 'auto', 'default', 'flex', 'priority', 'scale'.", 'service_tier', 'invalid_value'),
+      errorBody(
+        "Invalid value: 'turbo'. Supported values are: 'auto', 'default', 'flex', 'priority', 'scale'.",
+        'service_tier',
+        'invalid_value',
+      ),
     ],
     [
       'stream_options without stream',

@@ -1,19 +1,19 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleMessages } from './anthropic/messages-route.js';
+import { handleSpeech } from './audio/speech-route.js';
 import { handleChatCompletions, hasBearerToken, type SimContext } from './chat-route.js';
 import { sendError, sendJson } from './deliver.js';
-import { FixtureLibrary, resolveFixturesDir } from './fixtures.js';
-import { handleGenerateContent, matchGeminiCall } from './gemini/gemini-route.js';
-import { MODEL_LIST_JSON } from './models.js';
-import { handleModerations } from './moderation/moderations-route.js';
-import { SimErrors } from './openai-errors.js';
 import { handleCohereEmbed } from './embeddings/cohere-embed.js';
 import { handleGeminiBatchEmbed, matchBatchEmbedCall } from './embeddings/gemini-batch-embed.js';
 import { handleJinaEmbeddings } from './embeddings/jina-embeddings.js';
 import { handleOpenAIEmbeddings } from './embeddings/openai-embeddings.js';
-import { handleSpeech } from './audio/speech-route.js';
+import { FixtureLibrary, resolveFixturesDir } from './fixtures.js';
+import { handleGenerateContent, matchGeminiCall } from './gemini/gemini-route.js';
 import { handleImageGenerations, handleSimImage, SIM_IMAGE_PATH } from './images/openai-images-route.js';
+import { MODEL_LIST_JSON } from './models.js';
+import { handleModerations } from './moderation/moderations-route.js';
+import { SimErrors } from './openai-errors.js';
 import { handleCohereRerank } from './rerank/cohere-rerank.js';
 import { handleJinaRerank } from './rerank/jina-rerank.js';
 import { handleResponses } from './responses/responses-route.js';
@@ -88,7 +88,12 @@ function answerUnexpected(res: ServerResponse, error: unknown): void {
 
 /** Starts the simulated OpenAI-compatible upstream (see DESIGN.md, "The simulator"). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const context = { stats: new SimStats(), fixtures: new FixtureLibrary(resolveFixturesDir(options.fixturesDir)), videos: new Map() as SimVideos, veo: newSimVeo() };
+  const context = {
+    stats: new SimStats(),
+    fixtures: new FixtureLibrary(resolveFixturesDir(options.fixturesDir)),
+    videos: new Map() as SimVideos,
+    veo: newSimVeo(),
+  };
   const server = createServer((req, res) => {
     route(req, res, context).catch((error: unknown) => answerUnexpected(res, error));
   });

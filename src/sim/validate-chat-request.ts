@@ -1,4 +1,4 @@
-import { SimErrors, type OpenAiError } from './openai-errors.js';
+import { type OpenAiError, SimErrors } from './openai-errors.js';
 import { isReasoningModel, REASONING_EFFORTS, type SimChatRequest } from './reply.js';
 import { OPENAI_SERVICE_TIERS } from './service-tier.js';
 
@@ -17,14 +17,17 @@ const describe = (value: unknown): string =>
           ? 'an object'
           : `a ${typeof value}`;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const hasFunctionName = (value: unknown) => isObject(value) && isObject(value.function) && typeof value.function.name === 'string';
 
 /** The types of the optional fields the reply is built from (null means absent, as at OpenAI). */
 const FIELD_TYPES: readonly [field: string, expected: string, check: (value: unknown) => boolean][] = [
   ['tools', 'an array of objects', (value) => Array.isArray(value) && value.every(isObject)],
-  ['stop', 'a string or an array of strings', (value) => typeof value === 'string' || (Array.isArray(value) && value.every((s) => typeof s === 'string'))],
+  [
+    'stop',
+    'a string or an array of strings',
+    (value) => typeof value === 'string' || (Array.isArray(value) && value.every((s) => typeof s === 'string')),
+  ],
   ['max_tokens', 'an integer', Number.isInteger],
   ['max_completion_tokens', 'an integer', Number.isInteger],
   ['top_logprobs', 'an integer', Number.isInteger],
@@ -65,7 +68,8 @@ export function validateChatRequest(
   const tools = (body.tools ?? []) as unknown[];
   const nameless = tools.findIndex((tool) => !hasFunctionName(tool));
   if (nameless >= 0) return fail(SimErrors.missingParameter(`tools[${nameless}].function.name`));
-  if (isObject(body.tool_choice) && !hasFunctionName(body.tool_choice)) return fail(SimErrors.missingParameter('tool_choice.function.name'));
+  if (isObject(body.tool_choice) && !hasFunctionName(body.tool_choice))
+    return fail(SimErrors.missingParameter('tool_choice.function.name'));
   if (isObject(body.response_format) && body.response_format.type === 'json_schema' && !isObject(body.response_format.json_schema)) {
     return fail(SimErrors.missingParameter('response_format.json_schema'));
   }
@@ -80,7 +84,8 @@ export function validateChatRequest(
   }
 
   if (body.stream_options != null && body.stream !== true) return fail(SimErrors.streamOptionsWithoutStream());
-  if (isReasoningModel(model) && body.max_tokens != null) return fail(SimErrors.unsupportedParameter('max_tokens', 'max_completion_tokens'));
+  if (isReasoningModel(model) && body.max_tokens != null)
+    return fail(SimErrors.unsupportedParameter('max_tokens', 'max_completion_tokens'));
 
   return { ok: true, request: { ...(body as unknown as SimChatRequest), model } };
 }

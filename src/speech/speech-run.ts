@@ -1,8 +1,8 @@
 import { computeCost } from '../accounting/compute-cost.js';
 import type { CostCeiling } from '../accounting/reservation-ceiling.js';
 import { adapterFor } from '../chat/adapter-for.js';
-import type { RunServices } from '../chat/run-services.js';
 import type { Run, RunContext } from '../chat/run.js';
+import type { RunServices } from '../chat/run-services.js';
 import { serveRun } from '../chat/serve-run.js';
 import { settleRun } from '../chat/settle-run.js';
 import { startRun } from '../chat/start-run.js';

@@ -20,10 +20,16 @@ describe.skipIf(!postgres)('postgresChangeFeed', () => {
     listening.subscribe('topic', (id) => heard.push(id));
     try {
       await publishing.publish('topic', 'before');
-      await until(() => heard, (ids) => ids.includes('before'));
+      await until(
+        () => heard,
+        (ids) => ids.includes('before'),
+      );
 
       await proxy.cut();
-      await until(() => failures.length, (n) => n > 0);
+      await until(
+        () => failures.length,
+        (n) => n > 0,
+      );
       // Local delivery goes on; the shared channel is away.
       await listening.publish('topic', 'local');
       expect(heard).toContain('local');

@@ -146,7 +146,12 @@ export async function postgresChangeFeed(connectionString: string, onError: (err
 }
 
 /** Notices through Redis pub/sub: published on the shared connection (failing fast), heard on a subscriber connection of their own. */
-export async function redisChangeFeed(redis: SharedRedis, subscriber: Redis, onError: (error: unknown) => void, subscribeTimeoutMs: number): Promise<ChangeFeed> {
+export async function redisChangeFeed(
+  redis: SharedRedis,
+  subscriber: Redis,
+  onError: (error: unknown) => void,
+  subscribeTimeoutMs: number,
+): Promise<ChangeFeed> {
   const feed = sharedChangeFeed(
     {
       async publish(payload) {

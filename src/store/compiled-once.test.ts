@@ -15,7 +15,10 @@ const postgres = new Kysely<Database>({
 describe('compiledOnce', () => {
   it('builds once and binds each run its values by name, constants kept, a name used twice bound twice', () => {
     const build = vi.fn((db: Kysely<Database>, v: Record<'hash' | 'cost', never>) =>
-      db.updateTable('api_keys').set({ usage: sql`usage + ${v.cost}`, name: 'constant', usage_daily: sql`usage_daily + ${v.cost}` }).where('hash', '=', v.hash),
+      db
+        .updateTable('api_keys')
+        .set({ usage: sql`usage + ${v.cost}`, name: 'constant', usage_daily: sql`usage_daily + ${v.cost}` })
+        .where('hash', '=', v.hash),
     );
     const update = compiledOnce('test-update', ['hash', 'cost'], build);
     const first = update(postgres, { hash: 'h1', cost: 0.5 });

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 // Keyed by the dialect's adapter: a transaction is a new Kysely instance but speaks the same SQL.
@@ -31,8 +31,14 @@ export function compiledOnce<Name extends string>(
   return (db, values) => {
     const { sql, slots } = perDialect(db, key, () => {
       const compiled = build(db, Object.fromEntries(names.map((name) => [name, placeholder(name)])) as Record<Name, never>).compile();
-      return { sql: compiled.sql, slots: compiled.parameters.map((p) => (typeof p === 'string' && byPlaceholder.get(p)) || { constant: p }) };
+      return {
+        sql: compiled.sql,
+        slots: compiled.parameters.map((p) => (typeof p === 'string' && byPlaceholder.get(p)) || { constant: p }),
+      };
     });
-    return CompiledQuery.raw(sql, slots.map((slot) => (typeof slot === 'string' ? values[slot] : slot.constant)));
+    return CompiledQuery.raw(
+      sql,
+      slots.map((slot) => (typeof slot === 'string' ? values[slot] : slot.constant)),
+    );
   };
 }

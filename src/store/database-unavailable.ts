@@ -8,7 +8,17 @@ export class DatabaseUnavailableError extends Error {
 }
 
 /** Socket failures of a connection: the server is not there, or the path to it broke. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 
 /**
  * PostgreSQL's SQLSTATE class 08 (connection exception), 57P01-57P03 (the
@@ -19,7 +29,8 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
 const UNAVAILABLE_CODE = /^(08|57P0[123]$|53300$|SQLITE_(BUSY|IOERR|FULL))/;
 
 /** What the pg driver says, without a code, when its connection dies or does not come. */
-const UNAVAILABLE_MESSAGE = /Connection terminated|not queryable|Query read timeout|timeout exceeded when trying to connect|Connection terminated due to connection timeout/i;
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|not queryable|Query read timeout|timeout exceeded when trying to connect|Connection terminated due to connection timeout/i;
 
 /** Whether `error` (or an error it wraps) says the database cannot be reached, rather than that a query was wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -3,9 +3,9 @@ import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { postgresPool, type PostgresPoolOptions } from './postgres-pool.js';
-import { POSTGRES_POOL_DEFAULTS } from './shared-service-defaults.js';
+import { type PostgresPoolOptions, postgresPool } from './postgres-pool.js';
 import type { Database } from './schema.js';
+import { POSTGRES_POOL_DEFAULTS } from './shared-service-defaults.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -37,9 +37,7 @@ export function parseDatabaseUrl(url: string): { engine: 'sqlite'; file: string 
     if (file.length === 0) throw new DatabaseUrlError(`DATABASE_URL "${url}" names no SQLite file`);
     return { engine: 'sqlite', file };
   }
-  throw new DatabaseUrlError(
-    `DATABASE_URL must start with sqlite: or postgres:// (got "${url.replace(/\/\/[^@/]*@/, '//***@')}")`,
-  );
+  throw new DatabaseUrlError(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.replace(/\/\/[^@/]*@/, '//***@')}")`);
 }
 
 /** How a PostgreSQL store waits for its server and whom it tells of an outage (postgres-pool.ts); SQLite has no server. */

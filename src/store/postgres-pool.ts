@@ -1,4 +1,4 @@
-import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, handleWhen } from 'cockatiel';
+import { BrokenCircuitError, ConsecutiveBreaker, circuitBreaker, handleWhen } from 'cockatiel';
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pg from 'pg';
 import type { OutageLog } from '../util/outage-log.js';
@@ -50,7 +50,8 @@ export function postgresPool(url: string, options: PostgresPoolOptions): Postgre
       try {
         client = await breaker.execute(() => pool.connect());
       } catch (error) {
-        if (error instanceof BrokenCircuitError) throw new DatabaseUnavailableError('the database failed repeatedly; it is tried again shortly', { cause: error });
+        if (error instanceof BrokenCircuitError)
+          throw new DatabaseUnavailableError('the database failed repeatedly; it is tried again shortly', { cause: error });
         if (isDatabaseUnavailable(error)) noteFailure(error);
         throw error;
       }

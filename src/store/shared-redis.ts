@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { circuitBreaker, CircuitState, ConsecutiveBreaker, handleWhen } from 'cockatiel';
+import { CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen } from 'cockatiel';
 import { Redis, ReplyError } from 'ioredis';
 import type { OutageLog } from '../util/outage-log.js';
 

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { testEngines, type TestDatabase } from '../../test/support/databases.js';
+import { type TestDatabase, testEngines } from '../../test/support/databases.js';
 import { until } from '../../test/support/until.js';
 import { openStore, type Store } from './database.js';
 import { checkpointInBackground } from './wal-checkpoints.js';
@@ -38,7 +38,13 @@ describe('checkpointInBackground', () => {
       for (let i = 0; i < 2_000; i++) insert.run('x'.repeat(4_000));
     })();
     const grown = before + 2_000 * 4_000;
-    expect(await until(() => statSync(file).size, (size) => size > grown, 5_000)).toBeGreaterThan(grown);
+    expect(
+      await until(
+        () => statSync(file).size,
+        (size) => size > grown,
+        5_000,
+      ),
+    ).toBeGreaterThan(grown);
     await checkpoints.stop();
     expect(sqlite.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 2_000 });
   });
@@ -65,11 +71,20 @@ describe('checkpointInBackground', () => {
       },
       pragma: (source: string, options?: { simple: boolean }) => sqlite.pragma(source, options),
     };
-    const checkpoints = checkpointInBackground({ sqlite: { ...store.sqlite!, database: unreachable as unknown as typeof sqlite } }, {
-      onError: (message) => errors.push(message),
-    });
+    const checkpoints = checkpointInBackground(
+      { sqlite: { ...store.sqlite!, database: unreachable as unknown as typeof sqlite } },
+      {
+        onError: (message) => errors.push(message),
+      },
+    );
     // Without stop(): the worker's death alone hands the checkpoints back.
-    expect(await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }), (pages) => pages === 1_000, 5_000)).toBe(1_000);
+    expect(
+      await until(
+        () => sqlite.pragma('wal_autocheckpoint', { simple: true }),
+        (pages) => pages === 1_000,
+        5_000,
+      ),
+    ).toBe(1_000);
     expect(errors.join(' ')).toMatch(/directory does not exist|unable to open/i);
     await checkpoints.stop();
   });
@@ -87,7 +102,10 @@ describe('checkpointInBackground', () => {
       await store.close();
       process.stdout.write('stopped');
     `;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(child.stderr).toBe('');
     expect(child.stdout).toBe('stopped');
   });

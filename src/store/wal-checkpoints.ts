@@ -59,7 +59,11 @@ export function checkpointInBackground(store: Pick<Store, 'sqlite'>, options: Wa
   database.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { file: database.name, driver: createRequire(import.meta.url).resolve('better-sqlite3'), intervalMs: options.intervalMs ?? 200 },
+    workerData: {
+      file: database.name,
+      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+      intervalMs: options.intervalMs ?? 200,
+    },
   });
   worker.on('message', (message: string) => options.onError?.(message));
   worker.on('error', (error) => options.onError?.(error.message));

@@ -2,4 +2,3 @@
 export type Clock = () => Date;
 
 export const systemClock: Clock = () => new Date();
-

@@ -29,7 +29,12 @@ describe('advanceJob', () => {
   });
 
   it('ends cancelled when the upstream cancelled the job, without a charge', () => {
-    const change = advanceJob(job, { ok: true, state: { status: 'cancelled', upstreamId: 'v1', message: 'Operation cancelled' } }, now, policy);
+    const change = advanceJob(
+      job,
+      { ok: true, state: { status: 'cancelled', upstreamId: 'v1', message: 'Operation cancelled' } },
+      now,
+      policy,
+    );
     expect(change).toMatchObject({ status: 'cancelled', error: 'Operation cancelled', charge: false });
   });
 
@@ -45,7 +50,12 @@ describe('advanceJob', () => {
       fallback: true,
     });
     expect(advanceJob(planned, { ok: false, retryable: false, message: 'bad prompt' }, now, policy)).toMatchObject({ status: 'failed' });
-    const submitted = advanceJob({ ...planned, failures: 0, upstream_id: 'v1' }, { ok: false, retryable: true, message: 'down' }, now, policy);
+    const submitted = advanceJob(
+      { ...planned, failures: 0, upstream_id: 'v1' },
+      { ok: false, retryable: true, message: 'down' },
+      now,
+      policy,
+    );
     expect(submitted).toMatchObject({ status: 'pending', failures: 1 });
     expect(submitted.fallback).toBeUndefined();
   });
@@ -53,17 +63,28 @@ describe('advanceJob', () => {
   it('backs off exponentially on a retryable failure, keeping the status', () => {
     const first = advanceJob({ ...job, status: 'in_progress' }, { ok: false, retryable: true, message: 'down' }, now, policy);
     expect(first).toMatchObject({ status: 'in_progress', failures: 1, next_poll_at: '2026-11-21T12:00:12.000Z', error: null });
-    const second = advanceJob({ ...job, failures: 2 }, { ok: false, retryable: true, message: 'down' }, now, { ...policy, maxFailures: 10 });
+    const second = advanceJob({ ...job, failures: 2 }, { ok: false, retryable: true, message: 'down' }, now, {
+      ...policy,
+      maxFailures: 10,
+    });
     expect(second.next_poll_at).toBe('2026-11-21T12:00:18.000Z');
   });
 
   it('gives up after maxFailures, or at once on a permanent refusal', () => {
-    expect(advanceJob({ ...job, failures: 2 }, { ok: false, retryable: true, message: 'down' }, now, policy)).toMatchObject({ status: 'failed', error: 'down' });
-    expect(advanceJob(job, { ok: false, retryable: false, message: 'bad prompt' }, now, policy)).toMatchObject({ status: 'failed', error: 'bad prompt' });
+    expect(advanceJob({ ...job, failures: 2 }, { ok: false, retryable: true, message: 'down' }, now, policy)).toMatchObject({
+      status: 'failed',
+      error: 'down',
+    });
+    expect(advanceJob(job, { ok: false, retryable: false, message: 'bad prompt' }, now, policy)).toMatchObject({
+      status: 'failed',
+      error: 'bad prompt',
+    });
   });
 
   it('expires a job still running past maxAgeMs', () => {
     const late = new Date('2026-11-21T12:01:00.000Z');
-    expect(advanceJob(job, { ok: true, state: { status: 'in_progress', upstreamId: 'v1' } }, late, policy)).toMatchObject({ status: 'expired' });
+    expect(advanceJob(job, { ok: true, state: { status: 'in_progress', upstreamId: 'v1' } }, late, policy)).toMatchObject({
+      status: 'expired',
+    });
   });
 });

@@ -1,5 +1,5 @@
-import type { VideoJobStatus } from '../store/schema.js';
 import type { UpstreamVideoState } from '../protocol/adapters.js';
+import type { VideoJobStatus } from '../store/schema.js';
 
 /** The part of a job the transitions read. */
 export interface JobState {
@@ -53,7 +53,15 @@ export function advanceJob(job: JobState, outcome: PollOutcome, now: Date, polic
   if (!outcome.ok) {
     // As chat moves on after a failure before the first byte: a job no upstream took yet goes to the next endpoint at once.
     if (outcome.retryable && job.upstream_id === null && job.fallbacks.length > 0) {
-      return { status: job.status, upstream_id: null, error: null, failures: 0, next_poll_at: now.toISOString(), charge: false, fallback: true };
+      return {
+        status: job.status,
+        upstream_id: null,
+        error: null,
+        failures: 0,
+        next_poll_at: now.toISOString(),
+        charge: false,
+        fallback: true,
+      };
     }
     const failures = job.failures + 1;
     if (!outcome.retryable || failures >= policy.maxFailures) {

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Endpoint, Model } from '../catalog/types.js';
 import { VIDEO } from '../catalog/defaults.js';
+import type { Endpoint, Model } from '../catalog/types.js';
 import { planVideoEndpoints } from './plan-video-endpoints.js';
 
-const endpoint = (provider: string, video_second: number): Endpoint => ({ provider, upstreamModel: 'm', pricing: { prompt: 0, completion: 0, video_second } });
+const endpoint = (provider: string, video_second: number): Endpoint => ({
+  provider,
+  upstreamModel: 'm',
+  pricing: { prompt: 0, completion: 0, video_second },
+});
 const model: Model = {
   id: 'acme/video',
   name: 'Video',
@@ -32,6 +36,8 @@ describe('planVideoEndpoints', () => {
   it('names the preference that left nothing', () => {
     const plan = planVideoEndpoints(model, makesVideo, { ignore: ['dear', 'cheap'] }, () => 0.5);
     expect(plan.endpoints).toEqual([]);
-    expect(plan.noEndpoint).toMatch(/^No endpoints found for acme\/video matching your provider preferences: provider\.ignore removed the last candidate/);
+    expect(plan.noEndpoint).toMatch(
+      /^No endpoints found for acme\/video matching your provider preferences: provider\.ignore removed the last candidate/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { Endpoint, Model } from '../catalog/types.js';
-import { planAttempts, type CandidateReport } from '../routing/plan-attempts.js';
+import { type CandidateReport, planAttempts } from '../routing/plan-attempts.js';
 import { readProviderPreferences } from '../routing/provider-preferences.js';
 
 export interface VideoPlan {

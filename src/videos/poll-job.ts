@@ -1,18 +1,22 @@
-import { UpstreamError } from '../protocol/upstream.js';
-import { releaseVideoJob, type JobRoute, type VideoJobRow } from '../store/repositories/video-jobs.js';
-import { advanceJob, isTerminal, type PollOutcome } from './job-state.js';
-import { toUpstreamVideoRequest } from './upstream-video-request.js';
-import type { VideoRequest } from '../protocol/video-request.js';
-import type { VideoServices } from './video-services.js';
 import { checkVideoSeconds } from '../accounting/check-usage.js';
-import { videoCost } from './video-cost.js';
+import { UpstreamError } from '../protocol/upstream.js';
+import type { VideoRequest } from '../protocol/video-request.js';
+import { type JobRoute, releaseVideoJob, type VideoJobRow } from '../store/repositories/video-jobs.js';
+import { advanceJob, isTerminal, type PollOutcome } from './job-state.js';
 import { settleVideoJob } from './settle-video-job.js';
+import { toUpstreamVideoRequest } from './upstream-video-request.js';
+import { videoCost } from './video-cost.js';
 import { videoLedgerRow } from './video-ledger-row.js';
+import type { VideoServices } from './video-services.js';
 import { videoTarget } from './video-target.js';
 
 /** Upstream answers that will not change on a retry: the request itself was refused. */
 const isPermanent = (error: unknown) =>
-  error instanceof UpstreamError && error.failure === 'status' && error.details.status !== undefined && error.details.status < 500 && error.details.status !== 429;
+  error instanceof UpstreamError &&
+  error.failure === 'status' &&
+  error.details.status !== undefined &&
+  error.details.status < 500 &&
+  error.details.status !== 429;
 
 /** A fallback endpoint as the job stores it. */
 type PlannedEndpoint = Pick<JobRoute, 'provider' | 'upstream_model'>;
@@ -54,7 +58,11 @@ export async function pollJob(services: VideoServices, job: VideoJobRow, token: 
   let charge = null;
   if (change.charge && found) {
     // The seconds the upstream reported are billed only when they can be what was asked.
-    const asked = { seconds: request.duration, defaultSeconds: found.options.defaultDuration, longestSeconds: Math.max(...found.options.durations) };
+    const asked = {
+      seconds: request.duration,
+      defaultSeconds: found.options.defaultDuration,
+      longestSeconds: Math.max(...found.options.durations),
+    };
     const { seconds, estimated } = checkVideoSeconds(change.seconds, asked);
     const outputs = change.outputs ?? 1;
     change.seconds = seconds;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { recordGenerationsIn } from '../accounting/record-generation.js';
-import { updateLeasedVideoJob, type JobRoute } from '../store/repositories/video-jobs.js';
+import { type JobRoute, updateLeasedVideoJob } from '../store/repositories/video-jobs.js';
 import type { Database, GenerationRecord } from '../store/schema.js';
 import type { JobChange } from './job-state.js';
 
@@ -12,7 +12,14 @@ import type { JobChange } from './job-state.js';
  */
 export function settleVideoJob(
   db: Kysely<Database>,
-  { id, token, change, charge, route, now }: { id: string; token: string; change: JobChange; charge: GenerationRecord | null; route?: JobRoute; now: Date },
+  {
+    id,
+    token,
+    change,
+    charge,
+    route,
+    now,
+  }: { id: string; token: string; change: JobChange; charge: GenerationRecord | null; route?: JobRoute; now: Date },
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const cost = charge ? { cost: charge.total_cost ?? 0 } : {};

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { modelTask } from '../catalog/model-task.js';
 import type { Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
+import type { VideoRequest } from '../protocol/video-request.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import { insertVideoJob, type VideoJobRow } from '../store/repositories/video-jobs.js';
 import { newGenerationId } from '../util/ids.js';
 import { planVideoEndpoints } from './plan-video-endpoints.js';
 import { videoCost } from './video-cost.js';
 import { videoRequestProblem } from './video-request-problem.js';
-import type { VideoRequest } from '../protocol/video-request.js';
 import type { VideoServices } from './video-services.js';
 import { videoAdapterOf } from './video-target.js';
 
@@ -32,7 +32,12 @@ export interface SubmitContext {
  * with it (poll-job.ts). The job goes to the first planned endpoint that can
  * make it; the others that can are its fallbacks.
  */
-export async function submitVideo(services: VideoServices, key: ApiKeyRow, request: VideoRequest, context: SubmitContext): Promise<VideoJobRow> {
+export async function submitVideo(
+  services: VideoServices,
+  key: ApiKeyRow,
+  request: VideoRequest,
+  context: SubmitContext,
+): Promise<VideoJobRow> {
   const model = services.catalog.getModel(request.model);
   if (!model) throw Errors.modelNotFound(request.model);
   if (modelTask(model) !== 'video') throw Errors.invalidRequest(`Model ${model.id} is not a video model: send it to its own endpoint`);
@@ -43,13 +48,19 @@ export async function submitVideo(services: VideoServices, key: ApiKeyRow, reque
 
   const problems = plan.endpoints.map((endpoint) => {
     const adapter = videoAdapterOf(services, endpoint)!;
-    return videoRequestProblem(request, model.id, adapter.options(endpoint.upstreamModel)) ?? adapter.refusal(request, endpoint.upstreamModel);
+    return (
+      videoRequestProblem(request, model.id, adapter.options(endpoint.upstreamModel)) ?? adapter.refusal(request, endpoint.upstreamModel)
+    );
   });
   const able = plan.endpoints.filter((_, i) => problems[i] === undefined);
   const [first, ...fallbacks] = able;
   if (!first) throw Errors.invalidRequest(problems[0] ?? `Model ${model.id} has no provider that generates video`);
   // The most the job can cost: its length on the dearest endpoint it may go to (a fallback may cost more than the first).
-  const ceiling = Math.max(...able.map((e) => videoCost(e.pricing, request.duration ?? videoAdapterOf(services, e)!.options(e.upstreamModel).defaultDuration, request)));
+  const ceiling = Math.max(
+    ...able.map((e) =>
+      videoCost(e.pricing, request.duration ?? videoAdapterOf(services, e)!.options(e.upstreamModel).defaultDuration, request),
+    ),
+  );
   const id = `job-${randomBytes(12).toString('hex')}`;
   const reservedUntil = services.clock().getTime() + services.policy.maxAgeMs + RESERVATION_GRACE_MS;
   const reservation = await services.spend.reserve(key, () => ({ usd: ceiling }), { id, expiresAt: reservedUntil, stored: true });

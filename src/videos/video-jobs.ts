@@ -1,5 +1,5 @@
 import type { PollPolicy } from './job-state.js';
-import { VideoPoller, type PollerOptions } from './video-poller.js';
+import { type PollerOptions, VideoPoller } from './video-poller.js';
 import type { VideoServices } from './video-services.js';
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
-import type { GenerationRecord } from '../store/schema.js';
 import type { VideoJobRow } from '../store/repositories/video-jobs.js';
+import type { GenerationRecord } from '../store/schema.js';
 
 /** How a job ended without videos: failed or expired (an error) or cancelled upstream. */
 export interface VideoFailure {
@@ -22,7 +22,14 @@ export function videoLedgerRow(
     now,
     failure,
     estimated = false,
-  }: { seconds: number; outputs?: number; cost: number; now: Date; failure?: VideoFailure; /** The seconds are the gateway's, not the upstream's. */ estimated?: boolean },
+  }: {
+    seconds: number;
+    outputs?: number;
+    cost: number;
+    now: Date;
+    failure?: VideoFailure /** The seconds are the gateway's, not the upstream's. */;
+    estimated?: boolean;
+  },
 ): GenerationRecord {
   return {
     id: job.generation_id,

@@ -15,11 +15,14 @@ const options: VideoOptions = {
   passthrough: [],
 };
 const image = (url = 'data:image/png;base64,AA==') => ({ type: 'image_url' as const, image_url: { url } });
-const check = (fields: Record<string, unknown>, o: VideoOptions = options) => videoRequestProblem({ model: 'm', prompt: 'p', ...fields }, 'acme/video', o);
+const check = (fields: Record<string, unknown>, o: VideoOptions = options) =>
+  videoRequestProblem({ model: 'm', prompt: 'p', ...fields }, 'acme/video', o);
 
 describe('videoRequestProblem', () => {
   it('accepts what the model makes, and a seed it cannot honour', () => {
-    expect(check({ duration: 8, resolution: '1080p', aspect_ratio: '9:16', size: '1280x720', seed: 3, generate_audio: false })).toBeUndefined();
+    expect(
+      check({ duration: 8, resolution: '1080p', aspect_ratio: '9:16', size: '1280x720', seed: 3, generate_audio: false }),
+    ).toBeUndefined();
     expect(check({ prompt: undefined, frame_images: [{ ...image(), frame_type: 'first_frame' }] })).toBeUndefined();
   });
 
@@ -34,7 +37,9 @@ describe('videoRequestProblem', () => {
   });
 
   it('refuses what the gateway does not act on rather than dropping it', () => {
-    expect(check({ callback_url: 'https://example.com/hook' })).toBe('callback_url: this gateway sends no webhooks; poll the polling_url instead');
+    expect(check({ callback_url: 'https://example.com/hook' })).toBe(
+      'callback_url: this gateway sends no webhooks; poll the polling_url instead',
+    );
     expect(check({ previous_job_id: 'job-1' })).toBe('previous_job_id: continuing an earlier job is not supported');
     expect(check({ creativity: 1 })).toBe('creativity: for video upscaling models only; acme/video generates videos');
     expect(check({ upscale_factor: 2 })).toBe('upscale_factor: for video upscaling models only; acme/video generates videos');
@@ -48,13 +53,28 @@ describe('videoRequestProblem', () => {
       'frame_images[0].frame_type: acme/video takes no frame images, not first_frame',
     );
     const both = { ...options, frameImages: ['first_frame', 'last_frame'] as const };
-    expect(check({ frame_images: [{ ...image(), frame_type: 'first_frame' }, { ...image(), frame_type: 'first_frame' }] }, both)).toBe(
-      'frame_images[1]: a second first_frame; give each frame_type once',
-    );
+    expect(
+      check(
+        {
+          frame_images: [
+            { ...image(), frame_type: 'first_frame' },
+            { ...image(), frame_type: 'first_frame' },
+          ],
+        },
+        both,
+      ),
+    ).toBe('frame_images[1]: a second first_frame; give each frame_type once');
     expect(check({ input_references: [image()] })).toBe('input_references: acme/video takes no reference images');
     const three = { ...options, referenceImages: 3 };
-    expect(check({ input_references: [image(), image(), image(), image()] }, three)).toBe('input_references: acme/video takes at most 3 reference images, not 4');
+    expect(check({ input_references: [image(), image(), image(), image()] }, three)).toBe(
+      'input_references: acme/video takes at most 3 reference images, not 4',
+    );
     // Audio and video references are for providers that take them: not counted, not refused.
-    expect(check({ input_references: [image(), { type: 'audio_url', audio_url: { url: 'https://a/b.mp3' } }] }, { ...options, referenceImages: 1 })).toBeUndefined();
+    expect(
+      check(
+        { input_references: [image(), { type: 'audio_url', audio_url: { url: 'https://a/b.mp3' } }] },
+        { ...options, referenceImages: 1 },
+      ),
+    ).toBeUndefined();
   });
 });

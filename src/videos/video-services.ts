@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { SpendReservations } from '../accounting/reservations.js';
 import type { Catalog } from '../catalog/types.js';
+import type { VideoAdapter } from '../protocol/adapters.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
-import type { VideoAdapter } from '../protocol/adapters.js';
 import type { PollPolicy } from './job-state.js';
 
 /** What video jobs need; built once in app.ts. */

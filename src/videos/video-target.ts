@@ -1,12 +1,14 @@
-import type { UpstreamTarget } from '../protocol/upstream.js';
-import type { VideoJobRow } from '../store/repositories/video-jobs.js';
 import type { Endpoint } from '../catalog/types.js';
 import type { VideoAdapter, VideoOptions } from '../protocol/adapters.js';
+import type { UpstreamTarget } from '../protocol/upstream.js';
+import type { VideoJobRow } from '../store/repositories/video-jobs.js';
 import type { VideoServices } from './video-services.js';
 
 /** The adapter of an endpoint's provider, when its protocol makes videos. */
-export const videoAdapterOf = (services: Pick<VideoServices, 'catalog' | 'adapters'>, endpoint: Pick<Endpoint, 'provider'>): VideoAdapter | undefined =>
-  services.adapters[services.catalog.providers.get(endpoint.provider)?.kind ?? ''];
+export const videoAdapterOf = (
+  services: Pick<VideoServices, 'catalog' | 'adapters'>,
+  endpoint: Pick<Endpoint, 'provider'>,
+): VideoAdapter | undefined => services.adapters[services.catalog.providers.get(endpoint.provider)?.kind ?? ''];
 
 /**
  * The adapter, upstream, endpoint and options a stored job was submitted

@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -25,8 +25,20 @@ describe.each(testEngines)('messages through @anthropic-ai/sdk on $name', (engin
       [
         { id: 'claude/sim', endpoints: [{ provider: 'anth', upstream: 'claude-sim@chunks=4' }] },
         { id: 'gpt/sim', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=4' }] },
-        { id: 'claude/fallback', endpoints: [{ provider: 'anth', upstream: 'claude-sim@status=529' }, { provider: 'anth-two', upstream: 'claude-sim' }] },
-        { id: 'gpt/fallback', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'anth', upstream: 'claude-sim' }] },
+        {
+          id: 'claude/fallback',
+          endpoints: [
+            { provider: 'anth', upstream: 'claude-sim@status=529' },
+            { provider: 'anth-two', upstream: 'claude-sim' },
+          ],
+        },
+        {
+          id: 'gpt/fallback',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=503' },
+            { provider: 'anth', upstream: 'claude-sim' },
+          ],
+        },
         { id: 'claude/breaks', endpoints: [{ provider: 'anth', upstream: 'claude-sim@chunks=6,fail_after=2,fail_mode=error-event' }] },
       ],
     );
@@ -38,7 +50,11 @@ describe.each(testEngines)('messages through @anthropic-ai/sdk on $name', (engin
     await sim?.close();
   });
 
-  const weather: Anthropic.Tool = { name: 'get_weather', description: 'The weather in a city', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+  const weather: Anthropic.Tool = {
+    name: 'get_weather',
+    description: 'The weather in a city',
+    input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  };
   const question: Anthropic.MessageParam[] = [{ role: 'user', content: 'What is the weather like in Paris?' }];
 
   describe.each(['claude/sim', 'gpt/sim', 'claude/fallback', 'gpt/fallback'])('%s', (model) => {
@@ -70,7 +86,13 @@ describe.each(testEngines)('messages through @anthropic-ai/sdk on $name', (engin
     });
 
     it('a tool-use round trip', async () => {
-      const first = await client.messages.create({ model, max_tokens: 300, tools: [weather], tool_choice: { type: 'any' }, messages: question });
+      const first = await client.messages.create({
+        model,
+        max_tokens: 300,
+        tools: [weather],
+        tool_choice: { type: 'any' },
+        messages: question,
+      });
       expect(first.stop_reason).toBe('tool_use');
       const call = first.content.find((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use');
       expect(call?.name).toBe('get_weather');
@@ -78,14 +100,20 @@ describe.each(testEngines)('messages through @anthropic-ai/sdk on $name', (engin
         model,
         max_tokens: 300,
         tools: [weather],
-        messages: [...question, { role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: call!.id, content: 'Sunny, 21°C' }] }],
+        messages: [
+          ...question,
+          { role: 'assistant', content: first.content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call!.id, content: 'Sunny, 21°C' }] },
+        ],
       });
       expect(second.stop_reason).toBe('end_turn');
       expect(second.content.some((block) => block.type === 'text')).toBe(true);
     });
 
     it('streams a tool call the SDK parses into its input', async () => {
-      const message = await client.messages.stream({ model, max_tokens: 300, tools: [weather], tool_choice: { type: 'tool', name: 'get_weather' }, messages: question }).finalMessage();
+      const message = await client.messages
+        .stream({ model, max_tokens: 300, tools: [weather], tool_choice: { type: 'tool', name: 'get_weather' }, messages: question })
+        .finalMessage();
       const call = message.content.find((block) => block.type === 'tool_use');
       expect(call?.type === 'tool_use' && call.input).toEqual(expect.any(Object));
       expect(message.stop_reason).toBe('tool_use');
@@ -104,7 +132,9 @@ describe.each(testEngines)('messages through @anthropic-ai/sdk on $name', (engin
   });
 
   it('streams thinking with its signature from an Anthropic endpoint', async () => {
-    const message = await client.messages.stream({ model: 'claude/sim', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: question }).finalMessage();
+    const message = await client.messages
+      .stream({ model: 'claude/sim', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: question })
+      .finalMessage();
     const thinking = message.content[0];
     expect(thinking?.type).toBe('thinking');
     expect(thinking?.type === 'thinking' && thinking.signature.length).toBeGreaterThan(0);
@@ -112,15 +142,25 @@ describe.each(testEngines)('messages through @anthropic-ai/sdk on $name', (engin
 
   it("raises the SDK's own errors: AuthenticationError for a bad key, NotFoundError for an unknown model", async () => {
     const stranger = new Anthropic({ baseURL: gw.baseUrl.replace(/\/v1$/, ''), apiKey: 'sk-nobody', maxRetries: 0 });
-    const refused = await stranger.messages.create({ model: 'claude/sim', max_tokens: 10, messages: question }).catch((error: unknown) => error);
+    const refused = await stranger.messages
+      .create({ model: 'claude/sim', max_tokens: 10, messages: question })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(Anthropic.AuthenticationError);
-    expect((refused as InstanceType<typeof Anthropic.AuthenticationError>).error).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
-    const unknown = await client.messages.create({ model: 'nobody/nothing', max_tokens: 10, messages: question }).catch((error: unknown) => error);
+    expect((refused as InstanceType<typeof Anthropic.AuthenticationError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'authentication_error' },
+    });
+    const unknown = await client.messages
+      .create({ model: 'nobody/nothing', max_tokens: 10, messages: question })
+      .catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(Anthropic.NotFoundError);
   });
 
   it('raises a stream that fails mid-way as an APIError from its error event', async () => {
-    const failure = await client.messages.stream({ model: 'claude/breaks', max_tokens: 200, messages: question }).finalMessage().catch((error: unknown) => error);
+    const failure = await client.messages
+      .stream({ model: 'claude/breaks', max_tokens: 200, messages: question })
+      .finalMessage()
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Anthropic.APIError);
     expect(String((failure as Error).message)).toContain('api_error');
   });

@@ -1,9 +1,9 @@
 import { OpenRouter } from '@openrouter/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -23,7 +23,13 @@ describe.each(testEngines)('chat through the real clients on $name', (engine) =>
       ['alpha', 'beta'],
       [
         { id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=5' }] },
-        { id: 'sim/flaky', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model' }] },
+        {
+          id: 'sim/flaky',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=503' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
         { id: 'sim/breaks', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=6,fail_after=3' }] },
       ],
     );
@@ -37,7 +43,12 @@ describe.each(testEngines)('chat through the real clients on $name', (engine) =>
   });
 
   const messages = [{ role: 'user' as const, content: 'What is the weather like?' }];
-  const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+  const tools = [
+    {
+      type: 'function' as const,
+      function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+    },
+  ];
 
   describe('openai', () => {
     it('creates a completion', async () => {
@@ -49,7 +60,12 @@ describe.each(testEngines)('chat through the real clients on $name', (engine) =>
     });
 
     it('streams, with usage on the final chunk', async () => {
-      const stream = await openai.chat.completions.create({ model: 'sim/flaky', messages, stream: true, stream_options: { include_usage: true } });
+      const stream = await openai.chat.completions.create({
+        model: 'sim/flaky',
+        messages,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
       let text = '';
       let usage: OpenAI.CompletionUsage | null | undefined;
       for await (const chunk of stream) {
@@ -75,7 +91,9 @@ describe.each(testEngines)('chat through the real clients on $name', (engine) =>
 
     it('raises typed errors for the envelope', async () => {
       await expect(openai.chat.completions.create({ model: 'nobody/nothing', messages })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
-      await expect(openai.chat.completions.create({ model: 'sim/fast', messages, temperature: 9 })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+      await expect(openai.chat.completions.create({ model: 'sim/fast', messages, temperature: 9 })).rejects.toBeInstanceOf(
+        OpenAI.BadRequestError,
+      );
     });
 
     it('surfaces a mid-stream failure as an error, not a silent end', async () => {

@@ -6,10 +6,10 @@ import { embed, embedMany } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simVector } from '../../src/sim/embeddings/sim-vectors.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { taskSimCatalog } from '../support/task-sim-catalog.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
 
 const texts = ['The quick brown fox', 'jumps over the lazy dog'];
 /** `sim/embed` answers from its one endpoint; `sim/flaky-embed`'s first endpoint answers 503, so its second (Cohere's protocol) serves. */
@@ -31,7 +31,13 @@ describe.each(testEngines)('embeddings through the real clients on $name', (engi
     sim = await startSimulator();
     const catalog = taskSimCatalog(sim.url, 'embeddings', [
       { id: 'sim/embed', endpoints: [{ provider: 'openai-a', upstream: 'sim-embed' }] },
-      { id: 'sim/flaky-embed', endpoints: [{ provider: 'openai-a', upstream: 'sim-embed@status=503' }, { provider: 'cohere-a', upstream: 'sim-embed' }] },
+      {
+        id: 'sim/flaky-embed',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'sim-embed@status=503' },
+          { provider: 'cohere-a', upstream: 'sim-embed' },
+        ],
+      },
     ]);
     gw = await startGateway(engine, { catalog, chat: { retryBudget: { maxWaitMs: 0, totalWaitMs: 0 } } });
   });

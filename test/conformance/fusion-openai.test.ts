@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -25,7 +25,10 @@ describe.each(testEngines.slice(0, 1))('fusion through the openai client on $nam
         { id: 'sim/claude', endpoints: [{ provider: 'claude', upstream: 'claude-sim' }] },
       ],
     );
-    gw = await startGateway(engine, { catalog, plugins: { allowPrivateRanges: [], exa: { baseUrl: sim.url, apiKey: 'exa-test-key', timeoutMs: 5_000 } } });
+    gw = await startGateway(engine, {
+      catalog,
+      plugins: { allowPrivateRanges: [], exa: { baseUrl: sim.url, apiKey: 'exa-test-key', timeoutMs: 5_000 } },
+    });
     openai = new OpenAI({ baseURL: gw.baseUrl, apiKey: gw.managementKey, maxRetries: 0 });
   });
   afterAll(async () => {
@@ -47,7 +50,13 @@ describe.each(testEngines.slice(0, 1))('fusion through the openai client on $nam
   });
 
   it('parses a fusion stream', async () => {
-    const stream = await openai.chat.completions.create({ model: 'service/fusion', messages, stream: true, stream_options: { include_usage: true }, ...fusion });
+    const stream = await openai.chat.completions.create({
+      model: 'service/fusion',
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+      ...fusion,
+    });
     let text = '';
     let finish: string | null | undefined;
     let usage: OpenAI.CompletionUsage | null | undefined;
@@ -62,7 +71,11 @@ describe.each(testEngines.slice(0, 1))('fusion through the openai client on $nam
   });
 
   it('parses a streamed answer that used the service:fusion tool, as one message', async () => {
-    const runner = openai.chat.completions.stream({ model: 'sim/fast', messages, tools: [{ type: 'service:fusion', parameters: { analysis_models: ['sim/claude'] } }] as never });
+    const runner = openai.chat.completions.stream({
+      model: 'sim/fast',
+      messages,
+      tools: [{ type: 'service:fusion', parameters: { analysis_models: ['sim/claude'] } }] as never,
+    });
     const completion = await runner.finalChatCompletion();
     expect(completion.choices[0]?.message.tool_calls ?? []).toEqual([]);
     expect(completion.choices[0]?.message.content).toContain('The tool said');

@@ -2,9 +2,9 @@ import { OpenRouter } from '@openrouter/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promptColour, solidPng } from '../../src/sim/images/sim-png.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { taskSimCatalog } from '../support/task-sim-catalog.js';
 
 const prompt = 'a lighthouse at dusk';
@@ -24,7 +24,13 @@ describe.each(testEngines)('images through the real clients on $name', (engine) 
     sim = await startSimulator();
     const catalog = taskSimCatalog(sim.url, 'image', [
       { id: 'sim/image', endpoints: [{ provider: 'openai-a', upstream: 'gpt-image-1', pricing: '{ image: 0.04 }' }] },
-      { id: 'sim/flaky-image', endpoints: [{ provider: 'openai-a', upstream: 'gpt-image-1@status=503', pricing: '{ image: 0.04 }' }, { provider: 'openai-b', upstream: 'gpt-image-1', pricing: '{ image: 0.04 }' }] },
+      {
+        id: 'sim/flaky-image',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-image-1@status=503', pricing: '{ image: 0.04 }' },
+          { provider: 'openai-b', upstream: 'gpt-image-1', pricing: '{ image: 0.04 }' },
+        ],
+      },
       { id: 'sim/dall-e', endpoints: [{ provider: 'openai-a', upstream: 'dall-e-2', pricing: '{ image: 0.02 }' }] },
     ]);
     gw = await startGateway(engine, { catalog, chat: { retryBudget: { maxWaitMs: 0, totalWaitMs: 0 } } });

@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -25,7 +25,13 @@ describe.each(testEngines)('the openai SDK on POST /responses on $name', (engine
       [
         { id: 'sim/native', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=5' }] },
         { id: 'sim/claude', endpoints: [{ provider: 'claude', upstream: 'claude-sim@chunks=5' }] },
-        { id: 'sim/flaky', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model@chunks=5' }] },
+        {
+          id: 'sim/flaky',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=503' },
+            { provider: 'beta', upstream: 'sim-model@chunks=5' },
+          ],
+        },
         { id: 'sim/breaks', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=6,fail_after=4' }] },
       ],
     );
@@ -114,7 +120,12 @@ describe.each(testEngines)('the openai SDK on POST /responses on $name', (engine
             type: 'json_schema',
             name: 'person',
             strict: true,
-            schema: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } }, required: ['name', 'age'], additionalProperties: false },
+            schema: {
+              type: 'object',
+              properties: { name: { type: 'string' }, age: { type: 'integer' } },
+              required: ['name', 'age'],
+              additionalProperties: false,
+            },
           },
         },
       });
@@ -124,7 +135,9 @@ describe.each(testEngines)('the openai SDK on POST /responses on $name', (engine
 
   it('raises typed errors for the envelope', async () => {
     await expect(openai.responses.create({ model: 'sim/nope', input: 'hi' })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
-    await expect(openai.responses.create({ model: 'sim/native', input: 'hi', previous_response_id: 'resp_1' })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    await expect(openai.responses.create({ model: 'sim/native', input: 'hi', previous_response_id: 'resp_1' })).rejects.toBeInstanceOf(
+      OpenAI.BadRequestError,
+    );
   });
 
   it('ends a broken stream with response.failed', async () => {

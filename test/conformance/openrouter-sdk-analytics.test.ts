@@ -1,8 +1,8 @@
 import { OpenRouter } from '@openrouter/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, testClock, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway, testClock } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -22,13 +22,20 @@ describe.each(testEngines)('@openrouter/sdk analytics and credits on $name', (en
     sim = await startSimulator();
     gw = await startGateway(engine, {
       clock: clock.clock,
-      catalog: simCatalog(sim.url, ['alpha'], [{ id: 'sim/chat', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.00001, completion: 0.00002 }] }]),
+      catalog: simCatalog(
+        sim.url,
+        ['alpha'],
+        [{ id: 'sim/chat', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.00001, completion: 0.00002 }] }],
+      ),
     });
     sdk = client(gw.managementKey);
     const created = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'sdk' } })).body;
     plain = client(created.key);
     for (const _ of [1, 2]) {
-      const res = await call(gw, 'POST', '/chat/completions', { key: created.key, body: { model: 'sim/chat', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] } });
+      const res = await call(gw, 'POST', '/chat/completions', {
+        key: created.key,
+        body: { model: 'sim/chat', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] },
+      });
       expect(res.status).toBe(200);
     }
     clock.set('2026-11-21T12:00:00.000Z');
@@ -41,7 +48,15 @@ describe.each(testEngines)('@openrouter/sdk analytics and credits on $name', (en
   it('analytics.getUserActivity', async () => {
     const activity = await sdk.analytics.getUserActivity();
     expect(activity.data).toEqual([
-      expect.objectContaining({ date: '2026-11-20', model: 'sim/chat', modelPermaslug: 'sim/chat', endpointId: 'sim/chat@alpha', providerName: 'alpha', requests: 2, byokUsageInference: 0 }),
+      expect.objectContaining({
+        date: '2026-11-20',
+        model: 'sim/chat',
+        modelPermaslug: 'sim/chat',
+        endpointId: 'sim/chat@alpha',
+        providerName: 'alpha',
+        requests: 2,
+        byokUsageInference: 0,
+      }),
     ]);
     expect(activity.data[0]!.usage).toBeGreaterThan(0);
     expect((await sdk.analytics.getUserActivity({ date: '2026-11-19', groupBy: 'workspace' })).data).toEqual([]);
@@ -51,7 +66,12 @@ describe.each(testEngines)('@openrouter/sdk analytics and credits on $name', (en
 
   it('analytics.getAnalyticsMeta and analytics.queryAnalytics', async () => {
     const meta = await sdk.analytics.getAnalyticsMeta();
-    expect(meta.data.metrics).toContainEqual({ name: 'request_count', displayLabel: 'Request Count', isRate: false, displayFormat: 'number' });
+    expect(meta.data.metrics).toContainEqual({
+      name: 'request_count',
+      displayLabel: 'Request Count',
+      isRate: false,
+      displayFormat: 'number',
+    });
     expect(meta.data.granularities.map((g) => g.name)).toEqual(['hour', 'day']);
     const result = await sdk.analytics.queryAnalytics({
       requestBody: {

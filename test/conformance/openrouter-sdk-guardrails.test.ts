@@ -1,7 +1,7 @@
 import { OpenRouter } from '@openrouter/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 
 /** Every guardrails operation of the official SDK parses the gateway's responses (the SDK throws when one does not). */
 describe.each(testEngines)('@openrouter/sdk guardrails operations on $name', (engine) => {
@@ -29,7 +29,12 @@ describe.each(testEngines)('@openrouter/sdk guardrails operations on $name', (en
         resetInterval: 'weekly',
       },
     });
-    expect(created.data).toMatchObject({ name: 'SDK guardrail', allowedProviders: ['openai'], includeByokInBudgets: false, resetInterval: 'weekly' });
+    expect(created.data).toMatchObject({
+      name: 'SDK guardrail',
+      allowedProviders: ['openai'],
+      includeByokInBudgets: false,
+      resetInterval: 'weekly',
+    });
     expect(created.data.contentFilterBuiltins).toEqual([{ slug: 'email', action: 'block', label: '[EMAIL]' }]);
     const id = created.data.id;
 
@@ -48,7 +53,9 @@ describe.each(testEngines)('@openrouter/sdk guardrails operations on $name', (en
   it('assigns, lists and unassigns keys and members', async () => {
     const id = (await sdk.guardrails.create({ createGuardrailRequest: { name: 'Assigned' } })).data.id;
     expect(await sdk.guardrails.bulkAssignKeys({ id, bulkAssignKeysRequest: { keyHashes: [keyHash] } })).toEqual({ assignedCount: 1 });
-    expect(await sdk.guardrails.bulkAssignMembers({ id, bulkAssignMembersRequest: { memberUserIds: [memberId] } })).toEqual({ assignedCount: 1 });
+    expect(await sdk.guardrails.bulkAssignMembers({ id, bulkAssignMembersRequest: { memberUserIds: [memberId] } })).toEqual({
+      assignedCount: 1,
+    });
 
     const keys = await sdk.guardrails.listGuardrailKeyAssignments({ id });
     expect(keys.result).toMatchObject({ totalCount: 1, data: [{ keyHash, guardrailId: id, keyName: 'guarded' }] });
@@ -57,7 +64,11 @@ describe.each(testEngines)('@openrouter/sdk guardrails operations on $name', (en
     expect((await sdk.guardrails.listKeyAssignments()).result.totalCount).toBe(1);
     expect((await sdk.guardrails.listMemberAssignments({ limit: 5 })).result.data[0]).toMatchObject({ guardrailId: id });
 
-    expect(await sdk.guardrails.bulkUnassignKeys({ id, bulkUnassignKeysRequest: { keyHashes: [keyHash] } })).toEqual({ unassignedCount: 1 });
-    expect(await sdk.guardrails.bulkUnassignMembers({ id, bulkUnassignMembersRequest: { memberUserIds: [memberId] } })).toEqual({ unassignedCount: 1 });
+    expect(await sdk.guardrails.bulkUnassignKeys({ id, bulkUnassignKeysRequest: { keyHashes: [keyHash] } })).toEqual({
+      unassignedCount: 1,
+    });
+    expect(await sdk.guardrails.bulkUnassignMembers({ id, bulkUnassignMembersRequest: { memberUserIds: [memberId] } })).toEqual({
+      unassignedCount: 1,
+    });
   });
 });

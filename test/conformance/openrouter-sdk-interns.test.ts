@@ -1,16 +1,19 @@
 import { OpenRouter } from '@openrouter/sdk';
-import { InternChatErrorResponse, InternLifecycleError, NotFoundResponseError } from '@openrouter/sdk/models/errors';
 import type { InternChatCompletionChunk, InternChatSteeredResponse } from '@openrouter/sdk/models';
+import { InternChatErrorResponse, InternLifecycleError, NotFoundResponseError } from '@openrouter/sdk/models/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../support/databases.js';
 import { call, type RunningGateway } from '../support/gateway.js';
-import { enrolInProgramme, startInternWorld, type InternWorld } from '../support/intern-world.js';
+import { enrolInProgramme, type InternWorld, startInternWorld } from '../support/intern-world.js';
 import { waitFor } from '../support/interns-runtime.js';
 
 type ChatResult = InternChatSteeredResponse | AsyncIterable<InternChatCompletionChunk>;
 
 /** Every chunk of a streamed chat result, read through [DONE]; the steered answer is not a stream. */
-async function chunksOf(result: ChatResult, onChunk: (chunk: InternChatCompletionChunk) => void = () => undefined): Promise<InternChatCompletionChunk[]> {
+async function chunksOf(
+  result: ChatResult,
+  onChunk: (chunk: InternChatCompletionChunk) => void = () => undefined,
+): Promise<InternChatCompletionChunk[]> {
   if (!(Symbol.asyncIterator in result)) throw new Error(`expected a stream, got ${JSON.stringify(result)}`);
   const chunks: InternChatCompletionChunk[] = [];
   for await (const chunk of result) {
@@ -59,7 +62,11 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
     const reach = { allowed_domains: ['127.0.0.1'], webhook_url: `${world.webhook.url}/hook`, ...settings };
     await call(gw, 'PATCH', `/interns/${created.id}`, { key: gw.managementKey, body: reach });
     await sdk.interns.provisionIntern({ internId: created.id });
-    await waitFor(async () => (await sdk.interns.getIntern({ internId: created.id })).status, (s) => s === 'running', 'running');
+    await waitFor(
+      async () => (await sdk.interns.getIntern({ internId: created.id })).status,
+      (s) => s === 'running',
+      'running',
+    );
     return created.id;
   }
 
@@ -72,7 +79,12 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
     const listed = await rejection(sdk.interns.listInterns());
     expect(listed).toBeInstanceOf(InternLifecycleError);
     expect(listed).toMatchObject({ statusCode: 404, error: { code: 404, metadata: { reason: 'not_found', retryable: false } } });
-    const chat = await rejection(sdk.interns.chat({ internId: 'intern_x', internChatCompletionRequest: { stream: true, messages: [{ role: 'user', content: 'hi' }] } }));
+    const chat = await rejection(
+      sdk.interns.chat({
+        internId: 'intern_x',
+        internChatCompletionRequest: { stream: true, messages: [{ role: 'user', content: 'hi' }] },
+      }),
+    );
     expect(chat).toBeInstanceOf(InternChatErrorResponse);
     expect(chat).toMatchObject({ statusCode: 404, error: { metadata: { reason: 'not_found', retryable: false } } });
     for (const refused of [() => sdk.vault.listVaultSecrets(), () => sdk.vault.listInternVaultSecrets({ internId: 'intern_x' })]) {
@@ -84,13 +96,26 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
   });
 
   it('creates, gets, updates, lists with paging and filters, provisions, suspends and deletes', async () => {
-    const workspaceId = (await sdk.interns.createIntern({ createInternRequest: { name: 'first', description: 'd', instructions: 'be brief' } })).workspaceId;
+    const workspaceId = (
+      await sdk.interns.createIntern({ createInternRequest: { name: 'first', description: 'd', instructions: 'be brief' } })
+    ).workspaceId;
     await sdk.interns.createIntern({ createInternRequest: { name: 'second', workspaceId } });
     const third = await sdk.interns.createIntern({ createInternRequest: { name: 'third', description: null } });
-    expect(third).toMatchObject({ name: 'third', status: 'queued', description: null, model: null, progress: null, lastFailureMessage: null, workspaceId });
+    expect(third).toMatchObject({
+      name: 'third',
+      status: 'queued',
+      description: null,
+      model: null,
+      progress: null,
+      lastFailureMessage: null,
+      workspaceId,
+    });
     expect(await sdk.interns.getIntern({ internId: third.id })).toEqual(third);
 
-    const updated = await sdk.interns.updateIntern({ internId: third.id, updateInternRequest: { name: 'renamed', model: 'sim/agent', instructions: 'help' } });
+    const updated = await sdk.interns.updateIntern({
+      internId: third.id,
+      updateInternRequest: { name: 'renamed', model: 'sim/agent', instructions: 'help' },
+    });
     expect(updated).toMatchObject({ id: third.id, name: 'renamed', model: 'sim/agent', instructions: 'help' });
 
     const page = await sdk.interns.listInterns({ limit: 2, status: ['queued'], workspaceId });
@@ -102,7 +127,11 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
     expect((await sdk.interns.listInterns({ status: ['running', 'failed'] })).data).toEqual([]);
 
     expect(await sdk.interns.provisionIntern({ internId: third.id })).toEqual({ provisioning: true });
-    await waitFor(async () => (await sdk.interns.getIntern({ internId: third.id })).status, (s) => s === 'running', 'running');
+    await waitFor(
+      async () => (await sdk.interns.getIntern({ internId: third.id })).status,
+      (s) => s === 'running',
+      'running',
+    );
     expect((await sdk.interns.listInterns({ status: ['running'] })).data.map((i) => i.id)).toEqual([third.id]);
     const again = await rejection(sdk.interns.provisionIntern({ internId: third.id }));
     expect(again).toBeInstanceOf(InternLifecycleError);
@@ -111,11 +140,18 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
     expect(await sdk.interns.suspendIntern({ internId: third.id })).toEqual({ suspended: true });
     expect((await sdk.interns.getIntern({ internId: third.id })).status).toBe('stopped');
     expect(await sdk.interns.deleteIntern({ internId: third.id, deleteInternRequest: {} })).toEqual({ deleting: true });
-    await waitFor(() => rejection(sdk.interns.getIntern({ internId: third.id })), (e) => e instanceof InternLifecycleError && e.statusCode === 404, 'gone');
+    await waitFor(
+      () => rejection(sdk.interns.getIntern({ internId: third.id })),
+      (e) => e instanceof InternLifecycleError && e.statusCode === 404,
+      'gone',
+    );
 
     const missing = await rejection(sdk.interns.getIntern({ internId: 'intern_missing' }));
     expect(missing).toMatchObject({ statusCode: 404, error: { metadata: { reason: 'not_found', retryable: false } } });
-    for (const refused of [() => sdk.interns.listInterns({ startingAfter: 'not-a-cursor' }), () => sdk.interns.createIntern({ createInternRequest: { name: 'x', workspaceId: 'ws_none' } })]) {
+    for (const refused of [
+      () => sdk.interns.listInterns({ startingAfter: 'not-a-cursor' }),
+      () => sdk.interns.createIntern({ createInternRequest: { name: 'x', workspaceId: 'ws_none' } }),
+    ]) {
       const bad = await rejection(refused());
       expect(bad).toBeInstanceOf(InternLifecycleError);
       expect(bad).toMatchObject({ statusCode: 400, error: { code: 400, metadata: { reason: 'bad_request', retryable: false } } });
@@ -123,22 +159,37 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
   }, 30_000);
 
   it('createIntern with an idempotencyKey: a retry returns the same intern; the key with another body is a 409 InternLifecycleError', async () => {
-    const first = await sdk.interns.createIntern({ idempotencyKey: 'sdk-once', createInternRequest: { name: 'keyed', instructions: 'once' } });
-    expect(await sdk.interns.createIntern({ idempotencyKey: 'sdk-once', createInternRequest: { name: 'keyed', instructions: 'once' } })).toEqual(first);
-    const conflict = await rejection(sdk.interns.createIntern({ idempotencyKey: 'sdk-once', createInternRequest: { name: 'keyed', instructions: 'twice' } }));
+    const first = await sdk.interns.createIntern({
+      idempotencyKey: 'sdk-once',
+      createInternRequest: { name: 'keyed', instructions: 'once' },
+    });
+    expect(
+      await sdk.interns.createIntern({ idempotencyKey: 'sdk-once', createInternRequest: { name: 'keyed', instructions: 'once' } }),
+    ).toEqual(first);
+    const conflict = await rejection(
+      sdk.interns.createIntern({ idempotencyKey: 'sdk-once', createInternRequest: { name: 'keyed', instructions: 'twice' } }),
+    );
     expect(conflict).toBeInstanceOf(InternLifecycleError);
-    expect(conflict).toMatchObject({ statusCode: 409, error: { code: 409, metadata: { reason: 'idempotency_key_reused', retryable: false } } });
+    expect(conflict).toMatchObject({
+      statusCode: 409,
+      error: { code: 409, metadata: { reason: 'idempotency_key_reused', retryable: false } },
+    });
     const tooLong = await rejection(sdk.interns.createIntern({ idempotencyKey: 'k'.repeat(256), createInternRequest: { name: 'keyed' } }));
     expect(tooLong).toMatchObject({ statusCode: 400, error: { metadata: { reason: 'bad_request', retryable: false } } });
   });
 
   it('chat: refuses an intern that is not running with 409 intern_not_ready, an answer without a session with 400 bad_request', async () => {
     const queued = await sdk.interns.createIntern({ createInternRequest: { name: 'idle' } });
-    const notReady = await rejection(sdk.interns.chat({ internId: queued.id, internChatCompletionRequest: { stream: true, messages: [{ role: 'user', content: 'hi' }] } }));
+    const notReady = await rejection(
+      sdk.interns.chat({ internId: queued.id, internChatCompletionRequest: { stream: true, messages: [{ role: 'user', content: 'hi' }] } }),
+    );
     expect(notReady).toBeInstanceOf(InternChatErrorResponse);
     expect(notReady).toMatchObject({ statusCode: 409, error: { code: 409, metadata: { reason: 'intern_not_ready', retryable: true } } });
     const unasked = await rejection(
-      sdk.interns.chat({ internId: queued.id, internChatCompletionRequest: { stream: true, messages: [{ role: 'tool', toolCallId: 'call_1', content: 'allow_once' }] } }),
+      sdk.interns.chat({
+        internId: queued.id,
+        internChatCompletionRequest: { stream: true, messages: [{ role: 'tool', toolCallId: 'call_1', content: 'allow_once' }] },
+      }),
     );
     expect(unasked).toBeInstanceOf(InternChatErrorResponse);
     expect(unasked).toMatchObject({ statusCode: 400, error: { code: 400, metadata: { reason: 'bad_request', retryable: false } } });
@@ -148,7 +199,10 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
     const id = await runningIntern('chatty');
     const response = await sdk.interns.chat({
       internId: id,
-      internChatCompletionRequest: { stream: true, messages: [{ role: 'user', content: `Use http_fetch on ${world.site.url}/quick then notify me` }] },
+      internChatCompletionRequest: {
+        stream: true,
+        messages: [{ role: 'user', content: `Use http_fetch on ${world.site.url}/quick then notify me` }],
+      },
     });
     const chunks = await chunksOf(response.result);
     const sessionId = chunks[0]!.sessionId;
@@ -169,10 +223,17 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
     let sessionId: string | undefined;
     const first = await sdk.interns.chat({
       internId: id,
-      internChatCompletionRequest: { stream: true, messages: [{ role: 'user', content: `Use http_fetch on ${world.site.url}/slow then notify me` }] },
+      internChatCompletionRequest: {
+        stream: true,
+        messages: [{ role: 'user', content: `Use http_fetch on ${world.site.url}/slow then notify me` }],
+      },
     });
     const streamed = chunksOf(first.result, (c) => (sessionId ??= c.sessionId ?? undefined));
-    await waitFor(async () => world.held.length > 0 && sessionId !== undefined, (ready) => ready, 'the run to fetch the slow page');
+    await waitFor(
+      async () => world.held.length > 0 && sessionId !== undefined,
+      (ready) => ready,
+      'the run to fetch the slow page',
+    );
     const steered = await sdk.interns.chat({
       internId: id,
       internChatCompletionRequest: { stream: true, sessionId: sessionId!, messages: [{ role: 'user', content: 'Also mention the date' }] },
@@ -186,7 +247,12 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
     const id = await runningIntern('careful', { max_open_questions: 1 });
     const task = `Use http_fetch on ${world.site.url}/quick then notify me`;
     const paused = await chunksOf(
-      (await sdk.interns.chat({ internId: id, internChatCompletionRequest: { stream: true, approvalMode: 'manual', messages: [{ role: 'user', content: task }] } })).result,
+      (
+        await sdk.interns.chat({
+          internId: id,
+          internChatCompletionRequest: { stream: true, approvalMode: 'manual', messages: [{ role: 'user', content: task }] },
+        })
+      ).result,
     );
     const asking = paused.at(-2)!.choices[0]!;
     expect(asking.finishReason).toBe('tool_calls');
@@ -196,7 +262,12 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
     const closing = paused.at(-1)!;
     expect(closing).toMatchObject({ choices: [], usage: null });
     const sessionId = closing.sessionId!;
-    const busy = await rejection(sdk.interns.chat({ internId: id, internChatCompletionRequest: { stream: true, approvalMode: 'manual', messages: [{ role: 'user', content: task }] } }));
+    const busy = await rejection(
+      sdk.interns.chat({
+        internId: id,
+        internChatCompletionRequest: { stream: true, approvalMode: 'manual', messages: [{ role: 'user', content: task }] },
+      }),
+    );
     expect(busy).toBeInstanceOf(InternChatErrorResponse);
     expect(busy).toMatchObject({ statusCode: 503, error: { code: 503, metadata: { reason: 'busy', retryable: true } } });
 
@@ -209,7 +280,11 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
           approvalMode: 'manual',
           messages: [
             { role: 'user', content: task },
-            { role: 'assistant', content: null, toolCalls: [{ id: toolCall.id, function: { name: toolCall.function.name, arguments: toolCall.function.arguments } }] },
+            {
+              role: 'assistant',
+              content: null,
+              toolCalls: [{ id: toolCall.id, function: { name: toolCall.function.name, arguments: toolCall.function.arguments } }],
+            },
             { role: 'tool', toolCallId, content: 'allow_once' },
           ],
         },
@@ -229,7 +304,10 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
   }, 30_000);
 
   it('vault: stores, lists, copies and deletes workspace and intern secrets', async () => {
-    const stored = await sdk.vault.storeVaultSecret({ name: 'github_token', vaultSecretWriteRequest: { value: 'tok-1', hosts: ['api.github.com'] } });
+    const stored = await sdk.vault.storeVaultSecret({
+      name: 'github_token',
+      vaultSecretWriteRequest: { value: 'tok-1', hosts: ['api.github.com'] },
+    });
     expect(stored.data).toMatchObject({ name: 'github_token', hosts: ['api.github.com'] });
     expect(stored.data.createdAt).toBeInstanceOf(Date);
     expect(stored.data.fingerprint).toMatch(/^hmac-sha256:/);
@@ -239,14 +317,20 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
     expect(await sdk.vault.listVaultSecrets({ limit: 1, offset: 1 })).toMatchObject({ data: [{ name: 'slack_token' }], hasMore: false });
 
     const intern = await sdk.interns.createIntern({ createInternRequest: { name: 'vaulted' } });
-    const own = await sdk.vault.storeInternVaultSecret({ internId: intern.id, name: 'own_key', vaultSecretWriteRequest: { value: 'v', hosts: ['hooks.example.com'] } });
+    const own = await sdk.vault.storeInternVaultSecret({
+      internId: intern.id,
+      name: 'own_key',
+      vaultSecretWriteRequest: { value: 'v', hosts: ['hooks.example.com'] },
+    });
     expect(own.data).toMatchObject({ name: 'own_key', hosts: ['hooks.example.com'] });
     const copied = await sdk.vault.copyVaultSecretsToIntern({ internId: intern.id, vaultSecretCopyRequest: { names: ['github_token'] } });
     expect(copied.data).toMatchObject([{ name: 'github_token', hosts: ['api.github.com'], fingerprint: stored.data.fingerprint }]);
     const listed = await sdk.vault.listInternVaultSecrets({ internId: intern.id });
     expect(listed).toMatchObject({ data: [{ name: 'github_token' }, { name: 'own_key' }], hasMore: false });
 
-    const absent = await rejection(sdk.vault.copyVaultSecretsToIntern({ internId: intern.id, vaultSecretCopyRequest: { names: ['absent'] } }));
+    const absent = await rejection(
+      sdk.vault.copyVaultSecretsToIntern({ internId: intern.id, vaultSecretCopyRequest: { names: ['absent'] } }),
+    );
     expect(absent).toBeInstanceOf(NotFoundResponseError);
     expect(absent).toMatchObject({ statusCode: 404, error: { code: 404, message: expect.stringMatching(/absent/) } });
 
@@ -254,6 +338,8 @@ describe.each(testEngines)('@openrouter/sdk interns and vault operations on $nam
     await sdk.vault.deleteVaultSecret({ name: 'github_token' });
     expect((await sdk.vault.listInternVaultSecrets({ internId: intern.id })).data.map((s) => s.name)).toEqual(['github_token']);
     expect(await rejection(sdk.vault.deleteVaultSecret({ name: 'github_token' }))).toBeInstanceOf(NotFoundResponseError);
-    expect(await rejection(sdk.vault.deleteInternVaultSecret({ internId: intern.id, name: 'own_key' }))).toBeInstanceOf(NotFoundResponseError);
+    expect(await rejection(sdk.vault.deleteInternVaultSecret({ internId: intern.id, name: 'own_key' }))).toBeInstanceOf(
+      NotFoundResponseError,
+    );
   });
 });

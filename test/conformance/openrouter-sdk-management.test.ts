@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { OpenRouter } from '@openrouter/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../support/databases.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { type RunningGateway, startGateway } from '../support/gateway.js';
 
 /**
  * The official @openrouter/sdk against the running gateway: every response
@@ -26,7 +26,14 @@ describe.each(testEngines)('@openrouter/sdk management operations on $name', (en
       requestBody: { name: 'SDK key', limit: 12.5, limitReset: 'weekly', expiresAt: new Date('2031-01-01T00:00:00Z') },
     });
     expect(created.key).toMatch(/^sk-mg-v1-/);
-    expect(created.data).toMatchObject({ name: 'SDK key', limit: 12.5, limitRemaining: 12.5, limitReset: 'weekly', disabled: false, externalUser: null });
+    expect(created.data).toMatchObject({
+      name: 'SDK key',
+      limit: 12.5,
+      limitRemaining: 12.5,
+      limitReset: 'weekly',
+      disabled: false,
+      externalUser: null,
+    });
     expect(created.data.expiresAt?.toISOString()).toBe('2031-01-01T00:00:00.000Z');
     const hash = created.data.hash;
 
@@ -70,7 +77,13 @@ describe.each(testEngines)('@openrouter/sdk management operations on $name', (en
     const challenge = createHash('sha256').update(verifier).digest('base64url');
     const code = await sdk.oAuth.createAuthCode({
       appTitle: 'SDK App',
-      requestBody: { callbackUrl: 'https://sdk.example/callback', codeChallenge: challenge, codeChallengeMethod: 'S256', limit: 5, keyLabel: 'From SDK' },
+      requestBody: {
+        callbackUrl: 'https://sdk.example/callback',
+        codeChallenge: challenge,
+        codeChallengeMethod: 'S256',
+        limit: 5,
+        keyLabel: 'From SDK',
+      },
     });
     expect(code.data.id).toMatch(/^auth_code_/);
     expect(typeof code.data.appId).toBe('number');
@@ -81,7 +94,9 @@ describe.each(testEngines)('@openrouter/sdk management operations on $name', (en
     const own = await client(exchanged.key).apiKeys.getCurrentKeyMetadata();
     expect(own.data.limit).toBe(5);
     await expect(
-      client('').oAuth.exchangeAuthCodeForAPIKey({ requestBody: { code: code.data.id, codeVerifier: verifier, codeChallengeMethod: 'S256' } }),
+      client('').oAuth.exchangeAuthCodeForAPIKey({
+        requestBody: { code: code.data.id, codeVerifier: verifier, codeChallengeMethod: 'S256' },
+      }),
     ).rejects.toMatchObject({ statusCode: 403 });
   });
 

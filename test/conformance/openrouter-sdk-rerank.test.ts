@@ -1,9 +1,9 @@
 import { OpenRouter } from '@openrouter/sdk';
 import * as errors from '@openrouter/sdk/models/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { rerankSimCatalog } from '../support/rerank-sim-catalog.js';
 
 const documents = ['Berlin is the capital of Germany.', 'Paris is the capital of France.', 'Bananas are rich in potassium.'];
@@ -15,7 +15,8 @@ const query = 'What is the capital of France?';
  * schemas (it throws a validation error when one does not).
  */
 describe.each(testEngines)('@openrouter/sdk rerank on $name', (engine) => {
-  const client = (gw: RunningGateway, apiKey = gw.managementKey) => new OpenRouter({ apiKey, serverURL: gw.baseUrl, retryConfig: { strategy: 'none' } });
+  const client = (gw: RunningGateway, apiKey = gw.managementKey) =>
+    new OpenRouter({ apiKey, serverURL: gw.baseUrl, retryConfig: { strategy: 'none' } });
 
   describe('with the default catalog', () => {
     let gw: RunningGateway;
@@ -68,11 +69,12 @@ describe.each(testEngines)('@openrouter/sdk rerank on $name', (engine) => {
 
     it('raises the SDK’s typed error for every status the spec lists', async () => {
       const sdk = client(gw);
-      const rerank = (model: string, over: Record<string, unknown> = {}) => sdk.rerank.rerank({ requestBody: { model, query, documents, ...over } });
+      const rerank = (model: string, over: Record<string, unknown> = {}) =>
+        sdk.rerank.rerank({ requestBody: { model, query, documents, ...over } });
       await expect(rerank('sim/cohere', { topN: 0 })).rejects.toBeInstanceOf(errors.BadRequestResponseError);
-      await expect(client(gw, 'sk-mg-v1-nope').rerank.rerank({ requestBody: { model: 'sim/cohere', query, documents } })).rejects.toBeInstanceOf(
-        errors.UnauthorizedResponseError,
-      );
+      await expect(
+        client(gw, 'sk-mg-v1-nope').rerank.rerank({ requestBody: { model: 'sim/cohere', query, documents } }),
+      ).rejects.toBeInstanceOf(errors.UnauthorizedResponseError);
       await expect(rerank('nobody/nothing')).rejects.toBeInstanceOf(errors.NotFoundResponseError);
       await expect(rerank('sim/limited')).rejects.toBeInstanceOf(errors.TooManyRequestsResponseError);
       await expect(rerank('sim/down')).rejects.toBeInstanceOf(errors.BadGatewayResponseError);
@@ -80,9 +82,9 @@ describe.each(testEngines)('@openrouter/sdk rerank on $name', (engine) => {
 
       // A limit below what the rerank can cost: refused at admission, before any upstream call.
       const short = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'short', limit: 0.001 } });
-      await expect(client(gw, short.body.key).rerank.rerank({ requestBody: { model: 'sim/cohere', query, documents } })).rejects.toBeInstanceOf(
-        errors.PaymentRequiredResponseError,
-      );
+      await expect(
+        client(gw, short.body.key).rerank.rerank({ requestBody: { model: 'sim/cohere', query, documents } }),
+      ).rejects.toBeInstanceOf(errors.PaymentRequiredResponseError);
     });
   });
 });

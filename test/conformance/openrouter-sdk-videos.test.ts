@@ -1,10 +1,10 @@
 import { OpenRouter } from '@openrouter/sdk';
 import * as errors from '@openrouter/sdk/models/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { fixtureMp4 } from '../../src/sim/video/fixture-mp4.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { type RunningGateway, startGateway } from '../support/gateway.js';
 import { ledgerRows } from '../support/video-jobs.js';
 import { videoSimCatalog } from '../support/video-sim-catalog.js';
 
@@ -15,7 +15,8 @@ import { videoSimCatalog } from '../support/video-sim-catalog.js';
 describe.each(testEngines)('@openrouter/sdk video generation on $name', (engine) => {
   let sim: Simulator;
   let gw: RunningGateway;
-  const clientOf = (g: RunningGateway) => new OpenRouter({ apiKey: g.managementKey, serverURL: g.baseUrl, retryConfig: { strategy: 'none' } });
+  const clientOf = (g: RunningGateway) =>
+    new OpenRouter({ apiKey: g.managementKey, serverURL: g.baseUrl, retryConfig: { strategy: 'none' } });
   const client = () => clientOf(gw);
   const catalog = () =>
     videoSimCatalog(sim.url, [
@@ -67,7 +68,9 @@ describe.each(testEngines)('@openrouter/sdk video generation on $name', (engine)
     const tuning = { tickMs: 20, intervalMs: 20 };
     try {
       const first = await startGateway(engine, { databaseUrl: database.url, catalog: catalog(), videos: tuning });
-      const job = await clientOf(first).videoGeneration.generate({ videoGenerationRequest: { model: 'sim/veo-slow', prompt: 'survive a restart' } });
+      const job = await clientOf(first).videoGeneration.generate({
+        videoGenerationRequest: { model: 'sim/veo-slow', prompt: 'survive a restart' },
+      });
       await pollUntil(clientOf(first), job.id, (s) => s === 'in_progress');
       await first.close();
 
@@ -99,9 +102,9 @@ describe.each(testEngines)('@openrouter/sdk video generation on $name', (engine)
   });
 
   it('throws the SDK errors: 400 a duration the model does not make, 404 unknown model and job, 404 content before completion', async () => {
-    await expect(client().videoGeneration.generate({ videoGenerationRequest: { model: 'sim/veo', prompt: 'x', duration: 5 } })).rejects.toBeInstanceOf(
-      errors.BadRequestResponseError,
-    );
+    await expect(
+      client().videoGeneration.generate({ videoGenerationRequest: { model: 'sim/veo', prompt: 'x', duration: 5 } }),
+    ).rejects.toBeInstanceOf(errors.BadRequestResponseError);
     await expect(client().videoGeneration.generate({ videoGenerationRequest: { model: 'sim/nope', prompt: 'x' } })).rejects.toBeInstanceOf(
       errors.NotFoundResponseError,
     );

@@ -1,8 +1,8 @@
 import { OpenRouterMetadata$inboundSchema } from '@openrouter/sdk/models';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -28,8 +28,20 @@ describe('service_metadata parses as the SDK’s OpenRouterMetadata', () => {
       ['alpha', 'beta'],
       [
         { id: 'sim/one', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
-        { id: 'sim/flaky', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model' }] },
-        { id: 'sim/down', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=500' }, { provider: 'beta', upstream: 'sim-model@status=502' }] },
+        {
+          id: 'sim/flaky',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=503' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
+        {
+          id: 'sim/down',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=500' },
+            { provider: 'beta', upstream: 'sim-model@status=502' },
+          ],
+        },
       ],
     );
     gw = await startGateway(sqlite, { catalog, chat: { retryBudget: { maxWaitMs: 0, totalWaitMs: 0 } } });
@@ -69,7 +81,9 @@ describe('service_metadata parses as the SDK’s OpenRouterMetadata', () => {
     const meta = parse(res.body.service_metadata);
     expect(meta.endpoints.total).toBe(2);
     expect(meta.endpoints.available.map((e) => e.provider)).toEqual(['beta']);
-    expect(res.body.service_metadata.endpoints.excluded).toEqual([{ model: 'sim/flaky', provider: 'alpha', reason: 'provider.ignore: in provider.ignore' }]);
+    expect(res.body.service_metadata.endpoints.excluded).toEqual([
+      { model: 'sim/flaky', provider: 'alpha', reason: 'provider.ignore: in provider.ignore' },
+    ]);
   });
 
   it('on the last chunk of a stream', async () => {
@@ -92,11 +106,19 @@ describe('service_metadata parses as the SDK’s OpenRouterMetadata', () => {
 
   it('on a guardrail’s 403, its pipeline stage carrying guardrail_id and guardrail_scope', async () => {
     const made = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'guarded' } })).body;
-    const guardrail = (await call(gw, 'POST', '/guardrails', { key: gw.managementKey, body: { name: 'No secrets', blocked_keywords: ['secret'] } })).body.data;
-    await call(gw, 'POST', `/guardrails/${guardrail.id}/assignments/keys`, { key: gw.managementKey, body: { key_hashes: [made.data.hash] } });
+    const guardrail = (
+      await call(gw, 'POST', '/guardrails', { key: gw.managementKey, body: { name: 'No secrets', blocked_keywords: ['secret'] } })
+    ).body.data;
+    await call(gw, 'POST', `/guardrails/${guardrail.id}/assignments/keys`, {
+      key: gw.managementKey,
+      body: { key_hashes: [made.data.hash] },
+    });
     const res = await chat({ model: 'sim/one', messages: [{ role: 'user', content: 'tell me the secret' }] }, made.key);
     expect(res.status).toBe(403);
     const meta = parse(res.body.service_metadata);
-    expect(meta.pipeline?.find((stage) => stage.type === 'guardrail')).toMatchObject({ guardrailId: guardrail.id, guardrailScope: 'api-key' });
+    expect(meta.pipeline?.find((stage) => stage.type === 'guardrail')).toMatchObject({
+      guardrailId: guardrail.id,
+      guardrailScope: 'api-key',
+    });
   });
 });

@@ -1,9 +1,9 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speechAudio } from '../../src/sim/audio/speech-route.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { taskSimCatalog } from '../support/task-sim-catalog.js';
 
 const input = 'The quick brown fox jumps over the lazy dog.';
@@ -22,7 +22,13 @@ describe.each(testEngines)('speech through the openai client on $name', (engine)
     sim = await startSimulator();
     const catalog = taskSimCatalog(sim.url, 'speech', [
       { id: 'sim/tts', endpoints: [{ provider: 'openai-a', upstream: 'tts-1@chunk_delay=2', pricing: '{ character: 0.000015 }' }] },
-      { id: 'sim/flaky-tts', endpoints: [{ provider: 'openai-a', upstream: 'tts-1@status=503', pricing: '{ character: 0.000015 }' }, { provider: 'openai-b', upstream: 'tts-1', pricing: '{ character: 0.000015 }' }] },
+      {
+        id: 'sim/flaky-tts',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'tts-1@status=503', pricing: '{ character: 0.000015 }' },
+          { provider: 'openai-b', upstream: 'tts-1', pricing: '{ character: 0.000015 }' },
+        ],
+      },
     ]);
     gw = await startGateway(engine, { catalog, chat: { retryBudget: { maxWaitMs: 0, totalWaitMs: 0 } } });
   });

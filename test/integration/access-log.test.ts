@@ -3,11 +3,11 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Observability } from '../../src/observability/observability.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
-import { simCatalog } from '../support/sim-gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { parseExposition, sampleValue } from '../support/prometheus-text.js';
+import { simCatalog } from '../support/sim-gateway.js';
 import { until } from '../support/until.js';
 
 const messages = [{ role: 'user', content: 'hello there' }];
@@ -27,10 +27,14 @@ function capturedLogger() {
 describe.each(testEngines)('the access log on $name', (engine) => {
   let sim: Simulator;
   const catalog = () =>
-    simCatalog(sim.url, ['alpha', 'beta'], [
-      { id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
-      { id: 'sim/down', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=500' }] },
-    ]);
+    simCatalog(
+      sim.url,
+      ['alpha', 'beta'],
+      [
+        { id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
+        { id: 'sim/down', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=500' }] },
+      ],
+    );
   const gateways: RunningGateway[] = [];
   const start = async (accessLog: { enabled: boolean; sample: number }) => {
     const captured = capturedLogger();
@@ -49,10 +53,17 @@ describe.each(testEngines)('the access log on $name', (engine) => {
 
   it('writes one JSON line per request at info level: method, route, status, duration, request id, key hash prefix, model, provider, tokens and cost', async () => {
     const { gw, requests } = await start({ enabled: true, sample: 1 });
-    const res = await call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { model: 'sim/fast', messages }, headers: { 'x-request-id': 'access-log-1' } });
+    const res = await call(gw, 'POST', '/chat/completions', {
+      key: gw.managementKey,
+      body: { model: 'sim/fast', messages },
+      headers: { 'x-request-id': 'access-log-1' },
+    });
     expect(res.status).toBe(200);
     await call(gw, 'GET', '/models', { key: gw.managementKey });
-    await until(() => requests().length, (n) => n === 2);
+    await until(
+      () => requests().length,
+      (n) => n === 2,
+    );
     const [line, other] = requests();
     expect(line).toEqual({
       level: 30,
@@ -80,15 +91,26 @@ describe.each(testEngines)('the access log on $name', (engine) => {
     expect(JSON.stringify(requests())).not.toContain(gw.managementKey);
   });
 
-  it('samples: at 0 only the gateway\'s own failures (5xx) are written; turned off, nothing', async () => {
+  it("samples: at 0 only the gateway's own failures (5xx) are written; turned off, nothing", async () => {
     const sampled = await start({ enabled: true, sample: 0 });
-    expect((await call(sampled.gw, 'POST', '/chat/completions', { key: sampled.gw.managementKey, body: { model: 'sim/fast', messages } })).status).toBe(200);
-    expect((await call(sampled.gw, 'POST', '/chat/completions', { key: sampled.gw.managementKey, body: { model: 'sim/down', messages } })).status).toBe(502);
-    await until(() => sampled.requests().length, (n) => n === 1);
+    expect(
+      (await call(sampled.gw, 'POST', '/chat/completions', { key: sampled.gw.managementKey, body: { model: 'sim/fast', messages } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call(sampled.gw, 'POST', '/chat/completions', { key: sampled.gw.managementKey, body: { model: 'sim/down', messages } }))
+        .status,
+    ).toBe(502);
+    await until(
+      () => sampled.requests().length,
+      (n) => n === 1,
+    );
     expect(sampled.requests()[0]).toMatchObject({ status: 502, model: 'sim/down', provider: 'alpha' });
 
     const off = await start({ enabled: false, sample: 1 });
-    expect((await call(off.gw, 'POST', '/chat/completions', { key: off.gw.managementKey, body: { model: 'sim/down', messages } })).status).toBe(502);
+    expect(
+      (await call(off.gw, 'POST', '/chat/completions', { key: off.gw.managementKey, body: { model: 'sim/down', messages } })).status,
+    ).toBe(502);
     expect((await call(off.gw, 'GET', '/models')).status).toBe(401);
     // Both requests were finished (counted, then logged or not, in one step) before the log is read.
     const counted = async () => {

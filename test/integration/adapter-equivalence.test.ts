@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -14,12 +14,25 @@ const MODELS = ['sim/via-openai', 'sim/via-anthropic', 'sim/via-gemini'] as cons
 // A 1×1 PNG.
 const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const tools: OpenAI.ChatCompletionTool[] = [
-  { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'Weather for a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  },
 ];
 const weather: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
 const picture: OpenAI.ChatCompletionMessageParam[] = [
   { role: 'system', content: 'You describe pictures.' },
-  { role: 'user', content: [{ type: 'text', text: 'Describe this picture' }, { type: 'image_url', image_url: { url: PIXEL } }] },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'Describe this picture' },
+      { type: 'image_url', image_url: { url: PIXEL } },
+    ],
+  },
 ];
 
 describe.each(testEngines)('adapter equivalence on $name', (engine) => {
@@ -52,10 +65,18 @@ describe.each(testEngines)('adapter equivalence on $name', (engine) => {
 
   it.each(MODELS)('%s answers text with usage and cost', async (model) => {
     const completion = await client.chat.completions.create({ model, messages: picture });
-    expect(completion).toMatchObject({ object: 'chat.completion', model, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant' } }] });
+    expect(completion).toMatchObject({
+      object: 'chat.completion',
+      model,
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant' } }],
+    });
     expect(completion.choices[0]?.message.content).toEqual(expect.any(String));
     expect(completion.choices[0]?.message.content?.length).toBeGreaterThan(0);
-    expect(completion.usage).toMatchObject({ prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: expect.any(Number),
+      completion_tokens: expect.any(Number),
+      total_tokens: expect.any(Number),
+    });
     expect((completion.usage as unknown as { cost: number }).cost).toBeGreaterThan(0);
   });
 

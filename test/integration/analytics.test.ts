@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/accounts/create-api-key.js';
 import { recordGenerations } from '../../src/accounting/record-generation.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { createApiKey } from '../../src/accounts/create-api-key.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, testClock, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway, testClock } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 const MODELS = [
@@ -56,7 +56,8 @@ describe.each(testEngines)('activity and analytics on $name', (engine) => {
   beforeAll(async () => {
     sim = await startSimulator();
     gw = await startGateway(engine, { clock: clock.clock, catalog: simCatalog(sim.url, ['alpha', 'beta'], MODELS) });
-    const create = async (name: string) => (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name } })).body as { key: string; data: { hash: string } };
+    const create = async (name: string) =>
+      (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name } })).body as { key: string; data: { hash: string } };
     const a = await create('team a');
     const b = await create('team b');
     keys = { a: { key: a.key, hash: a.data.hash }, b: { key: b.key, hash: b.data.hash } };
@@ -74,10 +75,28 @@ describe.each(testEngines)('activity and analytics on $name', (engine) => {
 
     // Another organization's spend in the same hours: never seen here.
     const at = '2026-11-20T10:00:00.000Z';
-    await gw.store.db.insertInto('organizations').values({ id: 'org_other', name: 'Other', slug: 'other', is_default: 0, created_at: at }).execute();
+    await gw.store.db
+      .insertInto('organizations')
+      .values({ id: 'org_other', name: 'Other', slug: 'other', is_default: 0, created_at: at })
+      .execute();
     await recordGenerations(
       gw.store.db,
-      [{ id: 'gen-other', organization_id: 'org_other', workspace_id: 'w', api_key_hash: 'h', model: 'sim/a', provider_name: 'alpha', api_type: 'completions', status: 'success', streamed: 0, cancelled: 0, total_cost: 5, created_at: at }],
+      [
+        {
+          id: 'gen-other',
+          organization_id: 'org_other',
+          workspace_id: 'w',
+          api_key_hash: 'h',
+          model: 'sim/a',
+          provider_name: 'alpha',
+          api_type: 'completions',
+          status: 'success',
+          streamed: 0,
+          cancelled: 0,
+          total_cost: 5,
+          created_at: at,
+        },
+      ],
       new Date(at),
     );
     ledger = (await gw.store.db
@@ -124,18 +143,30 @@ describe.each(testEngines)('activity and analytics on $name', (engine) => {
 
     it('narrows to one day, one key, a member or a workspace, and splits per workspace when asked', async () => {
       const day = await activity('?date=2026-11-21');
-      expect(day.body.data.map((i: { model: string; requests: number }) => [i.model, i.requests])).toEqual([['sim/a', 1], ['sim/down', 1]]);
+      expect(day.body.data.map((i: { model: string; requests: number }) => [i.model, i.requests])).toEqual([
+        ['sim/a', 1],
+        ['sim/down', 1],
+      ]);
       const byKey = await activity(`?api_key_hash=${keys.b.hash}`);
-      expect(byKey.body.data.map((i: { date: string; model: string }) => `${i.date} ${i.model}`)).toEqual(['2026-11-20 sim/b', '2026-11-21 sim/a']);
+      expect(byKey.body.data.map((i: { date: string; model: string }) => `${i.date} ${i.model}`)).toEqual([
+        '2026-11-20 sim/b',
+        '2026-11-21 sim/a',
+      ]);
       const workspace = (await call(gw, 'GET', `/keys/${keys.a.hash}`, { key: gw.managementKey })).body.data.workspace_id as string;
       const split = await activity(`?group_by=workspace&workspace_id=${workspace}`);
       expect(split.body.data).toHaveLength(4);
       for (const item of split.body.data) expect(item.workspace_id).toBe(workspace);
       expect((await activity()).body.data[0]).not.toHaveProperty('workspace_id');
       const owner = (await call(gw, 'GET', '/organization/members', { key: gw.managementKey })).body.data[0].id as string;
-      const keyOwners = await gw.store.db.selectFrom('api_keys').select(['hash', 'creator_user_id']).where('hash', 'in', [keys.a.hash, keys.b.hash]).execute();
+      const keyOwners = await gw.store.db
+        .selectFrom('api_keys')
+        .select(['hash', 'creator_user_id'])
+        .where('hash', 'in', [keys.a.hash, keys.b.hash])
+        .execute();
       const mine = await activity(`?user_id=${owner}`);
-      const ownedRows = ledger.filter((row) => row.created_at < '2026-11-22' && keyOwners.some((k) => k.hash === row.api_key_hash && k.creator_user_id === owner));
+      const ownedRows = ledger.filter(
+        (row) => row.created_at < '2026-11-22' && keyOwners.some((k) => k.hash === row.api_key_hash && k.creator_user_id === owner),
+      );
       expect(mine.body.data.reduce((n: number, i: { requests: number }) => n + i.requests, 0)).toBe(ownedRows.length);
     });
 
@@ -164,12 +195,29 @@ describe.each(testEngines)('activity and analytics on $name', (engine) => {
     it('GET /analytics/meta lists what the gateway records', async () => {
       const res = await call(gw, 'GET', '/analytics/meta', { key: gw.managementKey });
       expect(res.status).toBe(200);
-      expect(res.body.data.metrics).toContainEqual({ name: 'request_count', display_label: 'Request Count', is_rate: false, display_format: 'number' });
+      expect(res.body.data.metrics).toContainEqual({
+        name: 'request_count',
+        display_label: 'Request Count',
+        is_rate: false,
+        display_format: 'number',
+      });
       expect(res.body.data.metrics.map((m: { name: string }) => m.name)).toEqual([
-        'request_count', 'total_usage', 'prompt_tokens', 'completion_tokens', 'reasoning_tokens', 'cached_tokens', 'total_tokens', 'error_count', 'error_rate', 'avg_latency',
+        'request_count',
+        'total_usage',
+        'prompt_tokens',
+        'completion_tokens',
+        'reasoning_tokens',
+        'cached_tokens',
+        'total_tokens',
+        'error_count',
+        'error_rate',
+        'avg_latency',
       ]);
       expect(res.body.data.dimensions.map((d: { name: string }) => d.name)).toEqual(['model', 'provider', 'api_key_id', 'workspace']);
-      expect(res.body.data.granularities).toEqual([{ name: 'hour', display_label: 'Hour' }, { name: 'day', display_label: 'Day' }]);
+      expect(res.body.data.granularities).toEqual([
+        { name: 'hour', display_label: 'Hour' },
+        { name: 'day', display_label: 'Day' },
+      ]);
       expect(res.body.data.operators).toContainEqual({ name: 'in', value_type: 'array' });
       expect((await call(gw, 'GET', '/analytics/meta', { key: plainKey })).status).toBe(403);
     });
@@ -187,10 +235,20 @@ describe.each(testEngines)('activity and analytics on $name', (engine) => {
       expect(res.body.data).not.toHaveProperty('warnings');
       for (const row of res.body.data.data) {
         const s = expected.get(`${row.date__day}|${row.model}`)!;
-        expect(row).toEqual({ date__day: row.date__day, model: row.model, request_count: s.requests, total_usage: s.cost, error_count: s.errors, total_tokens: s.prompt + s.completion, error_rate: s.errors / s.requests });
+        expect(row).toEqual({
+          date__day: row.date__day,
+          model: row.model,
+          request_count: s.requests,
+          total_usage: s.cost,
+          error_count: s.errors,
+          total_tokens: s.prompt + s.completion,
+          error_rate: s.errors / s.requests,
+        });
       }
       // Ordered by day, then by the first metric, most first.
-      expect(res.body.data.data.map((r: { date__day: string }) => r.date__day)).toEqual([...res.body.data.data.map((r: { date__day: string }) => r.date__day)].sort());
+      expect(res.body.data.data.map((r: { date__day: string }) => r.date__day)).toEqual(
+        [...res.body.data.data.map((r: { date__day: string }) => r.date__day)].sort(),
+      );
     });
 
     it('filters, orders, limits and buckets by the hour', async () => {
@@ -209,33 +267,78 @@ describe.each(testEngines)('activity and analytics on $name', (engine) => {
           .map(([id, s]) => [...id.split('|'), s.requests] as [string, string, number])
           .sort((x, y) => x[0].localeCompare(y[0]) || y[2] - x[2] || x[1].localeCompare(y[1])),
       );
-      const top = await query({ metrics: ['total_usage'], dimensions: ['model'], order_by: { field: 'request_count', direction: 'desc' }, limit: 1, time_range: { start: '2026-11-20T00:00:00Z', end: '2026-11-23T00:00:00Z' } });
+      const top = await query({
+        metrics: ['total_usage'],
+        dimensions: ['model'],
+        order_by: { field: 'request_count', direction: 'desc' },
+        limit: 1,
+        time_range: { start: '2026-11-20T00:00:00Z', end: '2026-11-23T00:00:00Z' },
+      });
       expect(top.body.data.data).toEqual([{ model: 'sim/a', total_usage: sums(ledger, (row) => row.model).get('sim/a')!.cost }]);
       expect(top.body.data.metadata.truncated).toBe(true);
-      const others = await query({ metrics: ['request_count'], dimensions: ['api_key_id'], filters: [{ field: 'api_key_id', operator: 'neq', value: keys.a.hash }], time_range: { start: '2026-11-20T00:00:00Z', end: '2026-11-23T00:00:00Z' } });
-      expect(others.body.data.data).toEqual([{ api_key_id: keys.b.hash, request_count: ledger.filter((row) => row.api_key_hash === keys.b.hash).length }]);
+      const others = await query({
+        metrics: ['request_count'],
+        dimensions: ['api_key_id'],
+        filters: [{ field: 'api_key_id', operator: 'neq', value: keys.a.hash }],
+        time_range: { start: '2026-11-20T00:00:00Z', end: '2026-11-23T00:00:00Z' },
+      });
+      expect(others.body.data.data).toEqual([
+        { api_key_id: keys.b.hash, request_count: ledger.filter((row) => row.api_key_hash === keys.b.hash).length },
+      ]);
     });
 
     it('widens a time range to whole hours and says so; defaults to the last 30 days', async () => {
       const res = await query({ metrics: ['request_count'], time_range: { start: '2026-11-20T10:30:00Z', end: '2026-11-20T11:10:00Z' } });
       expect(res.body.data.data).toEqual([{ request_count: 4 }]);
-      expect(res.body.data.warnings).toEqual(['time_range was widened to whole hours (2026-11-20T10:00:00.000Z to 2026-11-20T12:00:00.000Z): usage is counted by the hour']);
+      expect(res.body.data.warnings).toEqual([
+        'time_range was widened to whole hours (2026-11-20T10:00:00.000Z to 2026-11-20T12:00:00.000Z): usage is counted by the hour',
+      ]);
       expect((await query({ metrics: ['request_count'] })).body.data.data).toEqual([{ request_count: 7 }]);
     });
 
     it('refuses, naming the field, what the gateway does not record; and keys that are not management keys', async () => {
       const refusals: [unknown, string][] = [
-        [{ metrics: ['request_count', 'app_count'] }, 'metrics[1] "app_count" is not a metric this gateway records; it records request_count, '],
-        [{ metrics: ['request_count'], dimensions: ['country'] }, 'dimensions[0] "country" is not a dimension this gateway records; it records model, provider, api_key_id, workspace'],
-        [{ metrics: ['request_count'], filters: [{ field: 'origin', operator: 'eq', value: 'x' }] }, 'filters[0].field "origin" is not a dimension this gateway records'],
-        [{ metrics: ['request_count'], filters: [{ field: 'model', operator: 'gt', value: 'x' }] }, 'filters[0].operator "gt" is not offered'],
-        [{ metrics: ['request_count'], filters: [{ field: 'model', operator: 'in', value: 'x' }] }, 'filters[0].value must be an array for operator in'],
-        [{ metrics: ['request_count'], granularity: 'week' }, 'granularity "week" is not offered: usage is counted by the hour; use hour, day'],
-        [{ metrics: ['request_count'], time_range: { start: '2026-11-20T00:00:00Z', end: '2026-11-19T00:00:00Z' } }, 'time_range.end must be after time_range.start'],
-        [{ metrics: ['request_count'], time_range: { start: 'yesterday', end: '2026-11-19T00:00:00Z' } }, 'time_range.start must be a valid date-time'],
-        [{ metrics: ['request_count'], order_by: { field: 'model', direction: 'asc' } }, 'order_by.field "model" must be a requested metric, request_count, a requested dimension, or date'],
+        [
+          { metrics: ['request_count', 'app_count'] },
+          'metrics[1] "app_count" is not a metric this gateway records; it records request_count, ',
+        ],
+        [
+          { metrics: ['request_count'], dimensions: ['country'] },
+          'dimensions[0] "country" is not a dimension this gateway records; it records model, provider, api_key_id, workspace',
+        ],
+        [
+          { metrics: ['request_count'], filters: [{ field: 'origin', operator: 'eq', value: 'x' }] },
+          'filters[0].field "origin" is not a dimension this gateway records',
+        ],
+        [
+          { metrics: ['request_count'], filters: [{ field: 'model', operator: 'gt', value: 'x' }] },
+          'filters[0].operator "gt" is not offered',
+        ],
+        [
+          { metrics: ['request_count'], filters: [{ field: 'model', operator: 'in', value: 'x' }] },
+          'filters[0].value must be an array for operator in',
+        ],
+        [
+          { metrics: ['request_count'], granularity: 'week' },
+          'granularity "week" is not offered: usage is counted by the hour; use hour, day',
+        ],
+        [
+          { metrics: ['request_count'], time_range: { start: '2026-11-20T00:00:00Z', end: '2026-11-19T00:00:00Z' } },
+          'time_range.end must be after time_range.start',
+        ],
+        [
+          { metrics: ['request_count'], time_range: { start: 'yesterday', end: '2026-11-19T00:00:00Z' } },
+          'time_range.start must be a valid date-time',
+        ],
+        [
+          { metrics: ['request_count'], order_by: { field: 'model', direction: 'asc' } },
+          'order_by.field "model" must be a requested metric, request_count, a requested dimension, or date',
+        ],
         [{ metrics: [] }, 'metrics must have at least 1 item'],
-        [{ metrics: ['request_count'], classifier_dimensions: { classifier_id: 'x' } }, 'classifier_dimensions is not offered: this gateway has no classifiers'],
+        [
+          { metrics: ['request_count'], classifier_dimensions: { classifier_id: 'x' } },
+          'classifier_dimensions is not offered: this gateway has no classifiers',
+        ],
         [{ metrics: ['request_count'], metric: 'x' }, 'Request body has an unknown property "metric"'],
       ];
       for (const [body, message] of refusals) {
@@ -249,9 +352,19 @@ describe.each(testEngines)('activity and analytics on $name', (engine) => {
     it("never shows another organization's usage", async () => {
       const now = new Date().toISOString();
       const otherWorkspace = '22222222-2222-4222-8222-222222222222';
-      await gw.store.db.insertInto('workspaces').values({ id: otherWorkspace, organization_id: 'org_other', name: 'Default', slug: 'default', is_default: 1, created_at: now }).execute();
-      const other = await createApiKey(gw.store.db, { organizationId: 'org_other', workspaceId: otherWorkspace, name: 'Other mgmt', isManagement: true }, now);
-      const theirs = await query({ metrics: ['request_count', 'total_usage'], time_range: { start: '2026-11-20T00:00:00Z', end: '2026-11-23T00:00:00Z' } }, other.key);
+      await gw.store.db
+        .insertInto('workspaces')
+        .values({ id: otherWorkspace, organization_id: 'org_other', name: 'Default', slug: 'default', is_default: 1, created_at: now })
+        .execute();
+      const other = await createApiKey(
+        gw.store.db,
+        { organizationId: 'org_other', workspaceId: otherWorkspace, name: 'Other mgmt', isManagement: true },
+        now,
+      );
+      const theirs = await query(
+        { metrics: ['request_count', 'total_usage'], time_range: { start: '2026-11-20T00:00:00Z', end: '2026-11-23T00:00:00Z' } },
+        other.key,
+      );
       expect(theirs.body.data.data).toEqual([{ request_count: 1, total_usage: 5 }]);
       const ours = await query({ metrics: ['total_usage'], time_range: { start: '2026-11-20T00:00:00Z', end: '2026-11-23T00:00:00Z' } });
       expect(ours.body.data.data).toEqual([{ total_usage: round(ledger.reduce((n, row) => n + row.total_cost, 0)) }]);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZATION_CODE_TTL_MS } from '../../src/api/auth/routes.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, testClock, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway, testClock } from '../support/gateway.js';
 
 const verifier = (seed: string) => createHash('sha256').update(seed).digest('base64url') + 'A'.repeat(4);
 const s256 = (v: string) => createHash('sha256').update(v).digest('base64url');
@@ -27,11 +27,22 @@ describe.each(testEngines)('PKCE authorization codes on $name', (engine) => {
   it('runs the whole S256 flow: code, exchange, a key that works and carries label, limit and expiry', async () => {
     const v = verifier('flow');
     const created = await createCode(
-      { code_challenge: s256(v), code_challenge_method: 'S256', limit: 25, usage_limit_type: 'weekly', key_label: 'CLI', expires_at: '2030-06-01T00:00:00Z' },
+      {
+        code_challenge: s256(v),
+        code_challenge_method: 'S256',
+        limit: 25,
+        usage_limit_type: 'weekly',
+        key_label: 'CLI',
+        expires_at: '2030-06-01T00:00:00Z',
+      },
       { 'HTTP-Referer': 'https://app.example/', 'X-OpenRouter-Title': 'Example App' },
     );
     expect(created.status).toBe(200);
-    expect(created.body.data).toEqual({ id: expect.stringMatching(/^auth_code_/), app_id: expect.any(Number), created_at: time.clock().toISOString() });
+    expect(created.body.data).toEqual({
+      id: expect.stringMatching(/^auth_code_/),
+      app_id: expect.any(Number),
+      created_at: time.clock().toISOString(),
+    });
 
     const exchanged = await exchange({ code: created.body.data.id, code_verifier: v, code_challenge_method: 'S256' });
     expect(exchanged.status).toBe(200);
@@ -40,7 +51,12 @@ describe.each(testEngines)('PKCE authorization codes on $name', (engine) => {
 
     const self = await call(gw, 'GET', '/key', { key: exchanged.body.key });
     expect(self.status).toBe(200);
-    expect(self.body.data).toMatchObject({ limit: 25, limit_reset: 'weekly', expires_at: '2030-06-01T00:00:00.000Z', is_management_key: false });
+    expect(self.body.data).toMatchObject({
+      limit: 25,
+      limit_reset: 'weekly',
+      expires_at: '2030-06-01T00:00:00.000Z',
+      is_management_key: false,
+    });
     const list = await call(gw, 'GET', '/keys', { key: gw.managementKey });
     expect(list.body.data.map((k: { name: string }) => k.name)).toContain('CLI');
   });

@@ -1,8 +1,8 @@
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 interface StreamRead {
@@ -31,9 +31,21 @@ describe.each(testEngines)('streaming chat completions on $name', (engine) => {
         { id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=4' }] },
         { id: 'sim/paced', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=3,chunk_delay=400' }] },
         { id: 'sim/long', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=40,chunk_delay=100' }] },
-        { id: 'sim/breaks', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=6,fail_after=3' }, { provider: 'beta', upstream: 'sim-model' }] },
+        {
+          id: 'sim/breaks',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@chunks=6,fail_after=3' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
         { id: 'sim/error-event', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=6,fail_after=2,fail_mode=error-event' }] },
-        { id: 'sim/flaky', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model' }] },
+        {
+          id: 'sim/flaky',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=503' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
         { id: 'sim/down', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=500' }] },
         { id: 'sim/slow-start', endpoints: [{ provider: 'alpha', upstream: 'sim-model@latency=500' }] },
         { id: 'sim/slow-fail', endpoints: [{ provider: 'alpha', upstream: 'sim-model@latency=500,status=503' }] },
@@ -46,7 +58,10 @@ describe.each(testEngines)('streaming chat completions on $name', (engine) => {
     await sim.close();
   });
 
-  async function stream(body: Record<string, unknown>, options: { headers?: Record<string, string>; abortAfterEvents?: number } = {}): Promise<StreamRead> {
+  async function stream(
+    body: Record<string, unknown>,
+    options: { headers?: Record<string, string>; abortAfterEvents?: number } = {},
+  ): Promise<StreamRead> {
     const controller = new AbortController();
     const response = await fetch(`${gw.baseUrl}/chat/completions`, {
       method: 'POST',
@@ -54,7 +69,14 @@ describe.each(testEngines)('streaming chat completions on $name', (engine) => {
       body: JSON.stringify({ messages: [{ role: 'user', content: 'tell me a story' }], stream: true, ...body }),
       signal: controller.signal,
     });
-    const read: StreamRead = { status: response.status, contentType: response.headers.get('content-type'), events: [], comments: [], order: [], endedAt: 0 };
+    const read: StreamRead = {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      events: [],
+      comments: [],
+      order: [],
+      endedAt: 0,
+    };
     if (!read.contentType?.startsWith('text/event-stream')) {
       read.body = await response.json();
       read.errorCode = response.headers.get('x-error-code');
@@ -98,15 +120,31 @@ describe.each(testEngines)('streaming chat completions on $name', (engine) => {
     const id = all[0].id;
     expect(id).toMatch(/^gen-/);
     for (const chunk of all) {
-      expect(chunk).toMatchObject({ id, object: 'chat.completion.chunk', created: expect.any(Number), model: 'sim/fast', provider: 'alpha' });
+      expect(chunk).toMatchObject({
+        id,
+        object: 'chat.completion.chunk',
+        created: expect.any(Number),
+        model: 'sim/fast',
+        provider: 'alpha',
+      });
       expect(chunk).not.toHaveProperty('system_fingerprint', null);
     }
     expect(all.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toContain('tell me a story');
     expect(all.some((c) => c.choices[0]?.finish_reason === 'stop')).toBe(true);
     const last = all.at(-1);
-    expect(last.usage).toMatchObject({ prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), cost: expect.any(Number) });
+    expect(last.usage).toMatchObject({
+      prompt_tokens: expect.any(Number),
+      completion_tokens: expect.any(Number),
+      cost: expect.any(Number),
+    });
     const row = await generation(id);
-    expect(row).toMatchObject({ status: 'success', streamed: 1, cancelled: 0, finish_reason: 'stop', tokens_completion: last.usage.completion_tokens });
+    expect(row).toMatchObject({
+      status: 'success',
+      streamed: 1,
+      cancelled: 0,
+      finish_reason: 'stop',
+      tokens_completion: last.usage.completion_tokens,
+    });
     expect(row?.ttft_ms).not.toBeNull();
   });
 
@@ -139,7 +177,13 @@ describe.each(testEngines)('streaming chat completions on $name', (engine) => {
     expect(last.choices[0].finish_reason).toBe('error');
     expect(all.every((c) => c.provider === 'alpha')).toBe(true); // nothing is retried after the first byte
     const row = await generation(last.id);
-    expect(row).toMatchObject({ status: 'error', streamed: 1, finish_reason: 'error', error_code: 502, error_name: 'GW_ERR_UPSTREAM_FAILED' });
+    expect(row).toMatchObject({
+      status: 'error',
+      streamed: 1,
+      finish_reason: 'error',
+      error_code: 502,
+      error_name: 'GW_ERR_UPSTREAM_FAILED',
+    });
     expect(row!.tokens_prompt).toBeGreaterThan(0);
     expect(row!.total_cost).toBeGreaterThan(0);
     const record = await call(gw, 'GET', `/generation?id=${last.id}`, { key: gw.managementKey });
@@ -183,7 +227,11 @@ describe.each(testEngines)('streaming chat completions on $name', (engine) => {
   it('sends the transformed upstream body first when debug.echo_upstream_body is set, without credentials', async () => {
     const read = await stream({ model: 'sim/fast', debug: { echo_upstream_body: true }, user: 'carol' });
     const [debugChunk, ...rest] = chunks(read);
-    expect(debugChunk.debug.echo_upstream_body).toMatchObject({ model: 'sim-model@chunks=4', stream: true, stream_options: { include_usage: true } });
+    expect(debugChunk.debug.echo_upstream_body).toMatchObject({
+      model: 'sim-model@chunks=4',
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     expect(JSON.stringify(debugChunk)).not.toContain('sim-key');
     expect(JSON.stringify(debugChunk)).not.toContain('carol');
     expect(rest.length).toBeGreaterThan(1);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 const messages = [{ role: 'user', content: 'hello there' }];
@@ -21,20 +21,71 @@ describe.each(testEngines)('chat completions on $name', (engine) => {
       ['alpha', 'beta', 'gamma'],
       [
         { id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
-        { id: 'sim/flaky', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model' }] },
-        { id: 'sim/flaky-meta', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model' }] },
-        { id: 'sim/flaky-health', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=500' }, { provider: 'beta', upstream: 'sim-model' }] },
-        { id: 'sim/refused', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=400' }, { provider: 'beta', upstream: 'sim-model' }] },
-        { id: 'sim/down', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=500' }, { provider: 'beta', upstream: 'sim-model@status=502' }] },
+        {
+          id: 'sim/flaky',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=503' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
+        {
+          id: 'sim/flaky-meta',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=503' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
+        {
+          id: 'sim/flaky-health',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=500' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
+        {
+          id: 'sim/refused',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=400' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
+        {
+          id: 'sim/down',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=500' },
+            { provider: 'beta', upstream: 'sim-model@status=502' },
+          ],
+        },
         { id: 'sim/limited', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=429' }] },
         { id: 'sim/overloaded', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=529' }] },
-        { id: 'sim/hang', endpoints: [{ provider: 'alpha', upstream: 'sim-model@hang=1' }, { provider: 'gamma', upstream: 'sim-model' }] },
-        { id: 'sim/broken-json', endpoints: [{ provider: 'alpha', upstream: 'sim-model@malformed=1' }, { provider: 'beta', upstream: 'sim-model' }] },
+        {
+          id: 'sim/hang',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@hang=1' },
+            { provider: 'gamma', upstream: 'sim-model' },
+          ],
+        },
+        {
+          id: 'sim/broken-json',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@malformed=1' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
         { id: 'sim/retry-after', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=429,retry_after=1' }] },
         { id: 'sim/backup', endpoints: [{ provider: 'gamma', upstream: 'sim-model' }] },
-        { id: 'sim/narrow', endpoints: [{ provider: 'alpha', upstream: 'sim-model', supported: ['temperature', 'max_completion_tokens'] }] },
+        {
+          id: 'sim/narrow',
+          endpoints: [{ provider: 'alpha', upstream: 'sim-model', supported: ['temperature', 'max_completion_tokens'] }],
+        },
         { id: 'sim/pricey', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.01, completion: 0.01 }] },
-        { id: 'sim/sticky', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }, { provider: 'beta', upstream: 'sim-model' }] },
+        {
+          id: 'sim/sticky',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
       ],
       400,
     );
@@ -99,7 +150,6 @@ describe.each(testEngines)('chat completions on $name', (engine) => {
     expect(refused.body.error.message).toBe('API key spending limit of $0.0001 in total is reached');
     expect(await simCalls()).toBe(before);
   });
-
 
   describe('fallbacks', () => {
     it('moves to the next endpoint after a 5xx', async () => {
@@ -203,7 +253,15 @@ describe.each(testEngines)('chat completions on $name', (engine) => {
   });
 
   it('drops parameters the endpoint does not support and never forwards gateway fields', async () => {
-    await chat({ model: 'sim/narrow', temperature: 0.5, top_p: 0.9, seed: 3, session_id: 's1', plugins: [{ id: 'response-healing' }], provider: { sort: 'price' } });
+    await chat({
+      model: 'sim/narrow',
+      temperature: 0.5,
+      top_p: 0.9,
+      seed: 3,
+      session_id: 's1',
+      plugins: [{ id: 'response-healing' }],
+      provider: { sort: 'price' },
+    });
     const sent = (await readSimStats(sim.url)).lastRequestBody;
     expect(sent.temperature).toBe(0.5);
     expect(sent).not.toHaveProperty('top_p');
@@ -228,7 +286,10 @@ describe.each(testEngines)('chat completions on $name', (engine) => {
     [{ model: 'sim/fast', temperature: 2.5 }, 'temperature must be <= 2'],
     [{ model: 'sim/fast', messages: [] }, 'messages must have at least 1 item'],
     [{ model: 'sim/fast', messages: [{ role: 'robot', content: 'x' }] }, 'messages[0].role must be one of'],
-    [{ model: 'sim/fast', metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }, 'metadata must have at most 16 entries'],
+    [
+      { model: 'sim/fast', metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) },
+      'metadata must have at most 16 entries',
+    ],
     [{ model: 'sim/fast', top_logprobs: 21 }, 'top_logprobs must be <= 20'],
     [{ model: 'sim/fast', session_id: 'x'.repeat(257) }, 'session_id must be at most 256 characters long'],
     [{ model: 'sim/fast', stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop'],

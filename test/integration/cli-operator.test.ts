@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { runCli } from '../support/cli.js';
-import { testEngines, type TestDatabase } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { type TestDatabase, testEngines } from '../support/databases.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -35,8 +35,10 @@ describe.each(testEngines)('operator commands on $name', MANY_COMMANDS, (engine)
   let gateway: RunningGateway;
   const env = () => ({ DATABASE_URL: database.url, GATEWAY_CONFIG: emptyConfig });
   const cli = (...args: string[]) => runCli(args, env());
-  const api = (method: string, path: string, body?: unknown) => call(gateway, method, path, { key: gateway.managementKey, ...(body !== undefined ? { body } : {}) });
-  const newKey = async (body: Record<string, unknown>) => (await api('POST', '/keys', body)).body as { key: string; data: { hash: string } };
+  const api = (method: string, path: string, body?: unknown) =>
+    call(gateway, method, path, { key: gateway.managementKey, ...(body !== undefined ? { body } : {}) });
+  const newKey = async (body: Record<string, unknown>) =>
+    (await api('POST', '/keys', body)).body as { key: string; data: { hash: string } };
 
   beforeAll(async () => {
     database = await engine.create();
@@ -66,9 +68,26 @@ describe.each(testEngines)('operator commands on $name', MANY_COMMANDS, (engine)
     expect(JSON.parse((await cli('keys', 'show', hash, '--json')).stdout)).toEqual((await api('GET', `/keys/${hash}`)).body);
     expect((await cli('keys', 'show', hash)).stdout).toMatch(/^name +ops$/m);
 
-    const updated = await cli('keys', 'update', hash, '--name', 'renamed', '--limit', '2.5', '--limit-reset', 'daily', '--include-byok-in-limit', '--json');
+    const updated = await cli(
+      'keys',
+      'update',
+      hash,
+      '--name',
+      'renamed',
+      '--limit',
+      '2.5',
+      '--limit-reset',
+      'daily',
+      '--include-byok-in-limit',
+      '--json',
+    );
     expect(updated.code, updated.stderr).toBe(0);
-    expect(JSON.parse(updated.stdout).data).toMatchObject({ name: 'renamed', limit: 2.5, limit_reset: 'daily', include_byok_in_limit: true });
+    expect(JSON.parse(updated.stdout).data).toMatchObject({
+      name: 'renamed',
+      limit: 2.5,
+      limit_reset: 'daily',
+      include_byok_in_limit: true,
+    });
     expect((await api('GET', `/keys/${hash}`)).body.data).toEqual(JSON.parse(updated.stdout).data);
     expect((await cli('keys', 'update', hash, '--limit', 'none', '--limit-reset', 'none', '--no-include-byok-in-limit')).code).toBe(0);
     expect((await api('GET', `/keys/${hash}`)).body.data).toMatchObject({ limit: null, limit_reset: null, include_byok_in_limit: false });
@@ -85,10 +104,16 @@ describe.each(testEngines)('operator commands on $name', MANY_COMMANDS, (engine)
     const deleted = await cli('keys', 'delete', hash);
     expect(deleted).toMatchObject({ code: 0, stdout: `deleted API key ${hash}\n` });
     expect((await api('GET', `/keys/${hash}`)).status).toBe(404);
-    for (const args of [['delete', hash], ['show', hash], ['disable', hash]]) {
+    for (const args of [
+      ['delete', hash],
+      ['show', hash],
+      ['disable', hash],
+    ]) {
       expect(await cli('keys', ...args)).toMatchObject({ code: 1, stderr: `model-gateway: API key ${hash} not found\n` });
     }
-    expect(JSON.parse((await cli('keys', 'delete', (await newKey({ name: 'gone' })).data.hash, '--json')).stdout)).toEqual({ deleted: true });
+    expect(JSON.parse((await cli('keys', 'delete', (await newKey({ name: 'gone' })).data.hash, '--json')).stdout)).toEqual({
+      deleted: true,
+    });
   });
 
   it('refuses limits, resets, names and expiries with the rules and messages of the API, and changes nothing then', async () => {
@@ -102,8 +127,18 @@ describe.each(testEngines)('operator commands on $name', MANY_COMMANDS, (engine)
       [['keys', 'update', hash, '--name', ''], 'PATCH', `/keys/${hash}`, { name: '' }],
       [['keys', 'update', hash, '--creator-user-id', 'user_nobody'], 'PATCH', `/keys/${hash}`, { creator_user_id: 'user_nobody' }],
       [['keys', 'create', '--name', 'x', '--limit', '-1'], 'POST', '/keys', { name: 'x', limit: -1 }],
-      [['keys', 'create', '--name', 'x', '--expires-at', '2020-01-01T00:00:00Z'], 'POST', '/keys', { name: 'x', expires_at: '2020-01-01T00:00:00Z' }],
-      [['keys', 'create', '--name', 'x', '--expires-at', '2099-01-01T00:00:00+02:00'], 'POST', '/keys', { name: 'x', expires_at: '2099-01-01T00:00:00+02:00' }],
+      [
+        ['keys', 'create', '--name', 'x', '--expires-at', '2020-01-01T00:00:00Z'],
+        'POST',
+        '/keys',
+        { name: 'x', expires_at: '2020-01-01T00:00:00Z' },
+      ],
+      [
+        ['keys', 'create', '--name', 'x', '--expires-at', '2099-01-01T00:00:00+02:00'],
+        'POST',
+        '/keys',
+        { name: 'x', expires_at: '2099-01-01T00:00:00+02:00' },
+      ],
       [['keys', 'create', '--name', 'x', '--expires-at', 'tomorrow'], 'POST', '/keys', { name: 'x', expires_at: 'tomorrow' }],
     ];
     for (const [args, method, path, body] of cases) {
@@ -115,14 +150,31 @@ describe.each(testEngines)('operator commands on $name', MANY_COMMANDS, (engine)
     expect((await api('GET', '/keys')).body.data.filter((k: { name: string }) => k.name === 'x')).toEqual([]);
     expect(await cli('keys', 'update', hash)).toMatchObject({ code: 1, stderr: expect.stringContaining('nothing to change') });
 
-    const created = await cli('keys', 'create', '--name', 'expiring', '--limit', '3', '--limit-reset', 'monthly', '--expires-at', '2099-01-01T00:00:00+00:00');
+    const created = await cli(
+      'keys',
+      'create',
+      '--name',
+      'expiring',
+      '--limit',
+      '3',
+      '--limit-reset',
+      'monthly',
+      '--expires-at',
+      '2099-01-01T00:00:00+00:00',
+    );
     expect(created.code, created.stderr).toBe(0);
     const createdHash = /\(hash ([0-9a-f]{64})\)/.exec(created.stderr)?.[1];
-    expect((await api('GET', `/keys/${createdHash}`)).body.data).toMatchObject({ name: 'expiring', limit: 3, limit_reset: 'monthly', expires_at: '2099-01-01T00:00:00.000Z' });
+    expect((await api('GET', `/keys/${createdHash}`)).body.data).toMatchObject({
+      name: 'expiring',
+      limit: 3,
+      limit_reset: 'monthly',
+      expires_at: '2099-01-01T00:00:00.000Z',
+    });
   });
 
   it('lists members as GET /organization/members does, a page at a time', async () => {
-    for (const email of ['ada@example.com', 'grace@example.com']) expect((await cli('members', 'add', '--email', email, '--first-name', 'First')).code).toBe(0);
+    for (const email of ['ada@example.com', 'grace@example.com'])
+      expect((await cli('members', 'add', '--email', email, '--first-name', 'First')).code).toBe(0);
     const table = await cli('members', 'list');
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout.split('\n')[0]).toMatch(/^ID +EMAIL +FIRST NAME +LAST NAME +ROLE$/);
@@ -130,19 +182,32 @@ describe.each(testEngines)('operator commands on $name', MANY_COMMANDS, (engine)
     expect(JSON.parse((await cli('members', 'list', '--json')).stdout)).toEqual((await api('GET', '/organization/members')).body);
     const total = (await api('GET', '/organization/members')).body.total_count as number;
     expect((await cli('members', 'list', '--limit', '1')).stdout).toContain(`(1 of ${total} shown; --offset 1 for more)`);
-    expect(JSON.parse((await cli('members', 'list', '--offset', '1', '--limit', '1', '--json')).stdout)).toEqual((await api('GET', '/organization/members?offset=1&limit=1')).body);
-    for (const [option, value] of [['limit', '101'], ['limit', '0'], ['offset', '-1'], ['limit', 'many']] as const) {
+    expect(JSON.parse((await cli('members', 'list', '--offset', '1', '--limit', '1', '--json')).stdout)).toEqual(
+      (await api('GET', '/organization/members?offset=1&limit=1')).body,
+    );
+    for (const [option, value] of [
+      ['limit', '101'],
+      ['limit', '0'],
+      ['offset', '-1'],
+      ['limit', 'many'],
+    ] as const) {
       const refused = await api('GET', `/organization/members?${option}=${value}`);
       expect(refused.status).toBe(400);
       // The API names the part of the request (a query parameter); the rule and its words are the same.
       expect(refused.body.error.message).toMatch(/^query parameter /);
-      expect(await cli('members', 'list', `--${option}`, value)).toMatchObject({ code: 1, stderr: `model-gateway: ${refused.body.error.message.slice('query parameter '.length)}\n` });
+      expect(await cli('members', 'list', `--${option}`, value)).toMatchObject({
+        code: 1,
+        stderr: `model-gateway: ${refused.body.error.message.slice('query parameter '.length)}\n`,
+      });
     }
   });
 
   it('shows a generation as GET /generation?id= does', async () => {
     const { key } = await newKey({ name: 'chatter' });
-    const chat = await call(gateway, 'POST', '/chat/completions', { key, body: { model: 'sim/fast', messages: [{ role: 'user', content: 'hi' }] } });
+    const chat = await call(gateway, 'POST', '/chat/completions', {
+      key,
+      body: { model: 'sim/fast', messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(chat.status).toBe(200);
     const id = chat.body.id as string;
     const shown = await cli('generations', 'show', id, '--json');
@@ -151,12 +216,18 @@ describe.each(testEngines)('operator commands on $name', MANY_COMMANDS, (engine)
     const people = (await cli('generations', 'show', id)).stdout;
     expect(people).toMatch(new RegExp(`^id +${id}$`, 'm'));
     expect(people).toMatch(/^model +sim\/fast$/m);
-    expect(await cli('generations', 'show', 'gen-nope')).toMatchObject({ code: 1, stderr: 'model-gateway: generation gen-nope not found\n' });
+    expect(await cli('generations', 'show', 'gen-nope')).toMatchObject({
+      code: 1,
+      stderr: 'model-gateway: generation gen-nope not found\n',
+    });
   });
 
-  it.runIf(engine.name === 'postgres')('reaches running servers at once through PostgreSQL NOTIFY: a disabled or deleted key is refused on its next request', async () => {
-    await expectChangesReachServer(gateway, cli, newKey);
-  });
+  it.runIf(engine.name === 'postgres')(
+    'reaches running servers at once through PostgreSQL NOTIFY: a disabled or deleted key is refused on its next request',
+    async () => {
+      await expectChangesReachServer(gateway, cli, newKey);
+    },
+  );
 });
 
 describe.runIf(process.env.TEST_REDIS_URL)('operator commands with Redis', MANY_COMMANDS, () => {
@@ -176,7 +247,8 @@ describe.runIf(process.env.TEST_REDIS_URL)('operator commands with Redis', MANY_
 
   it('reach running servers at once through Redis, on SQLite too', async () => {
     const cli = (...args: string[]) => runCli(args, { DATABASE_URL: database.url, GATEWAY_CONFIG: emptyConfig, REDIS_URL: redisUrl });
-    const newKey = async (body: Record<string, unknown>) => (await call(gateway, 'POST', '/keys', { key: gateway.managementKey, body })).body;
+    const newKey = async (body: Record<string, unknown>) =>
+      (await call(gateway, 'POST', '/keys', { key: gateway.managementKey, body })).body;
     await expectChangesReachServer(gateway, cli, newKey);
   });
 });
@@ -232,10 +304,22 @@ describe('model-gateway config check', MANY_COMMANDS, () => {
 
   it.each([
     ['an unknown provider kind', ['providers:', '  - id: acme', '    kind: telepathy', '    base_url: http://127.0.0.1:9/v1']],
-    ['a model of an undeclared provider', ['providers: []', 'models:', '  - id: x/y', '    endpoints:', '      - { provider: nowhere, upstream_model: y, pricing: { prompt: 0, completion: 0 } }']],
+    [
+      'a model of an undeclared provider',
+      [
+        'providers: []',
+        'models:',
+        '  - id: x/y',
+        '    endpoints:',
+        '      - { provider: nowhere, upstream_model: y, pricing: { prompt: 0, completion: 0 } }',
+      ],
+    ],
     ['broken YAML', ['providers:', '  - id: acme', '   kind: [openai']],
     ['an unknown key', ['providers: []', 'telemetry: on']],
-    ['a moderation provider the catalog lacks', ['providers:', '  - { id: sim, kind: openai, base_url: "http://127.0.0.1:9/v1", api_key: k }', 'moderation: { provider: elsewhere }']],
+    [
+      'a moderation provider the catalog lacks',
+      ['providers:', '  - { id: sim, kind: openai, base_url: "http://127.0.0.1:9/v1", api_key: k }', 'moderation: { provider: elsewhere }'],
+    ],
   ])('refuses %s with the error serve stops at, and exits 1', async (_, lines) => {
     const bad = write(`bad-${lines.length}-${lines[0]!.length}.yaml`, lines);
     const checked = await runCli(['config', 'check', bad], {});
@@ -249,8 +333,13 @@ describe('model-gateway config check', MANY_COMMANDS, () => {
 
   it('names the position in the file where serve does', async () => {
     const bad = write('kind.yaml', ['providers:', '  - id: acme', '    kind: telepathy', '    base_url: http://127.0.0.1:9/v1']);
-    expect((await runCli(['config', 'check', bad], {})).stderr).toContain(`${bad}:3:11: providers[0].kind "telepathy" is not a provider kind this gateway speaks`);
+    expect((await runCli(['config', 'check', bad], {})).stderr).toContain(
+      `${bad}:3:11: providers[0].kind "telepathy" is not a provider kind this gateway speaks`,
+    );
     const missing = join(dir, 'missing.yaml');
-    expect(await runCli(['config', 'check'], { GATEWAY_CONFIG: missing })).toMatchObject({ code: 1, stderr: expect.stringContaining(`${missing}: cannot read the config file`) });
+    expect(await runCli(['config', 'check'], { GATEWAY_CONFIG: missing })).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`${missing}: cannot read the config file`),
+    });
   });
 });

@@ -1,10 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngines, type TestDatabase } from '../support/databases.js';
 import { startSimulator } from '../../src/sim/server.js';
 import { runCli, startServe } from '../support/cli.js';
+import { type TestDatabase, testEngines } from '../support/databases.js';
 
 const getKey = (baseUrl: string, key: string) => fetch(`${baseUrl}/key`, { headers: { authorization: `Bearer ${key}` } });
 
@@ -56,22 +56,29 @@ describe.each(testEngines)('model-gateway command line on $name', (engine) => {
     const key = created.stdout.trim();
     expect(key).toMatch(/^sk-mg-v1-[0-9a-f]{64}$/);
 
-    const added = await runCli(['members', 'add', '--email', 'Ada@Example.com', '--role', 'admin', '--first-name', 'Ada', '--last-name', 'Lovelace'], env());
+    const added = await runCli(
+      ['members', 'add', '--email', 'Ada@Example.com', '--role', 'admin', '--first-name', 'Ada', '--last-name', 'Lovelace'],
+      env(),
+    );
     expect(added.code).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({ email: 'ada@example.com', role: 'admin', first_name: 'Ada' });
 
     const serving = await startServe(env());
     const self = (await (await getKey(serving.baseUrl, key)).json()) as any;
     expect(self.data).toMatchObject({ is_management_key: true, limit: 7.5 });
-    const members = (await (await fetch(`${serving.baseUrl}/organization/members`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
-    expect(members.data).toContainEqual(expect.objectContaining({ email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', role: 'org:admin' }));
+    const members = (await (
+      await fetch(`${serving.baseUrl}/organization/members`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as any;
+    expect(members.data).toContainEqual(
+      expect.objectContaining({ email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', role: 'org:admin' }),
+    );
     await serving.stop();
   });
 
   it('refuses bad arguments with a clear message', async () => {
     const badRole = await runCli(['members', 'add', '--email', 'x@example.com', '--role', 'owner'], env());
     expect(badRole.code).not.toBe(0);
-    expect(badRole.stderr).toContain("Allowed choices are admin, member");
+    expect(badRole.stderr).toContain('Allowed choices are admin, member');
     const badLimit = await runCli(['keys', 'create', '--name', 'x', '--limit', '-3'], env());
     expect(badLimit.code).not.toBe(0);
     expect(badLimit.stderr).toContain('limit must be >= 0');
@@ -98,7 +105,11 @@ describe('model-gateway serve draining on SIGTERM', () => {
       ].join('\n'),
     );
     const key = 'drain-test-management-key-000000';
-    const serving = await startServe({ GATEWAY_CONFIG: config, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: key });
+    const serving = await startServe({
+      GATEWAY_CONFIG: config,
+      DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+      GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: key,
+    });
     const post = (model: string, stream: boolean) =>
       fetch(`${serving.baseUrl}/chat/completions`, {
         method: 'POST',

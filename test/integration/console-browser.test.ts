@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordGenerations } from '../../src/accounting/record-generation.js';
 import { hashApiKey } from '../../src/accounts/api-key-material.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import type { GenerationRecord } from '../../src/store/schema.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 // Debian's Chromium (.ci/run installs it); Playwright's own browser download is not used.
@@ -48,7 +48,16 @@ describe.skipIf(skip)('the web console in Chromium', { timeout: 60_000 }, () => 
     origin = new URL(gw.baseUrl).origin;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
@@ -99,12 +108,21 @@ describe.skipIf(skip)('the web console in Chromium', { timeout: 60_000 }, () => 
 
   it('shows the key’s chats on the overview chart and in the generations list', async () => {
     // A guardrail on the key: its stage shows in each generation's pipeline.
-    const guardrail = await call(gw, 'POST', '/guardrails', { key: gw.managementKey, body: { name: 'Simulated models only', description: 'Keys of the console test', allowed_models: ['sim/a', 'sim/b', 'sim/c'] } });
+    const guardrail = await call(gw, 'POST', '/guardrails', {
+      key: gw.managementKey,
+      body: { name: 'Simulated models only', description: 'Keys of the console test', allowed_models: ['sim/a', 'sim/b', 'sim/c'] },
+    });
     expect(guardrail.status).toBe(201);
-    const assigned = await call(gw, 'POST', `/guardrails/${guardrail.body.data.id}/assignments/keys`, { key: gw.managementKey, body: { key_hashes: [hashApiKey(createdKey)] } });
+    const assigned = await call(gw, 'POST', `/guardrails/${guardrail.body.data.id}/assignments/keys`, {
+      key: gw.managementKey,
+      body: { key_hashes: [hashApiKey(createdKey)] },
+    });
     expect(assigned.body).toEqual({ assigned_count: 1 });
     for (const model of ['sim/a', 'sim/a', 'sim/b']) {
-      const res = await call(gw, 'POST', '/chat/completions', { key: createdKey, body: { model, max_tokens: 16, messages: [{ role: 'user', content: 'Hello from the console test' }] } });
+      const res = await call(gw, 'POST', '/chat/completions', {
+        key: createdKey,
+        body: { model, max_tokens: 16, messages: [{ role: 'user', content: 'Hello from the console test' }] },
+      });
       expect(res.status).toBe(200);
     }
     await open('Overview');
@@ -142,7 +160,9 @@ describe.skipIf(skip)('the web console in Chromium', { timeout: 60_000 }, () => 
 
   it('shows guardrails, members, and models with their endpoints’ health', async () => {
     await open('Guardrails');
-    await poll(() => page.getByRole('table', { name: 'Guardrails of the default workspace' }).textContent()).toContain('Simulated models only');
+    await poll(() => page.getByRole('table', { name: 'Guardrails of the default workspace' }).textContent()).toContain(
+      'Simulated models only',
+    );
     await shot('guardrails');
     await open('Members');
     await poll(() => page.getByRole('table', { name: 'Members of the organization' }).locator('tbody tr').count()).toBeGreaterThan(0);
@@ -165,14 +185,35 @@ describe.skipIf(skip)('the web console in Chromium', { timeout: 60_000 }, () => 
           // A week's traffic of a shape that varies by day, key and model.
           for (let n = 0; n < ((day * 5 + m * 3 + k * 4) % 7) + 1; n++) {
             const at = new Date(Date.now() - day * DAY_MS - n * 3_600_000).toISOString();
-            history.push({ id: `gen-history-${k}-${day}-${m}-${n}`, organization_id: gw.organizationId, workspace_id: workspace, api_key_hash: hash, model, provider_name: m === 1 ? 'beta' : 'alpha', api_type: 'completions', status: 'success', streamed: 0, cancelled: 0, tokens_prompt: 400 + 50 * n, tokens_completion: 200 + 30 * m, total_cost: (m + 1) * 0.0011 * (n + 1), created_at: at });
+            history.push({
+              id: `gen-history-${k}-${day}-${m}-${n}`,
+              organization_id: gw.organizationId,
+              workspace_id: workspace,
+              api_key_hash: hash,
+              model,
+              provider_name: m === 1 ? 'beta' : 'alpha',
+              api_type: 'completions',
+              status: 'success',
+              streamed: 0,
+              cancelled: 0,
+              tokens_prompt: 400 + 50 * n,
+              tokens_completion: 200 + 30 * m,
+              total_cost: (m + 1) * 0.0011 * (n + 1),
+              created_at: at,
+            });
           }
         }
       }
     }
     await recordGenerations(gw.store.db, history, new Date());
     const totals = async (from: string, to: string) => {
-      const rows = await gw.store.db.selectFrom('generations').select(['total_cost']).where('organization_id', '=', gw.organizationId).where('created_at', '>=', `${from}T00:00:00.000Z`).where('created_at', '<=', `${to}T23:59:59.999Z`).execute();
+      const rows = await gw.store.db
+        .selectFrom('generations')
+        .select(['total_cost'])
+        .where('organization_id', '=', gw.organizationId)
+        .where('created_at', '>=', `${from}T00:00:00.000Z`)
+        .where('created_at', '<=', `${to}T23:59:59.999Z`)
+        .execute();
       return { requests: String(rows.length), spend: usd.format(Math.round(rows.reduce((sum, r) => sum + r.total_cost, 0) * 1e12) / 1e12) };
     };
     await open('Overview');
@@ -216,7 +257,10 @@ describe.skipIf(skip)('the web console in Chromium', { timeout: 60_000 }, () => 
     await page.getByRole('button', { name: 'Disable browser key' }).click();
     await poll(() => page.getByRole('button', { name: 'Enable browser key' }).count()).toBe(1);
     await shot('keys-disabled');
-    const refused = await call(gw, 'POST', '/chat/completions', { key: createdKey, body: { model: 'sim/a', messages: [{ role: 'user', content: 'hi' }] } });
+    const refused = await call(gw, 'POST', '/chat/completions', {
+      key: createdKey,
+      body: { model: 'sim/a', messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(refused.status).toBe(401);
     expect(refused.body.error.message).toBe('API key is disabled');
   });

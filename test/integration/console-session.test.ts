@@ -3,7 +3,7 @@ import { createApiKey } from '../../src/accounts/create-api-key.js';
 import { CONSOLE_CSP } from '../../src/api/console/serve-console.js';
 import { findDefaultWorkspace } from '../../src/store/repositories/organizations.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, testClock, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway, testClock } from '../support/gateway.js';
 
 const HOUR = 3_600_000;
 
@@ -63,7 +63,9 @@ describe.each(testEngines)('console sessions on $name', (engine) => {
     expect(foreign.res.body.error.message).toBe('Console request refused: its Origin is not this gateway');
     const noOrigin = await call(gw, 'POST', '/console/session', { body: { key: gw.managementKey } });
     expect(noOrigin.status).toBe(403);
-    expect((await call(gw, 'POST', '/console/session', { body: { key: gw.managementKey, extra: 1 }, headers: { origin } })).status).toBe(400);
+    expect((await call(gw, 'POST', '/console/session', { body: { key: gw.managementKey, extra: 1 }, headers: { origin } })).status).toBe(
+      400,
+    );
   });
 
   it('reads management routes with the cookie alone, and refuses a change without the CSRF token or from another origin', async () => {
@@ -73,16 +75,35 @@ describe.each(testEngines)('console sessions on $name', (engine) => {
 
     const noToken = await call(gw, 'POST', '/keys', { body: { name: 'by console' }, headers: withSession(session, { origin }) });
     expect(noToken.status).toBe(403);
-    expect(noToken.body.error).toEqual({ code: 403, message: "Console request refused: the x-csrf-token header does not carry this session's token" });
-    const wrongToken = await call(gw, 'POST', '/keys', { body: { name: 'by console' }, headers: withSession(session, { origin, 'x-csrf-token': `${csrf.slice(1)}A` }) });
+    expect(noToken.body.error).toEqual({
+      code: 403,
+      message: "Console request refused: the x-csrf-token header does not carry this session's token",
+    });
+    const wrongToken = await call(gw, 'POST', '/keys', {
+      body: { name: 'by console' },
+      headers: withSession(session, { origin, 'x-csrf-token': `${csrf.slice(1)}A` }),
+    });
     expect(wrongToken.status).toBe(403);
-    const wrongOrigin = await call(gw, 'POST', '/keys', { body: { name: 'by console' }, headers: withSession(session, { origin: 'https://evil.example', 'x-csrf-token': csrf }) });
+    const wrongOrigin = await call(gw, 'POST', '/keys', {
+      body: { name: 'by console' },
+      headers: withSession(session, { origin: 'https://evil.example', 'x-csrf-token': csrf }),
+    });
     expect(wrongOrigin.status).toBe(403);
     expect(wrongOrigin.body.error.message).toBe('Console request refused: its Origin is not this gateway');
     const other = await signIn(gw.managementKey);
-    expect((await call(gw, 'POST', '/keys', { body: { name: 'by console' }, headers: withSession(session, { origin, 'x-csrf-token': other.csrf }) })).status).toBe(403);
+    expect(
+      (
+        await call(gw, 'POST', '/keys', {
+          body: { name: 'by console' },
+          headers: withSession(session, { origin, 'x-csrf-token': other.csrf }),
+        })
+      ).status,
+    ).toBe(403);
 
-    const made = await call(gw, 'POST', '/keys', { body: { name: 'by console' }, headers: withSession(session, { origin, 'x-csrf-token': csrf }) });
+    const made = await call(gw, 'POST', '/keys', {
+      body: { name: 'by console' },
+      headers: withSession(session, { origin, 'x-csrf-token': csrf }),
+    });
     expect(made.status).toBe(201);
     const patched = await call(gw, 'PATCH', `/keys/${made.body.data.hash}`, {
       body: { disabled: true, limit: 5, expires_at: '2030-01-01T00:00:00Z' },
@@ -117,7 +138,11 @@ describe.each(testEngines)('console sessions on $name', (engine) => {
     expect((await call(gw, 'GET', '/keys', { headers: withSession(busy.session) })).status).toBe(200);
 
     const workspace = await findDefaultWorkspace(gw.store.db, gw.organizationId);
-    const second = await createApiKey(gw.store.db, { organizationId: gw.organizationId, workspaceId: workspace!.id, name: 'second admin', isManagement: true }, time.clock().toISOString());
+    const second = await createApiKey(
+      gw.store.db,
+      { organizationId: gw.organizationId, workspaceId: workspace!.id, name: 'second admin', isManagement: true },
+      time.clock().toISOString(),
+    );
     const its = await signIn(second.key);
     expect((await call(gw, 'GET', '/keys', { headers: withSession(its.session) })).status).toBe(200);
     await call(gw, 'PATCH', `/keys/${second.row.hash}`, { key: gw.managementKey, body: { disabled: true } });

@@ -3,7 +3,7 @@
 // it. The compose file's health check of the simulator is run the same way.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,21 +44,29 @@ const freePort = () =>
 function check(argv: string[], cwd: string, env: Record<string, string>): Promise<number | null> {
   const [command, ...args] = argv;
   return new Promise((resolve, reject) => {
-    const child = spawn(command === 'node' ? process.execPath : command!, args, { cwd, env: { PATH: process.env.PATH, ...env }, stdio: 'ignore' });
+    const child = spawn(command === 'node' ? process.execPath : command!, args, {
+      cwd,
+      env: { PATH: process.env.PATH, ...env },
+      stdio: 'ignore',
+    });
     child.on('error', reject);
     child.on('close', resolve);
   });
 }
 
 /** The container's environment: the Dockerfile's ENV and nothing of this machine's (no DATABASE_URL, no provider key). */
-const unset = Object.fromEntries(Object.keys(process.env).filter((name) => /^(DATABASE_URL|REDIS_URL|GATEWAY_|LEDGER_|SIM_)|_(API_KEY|BASE_URL)$/.test(name)).map((name) => [name, undefined]));
+const unset = Object.fromEntries(
+  Object.keys(process.env)
+    .filter((name) => /^(DATABASE_URL|REDIS_URL|GATEWAY_|LEDGER_|SIM_)|_(API_KEY|BASE_URL)$/.test(name))
+    .map((name) => [name, undefined]),
+);
 
 const apps: string[] = [];
 afterAll(() => {
   for (const app of apps) rmSync(app, { recursive: true, force: true });
 });
 
-describe('the image\'s program, laid out as the runtime stage lays it out', () => {
+describe("the image's program, laid out as the runtime stage lays it out", () => {
   it('serves from /app on every interface, keeps its database in the data folder, and passes its HEALTHCHECK while it serves', async () => {
     const app = layOutApp();
     apps.push(app);
@@ -79,8 +87,12 @@ describe('the image\'s program, laid out as the runtime stage lays it out', () =
     expect(await check(argv, app, { ...env, PORT: port })).toBe(1);
   });
 
-  it('runs the simulator of the compose file\'s demo profile, which passes that file\'s health check', async () => {
-    const sim = (parse(readFileSync(join(root, 'compose.yaml'), 'utf8')) as { services: Record<string, { command: string[]; healthcheck: { test: string[] } }> }).services.sim!;
+  it("runs the simulator of the compose file's demo profile, which passes that file's health check", async () => {
+    const sim = (
+      parse(readFileSync(join(root, 'compose.yaml'), 'utf8')) as {
+        services: Record<string, { command: string[]; healthcheck: { test: string[] } }>;
+      }
+    ).services.sim!;
     const port = String(await freePort());
     // The file's port, here a free one, in the command and its check alike.
     const command = sim.command.map((arg) => (arg === '8081' ? port : arg));

@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { runCli } from '../support/cli.js';
-import { testEngines, type TestDatabase } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { type TestDatabase, testEngines } from '../support/databases.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 import { until } from '../support/until.js';
 
@@ -20,15 +20,24 @@ describe.each(testEngines)('model-gateway credits on $name', MANY_COMMANDS, (eng
   let sim: Simulator;
   let gateway: RunningGateway;
   const cli = (...args: string[]) => runCli(args, { DATABASE_URL: database.url, GATEWAY_CONFIG: emptyConfig });
-  const api = (method: string, path: string, body?: unknown) => call(gateway, method, path, { key: gateway.managementKey, ...(body !== undefined ? { body } : {}) });
-  const chat = () => call(gateway, 'POST', '/chat/completions', { key: gateway.managementKey, body: { model: 'sim/fast', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] } });
+  const api = (method: string, path: string, body?: unknown) =>
+    call(gateway, method, path, { key: gateway.managementKey, ...(body !== undefined ? { body } : {}) });
+  const chat = () =>
+    call(gateway, 'POST', '/chat/completions', {
+      key: gateway.managementKey,
+      body: { model: 'sim/fast', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] },
+    });
 
   beforeAll(async () => {
     database = await engine.create();
     sim = await startSimulator();
     gateway = await startGateway(engine, {
       databaseUrl: database.url,
-      catalog: simCatalog(sim.url, ['alpha'], [{ id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.0001, completion: 0.0001 }] }]),
+      catalog: simCatalog(
+        sim.url,
+        ['alpha'],
+        [{ id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.0001, completion: 0.0001 }] }],
+      ),
     });
   });
   afterAll(async () => {
@@ -49,7 +58,10 @@ describe.each(testEngines)('model-gateway credits on $name', MANY_COMMANDS, (eng
     const json = await cli('credits', 'grant', '--amount', '2', '--json');
     const listed = (await api('GET', '/credits/grants')).body;
     expect(JSON.parse(json.stdout)).toEqual({ data: listed.data[0] });
-    expect(listed.data.map((g: { amount: number; granted_by: string }) => [g.amount, g.granted_by])).toEqual([[2, 'cli'], [12.5, 'cli']]);
+    expect(listed.data.map((g: { amount: number; granted_by: string }) => [g.amount, g.granted_by])).toEqual([
+      [2, 'cli'],
+      [12.5, 'cli'],
+    ]);
     expect(JSON.parse((await cli('credits', 'show', '--json')).stdout)).toEqual((await api('GET', '/credits')).body);
     expect((await cli('credits', 'show')).stdout).toMatch(/^total_credits +14\.5$/m);
   });
@@ -64,21 +76,30 @@ describe.each(testEngines)('model-gateway credits on $name', MANY_COMMANDS, (eng
     ] as const) {
       const refused = await api('POST', '/credits/grants', body);
       expect(refused.status).toBeGreaterThanOrEqual(400);
-      expect(await cli('credits', 'grant', ...args), args.join(' ')).toMatchObject({ code: 1, stderr: `model-gateway: ${refused.body.error.message}\n` });
+      expect(await cli('credits', 'grant', ...args), args.join(' ')).toMatchObject({
+        code: 1,
+        stderr: `model-gateway: ${refused.body.error.message}\n`,
+      });
     }
-    expect(await cli('credits', 'show', '--org', 'org_nowhere')).toMatchObject({ code: 1, stderr: 'model-gateway: --org org_nowhere is not an organization\n' });
+    expect(await cli('credits', 'show', '--org', 'org_nowhere')).toMatchObject({
+      code: 1,
+      stderr: 'model-gateway: --org org_nowhere is not an organization\n',
+    });
     expect((await api('GET', '/credits/grants')).body.total_count).toBe(before);
   });
 
   // On SQLite alone no channel reaches a running server: it sees a grant when its cache entry lapses (a minute).
-  it.runIf(engine.name === 'postgres')('reaches a running server at once: a correction that spends the balance refuses its next request', async () => {
-    expect((await chat()).status).toBe(200);
-    const { total_credits, total_usage } = (await api('GET', '/credits')).body.data;
-    const taken = await cli('credits', 'grant', '--amount', String(-(total_credits - total_usage)), '--note', 'spent');
-    expect(taken.code, taken.stderr).toBe(0);
-    const refused = await until(chat, (res) => res.status === 402);
-    expect(refused.body.error.metadata.limit).toBe('credits');
-    expect((await cli('credits', 'grant', '--amount', '1')).code).toBe(0);
-    expect((await until(chat, (res) => res.status === 200)).status).toBe(200);
-  });
+  it.runIf(engine.name === 'postgres')(
+    'reaches a running server at once: a correction that spends the balance refuses its next request',
+    async () => {
+      expect((await chat()).status).toBe(200);
+      const { total_credits, total_usage } = (await api('GET', '/credits')).body.data;
+      const taken = await cli('credits', 'grant', '--amount', String(-(total_credits - total_usage)), '--note', 'spent');
+      expect(taken.code, taken.stderr).toBe(0);
+      const refused = await until(chat, (res) => res.status === 402);
+      expect(refused.body.error.metadata.limit).toBe('credits');
+      expect((await cli('credits', 'grant', '--amount', '1')).code).toBe(0);
+      expect((await until(chat, (res) => res.status === 200)).status).toBe(200);
+    },
+  );
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/accounts/create-api-key.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 // A chat of "hello there" with max_tokens 20 can cost $0.00116 at these prices, and costs less.
@@ -18,11 +18,20 @@ describe.each(testEngines)('credits on $name', (engine) => {
   let other: { key: string; organizationId: string };
 
   const chat = (fields: Record<string, unknown> = {}) =>
-    call(gw, 'POST', '/chat/completions', { key: key.key, body: { model: 'sim/metered', max_tokens: 20, messages: [{ role: 'user', content: 'hello there' }], ...fields } });
-  const credits = async (apiKey = gw.managementKey) => (await call(gw, 'GET', '/credits', { key: apiKey })).body.data as { total_credits: number; total_usage: number };
+    call(gw, 'POST', '/chat/completions', {
+      key: key.key,
+      body: { model: 'sim/metered', max_tokens: 20, messages: [{ role: 'user', content: 'hello there' }], ...fields },
+    });
+  const credits = async (apiKey = gw.managementKey) =>
+    (await call(gw, 'GET', '/credits', { key: apiKey })).body.data as { total_credits: number; total_usage: number };
   const grant = (body: unknown, apiKey = gw.managementKey) => call(gw, 'POST', '/credits/grants', { key: apiKey, body });
   const ledgerTotal = async (organizationId = gw.organizationId) =>
-    round((await gw.store.db.selectFrom('generations').select('total_cost').where('organization_id', '=', organizationId).execute()).reduce((n, r) => n + r.total_cost, 0));
+    round(
+      (await gw.store.db.selectFrom('generations').select('total_cost').where('organization_id', '=', organizationId).execute()).reduce(
+        (n, r) => n + r.total_cost,
+        0,
+      ),
+    );
 
   beforeAll(async () => {
     sim = await startSimulator();
@@ -30,10 +39,25 @@ describe.each(testEngines)('credits on $name', (engine) => {
     const created = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'no limit of its own' } })).body;
     key = { key: created.key, hash: created.data.hash };
     const now = new Date().toISOString();
-    await gw.store.db.insertInto('organizations').values({ id: 'org_tenant', name: 'Tenant', slug: 'tenant', is_default: 0, created_at: now }).execute();
+    await gw.store.db
+      .insertInto('organizations')
+      .values({ id: 'org_tenant', name: 'Tenant', slug: 'tenant', is_default: 0, created_at: now })
+      .execute();
     const workspace = '33333333-3333-4333-8333-333333333333';
-    await gw.store.db.insertInto('workspaces').values({ id: workspace, organization_id: 'org_tenant', name: 'Default', slug: 'default', is_default: 1, created_at: now }).execute();
-    other = { key: (await createApiKey(gw.store.db, { organizationId: 'org_tenant', workspaceId: workspace, name: 'Tenant mgmt', isManagement: true }, now)).key, organizationId: 'org_tenant' };
+    await gw.store.db
+      .insertInto('workspaces')
+      .values({ id: workspace, organization_id: 'org_tenant', name: 'Default', slug: 'default', is_default: 1, created_at: now })
+      .execute();
+    other = {
+      key: (
+        await createApiKey(
+          gw.store.db,
+          { organizationId: 'org_tenant', workspaceId: workspace, name: 'Tenant mgmt', isManagement: true },
+          now,
+        )
+      ).key,
+      organizationId: 'org_tenant',
+    };
   });
   afterAll(async () => {
     await gw?.close();
@@ -93,12 +117,14 @@ describe.each(testEngines)('credits on $name', (engine) => {
     expect((await grant({ amount: -round(total_credits - total_usage), note: 'take back what is left' })).status).toBe(201);
     const res = await chat({ max_tokens: 1 });
     expect(res.status).toBe(402);
-    expect(res.body.error.message).toMatch(/^Insufficient credits: the organization has used \$[\d.]+ of the \$[\d.]+ granted to it; an operator grants more \(model-gateway credits grant\)$/);
+    expect(res.body.error.message).toMatch(
+      /^Insufficient credits: the organization has used \$[\d.]+ of the \$[\d.]+ granted to it; an operator grants more \(model-gateway credits grant\)$/,
+    );
     expect(res.body.error.metadata).toEqual({ limit: 'credits', total_credits: expect.any(Number), total_usage: expect.any(Number) });
     expect((await grant({ amount: 1 })).status).toBe(201);
   });
 
-  it("lets the operator grant to another organization, and no one else grant at all", async () => {
+  it('lets the operator grant to another organization, and no one else grant at all', async () => {
     expect((await grant({ amount: 5, organization_id: other.organizationId })).status).toBe(201);
     expect(await credits(other.key)).toEqual({ total_credits: 5, total_usage: 0 });
     const refused = await grant({ amount: 5 }, other.key);

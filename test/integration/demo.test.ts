@@ -1,6 +1,6 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,7 +18,10 @@ interface Demo {
 /** `model-gateway demo` with its own TMPDIR, once it has printed its commands. */
 function startDemo(tmp: string): Promise<Demo> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, 'demo', '--port', '0'], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, 'demo', '--port', '0'], {
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((r) => child.on('close', r));
@@ -48,7 +51,10 @@ describe('model-gateway demo', () => {
     expect(complete).toBeDefined();
     expect(stream).toBeDefined();
 
-    const answer = JSON.parse((await sh('sh', ['-c', complete!])).stdout) as { object: string; choices: { message: { content: string } }[] };
+    const answer = JSON.parse((await sh('sh', ['-c', complete!])).stdout) as {
+      object: string;
+      choices: { message: { content: string } }[];
+    };
     expect(answer.object).toBe('chat.completion');
     expect(answer.choices[0]?.message.content).toContain('Hello!');
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { taskSimCatalog } from '../support/task-sim-catalog.js';
 
 /** Guardrails govern /embeddings as they do chat: its texts are scanned, its endpoints filtered. */
@@ -10,7 +10,8 @@ describe('guardrails on embeddings', () => {
   let sim: Simulator;
   let gw: RunningGateway;
   let key: { key: string; hash: string };
-  const admin = (method: string, path: string, body?: unknown) => call(gw, method, path, { key: gw.managementKey, ...(body !== undefined ? { body } : {}) });
+  const admin = (method: string, path: string, body?: unknown) =>
+    call(gw, method, path, { key: gw.managementKey, ...(body !== undefined ? { body } : {}) });
   const post = (path: string, body: Record<string, unknown>) => call(gw, 'POST', path, { key: key.key, body });
   async function guard(rules: Record<string, unknown>) {
     const id = (await admin('POST', '/guardrails', { name: 'Guard', ...rules })).body.data.id;
@@ -20,7 +21,9 @@ describe('guardrails on embeddings', () => {
 
   beforeAll(async () => {
     sim = await startSimulator();
-    const embeddings = taskSimCatalog(sim.url, 'embeddings', [{ id: 'sim/embed', endpoints: [{ provider: 'openai-a', upstream: 'sim-embed' }] }]);
+    const embeddings = taskSimCatalog(sim.url, 'embeddings', [
+      { id: 'sim/embed', endpoints: [{ provider: 'openai-a', upstream: 'sim-embed' }] },
+    ]);
     gw = await startGateway(testEngines[0]!, { catalog: embeddings });
     const made = (await admin('POST', '/keys', { name: 'guarded' })).body;
     key = { key: made.key, hash: made.data.hash };

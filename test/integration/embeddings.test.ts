@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { simVector } from '../../src/sim/embeddings/sim-vectors.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { taskSimCatalog } from '../support/task-sim-catalog.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
 
 const texts = ['The quick brown fox', 'jumps over the lazy dog'];
 
@@ -56,8 +56,20 @@ describe.each(testEngines)('embeddings on $name', (engine) => {
           { provider: 'openai-b', upstream: 'sim-embed' },
         ],
       },
-      { id: 'sim/down-embed', endpoints: [{ provider: 'gemini-a', upstream: 'sim-embed@status=500' }, { provider: 'jina-a', upstream: 'sim-embed@status=502' }] },
-      { id: 'sim/refused-embed', endpoints: [{ provider: 'openai-a', upstream: 'sim-embed@status=400' }, { provider: 'openai-b', upstream: 'sim-embed' }] },
+      {
+        id: 'sim/down-embed',
+        endpoints: [
+          { provider: 'gemini-a', upstream: 'sim-embed@status=500' },
+          { provider: 'jina-a', upstream: 'sim-embed@status=502' },
+        ],
+      },
+      {
+        id: 'sim/refused-embed',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'sim-embed@status=400' },
+          { provider: 'openai-b', upstream: 'sim-embed' },
+        ],
+      },
     ]);
     gw = await startGateway(engine, { catalog, chat: { retryBudget: { maxWaitMs: 0, totalWaitMs: 0 } } });
   });
@@ -94,9 +106,12 @@ describe.each(testEngines)('embeddings on $name', (engine) => {
     expect(res.body.data).toEqual(texts.map((text, index) => ({ object: 'embedding', index, embedding: simVector(text, 256) })));
     expect(res.body.usage.prompt_tokens).toBeGreaterThan(0);
     const sent = (await readSimStats(sim.url)).lastRequestBody as Record<string, unknown>;
-    if (provider === 'gemini-a') expect(sent).toMatchObject({ requests: [{ model: 'models/sim-embed', taskType: 'RETRIEVAL_QUERY', outputDimensionality: 256 }, {}] });
-    if (provider === 'cohere-a') expect(sent).toEqual({ model: 'sim-embed', texts, input_type: 'search_query', embedding_types: ['float'], output_dimension: 256 });
-    if (provider === 'jina-a') expect(sent).toEqual({ model: 'sim-embed', input: texts, embedding_type: 'float', task: 'retrieval.query', dimensions: 256 });
+    if (provider === 'gemini-a')
+      expect(sent).toMatchObject({ requests: [{ model: 'models/sim-embed', taskType: 'RETRIEVAL_QUERY', outputDimensionality: 256 }, {}] });
+    if (provider === 'cohere-a')
+      expect(sent).toEqual({ model: 'sim-embed', texts, input_type: 'search_query', embedding_types: ['float'], output_dimension: 256 });
+    if (provider === 'jina-a')
+      expect(sent).toEqual({ model: 'sim-embed', input: texts, embedding_type: 'float', task: 'retrieval.query', dimensions: 256 });
   });
 
   it('encodes base64 as OpenAI does (float32, little-endian), and takes a single string', async () => {
@@ -107,7 +122,13 @@ describe.each(testEngines)('embeddings on $name', (engine) => {
   });
 
   it('sends token arrays only to endpoints whose protocol takes them', async () => {
-    const res = await embed({ model: 'sim/mixed-embed', input: [[1, 2, 3], [4, 5]] });
+    const res = await embed({
+      model: 'sim/mixed-embed',
+      input: [
+        [1, 2, 3],
+        [4, 5],
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.body.provider).toBe('openai-b');
     expect(res.body.usage.prompt_tokens).toBe(5);
@@ -196,7 +217,10 @@ describe.each(testEngines)('embeddings on $name', (engine) => {
     const wrong = await embed({ model: 'sim/chat' });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.message).toBe('Model sim/chat is a chat model: send it to POST /chat/completions');
-    const chat = await call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { model: 'sim/openai-embed', messages: [{ role: 'user', content: 'hi' }] } });
+    const chat = await call(gw, 'POST', '/chat/completions', {
+      key: gw.managementKey,
+      body: { model: 'sim/openai-embed', messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(chat.status).toBe(400);
     expect(chat.body.error.message).toBe('Model sim/openai-embed is an embeddings model: send it to POST /embeddings');
   });

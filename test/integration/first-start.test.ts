@@ -1,18 +1,25 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, startServe } from '../support/cli.js';
 
 /** No provider of this machine's environment: what a newcomer's shell has. */
-const bare = Object.fromEntries(Object.keys(process.env).filter((name) => /_(API_KEY|BASE_URL)$/.test(name)).map((name) => [name, '']));
+const bare = Object.fromEntries(
+  Object.keys(process.env)
+    .filter((name) => /_(API_KEY|BASE_URL)$/.test(name))
+    .map((name) => [name, '']),
+);
 
 function freshPlace() {
   const dir = mkdtempSync(join(tmpdir(), 'mg-first-'));
   const config = join(dir, 'gateway.yaml');
   writeFileSync(config, '# nothing configured yet\n');
-  return { database: join(dir, 'gateway.sqlite'), env: { ...bare, DATABASE_URL: `sqlite:${join(dir, 'gateway.sqlite')}`, GATEWAY_CONFIG: config } };
+  return {
+    database: join(dir, 'gateway.sqlite'),
+    env: { ...bare, DATABASE_URL: `sqlite:${join(dir, 'gateway.sqlite')}`, GATEWAY_CONFIG: config },
+  };
 }
 
 async function takenPort<T>(use: (port: number) => Promise<T>): Promise<T> {
@@ -32,7 +39,14 @@ describe('the first start', () => {
     const out = serving.stdout();
     expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1 \(sqlite; models: 1 rerank\)/);
     expect(out).toContain('No chat model is enabled');
-    for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY or GOOGLE_API_KEY', 'OLLAMA_BASE_URL', 'GATEWAY_CONFIG', 'npm run demo']) {
+    for (const name of [
+      'OPENAI_API_KEY',
+      'ANTHROPIC_API_KEY',
+      'GEMINI_API_KEY or GOOGLE_API_KEY',
+      'OLLAMA_BASE_URL',
+      'GATEWAY_CONFIG',
+      'npm run demo',
+    ]) {
       expect(out).toContain(name);
     }
   });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { readSseData, readSimStats } from '../../src/sim/test-support.testing.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
+import { readSimStats, readSseData } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -23,7 +23,8 @@ describe.each(testEngines)('fusion through the gateway on $name', (engine) => {
   let gw: RunningGateway;
   let key: string;
 
-  const chat = (body: Record<string, unknown>) => call(gw, 'POST', '/chat/completions', { key, body: { messages: [{ role: 'user', content: QUESTION }], ...body }, headers: META });
+  const chat = (body: Record<string, unknown>) =>
+    call(gw, 'POST', '/chat/completions', { key, body: { messages: [{ role: 'user', content: QUESTION }], ...body }, headers: META });
   const stream = async (body: Record<string, unknown>) => {
     const response = await fetch(`${gw.baseUrl}/chat/completions`, {
       method: 'POST',
@@ -57,7 +58,10 @@ describe.each(testEngines)('fusion through the gateway on $name', (engine) => {
         { id: 'google/gemini-2.5-flash', endpoints: [{ provider: 'google', upstream: 'gemini-sim' }] },
       ],
     );
-    gw = await startGateway(engine, { catalog, plugins: { allowPrivateRanges: [], exa: { baseUrl: sim.url, apiKey: 'exa-test-key', timeoutMs: 5_000 } } });
+    gw = await startGateway(engine, {
+      catalog,
+      plugins: { allowPrivateRanges: [], exa: { baseUrl: sim.url, apiKey: 'exa-test-key', timeoutMs: 5_000 } },
+    });
   });
   afterAll(async () => {
     await gw.close();
@@ -88,9 +92,12 @@ describe.each(testEngines)('fusion through the gateway on $name', (engine) => {
       const inner = await innerRows(res.body.id);
       expect(inner.map((r) => r.model).sort()).toEqual([...PANEL, 'sim/fast'].sort());
       expect(inner.every((r) => r.status === 'success')).toBe(true);
-      expect(new Set(inner.map((r) => r.id))).toEqual(new Set([...fusion.data.panel.map((p: any) => p.generation_id), fusion.data.analyst.generation_id]));
+      expect(new Set(inner.map((r) => r.id))).toEqual(
+        new Set([...fusion.data.panel.map((p: any) => p.generation_id), fusion.data.analyst.generation_id]),
+      );
       // Every panelist searched the web through the gateway (the simulator's Exa API); the analyst has the same tools.
-      const serverTools = (r: { routing: string | null }) => JSON.parse(r.routing!).pipeline.find((e: { name: string }) => e.name === 'server-tools');
+      const serverTools = (r: { routing: string | null }) =>
+        JSON.parse(r.routing!).pipeline.find((e: { name: string }) => e.name === 'server-tools');
       for (const r of inner.filter((r) => r.id !== fusion.data.analyst.generation_id)) {
         expect(serverTools(r).data).toMatchObject({ tools: ['web_fetch', 'web_search'], calls: [{ name: 'web_search', ok: true }] });
       }
@@ -117,11 +124,19 @@ describe.each(testEngines)('fusion through the gateway on $name', (engine) => {
     });
 
     it('streams the synthesis, with the fusion entry and the whole cost on the final chunk', async () => {
-      const chunks = await stream({ model: 'service/fusion', plugins: [{ id: 'fusion', analysis_models: ['sim/claude', 'sim/gemini'], model: 'sim/fast' }] });
+      const chunks = await stream({
+        model: 'service/fusion',
+        plugins: [{ id: 'fusion', analysis_models: ['sim/claude', 'sim/gemini'], model: 'sim/fast' }],
+      });
       expect(chunks.length).toBeGreaterThan(3);
       expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toContain('how far away is the Moon?');
       const last = chunks.at(-1);
-      expect(entry(last.service_metadata, 'fusion').data).toMatchObject({ panel: [{ model: 'sim/claude', ok: true }, { model: 'sim/gemini', ok: true }] });
+      expect(entry(last.service_metadata, 'fusion').data).toMatchObject({
+        panel: [
+          { model: 'sim/claude', ok: true },
+          { model: 'sim/gemini', ok: true },
+        ],
+      });
       const inner = await innerRows(last.id);
       expect(inner).toHaveLength(3);
       const parent = await row(last.id);
@@ -140,38 +155,65 @@ describe.each(testEngines)('fusion through the gateway on $name', (engine) => {
       });
       expect(budget.body.model).toBe('openai/gpt-5-mini');
 
-      const explicit = await chat({ model: 'service/fusion', plugins: [{ id: 'fusion', preset: 'general-budget', model: 'sim/gemini', tools: [] }] });
-      expect(entry(explicit.body.service_metadata, 'fusion').data).toMatchObject({ analysis_models: ['openai/gpt-5-mini', 'google/gemini-2.5-flash'], model: 'sim/gemini' });
+      const explicit = await chat({
+        model: 'service/fusion',
+        plugins: [{ id: 'fusion', preset: 'general-budget', model: 'sim/gemini', tools: [] }],
+      });
+      expect(entry(explicit.body.service_metadata, 'fusion').data).toMatchObject({
+        analysis_models: ['openai/gpt-5-mini', 'google/gemini-2.5-flash'],
+        model: 'sim/gemini',
+      });
       expect(explicit.body.model).toBe('sim/gemini');
     });
 
     it('passes max_tool_calls and tools to the inner calls: no tools, no searches', async () => {
-      const res = await chat({ model: 'service/fusion', plugins: [{ id: 'fusion', analysis_models: ['sim/fast'], model: 'sim/fast', tools: [], max_tool_calls: 2 }] });
+      const res = await chat({
+        model: 'service/fusion',
+        plugins: [{ id: 'fusion', analysis_models: ['sim/fast'], model: 'sim/fast', tools: [], max_tool_calls: 2 }],
+      });
       expect(entry(res.body.service_metadata, 'fusion').data).toMatchObject({ max_tool_calls: 2 });
       expect((await readSimStats(sim.url)).requests['/search']).toBeUndefined();
       for (const r of await innerRows(res.body.id)) expect(JSON.parse(r.routing!).pipeline ?? []).toEqual([]);
 
-      const ceiling = await chat({ model: 'service/fusion', plugins: [{ id: 'fusion', analysis_models: ['sim/fast'], model: 'sim/fast', max_tool_calls: 1 }] });
+      const ceiling = await chat({
+        model: 'service/fusion',
+        plugins: [{ id: 'fusion', analysis_models: ['sim/fast'], model: 'sim/fast', max_tool_calls: 1 }],
+      });
       for (const r of await innerRows(ceiling.body.id)) {
         expect(JSON.parse(r.routing!).pipeline.find((e: { name: string }) => e.name === 'server-tools').data.rounds).toBeLessThanOrEqual(1);
       }
     });
 
     it('leaves a failed panelist out; all failing is a 502 recorded on the request row', async () => {
-      const res = await chat({ model: 'service/fusion', plugins: [{ id: 'fusion', analysis_models: ['sim/fast', 'sim/broken'], model: 'sim/fast', tools: [] }] });
+      const res = await chat({
+        model: 'service/fusion',
+        plugins: [{ id: 'fusion', analysis_models: ['sim/fast', 'sim/broken'], model: 'sim/fast', tools: [] }],
+      });
       expect(res.status).toBe(200);
       expect(entry(res.body.service_metadata, 'fusion').data.panel).toEqual([
         expect.objectContaining({ model: 'sim/fast', ok: true }),
         { model: 'sim/broken', ok: false, error: expect.stringContaining('500') },
       ]);
-      expect((await innerRows(res.body.id)).map((r) => [r.model, r.status]).sort()).toEqual([['sim/broken', 'error'], ['sim/fast', 'success'], ['sim/fast', 'success']]);
+      expect((await innerRows(res.body.id)).map((r) => [r.model, r.status]).sort()).toEqual([
+        ['sim/broken', 'error'],
+        ['sim/fast', 'success'],
+        ['sim/fast', 'success'],
+      ]);
 
-      const failed = await chat({ model: 'service/fusion', plugins: [{ id: 'fusion', analysis_models: ['sim/broken'], model: 'sim/fast', tools: [] }] });
+      const failed = await chat({
+        model: 'service/fusion',
+        plugins: [{ id: 'fusion', analysis_models: ['sim/broken'], model: 'sim/fast', tools: [] }],
+      });
       expect(failed.status).toBe(502);
       expect(failed.body.error.message).toMatch(/^Fusion failed: every analysis model failed \(sim\/broken: /);
       expect(failed.body.service_metadata.requested).toBe('service/fusion');
       expect(failed.body.error.metadata.fusion.panel).toEqual([{ model: 'sim/broken', ok: false, error: expect.stringContaining('500') }]);
-      const rows = await gw.store.db.selectFrom('generations').selectAll().where('status', '=', 'error').where('model', '=', 'sim/fast').execute();
+      const rows = await gw.store.db
+        .selectFrom('generations')
+        .selectAll()
+        .where('status', '=', 'error')
+        .where('model', '=', 'sim/fast')
+        .execute();
       expect(rows).toHaveLength(1);
       expect(await innerRows(rows[0]!.id)).toHaveLength(1);
     });
@@ -201,7 +243,10 @@ describe.each(testEngines)('fusion through the gateway on $name', (engine) => {
       expect(res.status).toBe(200);
       expect(res.body.choices[0].message.content).toContain('The tool said');
       const tools = entry(res.body.service_metadata, 'server-tools');
-      expect(tools.data).toMatchObject({ tools: ['fusion'], calls: [{ name: 'fusion', ok: true, fusion: { model: 'sim/fast', panel: [{ ok: true }, { ok: true }] } }] });
+      expect(tools.data).toMatchObject({
+        tools: ['fusion'],
+        calls: [{ name: 'fusion', ok: true, fusion: { model: 'sim/fast', panel: [{ ok: true }, { ok: true }] } }],
+      });
       const inner = await innerRows(res.body.id);
       expect(inner.map((r) => r.model).sort()).toEqual(['sim/claude', 'sim/fast', 'sim/gemini']);
       const parent = await row(res.body.id);
@@ -234,7 +279,8 @@ describe.each(testEngines)('fusion through the gateway on $name', (engine) => {
   });
 
   describe('web search as a server tool, and its billing', () => {
-    const tokensCost = (usage: { prompt_tokens: number; completion_tokens: number }) => usage.prompt_tokens * 0.000001 + usage.completion_tokens * 0.000002;
+    const tokensCost = (usage: { prompt_tokens: number; completion_tokens: number }) =>
+      usage.prompt_tokens * 0.000001 + usage.completion_tokens * 0.000002;
 
     it('bills each search at the endpoint web_search price, JSON and streamed', async () => {
       const res = await chat({ model: 'sim/fast', tools: [{ type: 'service:web_search', parameters: { max_results: 2 } }] });
@@ -269,14 +315,26 @@ describe.each(testEngines)('fusion through the gateway on $name', (engine) => {
 
   describe('stop_server_tools_when', () => {
     it('ends the loop when a condition fires: the pending calls ran, then one last turn without tool calls', async () => {
-      const res = await chat({ model: 'sim/fast', tools: [{ type: 'service:web_search' }], stop_server_tools_when: [{ type: 'has_tool_call', tool_name: 'web_search' }] });
+      const res = await chat({
+        model: 'sim/fast',
+        tools: [{ type: 'service:web_search' }],
+        stop_server_tools_when: [{ type: 'has_tool_call', tool_name: 'web_search' }],
+      });
       expect(res.status).toBe(200);
-      expect(entry(res.body.service_metadata, 'server-tools').data).toMatchObject({ rounds: 1, stopped_by: 'has_tool_call web_search', calls: [{ name: 'web_search', ok: true }] });
+      expect(entry(res.body.service_metadata, 'server-tools').data).toMatchObject({
+        rounds: 1,
+        stopped_by: 'has_tool_call web_search',
+        calls: [{ name: 'web_search', ok: true }],
+      });
       const last = (await readSimStats(sim.url)).lastRequestBody;
       expect(last.tool_choice).toBe('none');
       expect(res.body.choices[0].finish_reason).toBe('stop');
 
-      const chunks = await stream({ model: 'sim/fast', tools: [{ type: 'service:web_search' }], stop_server_tools_when: [{ type: 'max_tokens_used', max_tokens: 1 }] });
+      const chunks = await stream({
+        model: 'sim/fast',
+        tools: [{ type: 'service:web_search' }],
+        stop_server_tools_when: [{ type: 'max_tokens_used', max_tokens: 1 }],
+      });
       expect(entry(chunks.at(-1).service_metadata, 'server-tools').data).toMatchObject({ rounds: 1, stopped_by: 'max_tokens_used 1' });
       expect((await readSimStats(sim.url)).lastRequestBody.tool_choice).toBe('none');
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { readSse } from '../support/read-sse.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
@@ -23,7 +23,17 @@ describe.each(testEngines)('generation content and feedback on $name', (engine) 
   let other: string;
 
   const chat = (key: string, fields: Record<string, unknown> = {}) =>
-    call(gw, 'POST', '/chat/completions', { key, body: { model: 'sim/chat', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello!' }], ...fields } });
+    call(gw, 'POST', '/chat/completions', {
+      key,
+      body: {
+        model: 'sim/chat',
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'Hello!' },
+        ],
+        ...fields,
+      },
+    });
   const content = (id: string, key = gw.managementKey) => call(gw, 'GET', `/generation/content?id=${encodeURIComponent(id)}`, { key });
   const storeContent = (on: boolean) => call(gw, 'PATCH', '/organization/settings', { key: gw.managementKey, body: { store_content: on } });
   const feedback = (body: unknown, key = gw.managementKey) => call(gw, 'POST', '/generation/feedback', { key, body });
@@ -45,7 +55,9 @@ describe.each(testEngines)('generation content and feedback on $name', (engine) 
     expect(res.status).toBe(200);
     const refused = await content(res.body.id);
     expect(refused.status).toBe(404);
-    expect(refused.body.error.message).toBe("Generation content is not stored: this organization's content storage is off (store_content, PATCH /organization/settings)");
+    expect(refused.body.error.message).toBe(
+      "Generation content is not stored: this organization's content storage is off (store_content, PATCH /organization/settings)",
+    );
     expect(await gw.store.db.selectFrom('generation_contents').selectAll().execute()).toEqual([]);
   });
 
@@ -58,7 +70,12 @@ describe.each(testEngines)('generation content and feedback on $name', (engine) 
     expect(stored.status).toBe(200);
     expect(stored.body).toEqual({
       data: {
-        input: { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello!' }] },
+        input: {
+          messages: [
+            { role: 'system', content: 'Be brief.' },
+            { role: 'user', content: 'Hello!' },
+          ],
+        },
         output: { completion: res.body.choices[0].message.content, reasoning: null },
         error: null,
         truncated: false,
@@ -76,11 +93,17 @@ describe.each(testEngines)('generation content and feedback on $name', (engine) 
     const text = events.map((e) => e.choices?.[0]?.delta?.content ?? '').join('');
     expect(text.length).toBeGreaterThan(0);
     const fromStream = await content(events[0].id);
-    expect(fromStream.body.data).toMatchObject({ input: { messages: [{ role: 'user', content: 'Stream to me' }] }, output: { completion: text, reasoning: null }, error: null });
+    expect(fromStream.body.data).toMatchObject({
+      input: { messages: [{ role: 'user', content: 'Stream to me' }] },
+      output: { completion: text, reasoning: null },
+      error: null,
+    });
 
     const before = await content(unstored);
     expect(before.status).toBe(404);
-    expect(before.body.error.message).toBe(`No content was stored for generation ${unstored}: content storage was off when it ran, or it was not a chat`);
+    expect(before.body.error.message).toBe(
+      `No content was stored for generation ${unstored}: content storage was off when it ran, or it was not a chat`,
+    );
   });
 
   it("keeps a failed generation's input, and tells its error with the attempts that failed before", async () => {
@@ -89,7 +112,12 @@ describe.each(testEngines)('generation content and feedback on $name', (engine) 
     const id = (await gw.store.db.selectFrom('generations').select('id').where('model', '=', 'sim/broken').executeTakeFirstOrThrow()).id;
     const stored = await content(id);
     expect(stored.body.data).toEqual({
-      input: { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello!' }] },
+      input: {
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'Hello!' },
+        ],
+      },
       output: { completion: null, reasoning: null },
       error: {
         status: 502,
@@ -134,17 +162,32 @@ describe.each(testEngines)('generation content and feedback on $name', (engine) 
 
   it('POST /generation/feedback keeps each feedback on a generation of the organization (management keys)', async () => {
     const id = (await chat(plain)).body.id as string;
-    expect(await feedback({ generation_id: id, category: 'incorrect_response', comment: 'Repeated itself.' })).toMatchObject({ status: 200, body: { data: { success: true } } });
+    expect(await feedback({ generation_id: id, category: 'incorrect_response', comment: 'Repeated itself.' })).toMatchObject({
+      status: 200,
+      body: { data: { success: true } },
+    });
     expect((await feedback({ generation_id: id, category: 'latency' })).status).toBe(200);
-    const kept = await gw.store.db.selectFrom('generation_feedback').select(['generation_id', 'category', 'comment']).where('generation_id', '=', id).orderBy('created_at').orderBy('category').execute();
-    expect(kept).toEqual([
-      { generation_id: id, category: 'incorrect_response', comment: 'Repeated itself.' },
-      { generation_id: id, category: 'latency', comment: null },
-    ].sort((a, b) => a.category.localeCompare(b.category)));
+    const kept = await gw.store.db
+      .selectFrom('generation_feedback')
+      .select(['generation_id', 'category', 'comment'])
+      .where('generation_id', '=', id)
+      .orderBy('created_at')
+      .orderBy('category')
+      .execute();
+    expect(kept).toEqual(
+      [
+        { generation_id: id, category: 'incorrect_response', comment: 'Repeated itself.' },
+        { generation_id: id, category: 'latency', comment: null },
+      ].sort((a, b) => a.category.localeCompare(b.category)),
+    );
 
     const refusals: [unknown, number, string][] = [
       [{ generation_id: 'gen-nothing', category: 'other' }, 404, 'Generation gen-nothing not found'],
-      [{ generation_id: id, category: 'rude' }, 400, 'category must be one of "latency", "incoherence", "incorrect_response", "formatting", "billing", "api_error", "other"'],
+      [
+        { generation_id: id, category: 'rude' },
+        400,
+        'category must be one of "latency", "incoherence", "incorrect_response", "formatting", "billing", "api_error", "other"',
+      ],
       [{ generation_id: id, category: 'other', comment: 'x'.repeat(1001) }, 400, 'comment must be at most 1000 characters long'],
       [{ category: 'other' }, 400, 'generation_id is required'],
     ];

@@ -1,9 +1,9 @@
 import { OpenRouter } from '@openrouter/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordGenerations } from '../../src/accounting/record-generation.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, testClock, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway, testClock } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 const MODELS = [
@@ -16,7 +16,8 @@ describe.each(testEngines)('GET /generations and endpoint health on $name', (eng
   let gw: RunningGateway;
   const clock = testClock('2026-11-20T10:00:00.000Z');
   const keys: Record<'a' | 'b', { key: string; hash: string }> = {} as never;
-  const chat = (key: string, model: string) => call(gw, 'POST', '/chat/completions', { key, body: { model, max_tokens: 20, messages: [{ role: 'user', content: 'hello' }] } });
+  const chat = (key: string, model: string) =>
+    call(gw, 'POST', '/chat/completions', { key, body: { model, max_tokens: 20, messages: [{ role: 'user', content: 'hello' }] } });
   const list = (query = '', key = gw.managementKey) => call(gw, 'GET', `/generations${query}`, { key });
 
   beforeAll(async () => {
@@ -34,10 +35,28 @@ describe.each(testEngines)('GET /generations and endpoint health on $name', (eng
     clock.set('2026-11-20T13:00:00.000Z');
     expect((await chat(keys.a.key, 'sim/a')).status).toBe(200);
     // Another organization's row in the same hours: never listed here.
-    await gw.store.db.insertInto('organizations').values({ id: 'org_other', name: 'Other', slug: 'other', is_default: 0, created_at: '2026-11-20T10:00:00.000Z' }).execute();
+    await gw.store.db
+      .insertInto('organizations')
+      .values({ id: 'org_other', name: 'Other', slug: 'other', is_default: 0, created_at: '2026-11-20T10:00:00.000Z' })
+      .execute();
     await recordGenerations(
       gw.store.db,
-      [{ id: 'gen-other', organization_id: 'org_other', workspace_id: 'w', api_key_hash: keys.a.hash, model: 'sim/a', provider_name: 'alpha', api_type: 'completions', status: 'success', streamed: 0, cancelled: 0, total_cost: 5, created_at: '2026-11-20T12:30:00.000Z' }],
+      [
+        {
+          id: 'gen-other',
+          organization_id: 'org_other',
+          workspace_id: 'w',
+          api_key_hash: keys.a.hash,
+          model: 'sim/a',
+          provider_name: 'alpha',
+          api_type: 'completions',
+          status: 'success',
+          streamed: 0,
+          cancelled: 0,
+          total_cost: 5,
+          created_at: '2026-11-20T12:30:00.000Z',
+        },
+      ],
       new Date('2026-11-20T12:30:00.000Z'),
     );
   });
@@ -62,7 +81,8 @@ describe.each(testEngines)('GET /generations and endpoint health on $name', (eng
   });
 
   it('filters by key, model, status and time, and pages', async () => {
-    const times = async (query: string) => ((await list(query)).body.data as { created_at: string }[]).map((r) => r.created_at.slice(11, 13));
+    const times = async (query: string) =>
+      ((await list(query)).body.data as { created_at: string }[]).map((r) => r.created_at.slice(11, 13));
     expect(await times(`?api_key_hash=${keys.b.hash}`)).toEqual(['11']);
     expect(await times('?model=sim/down')).toEqual(['12']);
     expect(await times(`?status=success&api_key_hash=${keys.a.hash}`)).toEqual(['13', '10']);
@@ -72,7 +92,9 @@ describe.each(testEngines)('GET /generations and endpoint health on $name', (eng
     expect(first.body.has_more).toBe(true);
     const second = await list('?limit=3&offset=3');
     expect(second.body.has_more).toBe(false);
-    expect([...first.body.data, ...second.body.data].map((r: { id: string }) => r.id)).toEqual((await list()).body.data.map((r: { id: string }) => r.id));
+    expect([...first.body.data, ...second.body.data].map((r: { id: string }) => r.id)).toEqual(
+      (await list()).body.data.map((r: { id: string }) => r.id),
+    );
   });
 
   it('refuses bad filters naming the field, and keys that are not management keys', async () => {
@@ -100,7 +122,12 @@ describe.each(testEngines)('GET /generations and endpoint health on $name', (eng
     const served = await call(gw, 'GET', '/models/sim/a/endpoints', { key: gw.managementKey });
     const [ok] = served.body.data.endpoints;
     expect(ok.status).toBe(0);
-    expect(ok.latency_last_30m).toEqual({ p50: expect.any(Number), p75: expect.any(Number), p90: expect.any(Number), p99: expect.any(Number) });
+    expect(ok.latency_last_30m).toEqual({
+      p50: expect.any(Number),
+      p75: expect.any(Number),
+      p90: expect.any(Number),
+      p99: expect.any(Number),
+    });
     // The reference's own client parses them with its schemas.
     const sdk = new OpenRouter({ apiKey: gw.managementKey, serverURL: gw.baseUrl, retryConfig: { strategy: 'none' } });
     const parsed = (await sdk.endpoints.list({ author: 'sim', slug: 'a' })).data.endpoints[0]!;

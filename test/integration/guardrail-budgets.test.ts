@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, testClock, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway, testClock } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 // At these prices a request (max_tokens 20) can cost $0.028 and costs about $0.011: a budget of $0.05 is spent by the six
@@ -12,17 +12,27 @@ describe.each(testEngines)('guardrail budgets on $name', (engine) => {
   let sim: Simulator;
   let gw: RunningGateway;
   const time = testClock('2026-11-21T12:00:00.000Z');
-  const admin = (method: string, path: string, body?: unknown) => call(gw, method, path, { key: gw.managementKey, ...(body !== undefined ? { body } : {}) });
-  const chat = (key: string) => call(gw, 'POST', '/chat/completions', { key, body: { model: 'sim/fast', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] } });
+  const admin = (method: string, path: string, body?: unknown) =>
+    call(gw, method, path, { key: gw.managementKey, ...(body !== undefined ? { body } : {}) });
+  const chat = (key: string) =>
+    call(gw, 'POST', '/chat/completions', {
+      key,
+      body: { model: 'sim/fast', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] },
+    });
   const spend = async (key: string) => {
     for (let i = 0; i < 6; i++) expect((await chat(key)).status).toBe(200);
   };
   const newKey = async (name: string) => (await admin('POST', '/keys', { name })).body as { key: string; data: { hash: string } };
-  const guardrail = async (name: string, fields: Record<string, unknown>) => (await admin('POST', '/guardrails', { name, ...fields })).body.data.id as string;
+  const guardrail = async (name: string, fields: Record<string, unknown>) =>
+    (await admin('POST', '/guardrails', { name, ...fields })).body.data.id as string;
 
   beforeAll(async () => {
     sim = await startSimulator();
-    const catalog = simCatalog(sim.url, ['alpha'], [{ id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.001, completion: 0.001 }] }]);
+    const catalog = simCatalog(
+      sim.url,
+      ['alpha'],
+      [{ id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.001, completion: 0.001 }] }],
+    );
     gw = await startGateway(engine, { catalog, clock: time.clock });
   });
   afterAll(async () => {
@@ -40,7 +50,9 @@ describe.each(testEngines)('guardrail budgets on $name', (engine) => {
 
     const refused = await chat(key.key);
     expect(refused.status).toBe(403);
-    expect(refused.body.error.message).toMatch(/^Request blocked by guardrail Key budget: its budget of \$0\.05 per day is spent by this key/);
+    expect(refused.body.error.message).toMatch(
+      /^Request blocked by guardrail Key budget: its budget of \$0\.05 per day is spent by this key/,
+    );
     expect(refused.body.error.metadata).toMatchObject({
       guardrail_id: id,
       guardrail_scope: 'api-key',
@@ -57,7 +69,7 @@ describe.each(testEngines)('guardrail budgets on $name', (engine) => {
     expect((await chat(key.key)).status).toBe(200);
   });
 
-  it("counts a member guardrail against every key the member created, and lifts the refusal when the budget grows", async () => {
+  it('counts a member guardrail against every key the member created, and lifts the refusal when the budget grows', async () => {
     time.set('2026-11-23T12:00:00.000Z');
     const first = await newKey('first');
     const second = await newKey('second');
@@ -85,7 +97,12 @@ describe.each(testEngines)('guardrail budgets on $name', (engine) => {
 
     const refused = await chat(key.key);
     expect(refused.status).toBe(403);
-    expect(refused.body.error.metadata).toMatchObject({ guardrail_scope: 'workspace', budget_scope: 'workspace_default_member', reset_interval: null, resets_at: null });
+    expect(refused.body.error.metadata).toMatchObject({
+      guardrail_scope: 'workspace',
+      budget_scope: 'workspace_default_member',
+      reset_interval: null,
+      resets_at: null,
+    });
     time.set('2027-01-01T00:00:00.000Z');
     expect((await chat(key.key)).status).toBe(403);
     await admin('DELETE', `/guardrails/${id}`);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { promptColour, solidPng } from '../../src/sim/images/sim-png.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { taskSimCatalog } from '../support/task-sim-catalog.js';
 
 const prompt = 'a red panda astronaut floating in space';
@@ -23,9 +23,27 @@ describe.each(testEngines)('images on $name', (engine) => {
     const catalog = taskSimCatalog(sim.url, 'image', [
       { id: 'sim/image', endpoints: [{ provider: 'openai-a', upstream: 'gpt-image-1', pricing: PER_IMAGE }] },
       { id: 'sim/dall-e', endpoints: [{ provider: 'openai-a', upstream: 'dall-e-3', pricing: PER_IMAGE }] },
-      { id: 'sim/flaky-image', endpoints: [{ provider: 'openai-a', upstream: 'gpt-image-1@status=503', pricing: PER_IMAGE }, { provider: 'openai-b', upstream: 'gpt-image-1', pricing: PER_IMAGE }] },
-      { id: 'sim/broken-image', endpoints: [{ provider: 'openai-a', upstream: 'gpt-image-1@malformed=1', pricing: PER_IMAGE }, { provider: 'openai-b', upstream: 'gpt-image-1', pricing: PER_IMAGE }] },
-      { id: 'sim/refused-image', endpoints: [{ provider: 'openai-a', upstream: 'gpt-image-1@status=400', pricing: PER_IMAGE }, { provider: 'openai-b', upstream: 'gpt-image-1', pricing: PER_IMAGE }] },
+      {
+        id: 'sim/flaky-image',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-image-1@status=503', pricing: PER_IMAGE },
+          { provider: 'openai-b', upstream: 'gpt-image-1', pricing: PER_IMAGE },
+        ],
+      },
+      {
+        id: 'sim/broken-image',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-image-1@malformed=1', pricing: PER_IMAGE },
+          { provider: 'openai-b', upstream: 'gpt-image-1', pricing: PER_IMAGE },
+        ],
+      },
+      {
+        id: 'sim/refused-image',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-image-1@status=400', pricing: PER_IMAGE },
+          { provider: 'openai-b', upstream: 'gpt-image-1', pricing: PER_IMAGE },
+        ],
+      },
     ]);
     gw = await startGateway(engine, { catalog, chat: { retryBudget: { maxWaitMs: 0, totalWaitMs: 0 } } });
   });
@@ -52,13 +70,21 @@ describe.each(testEngines)('images on $name', (engine) => {
       usage: { prompt_tokens: 7, completion_tokens: 544, total_tokens: 551, cost: 0.08 },
     });
     // The aspect ratio became the nearest size OpenAI's models make; no response_format for a GPT image model.
-    expect((await readSimStats(sim.url)).lastRequestBody).toEqual({ model: 'gpt-image-1', prompt, n: 2, size: '1536x1024', quality: 'low' });
+    expect((await readSimStats(sim.url)).lastRequestBody).toEqual({
+      model: 'gpt-image-1',
+      prompt,
+      n: 2,
+      size: '1536x1024',
+      quality: 'low',
+    });
   });
 
   it('POST /images/generations answers OpenAI’s shape, URLs from DALL·E when asked, base64 otherwise', async () => {
     const urls = await images({ model: 'sim/dall-e', response_format: 'url' }, gw.managementKey, '/images/generations');
     expect(urls.status).toBe(200);
-    expect(urls.body.data).toEqual([{ url: expect.stringMatching(/\/v1\/sim-images\/[0-9a-f]{6}\.png$/), revised_prompt: expect.any(String) }]);
+    expect(urls.body.data).toEqual([
+      { url: expect.stringMatching(/\/v1\/sim-images\/[0-9a-f]{6}\.png$/), revised_prompt: expect.any(String) },
+    ]);
     const png = await fetch(urls.body.data[0].url);
     expect(Buffer.from(await png.arrayBuffer()).toString('base64')).toBe(simImage(0));
     const b64 = await images({ model: 'sim/dall-e' }, gw.managementKey, '/images/generations');
@@ -71,7 +97,14 @@ describe.each(testEngines)('images on $name', (engine) => {
     const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'painter', limit: 1 } });
     const res = await images({ model: 'sim/image', n: 3 }, created.body.key);
     const gen = await call(gw, 'GET', `/generation?id=${res.body.id}`, { key: created.body.key });
-    expect(gen.body.data).toMatchObject({ id: res.body.id, api_type: 'image', model: 'sim/image', provider_name: 'openai-a', status: 'success', total_cost: 0.12 });
+    expect(gen.body.data).toMatchObject({
+      id: res.body.id,
+      api_type: 'image',
+      model: 'sim/image',
+      provider_name: 'openai-a',
+      status: 'success',
+      total_cost: 0.12,
+    });
     expect(JSON.parse(JSON.stringify(gen.body.data.routing ?? {}))).toMatchObject({ images: 3 });
     expect((await call(gw, 'GET', '/key', { key: created.body.key })).body.data.usage).toBeCloseTo(0.12, 12);
   });
@@ -106,7 +139,13 @@ describe.each(testEngines)('images on $name', (engine) => {
 
   it('lists image models with their parameters, and each model’s endpoints with the price per image', async () => {
     const list = await call(gw, 'GET', '/images/models', { key: gw.managementKey });
-    expect(list.body.data.map((m: { id: string }) => m.id)).toEqual(['sim/image', 'sim/dall-e', 'sim/flaky-image', 'sim/broken-image', 'sim/refused-image']);
+    expect(list.body.data.map((m: { id: string }) => m.id)).toEqual([
+      'sim/image',
+      'sim/dall-e',
+      'sim/flaky-image',
+      'sim/broken-image',
+      'sim/refused-image',
+    ]);
     expect(list.body.data[0]).toMatchObject({
       architecture: { output_modalities: ['image'] },
       supported_parameters: { n: { type: 'range', min: 1, max: 10 }, quality: { type: 'enum' } },
@@ -114,13 +153,21 @@ describe.each(testEngines)('images on $name', (engine) => {
       endpoints: expect.stringContaining('/images/models/sim/image/endpoints'),
     });
     const endpoints = await call(gw, 'GET', '/images/models/sim/image/endpoints', { key: gw.managementKey });
-    expect(endpoints.body.endpoints[0]).toMatchObject({ provider_slug: 'openai-a', pricing: [{ billable: 'output_image', unit: 'image', cost_usd: 0.04 }] });
+    expect(endpoints.body.endpoints[0]).toMatchObject({
+      provider_slug: 'openai-a',
+      pricing: [{ billable: 'output_image', unit: 'image', cost_usd: 0.04 }],
+    });
     expect((await call(gw, 'GET', '/images/models/nobody/nothing/endpoints', { key: gw.managementKey })).status).toBe(404);
   });
 
   it('refuses a chat model here and an image model for chat, naming the right endpoint', async () => {
-    expect((await images({ model: 'sim/chat' })).body.error.message).toBe('Model sim/chat is a chat model: send it to POST /chat/completions');
-    const chat = await call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { model: 'sim/image', messages: [{ role: 'user', content: 'hi' }] } });
+    expect((await images({ model: 'sim/chat' })).body.error.message).toBe(
+      'Model sim/chat is a chat model: send it to POST /chat/completions',
+    );
+    const chat = await call(gw, 'POST', '/chat/completions', {
+      key: gw.managementKey,
+      body: { model: 'sim/image', messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(chat.body.error.message).toBe('Model sim/image is an image model: send it to POST /images');
   });
 
@@ -130,7 +177,11 @@ describe.each(testEngines)('images on $name', (engine) => {
     ['n of 11', { n: 11 }, 'n must be <= 10'],
     ['an unknown aspect ratio', { aspect_ratio: '7:3' }, 'aspect_ratio must be one of'],
     ['a size that is no size', { size: 'huge' }, 'size must match the pattern'],
-    ['reference images', { input_references: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }, 'input_references: image-to-image generation is not served by this gateway'],
+    [
+      'reference images',
+      { input_references: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] },
+      'input_references: image-to-image generation is not served by this gateway',
+    ],
   ])('refuses %s with a 400 naming the field and rule', async (_, over, message) => {
     const res = await images({ model: 'sim/image', ...over });
     expect(res.status).toBe(400);

@@ -5,7 +5,7 @@ import { enroll, unenroll } from '../../src/store/repositories/interns.js';
 import { addMember, removeMember } from '../../src/store/repositories/members.js';
 import { newUserId } from '../../src/util/ids.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 
 const meta = (reason: string, retryable: boolean) => ({ reason, retryable });
 
@@ -46,9 +46,21 @@ describe.each(testEngines)('interns API on $name', (engine) => {
     const wrong = await call(gateway, 'POST', '/interns/x/invoke', { key: 'sk-mg-v1-nope', body: { input: 'hi' } });
     expect([wrong.status, wrong.body.error.message]).toEqual([401, 'Invalid or missing API key: Invalid API key']);
 
-    for (const [method, path] of [['GET', '/interns'], ['POST', '/interns'], ['GET', '/interns/i'], ['PATCH', '/interns/i'], ['DELETE', '/interns/i'],
-      ['POST', '/interns/i/provision'], ['POST', '/interns/i/suspend'], ['POST', '/interns/i/invoke'], ['GET', '/interns/i/sessions/s']] as const) {
-      const outside = await call(gateway, method, path, { key, ...(method === 'POST' || method === 'PATCH' ? { body: { input: 'x', name: 'x' } } : {}) });
+    for (const [method, path] of [
+      ['GET', '/interns'],
+      ['POST', '/interns'],
+      ['GET', '/interns/i'],
+      ['PATCH', '/interns/i'],
+      ['DELETE', '/interns/i'],
+      ['POST', '/interns/i/provision'],
+      ['POST', '/interns/i/suspend'],
+      ['POST', '/interns/i/invoke'],
+      ['GET', '/interns/i/sessions/s'],
+    ] as const) {
+      const outside = await call(gateway, method, path, {
+        key,
+        ...(method === 'POST' || method === 'PATCH' ? { body: { input: 'x', name: 'x' } } : {}),
+      });
       expect(outside.status, `${method} ${path}`).toBe(404);
       expect(outside.body.error.metadata).toEqual(meta('not_found', false));
     }
@@ -60,13 +72,36 @@ describe.each(testEngines)('interns API on $name', (engine) => {
     await enrolled(true);
     const created = await call(gateway, 'POST', '/interns', {
       key,
-      body: { name: 'scout', description: 'finds things', instructions: 'be brief', model: 'service/auto', allowed_domains: ['example.com'], deadline_seconds: 120, interaction_deadline_seconds: 600, turns_per_minute: 30 },
+      body: {
+        name: 'scout',
+        description: 'finds things',
+        instructions: 'be brief',
+        model: 'service/auto',
+        allowed_domains: ['example.com'],
+        deadline_seconds: 120,
+        interaction_deadline_seconds: 600,
+        turns_per_minute: 30,
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
-      name: 'scout', description: 'finds things', instructions: 'be brief', model: 'service/auto', status: 'queued', progress: null,
-      last_failure_message: null, vault_id: null, attached_vault_id: null, hostname: null,
-      settings: { allowed_domains: ['example.com'], deadline_seconds: 120, interaction_deadline_seconds: 600, turns_per_minute: 30, max_open_questions: 1 },
+      name: 'scout',
+      description: 'finds things',
+      instructions: 'be brief',
+      model: 'service/auto',
+      status: 'queued',
+      progress: null,
+      last_failure_message: null,
+      vault_id: null,
+      attached_vault_id: null,
+      hostname: null,
+      settings: {
+        allowed_domains: ['example.com'],
+        deadline_seconds: 120,
+        interaction_deadline_seconds: 600,
+        turns_per_minute: 30,
+        max_open_questions: 1,
+      },
     });
     expect(created.body.id).toMatch(/^intern_/);
     const ids = [created.body.id];
@@ -78,7 +113,9 @@ describe.each(testEngines)('interns API on $name', (engine) => {
     expect(first.body.data).toHaveLength(2);
     const second = await call(gateway, 'GET', `/interns?limit=2&starting_after=${first.body.next_cursor}`, { key });
     const seen = [...first.body.data, ...second.body.data].map((i: { id: string }) => i.id);
-    expect(new Set(seen)).toEqual(new Set((await call(gateway, 'GET', '/interns?limit=500', { key })).body.data.map((i: { id: string }) => i.id)));
+    expect(new Set(seen)).toEqual(
+      new Set((await call(gateway, 'GET', '/interns?limit=500', { key })).body.data.map((i: { id: string }) => i.id)),
+    );
     expect(seen).toEqual(expect.arrayContaining(ids));
     expect((await call(gateway, 'GET', '/interns?status=running', { key })).body.data).toEqual([]);
     const badCursor = await call(gateway, 'GET', '/interns?starting_after=zzz', { key });
@@ -89,9 +126,17 @@ describe.each(testEngines)('interns API on $name', (engine) => {
 
     const got = await call(gateway, 'GET', `/interns/${created.body.id}`, { key });
     expect(got.body).toEqual(created.body);
-    const updated = await call(gateway, 'PATCH', `/interns/${created.body.id}`, { key, body: { name: 'scout 2', description: null, turns_per_minute: null } });
+    const updated = await call(gateway, 'PATCH', `/interns/${created.body.id}`, {
+      key,
+      body: { name: 'scout 2', description: null, turns_per_minute: null },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ name: 'scout 2', description: null, instructions: 'be brief', settings: { turns_per_minute: null, deadline_seconds: 120 } });
+    expect(updated.body).toMatchObject({
+      name: 'scout 2',
+      description: null,
+      instructions: 'be brief',
+      settings: { turns_per_minute: null, deadline_seconds: 120 },
+    });
     const missing = await call(gateway, 'GET', '/interns/intern_nope', { key });
     expect([missing.status, missing.body.error.metadata]).toEqual([404, meta('not_found', false)]);
   });
@@ -126,7 +171,14 @@ describe.each(testEngines)('interns API on $name', (engine) => {
   it('invoke: 400 for bad bodies, 413 past 1 MiB, 404 for unknown interns, 409 for an intern that is not running', async () => {
     await enrolled(true);
     const intern = (await call(gateway, 'POST', '/interns', { key, body: { name: 'inv' } })).body;
-    for (const body of [{}, { input: '' }, { input: 'x'.repeat(32_001) }, { input: 'hi', session_id: '' }, { input: 'hi', session_id: 's'.repeat(257) }, { input: 5 }]) {
+    for (const body of [
+      {},
+      { input: '' },
+      { input: 'x'.repeat(32_001) },
+      { input: 'hi', session_id: '' },
+      { input: 'hi', session_id: 's'.repeat(257) },
+      { input: 5 },
+    ]) {
       const res = await call(gateway, 'POST', `/interns/${intern.id}/invoke`, { key, body });
       expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       expect(res.body.error.metadata).toEqual(meta('bad_request', false));
@@ -154,7 +206,11 @@ describe.each(testEngines)('interns API on $name', (engine) => {
       { id: 'isess_other_intern', intern_id: other.id, api_key_hash: 'x', origin: 'invoke' as const },
       { id: 'isess_chat', intern_id: intern.id, api_key_hash: 'x', origin: 'chat' as const },
     ];
-    for (const s of sessions) await gateway.store.db.insertInto('intern_sessions').values({ ...s, organization_id: gateway.organizationId, created_at: now }).execute();
+    for (const s of sessions)
+      await gateway.store.db
+        .insertInto('intern_sessions')
+        .values({ ...s, organization_id: gateway.organizationId, created_at: now })
+        .execute();
     for (const id of ['isess_foreign_key', 'isess_other_intern', 'isess_chat', 'isess_never_issued']) {
       const res = await call(gateway, 'POST', `/interns/${intern.id}/invoke`, { key, body: { input: 'hi', session_id: id } });
       expect([res.status, res.body.error.metadata], id).toEqual([404, meta('not_found', false)]);
@@ -184,11 +240,23 @@ describe.each(testEngines)('interns API on $name', (engine) => {
     expect(refused.body.error.metadata).toBeUndefined();
     expect(refused.body.error.message).toMatch(/organization admin must reassign the key to an active member/);
 
-    const notMember = await call(gateway, 'PATCH', `/keys/${leaver.hash}`, { key: gateway.managementKey, body: { creator_user_id: leaver.userId } });
+    const notMember = await call(gateway, 'PATCH', `/keys/${leaver.hash}`, {
+      key: gateway.managementKey,
+      body: { creator_user_id: leaver.userId },
+    });
     expect(notMember.status).toBe(400);
     expect(notMember.body.error.message).toMatch(/creator_user_id .* is not an active member/);
-    const keeper = await addMember(gateway.store.db, gateway.organizationId, { email: 'keeper@example.com', role: 'admin' }, newUserId, new Date().toISOString());
-    const reassigned = await call(gateway, 'PATCH', `/keys/${leaver.hash}`, { key: gateway.managementKey, body: { creator_user_id: keeper.id } });
+    const keeper = await addMember(
+      gateway.store.db,
+      gateway.organizationId,
+      { email: 'keeper@example.com', role: 'admin' },
+      newUserId,
+      new Date().toISOString(),
+    );
+    const reassigned = await call(gateway, 'PATCH', `/keys/${leaver.hash}`, {
+      key: gateway.managementKey,
+      body: { creator_user_id: keeper.id },
+    });
     expect(reassigned.status).toBe(200);
     expect((await call(gateway, 'GET', '/interns', { key: leaver.key })).status).toBe(200);
   });
@@ -196,9 +264,19 @@ describe.each(testEngines)('interns API on $name', (engine) => {
   it('as the SDK documents: 415 for a lifecycle body that is not JSON, 400 for provision or suspend with a body carrying fields', async () => {
     await enrolled(true);
     const intern = (await call(gateway, 'POST', '/interns', { key, body: { name: 'strict' } })).body;
-    for (const [method, path] of [['POST', '/interns'], ['PATCH', `/interns/${intern.id}`], ['DELETE', `/interns/${intern.id}`], ['POST', `/interns/${intern.id}/provision`], ['POST', `/interns/${intern.id}/suspend`]] as const) {
+    for (const [method, path] of [
+      ['POST', '/interns'],
+      ['PATCH', `/interns/${intern.id}`],
+      ['DELETE', `/interns/${intern.id}`],
+      ['POST', `/interns/${intern.id}/provision`],
+      ['POST', `/interns/${intern.id}/suspend`],
+    ] as const) {
       for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
-        const res = await fetch(`${gateway.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': type }, body: 'name=x' });
+        const res = await fetch(`${gateway.baseUrl}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': type },
+          body: 'name=x',
+        });
         expect(res.status, `${method} ${path} ${type}`).toBe(415);
         expect(((await res.json()) as any).error.metadata).toEqual(meta('unsupported_media_type', false));
       }

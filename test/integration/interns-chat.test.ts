@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../support/databases.js';
 import { call, type RunningGateway } from '../support/gateway.js';
-import { enrolInProgramme, startInternWorld, type InternWorld } from '../support/intern-world.js';
+import { enrolInProgramme, type InternWorld, startInternWorld } from '../support/intern-world.js';
 import { waitFor } from '../support/interns-runtime.js';
 import { readSse } from '../support/read-sse.js';
 
@@ -34,9 +34,20 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
     const created = await call(gateway, 'POST', '/interns', {
       key,
       headers: { 'idempotency-key': randomUUID() },
-      body: { name: 'chatty', model: 'sim/agent', provision: true, allowed_domains: ['127.0.0.1'], webhook_url: `${webhook.url}/hook`, ...extra },
+      body: {
+        name: 'chatty',
+        model: 'sim/agent',
+        provision: true,
+        allowed_domains: ['127.0.0.1'],
+        webhook_url: `${webhook.url}/hook`,
+        ...extra,
+      },
     });
-    await waitFor(async () => (await call(gateway, 'GET', `/interns/${created.body.id}`, { key })).body.status, (s) => s === 'running', 'running');
+    await waitFor(
+      async () => (await call(gateway, 'GET', `/interns/${created.body.id}`, { key })).body.status,
+      (s) => s === 'running',
+      'running',
+    );
     return created.body.id as string;
   }
 
@@ -55,12 +66,21 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
     const streamed = readSse(response, (c) => (sessionId ??= c.session_id));
     // A stream the test abandons must not fail the test when its read is cut.
     streamed.catch(() => undefined);
-    await waitFor(async () => held.length, (n) => n > 0, 'the page request');
-    await waitFor(async () => sessionId, (s) => s !== undefined, 'the first chunk');
+    await waitFor(
+      async () => held.length,
+      (n) => n > 0,
+      'the page request',
+    );
+    await waitFor(
+      async () => sessionId,
+      (s) => s !== undefined,
+      'the first chunk',
+    );
     return { streamed, sessionId: sessionId! };
   }
 
-  const sessionRun = async (id: string, sessionId: string) => (await call(gateway, 'GET', `/interns/${id}/sessions/${sessionId}`, { key })).body.data.runs[0];
+  const sessionRun = async (id: string, sessionId: string) =>
+    (await call(gateway, 'GET', `/interns/${id}/sessions/${sessionId}`, { key })).body.data.runs[0];
 
   it('streams a self-drive run as chat.completion.chunk chunks carrying session_id, ending with stop and [DONE]', async () => {
     const id = await runningIntern();
@@ -115,20 +135,31 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
     expect(paused.chunks.at(-1)).toMatchObject({ choices: [], usage: null });
     const call0 = last.choices[0].delta.tool_calls[0];
     expect(call0).toMatchObject({ type: 'function', function: { name: 'openrouter.provide_input' } });
-    expect(JSON.parse(call0.function.arguments)).toEqual({ kind: 'permission', operation: 'notify', options: ['allow_once', 'reject_once'] });
+    expect(JSON.parse(call0.function.arguments)).toEqual({
+      kind: 'permission',
+      operation: 'notify',
+      options: ['allow_once', 'reject_once'],
+    });
     const sessionId = paused.chunks.at(-1).session_id;
 
     const busy = await chat(id, { approval_mode: 'manual', messages: [{ role: 'user', content: task }] });
     expect(busy.status).toBe(503);
     expect(((await busy.json()) as any).error.metadata).toEqual({ reason: 'busy', retryable: true });
 
-    const wrongId = await chat(id, { session_id: sessionId, messages: [{ role: 'tool', tool_call_id: 'call_other', content: 'allow_once' }] });
+    const wrongId = await chat(id, {
+      session_id: sessionId,
+      messages: [{ role: 'tool', tool_call_id: 'call_other', content: 'allow_once' }],
+    });
     expect(wrongId.status).toBe(400);
     expect(((await wrongId.json()) as any).error.metadata).toEqual({ reason: 'interaction_unknown', retryable: false });
 
     const reports = webhook.received.length;
     const resumed = await readSse(
-      await chat(id, { session_id: sessionId, approval_mode: 'manual', messages: [{ role: 'tool', tool_call_id: call0.id, content: 'allow_once' }] }),
+      await chat(id, {
+        session_id: sessionId,
+        approval_mode: 'manual',
+        messages: [{ role: 'tool', tool_call_id: call0.id, content: 'allow_once' }],
+      }),
     );
     expect(resumed.chunks.every((c) => c.session_id === sessionId)).toBe(true);
     expect(reasoning(resumed.chunks)).toContain('[approval granted by user]');
@@ -150,7 +181,11 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
     const { streamed, sessionId } = await slowChat(id, leave.signal);
     leave.abort();
     await streamed.catch(() => undefined);
-    const run = await waitFor(() => sessionRun(id, sessionId), (r) => r.status === 'ended', 'the run to end');
+    const run = await waitFor(
+      () => sessionRun(id, sessionId),
+      (r) => r.status === 'ended',
+      'the run to end',
+    );
     expect(run).toMatchObject({ end_reason: 'cancelled', error: expect.stringContaining('disconnected') });
     // The page answering later changes nothing: the run stays ended, its end the last step.
     const reports = webhook.received.length;
@@ -163,17 +198,25 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
 
   it('closing the connection after the [DONE] that follows tool_calls keeps the paused run', async () => {
     const id = await runningIntern();
-    const paused = await readSse(await chat(id, { approval_mode: 'manual', messages: [{ role: 'user', content: 'Please ask_question about the city' }] }));
+    const paused = await readSse(
+      await chat(id, { approval_mode: 'manual', messages: [{ role: 'user', content: 'Please ask_question about the city' }] }),
+    );
     expect(paused.chunks.at(-2).choices[0].finish_reason).toBe('tool_calls');
     const sessionId = paused.chunks.at(-1).session_id;
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await sessionRun(id, sessionId)).toMatchObject({ status: 'awaiting_input', end_reason: null });
     const callId = paused.chunks.at(-2).choices[0].delta.tool_calls[0].id;
-    const resumed = await readSse(await chat(id, { session_id: sessionId, approval_mode: 'manual', messages: [{ role: 'tool', tool_call_id: callId, content: 'Oslo' }] }));
+    const resumed = await readSse(
+      await chat(id, {
+        session_id: sessionId,
+        approval_mode: 'manual',
+        messages: [{ role: 'tool', tool_call_id: callId, content: 'Oslo' }],
+      }),
+    );
     expect(resumed.chunks.at(-2).choices[0].finish_reason).toBe('stop');
   }, 60_000);
 
-  it('a stream that can no longer read its run\'s events (the database failed) ends with stream_severed, 502 and retryable', async () => {
+  it("a stream that can no longer read its run's events (the database failed) ends with stream_severed, 502 and retryable", async () => {
     const id = await runningIntern();
     const { streamed: reading, sessionId } = await slowChat(id);
     // The transcript out of reach: the stream's next read of the run's steps fails.
@@ -187,11 +230,19 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
     expect(streamed.done).toBe(true);
     const failed = streamed.chunks.at(-2);
     expect(failed).toMatchObject({ model: 'openrouter/intern', session_id: sessionId, choices: [{ finish_reason: 'error' }] });
-    expect(failed.error).toEqual({ code: 502, message: expect.stringContaining('severed'), metadata: { reason: 'stream_severed', retryable: true } });
+    expect(failed.error).toEqual({
+      code: 502,
+      message: expect.stringContaining('severed'),
+      metadata: { reason: 'stream_severed', retryable: true },
+    });
     expect(streamed.chunks.at(-1)).toMatchObject({ choices: [], session_id: sessionId, usage: null });
     // The stream only lost sight of the run: it goes on once the page answers.
     release();
-    const run = await waitFor(() => sessionRun(id, sessionId), (r) => r.status === 'ended', 'the run to end');
+    const run = await waitFor(
+      () => sessionRun(id, sessionId),
+      (r) => r.status === 'ended',
+      'the run to end',
+    );
     expect(run.end_reason).toBe('finished');
   }, 60_000);
 
@@ -213,7 +264,10 @@ describe.each(testEngines)('intern chat (SSE) on $name', (engine) => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(((await res.json()) as any).error.metadata).toEqual({ reason: 'bad_request', retryable: false });
     }
-    const invoked = await call(gateway, 'POST', `/interns/${id}/invoke`, { key, body: { input: `Use http_fetch on ${site.url}/quick then notify me` } });
+    const invoked = await call(gateway, 'POST', `/interns/${id}/invoke`, {
+      key,
+      body: { input: `Use http_fetch on ${site.url}/quick then notify me` },
+    });
     const foreign = await chat(id, { session_id: invoked.body.session_id, messages: [{ role: 'user', content: 'hi' }] });
     expect(foreign.status).toBe(404);
   }, 60_000);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../../src/store/database.js';
 import { runCli, startServe } from '../support/cli.js';
-import { testEngines, type TestDatabase } from '../support/databases.js';
+import { type TestDatabase, testEngines } from '../support/databases.js';
 
 const BOOTSTRAP = 'interns-cli-bootstrap-management-key-0123456789abcdef';
 

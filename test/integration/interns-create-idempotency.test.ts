@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, testClock, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway, testClock } from '../support/gateway.js';
 import { enrolInProgramme } from '../support/intern-world.js';
 import { waitFor } from '../support/interns-runtime.js';
 
@@ -25,8 +25,13 @@ describe.each(testEngines)('intern create idempotency on $name', (engine) => {
   });
 
   const create = (body: Record<string, unknown>, idempotencyKey?: string, as = key) =>
-    call(gateway, 'POST', '/interns', { key: as, body, ...(idempotencyKey !== undefined ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
-  const named = async (name: string) => (await call(gateway, 'GET', '/interns?limit=500', { key })).body.data.filter((i: { name: string }) => i.name === name);
+    call(gateway, 'POST', '/interns', {
+      key: as,
+      body,
+      ...(idempotencyKey !== undefined ? { headers: { 'idempotency-key': idempotencyKey } } : {}),
+    });
+  const named = async (name: string) =>
+    (await call(gateway, 'GET', '/interns?limit=500', { key })).body.data.filter((i: { name: string }) => i.name === name);
 
   it('a retry with the same Idempotency-Key and body answers 201 with the intern the first made; another body is 409; the key lapses after a day', async () => {
     const first = await create({ name: 'once', description: 'made once' }, 'create-once');
@@ -38,7 +43,11 @@ describe.each(testEngines)('intern create idempotency on $name', (engine) => {
 
     const conflicting = await create({ name: 'twice' }, 'create-once');
     expect(conflicting.status).toBe(409);
-    expect(conflicting.body.error).toMatchObject({ code: 409, message: expect.stringContaining('Idempotency-Key'), metadata: { reason: 'idempotency_key_reused', retryable: false } });
+    expect(conflicting.body.error).toMatchObject({
+      code: 409,
+      message: expect.stringContaining('Idempotency-Key'),
+      metadata: { reason: 'idempotency_key_reused', retryable: false },
+    });
     expect(await named('twice')).toHaveLength(0);
 
     // A key is the caller's: another key's create under it is its own.
@@ -59,7 +68,10 @@ describe.each(testEngines)('intern create idempotency on $name', (engine) => {
     for (const bad of ['', 'k'.repeat(256)]) {
       const refused = await create({ name: 'badkey' }, bad);
       expect(refused.status).toBe(400);
-      expect(refused.body.error).toMatchObject({ message: expect.stringContaining('Idempotency-Key'), metadata: { reason: 'bad_request', retryable: false } });
+      expect(refused.body.error).toMatchObject({
+        message: expect.stringContaining('Idempotency-Key'),
+        metadata: { reason: 'bad_request', retryable: false },
+      });
     }
     expect((await create({ name: 'badkey' }, 'k'.repeat(255))).status).toBe(201);
     expect(await named('badkey')).toHaveLength(1);
@@ -89,7 +101,11 @@ describe.each(testEngines)('intern create idempotency on $name', (engine) => {
     const body = { name: 'resumed', provision: true };
     const first = await create(body, 'resume-key');
     expect(first.status).toBe(201);
-    await waitFor(async () => (await call(gateway, 'GET', `/interns/${first.body.id}`, { key })).body.status, (s) => s === 'running', 'running');
+    await waitFor(
+      async () => (await call(gateway, 'GET', `/interns/${first.body.id}`, { key })).body.status,
+      (s) => s === 'running',
+      'running',
+    );
     // As if the first try had stopped between storing the intern and provisioning it.
     await gateway.store.db.updateTable('interns').set({ status: 'queued' }).where('id', '=', first.body.id).execute();
     const retried = await create(body, 'resume-key');

@@ -8,13 +8,13 @@ import { ConstantBackoff } from 'cockatiel';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERN_PROGRAMME_TOPIC } from '../../src/interns/flag-cache.js';
-import { forkIntern, type ChildHandle } from '../../src/interns/runtime/intern-process.js';
+import { type ChildHandle, forkIntern } from '../../src/interns/runtime/intern-process.js';
 import type { ParentMessage } from '../../src/interns/runtime/protocol.js';
 import { recordingServer } from '../../src/interns/tools/tools.testing.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { enroll } from '../../src/store/repositories/interns.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { waitFor } from '../support/interns-runtime.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
@@ -39,9 +39,10 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
   let mode: Mode = 'normal';
   const children: ChildHandle[] = [];
   const held: ServerResponse[] = [];
-  const release = () => held.splice(0).forEach((res) => {
-    res.end('slow page body');
-  });
+  const release = () =>
+    held.splice(0).forEach((res) => {
+      res.end('slow page body');
+    });
   const exitScript = join(mkdtempSync(join(tmpdir(), 'mg-exit-')), 'exit.mjs');
 
   /** A forked intern whose messages pass through, except run assignments while mode is drop-runs. */
@@ -50,7 +51,8 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
     const child = forkIntern(internId);
     children.push(child);
     return {
-      send: (message: ParentMessage, callback?: (error: Error | null) => void) => (mode === 'drop-runs' && message.type === 'run' ? true : child.send(message, callback)),
+      send: (message: ParentMessage, callback?: (error: Error | null) => void) =>
+        mode === 'drop-runs' && message.type === 'run' ? true : child.send(message, callback),
       on: (event: 'message' | 'exit', listener: (...args: any[]) => void) => child.on(event as 'message', listener),
       kill: (signal) => child.kill(signal),
       get connected() {
@@ -71,7 +73,14 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
       catalog: simCatalog(sim.url, ['alpha'], [{ id: 'sim/agent', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] }]),
       plugins: { allowPrivateRanges: ['127.0.0.0/8'] },
       // A killed process is restarted only after a minute: long enough to see the 502 while it is down.
-      internRuntime: { tickMs: 100, leaseMs: 3_000, backoff: new ConstantBackoff(60_000), ackTimeoutMs: 1_000, startTimeoutMs: 10_000, spawn },
+      internRuntime: {
+        tickMs: 100,
+        leaseMs: 3_000,
+        backoff: new ConstantBackoff(60_000),
+        ackTimeoutMs: 1_000,
+        startTimeoutMs: 10_000,
+        spawn,
+      },
     });
     await enroll(gateway.store.db, gateway.organizationId, new Date().toISOString());
     await gateway.changes.publish(INTERN_PROGRAMME_TOPIC, gateway.organizationId);
@@ -86,10 +95,19 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
   });
 
   const get = (id: string) => call(gateway, 'GET', `/interns/${id}`, { key });
-  const untilStatus = (id: string, status: string) => waitFor(async () => (await get(id)).body, (body) => body.status === status, `intern ${id} ${status}`);
+  const untilStatus = (id: string, status: string) =>
+    waitFor(
+      async () => (await get(id)).body,
+      (body) => body.status === status,
+      `intern ${id} ${status}`,
+    );
   const session = (id: string, sessionId: string) => call(gateway, 'GET', `/interns/${id}/sessions/${sessionId}`, { key });
   const untilRunsEnded = (id: string, sessionId: string, count: number) =>
-    waitFor(async () => (await session(id, sessionId)).body, (body) => body.data?.runs.length === count && body.data.runs.every((r: { status: string }) => r.status === 'ended'), 'runs to end');
+    waitFor(
+      async () => (await session(id, sessionId)).body,
+      (body) => body.data?.runs.length === count && body.data.runs.every((r: { status: string }) => r.status === 'ended'),
+      'runs to end',
+    );
   const invoke = (id: string, body: Record<string, unknown>) => call(gateway, 'POST', `/interns/${id}/invoke`, { key, body });
 
   async function runningIntern(extra: Record<string, unknown> = {}) {
@@ -97,11 +115,19 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
     const created = await call(gateway, 'POST', '/interns', {
       key,
       headers: { 'idempotency-key': randomUUID() },
-      body: { name: 'helper', model: 'sim/agent', provision: true, allowed_domains: ['127.0.0.1'], webhook_url: `${webhook.url}/hook`, ...extra },
+      body: {
+        name: 'helper',
+        model: 'sim/agent',
+        provision: true,
+        allowed_domains: ['127.0.0.1'],
+        webhook_url: `${webhook.url}/hook`,
+        ...extra,
+      },
     });
     expect(created.status).toBe(201);
     expect(['provisioning', 'running']).toContain(created.body.status);
-    if (created.body.status === 'provisioning') expect(created.body.progress).toMatchObject({ step_number: expect.any(Number), total_steps: expect.any(Number) });
+    if (created.body.status === 'provisioning')
+      expect(created.body.progress).toMatchObject({ step_number: expect.any(Number), total_steps: expect.any(Number) });
     const running = await untilStatus(created.body.id, 'running');
     expect(running).toMatchObject({ progress: null, last_failure_message: null });
     return running.id as string;
@@ -116,7 +142,13 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
     expect(started.body).toEqual({ session_id: expect.stringMatching(/^isess_/), status: 'started' });
     const view = await untilRunsEnded(id, started.body.session_id, 1);
     const [run] = view.data.runs;
-    expect(run).toMatchObject({ status: 'ended', end_reason: 'finished', approval_mode: 'self-drive', started_at: expect.any(String), ended_at: expect.any(String) });
+    expect(run).toMatchObject({
+      status: 'ended',
+      end_reason: 'finished',
+      approval_mode: 'self-drive',
+      started_at: expect.any(String),
+      ended_at: expect.any(String),
+    });
     expect(run.cost).toBeGreaterThanOrEqual(0);
     const kinds = run.transcript.map((s: { kind: string }) => s.kind);
     expect(kinds[0]).toBe('input');
@@ -129,7 +161,10 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
     // Another key of the organization does not see (or continue) this session.
     const other = await call(gateway, 'POST', '/keys', { key, body: { name: 'other caller' } });
     expect((await call(gateway, 'GET', `/interns/${id}/sessions/${started.body.session_id}`, { key: other.body.key })).status).toBe(404);
-    const foreign = await call(gateway, 'POST', `/interns/${id}/invoke`, { key: other.body.key, body: { input: 'hi', session_id: started.body.session_id } });
+    const foreign = await call(gateway, 'POST', `/interns/${id}/invoke`, {
+      key: other.body.key,
+      body: { input: 'hi', session_id: started.body.session_id },
+    });
     expect([foreign.status, foreign.body.error.metadata]).toEqual([404, meta('not_found', false)]);
   }, 60_000);
 
@@ -137,12 +172,18 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
     const id = await runningIntern();
     const started = await invoke(id, { input: `Use http_fetch on ${site.url}/slow then notify me` });
     expect(started.body.status).toBe('started');
-    await waitFor(async () => held.length, (n) => n > 0, 'the page request');
+    await waitFor(
+      async () => held.length,
+      (n) => n > 0,
+      'the page request',
+    );
     const steered = await invoke(id, { input: 'Also mention the date', session_id: started.body.session_id });
     expect([steered.status, steered.body]).toEqual([202, { session_id: started.body.session_id, status: 'steered' }]);
     release();
     const view = await untilRunsEnded(id, started.body.session_id, 1);
-    expect(view.data.runs[0].transcript.find((s: { kind: string }) => s.kind === 'steer')?.content).toEqual({ text: 'Also mention the date' });
+    expect(view.data.runs[0].transcript.find((s: { kind: string }) => s.kind === 'steer')?.content).toEqual({
+      text: 'Also mention the date',
+    });
     const again = await invoke(id, { input: 'hello again', session_id: started.body.session_id });
     expect([again.status, again.body.status]).toEqual([202, 'started']);
     expect((await untilRunsEnded(id, started.body.session_id, 2)).data.runs).toHaveLength(2);
@@ -153,7 +194,11 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
     const again = await call(gateway, 'POST', `/interns/${id}/provision`, { key });
     expect([again.status, again.body.error.metadata]).toEqual([409, { reason: 'conflict', retryable: false }]);
     const started = await invoke(id, { input: `Use http_fetch on ${site.url}/slow then notify me` });
-    await waitFor(async () => held.length, (n) => n > 0, 'the page request');
+    await waitFor(
+      async () => held.length,
+      (n) => n > 0,
+      'the page request',
+    );
     const suspended = await call(gateway, 'POST', `/interns/${id}/suspend`, { key });
     expect([suspended.status, suspended.body]).toEqual([200, { suspended: true }]);
     release();
@@ -172,7 +217,11 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
     const id = await runningIntern();
     const deleted = await call(gateway, 'DELETE', `/interns/${id}`, { key });
     expect([deleted.status, deleted.body]).toEqual([202, { deleting: true }]);
-    await waitFor(async () => (await get(id)).status, (status) => status === 404, 'the intern to be gone');
+    await waitFor(
+      async () => (await get(id)).status,
+      (status) => status === 404,
+      'the intern to be gone',
+    );
     expect((await get(id)).body.error.metadata).toEqual(meta('not_found', false));
   }, 60_000);
 
@@ -189,14 +238,22 @@ describe.each(testEngines)('interns lifecycle over HTTP on $name', (engine) => {
     for (const statement of refuse) await sql.raw(statement).execute(gateway.store.db);
     const deleted = await call(gateway, 'DELETE', `/interns/${id}`, { key });
     expect(deleted.status).toBe(202);
-    const failed = await waitFor(async () => (await get(id)).body, (body) => body.status === 'destroy_failed', 'destroy_failed');
+    const failed = await waitFor(
+      async () => (await get(id)).body,
+      (body) => body.status === 'destroy_failed',
+      'destroy_failed',
+    );
     expect(failed.last_failure_message).toMatch(/the disk is full/);
     const invoked = await call(gateway, 'POST', `/interns/${id}/invoke`, { key, body: { input: 'hi' } });
     expect([invoked.status, invoked.body.error.metadata]).toEqual([409, meta('intern_not_ready', true)]);
 
     await sql.raw(engine.name === 'sqlite' ? 'DROP TRIGGER keep_intern' : 'DROP TRIGGER keep_intern ON interns').execute(gateway.store.db);
     expect((await call(gateway, 'DELETE', `/interns/${id}`, { key })).status).toBe(202);
-    await waitFor(async () => (await get(id)).status, (status) => status === 404, 'the intern to be gone');
+    await waitFor(
+      async () => (await get(id)).status,
+      (status) => status === 404,
+      'the intern to be gone',
+    );
   }, 60_000);
 
   it('provisioning -> failed with last_failure_message when the process does not start; failed -> running by provision', async () => {

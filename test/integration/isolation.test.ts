@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/accounts/create-api-key.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 
 /** A second organization in the same database: neither sees nor changes the other's rows. */
 describe.each(testEngines)('organization isolation on $name', (engine) => {
@@ -23,7 +23,11 @@ describe.each(testEngines)('organization isolation on $name', (engine) => {
       .values({ id: otherWorkspace, organization_id: 'org_other', name: 'Default', slug: 'default', is_default: 1, created_at: now })
       .execute();
     otherKey = (
-      await createApiKey(gw.store.db, { organizationId: 'org_other', workspaceId: otherWorkspace, name: 'Other mgmt', isManagement: true }, now)
+      await createApiKey(
+        gw.store.db,
+        { organizationId: 'org_other', workspaceId: otherWorkspace, name: 'Other mgmt', isManagement: true },
+        now,
+      )
     ).key;
     mine = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'Mine' } })).body.data;
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, testClock, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway, testClock } from '../support/gateway.js';
 
 describe.each(testEngines)('API keys on $name', (engine) => {
   const time = testClock();
@@ -94,9 +94,7 @@ describe.each(testEngines)('API keys on $name', (engine) => {
     expect(all.body.data.map((k: { hash: string }) => k.hash)).toContain(a.body.data.hash);
     const paged = await call(gw, 'GET', '/keys?include_disabled=true&offset=1', { key: mk() });
     expect(paged.body.data.length).toBe(all.body.data.length - 1);
-    expect((await call(gw, 'GET', '/keys?offset=-1', { key: mk() })).body.error.message).toBe(
-      'query parameter offset must be >= 0',
-    );
+    expect((await call(gw, 'GET', '/keys?offset=-1', { key: mk() })).body.error.message).toBe('query parameter offset must be >= 0');
   });
 
   it('updates name, limit, reset and byok flag', async () => {
@@ -107,7 +105,13 @@ describe.each(testEngines)('API keys on $name', (engine) => {
       body: { name: 'After', limit: 10, limit_reset: 'daily', include_byok_in_limit: true },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: 'After', limit: 10, limit_remaining: 10, limit_reset: 'daily', include_byok_in_limit: true });
+    expect(res.body.data).toMatchObject({
+      name: 'After',
+      limit: 10,
+      limit_remaining: 10,
+      limit_reset: 'daily',
+      include_byok_in_limit: true,
+    });
     expect(res.body.data.updated_at > res.body.data.created_at).toBe(true);
     const cleared = await call(gw, 'PATCH', `/keys/${body.data.hash}`, { key: mk(), body: { limit: null, limit_reset: null } });
     expect(cleared.body.data).toMatchObject({ limit: null, limit_remaining: null, limit_reset: null });
@@ -191,7 +195,10 @@ describe.each(testEngines)('API keys on $name', (engine) => {
         ['DELETE', `/keys/${body.data.hash}`],
         ['GET', '/organization/members'],
       ] as const) {
-        const res = await call(gw, method, path, { key: body.key, ...(method === 'POST' || method === 'PATCH' ? { body: { name: 'x' } } : {}) });
+        const res = await call(gw, method, path, {
+          key: body.key,
+          ...(method === 'POST' || method === 'PATCH' ? { body: { name: 'x' } } : {}),
+        });
         expect(res.status, `${method} ${path}`).toBe(403);
         expect(res.body.error.message).toBe('Only management keys can perform this operation');
       }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordGenerations, type WriteGenerations } from '../../src/accounting/record-generation.js';
 import { ledgerWrites } from '../../src/accounting/ledger-writes.js';
-import type { GenerationRecord } from '../../src/store/schema.js';
+import { recordGenerations, type WriteGenerations } from '../../src/accounting/record-generation.js';
 import type { Store } from '../../src/store/database.js';
+import type { GenerationRecord } from '../../src/store/schema.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, testClock, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway, testClock } from '../support/gateway.js';
 
 let seq = 0;
 const generation = (hash: string, cost: number, over: Partial<GenerationRecord> = {}): GenerationRecord => ({
@@ -27,7 +27,9 @@ const writers: { name: string; writes: (store: Store) => WriteGenerations }[] = 
   { name: 'Kysely', writes: (store) => (rows, now) => recordGenerations(store.db, rows, now) },
   { name: 'the ledger writes', writes: ledgerWrites },
 ];
-const cases = testEngines.flatMap((engine) => writers.map((writer) => ({ ...writer, engine, label: `${engine.name}, through ${writer.name}` })));
+const cases = testEngines.flatMap((engine) =>
+  writers.map((writer) => ({ ...writer, engine, label: `${engine.name}, through ${writer.name}` })),
+);
 
 describe.each(cases)('ledger and spend counters on $label', ({ engine, writes }) => {
   const time = testClock('2026-11-22T23:59:00.000Z'); // a Sunday, one minute before a new week
@@ -51,7 +53,13 @@ describe.each(cases)('ledger and spend counters on $label', ({ engine, writes })
     const { data } = await newKey({ limit: 1, limit_reset: 'daily' });
     await recordGeneration(generation(data.hash, 0.25), time.clock());
     await recordGeneration(generation(data.hash, 0.5), time.clock());
-    expect(await record(data)).toMatchObject({ usage: 0.75, usage_daily: 0.75, usage_weekly: 0.75, usage_monthly: 0.75, limit_remaining: 0.25 });
+    expect(await record(data)).toMatchObject({
+      usage: 0.75,
+      usage_daily: 0.75,
+      usage_weekly: 0.75,
+      usage_monthly: 0.75,
+      limit_remaining: 0.25,
+    });
   });
 
   it('restarts the day and the week at midnight UTC, keeping the month and the total', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -15,7 +15,11 @@ describe.each(testEngines)('limit_remaining of an overspent key on $name', (engi
 
   beforeAll(async () => {
     sim = await startSimulator();
-    const catalog = simCatalog(sim.url, ['alpha'], [{ id: 'sim/chat', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.001, completion: 0.001 }] }]);
+    const catalog = simCatalog(
+      sim.url,
+      ['alpha'],
+      [{ id: 'sim/chat', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.001, completion: 0.001 }] }],
+    );
     gw = await startGateway(engine, { catalog });
   });
   afterAll(async () => {
@@ -26,7 +30,10 @@ describe.each(testEngines)('limit_remaining of an overspent key on $name', (engi
   it('shows by how much the key went over its limit', async () => {
     const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'spender' } });
     const { key, data } = created.body;
-    const answered = await call(gw, 'POST', '/chat/completions', { key, body: { model: 'sim/chat', messages: [{ role: 'user', content: 'hello there' }] } });
+    const answered = await call(gw, 'POST', '/chat/completions', {
+      key,
+      body: { model: 'sim/chat', messages: [{ role: 'user', content: 'hello there' }] },
+    });
     expect(answered.status).toBe(200);
     const usage = (await call(gw, 'GET', `/keys/${data.hash}`, { key: gw.managementKey })).body.data.usage;
     expect(usage).toBeGreaterThan(0.002);
@@ -37,6 +44,9 @@ describe.each(testEngines)('limit_remaining of an overspent key on $name', (engi
     expect((await call(gw, 'GET', `/keys/${data.hash}`, { key: gw.managementKey })).body.data.limit_remaining).toBe(overspent);
     expect((await call(gw, 'GET', '/key', { key })).body.data.limit_remaining).toBe(overspent);
     expect(overspent).toBeLessThan(0);
-    expect((await call(gw, 'POST', '/chat/completions', { key, body: { model: 'sim/chat', messages: [{ role: 'user', content: 'again' }] } })).status).toBe(402);
+    expect(
+      (await call(gw, 'POST', '/chat/completions', { key, body: { model: 'sim/chat', messages: [{ role: 'user', content: 'again' }] } }))
+        .status,
+    ).toBe(402);
   });
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enroll } from '../../src/store/repositories/interns.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 
 /**
  * Every list endpoint bounds its numeric query parameters: a value outside
@@ -42,14 +42,17 @@ describe.each(testEngines)('list endpoints bound their query strings on $name', 
 
   const get = (path: string, query: string) => call(gw, 'GET', `${path}?${query}`, { key: gw.managementKey });
 
-  it.each(['1e20', '1e309', 'Infinity', '-1', '1.5', '9007199254740992', 'abc'])('answers offset=%s with 400 naming offset', async (offset) => {
-    for (const path of lists.filter((p) => p !== '/interns')) {
-      const res = await get(path, `offset=${offset}`);
-      expect({ path, status: res.status }).toEqual({ path, status: 400 });
-      expect(res.body.error.code).toBe(400);
-      expect(res.body.error.message).toMatch(/^query parameter offset /);
-    }
-  });
+  it.each(['1e20', '1e309', 'Infinity', '-1', '1.5', '9007199254740992', 'abc'])(
+    'answers offset=%s with 400 naming offset',
+    async (offset) => {
+      for (const path of lists.filter((p) => p !== '/interns')) {
+        const res = await get(path, `offset=${offset}`);
+        expect({ path, status: res.status }).toEqual({ path, status: 400 });
+        expect(res.body.error.code).toBe(400);
+        expect(res.body.error.message).toMatch(/^query parameter offset /);
+      }
+    },
+  );
 
   it.each(['1e20', '0', '-5', '100000', 'NaN'])('answers limit=%s with 400 naming limit', async (limit) => {
     for (const path of lists.filter((p) => p !== '/keys')) {
@@ -71,15 +74,41 @@ describe.each(testEngines)('list endpoints bound their query strings on $name', 
 
   /** Query values near the edges of what a number, a boolean or a cursor can be, and anything else. */
   const value = fc.oneof(
-    fc.constantFrom('', '0', '-0', '1', '100', '101', '500', '501', '1e3', '1e20', '1e309', '-1e309', 'Infinity', 'NaN', '0x10', '1_000', ' 7', 'true', 'null', '[]'),
+    fc.constantFrom(
+      '',
+      '0',
+      '-0',
+      '1',
+      '100',
+      '101',
+      '500',
+      '501',
+      '1e3',
+      '1e20',
+      '1e309',
+      '-1e309',
+      'Infinity',
+      'NaN',
+      '0x10',
+      '1_000',
+      ' 7',
+      'true',
+      'null',
+      '[]',
+    ),
     fc.integer().map(String),
     fc.double().map(String),
     fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
     fc.string({ maxLength: 30 }),
     fc.uuid(),
   );
-  const name = fc.oneof(fc.constantFrom('offset', 'limit', 'workspace_id', 'include_disabled', 'status', 'starting_after', 'offset[]', 'limit[a]'), fc.string({ maxLength: 10 }));
-  const queryString = fc.array(fc.tuple(name, value), { maxLength: 5 }).map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
+  const name = fc.oneof(
+    fc.constantFrom('offset', 'limit', 'workspace_id', 'include_disabled', 'status', 'starting_after', 'offset[]', 'limit[a]'),
+    fc.string({ maxLength: 10 }),
+  );
+  const queryString = fc
+    .array(fc.tuple(name, value), { maxLength: 5 })
+    .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
 
   it('answers any query string of a list endpoint without a 5xx, and every 4xx in the envelope', async () => {
     await fc.assert(

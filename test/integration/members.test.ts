@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/store/repositories/members.js';
 import { newUserId } from '../../src/util/ids.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 
 describe.each(testEngines)('organization members on $name', (engine) => {
   let gw: RunningGateway;
@@ -13,7 +13,12 @@ describe.each(testEngines)('organization members on $name', (engine) => {
       await addMember(
         gw.store.db,
         gw.organizationId,
-        { email: `person${String(i).padStart(3, '0')}@example.com`, role: i % 10 === 0 ? 'admin' : 'member', first_name: `P${i}`, last_name: 'Doe' },
+        {
+          email: `person${String(i).padStart(3, '0')}@example.com`,
+          role: i % 10 === 0 ? 'admin' : 'member',
+          first_name: `P${i}`,
+          last_name: 'Doe',
+        },
         newUserId,
         new Date(Date.now() + 60_000 + i * 1000).toISOString(),
       );

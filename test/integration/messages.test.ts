@@ -1,8 +1,8 @@
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 interface NamedEvent {
@@ -10,7 +10,11 @@ interface NamedEvent {
   data: any;
 }
 
-const WEATHER = { name: 'get_weather', description: 'The weather in a city', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const WEATHER = {
+  name: 'get_weather',
+  description: 'The weather in a city',
+  input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
 
 describe.each(testEngines)('POST /messages on $name', (engine) => {
   let sim: Simulator;
@@ -24,8 +28,20 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
       [
         { id: 'claude/sim', endpoints: [{ provider: 'anth', upstream: 'claude-sim' }] },
         { id: 'gpt/sim', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
-        { id: 'claude/fallback', endpoints: [{ provider: 'anth', upstream: 'claude-sim@status=529' }, { provider: 'anth-two', upstream: 'claude-sim' }] },
-        { id: 'mixed/fallback', endpoints: [{ provider: 'anth', upstream: 'claude-sim@status=500' }, { provider: 'alpha', upstream: 'sim-model' }] },
+        {
+          id: 'claude/fallback',
+          endpoints: [
+            { provider: 'anth', upstream: 'claude-sim@status=529' },
+            { provider: 'anth-two', upstream: 'claude-sim' },
+          ],
+        },
+        {
+          id: 'mixed/fallback',
+          endpoints: [
+            { provider: 'anth', upstream: 'claude-sim@status=500' },
+            { provider: 'alpha', upstream: 'sim-model' },
+          ],
+        },
         { id: 'claude/breaks', endpoints: [{ provider: 'anth', upstream: 'claude-sim@chunks=6,fail_after=2,fail_mode=error-event' }] },
         { id: 'gpt/breaks', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=6,fail_after=3' }] },
       ],
@@ -42,7 +58,11 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
 
   const headers = (key: string) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' });
   const send = (body: Record<string, unknown>, key = gw.managementKey) =>
-    fetch(`${gw.baseUrl}/messages`, { method: 'POST', headers: headers(key), body: JSON.stringify({ max_tokens: 256, messages: [{ role: 'user', content: 'Hello there' }], ...body }) });
+    fetch(`${gw.baseUrl}/messages`, {
+      method: 'POST',
+      headers: headers(key),
+      body: JSON.stringify({ max_tokens: 256, messages: [{ role: 'user', content: 'Hello there' }], ...body }),
+    });
   const create = async (body: Record<string, unknown>, key?: string) => {
     const response = await send(body, key);
     return { status: response.status, body: (await response.json()) as any };
@@ -59,7 +79,11 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
   const generation = async (id: string) => (await call(gw, 'GET', `/generation?id=${id}`, { key: gw.managementKey })).body.data;
 
   it('answers a Message from an Anthropic endpoint, sending the client body untranslated, and records the generation', async () => {
-    const { status, body } = await create({ model: 'claude/sim', system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }], metadata: { user_id: 'alice' } });
+    const { status, body } = await create({
+      model: 'claude/sim',
+      system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
+      metadata: { user_id: 'alice' },
+    });
     expect(status).toBe(200);
     expect(body).toMatchObject({ type: 'message', role: 'assistant', model: 'claude/sim', stop_reason: 'end_turn', stop_sequence: null });
     expect(body.id).toMatch(/^gen-/);
@@ -67,17 +91,33 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
     expect(body.usage.input_tokens).toBeGreaterThan(0);
     const sent = await upstreamBody();
     // The client's own blocks (cache_control on the system block) go as they were, the end user hashed.
-    expect(sent).toMatchObject({ model: 'claude-sim', max_tokens: 256, system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }] });
+    expect(sent).toMatchObject({
+      model: 'claude-sim',
+      max_tokens: 256,
+      system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
+    });
     expect(sent.metadata.user_id).not.toBe('alice');
     const row = await generation(body.id);
-    expect(row).toMatchObject({ api_type: 'completions', model: 'claude/sim', provider_name: 'anth', streamed: false, tokens_prompt: body.usage.input_tokens, tokens_completion: body.usage.output_tokens });
+    expect(row).toMatchObject({
+      api_type: 'completions',
+      model: 'claude/sim',
+      provider_name: 'anth',
+      streamed: false,
+      tokens_prompt: body.usage.input_tokens,
+      tokens_completion: body.usage.output_tokens,
+    });
     expect(row.total_cost).toBeGreaterThan(0);
   });
 
   it('translates for an OpenAI endpoint: the chat answer comes back as a Message', async () => {
     const { status, body } = await create({ model: 'gpt/sim', system: 'Be brief.', stop_sequences: ['zzz'] });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ type: 'message', model: 'gpt/sim', stop_reason: 'end_turn', content: [{ type: 'text', text: expect.any(String) }] });
+    expect(body).toMatchObject({
+      type: 'message',
+      model: 'gpt/sim',
+      stop_reason: 'end_turn',
+      content: [{ type: 'text', text: expect.any(String) }],
+    });
     const sent = await upstreamBody();
     expect(sent.messages[0]).toEqual({ role: 'system', content: 'Be brief.' });
     expect(sent.stop).toEqual(['zzz']);
@@ -86,7 +126,12 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
   });
 
   it.each(['claude/sim', 'gpt/sim'])('calls a forced tool and takes its result back on %s', async (model) => {
-    const first = await create({ model, tools: [WEATHER], tool_choice: { type: 'tool', name: 'get_weather' }, messages: [{ role: 'user', content: 'Weather in Paris?' }] });
+    const first = await create({
+      model,
+      tools: [WEATHER],
+      tool_choice: { type: 'tool', name: 'get_weather' },
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    });
     expect(first.status).toBe(200);
     expect(first.body.stop_reason).toBe('tool_use');
     const call = first.body.content.find((block: any) => block.type === 'tool_use');
@@ -113,41 +158,59 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
     expect((await upstreamBody()).thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
   });
 
-  it.each(['claude/sim', 'gpt/sim'])('streams named events from message_start to message_stop on %s, and records the stream', async (model) => {
-    const { status, events, contentType } = await stream({ model });
-    expect(status).toBe(200);
-    expect(contentType).toMatch(/^text\/event-stream/);
-    const names = events.map((e) => e.event);
-    expect(names[0]).toBe('message_start');
-    expect(names).toContain('content_block_start');
-    expect(names).toContain('content_block_delta');
-    expect(names).toContain('ping');
-    expect(names.slice(-2)).toEqual(['message_delta', 'message_stop']);
-    for (const e of events) expect(e.data.type).toBe(e.event);
-    const start = events[0]!.data.message;
-    expect(start).toMatchObject({ model, role: 'assistant' });
-    const text = events.filter((e) => e.data.delta?.type === 'text_delta').map((e) => e.data.delta.text).join('');
-    expect(text.length).toBeGreaterThan(0);
-    const delta = events.at(-2)!.data;
-    expect(delta.delta.stop_reason).toBe('end_turn');
-    expect(delta.usage.output_tokens).toBeGreaterThan(0);
-    const row = await generation(start.id);
-    expect(row).toMatchObject({ api_type: 'completions', model, streamed: true, status: 'success' });
-  });
+  it.each(['claude/sim', 'gpt/sim'])(
+    'streams named events from message_start to message_stop on %s, and records the stream',
+    async (model) => {
+      const { status, events, contentType } = await stream({ model });
+      expect(status).toBe(200);
+      expect(contentType).toMatch(/^text\/event-stream/);
+      const names = events.map((e) => e.event);
+      expect(names[0]).toBe('message_start');
+      expect(names).toContain('content_block_start');
+      expect(names).toContain('content_block_delta');
+      expect(names).toContain('ping');
+      expect(names.slice(-2)).toEqual(['message_delta', 'message_stop']);
+      for (const e of events) expect(e.data.type).toBe(e.event);
+      const start = events[0]!.data.message;
+      expect(start).toMatchObject({ model, role: 'assistant' });
+      const text = events
+        .filter((e) => e.data.delta?.type === 'text_delta')
+        .map((e) => e.data.delta.text)
+        .join('');
+      expect(text.length).toBeGreaterThan(0);
+      const delta = events.at(-2)!.data;
+      expect(delta.delta.stop_reason).toBe('end_turn');
+      expect(delta.usage.output_tokens).toBeGreaterThan(0);
+      const row = await generation(start.id);
+      expect(row).toMatchObject({ api_type: 'completions', model, streamed: true, status: 'success' });
+    },
+  );
 
   it('streams thinking untranslated from an Anthropic endpoint: its signature_delta included', async () => {
     const { events } = await stream({ model: 'claude/sim', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } });
-    expect(events.find((e) => e.event === 'content_block_start')!.data.content_block).toEqual({ type: 'thinking', thinking: '', signature: '' });
+    expect(events.find((e) => e.event === 'content_block_start')!.data.content_block).toEqual({
+      type: 'thinking',
+      thinking: '',
+      signature: '',
+    });
     const signature = events.find((e) => e.data.delta?.type === 'signature_delta');
     expect(signature!.data.delta.signature.length).toBeGreaterThan(0);
     expect(Object.keys(events[0]!.data.message)).not.toContain('provider');
   });
 
   it('streams a tool call as a tool_use block with input_json_delta on a translated endpoint', async () => {
-    const { events } = await stream({ model: 'gpt/sim', tools: [WEATHER], tool_choice: { type: 'any' }, messages: [{ role: 'user', content: 'Weather in Paris?' }] });
+    const { events } = await stream({
+      model: 'gpt/sim',
+      tools: [WEATHER],
+      tool_choice: { type: 'any' },
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    });
     const start = events.find((e) => e.event === 'content_block_start' && e.data.content_block.type === 'tool_use');
     expect(start!.data.content_block).toMatchObject({ name: 'get_weather', input: {} });
-    const json = events.filter((e) => e.data.delta?.type === 'input_json_delta').map((e) => e.data.delta.partial_json).join('');
+    const json = events
+      .filter((e) => e.data.delta?.type === 'input_json_delta')
+      .map((e) => e.data.delta.partial_json)
+      .join('');
     expect(JSON.parse(json)).toEqual(expect.any(Object));
     expect(events.at(-2)!.data.delta.stop_reason).toBe('tool_use');
   });
@@ -179,7 +242,10 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
     expect(body).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: 'Invalid API key' } });
     const missing = await fetch(`${gw.baseUrl}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: 'Missing Authentication header' } });
+    expect(await missing.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'authentication_error', message: 'Missing Authentication header' },
+    });
   });
 
   it('takes x-api-key on every route, the bearer token first when both come', async () => {
@@ -191,7 +257,11 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
   });
 
   it("names the field and the rule of an invalid body, in Anthropic's shape", async () => {
-    const response = await fetch(`${gw.baseUrl}/messages`, { method: 'POST', headers: headers(gw.managementKey), body: JSON.stringify({ model: 'claude/sim', messages: [{ role: 'user', content: 'hi' }] }) });
+    const response = await fetch(`${gw.baseUrl}/messages`, {
+      method: 'POST',
+      headers: headers(gw.managementKey),
+      body: JSON.stringify({ model: 'claude/sim', messages: [{ role: 'user', content: 'hi' }] }),
+    });
     expect(response.status).toBe(400);
     const body = (await response.json()) as any;
     expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
@@ -209,20 +279,24 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
     const { status, body } = await create({ model: 'claude/sim', max_tokens: 4096 }, created.body.key);
     expect(status).toBe(402);
     expect(body).toMatchObject({ type: 'error', error: { type: 'billing_error' } });
-    expect((await (await fetch(`${sim.url}/__sim/stats`)).json() as any).requests['/v1/messages']).toBeUndefined();
+    expect(((await (await fetch(`${sim.url}/__sim/stats`)).json()) as any).requests['/v1/messages']).toBeUndefined();
   });
 
   it('runs guardrails: a block is 403 permission_error, and a redaction reaches even an Anthropic endpoint (sent translated)', async () => {
     const made = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'guarded' } })).body;
     const guardrail = async (rules: Record<string, unknown>) => {
-      const id = (await call(gw, 'POST', '/guardrails', { key: gw.managementKey, body: { name: 'Messages guardrail', ...rules } })).body.data.id as string;
+      const id = (await call(gw, 'POST', '/guardrails', { key: gw.managementKey, body: { name: 'Messages guardrail', ...rules } })).body
+        .data.id as string;
       await call(gw, 'POST', `/guardrails/${id}/assignments/keys`, { key: gw.managementKey, body: { key_hashes: [made.data.hash] } });
       return id;
     };
     const blocking = await guardrail({ blocked_keywords: ['falcon'] });
     const blocked = await create({ model: 'claude/sim', messages: [{ role: 'user', content: 'about project Falcon' }] }, made.key);
     expect(blocked.status).toBe(403);
-    expect(blocked.body).toMatchObject({ type: 'error', error: { type: 'permission_error', message: expect.stringContaining('guardrail') } });
+    expect(blocked.body).toMatchObject({
+      type: 'error',
+      error: { type: 'permission_error', message: expect.stringContaining('guardrail') },
+    });
     await call(gw, 'DELETE', `/guardrails/${blocking}`, { key: gw.managementKey });
     const redacting = await guardrail({ content_filter_builtins: [{ slug: 'email', action: 'redact' }] });
     const redacted = await create({ model: 'claude/sim', messages: [{ role: 'user', content: 'write to alice@example.com' }] }, made.key);
@@ -233,19 +307,34 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
 
   it('counts the input tokens of a Messages body without calling any upstream', async () => {
     const count = (body: Record<string, unknown>, key = gw.managementKey) =>
-      fetch(`${gw.baseUrl}/messages/count_tokens`, { method: 'POST', headers: headers(key), body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      fetch(`${gw.baseUrl}/messages/count_tokens`, { method: 'POST', headers: headers(key), body: JSON.stringify(body) }).then(
+        async (r) => ({ status: r.status, body: (await r.json()) as any }),
+      );
     const short = await count({ model: 'claude/sim', messages: [{ role: 'user', content: 'Hi' }] });
-    const long = await count({ model: 'gpt/sim', system: 'You are a careful assistant.', messages: [{ role: 'user', content: 'Hi, tell me about the weather in Paris today.' }], tools: [WEATHER] });
+    const long = await count({
+      model: 'gpt/sim',
+      system: 'You are a careful assistant.',
+      messages: [{ role: 'user', content: 'Hi, tell me about the weather in Paris today.' }],
+      tools: [WEATHER],
+    });
     expect(short).toMatchObject({ status: 200, body: { input_tokens: expect.any(Number) } });
     expect(long.body.input_tokens).toBeGreaterThan(short.body.input_tokens);
-    expect((await count({ model: 'nobody/nothing', messages: [{ role: 'user', content: 'Hi' }] })).body).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
+    expect((await count({ model: 'nobody/nothing', messages: [{ role: 'user', content: 'Hi' }] })).body).toMatchObject({
+      type: 'error',
+      error: { type: 'not_found_error' },
+    });
     expect((await count({ model: 'claude/sim', messages: [] })).status).toBe(400);
-    expect((await count({ model: 'claude/sim', messages: [{ role: 'user', content: 'Hi' }] }, 'sk-nobody')).body.error.type).toBe('authentication_error');
+    expect((await count({ model: 'claude/sim', messages: [{ role: 'user', content: 'Hi' }] }, 'sk-nobody')).body.error.type).toBe(
+      'authentication_error',
+    );
     expect(((await (await fetch(`${sim.url}/__sim/stats`)).json()) as any).requests['/v1/messages']).toBeUndefined();
   });
 
   it('applies a preset saved from a Messages body', async () => {
-    const saved = await call(gw, 'POST', '/presets/brief/messages', { key: gw.managementKey, body: { model: 'gpt/sim', max_tokens: 100, system: 'Answer in one line.', messages: [{ role: 'user', content: 'x' }] } });
+    const saved = await call(gw, 'POST', '/presets/brief/messages', {
+      key: gw.managementKey,
+      body: { model: 'gpt/sim', max_tokens: 100, system: 'Answer in one line.', messages: [{ role: 'user', content: 'x' }] },
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.data.designated_version).toMatchObject({ system_prompt: 'Answer in one line.', config: { model: 'gpt/sim' } });
     const { status, body } = await create({ model: '@preset/brief' });

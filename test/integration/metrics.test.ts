@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MetricsServer, startMetricsServer } from '../../src/observability/metrics/metrics-server.js';
 import { Observability } from '../../src/observability/observability.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { startMetricsServer, type MetricsServer } from '../../src/observability/metrics/metrics-server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { parseExposition, sampleValue } from '../support/prometheus-text.js';
 import { readSse } from '../support/read-sse.js';
 import { simCatalog } from '../support/sim-gateway.js';
@@ -23,7 +23,8 @@ describe.each(testEngines)('GET /metrics on $name', (engine) => {
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     return parseExposition(await res.text());
   };
-  const chat = (body: Record<string, unknown>, key = gw.managementKey) => call(gw, 'POST', '/chat/completions', { key, body: { messages, ...body } });
+  const chat = (body: Record<string, unknown>, key = gw.managementKey) =>
+    call(gw, 'POST', '/chat/completions', { key, body: { messages, ...body } });
 
   beforeAll(async () => {
     sim = await startSimulator();
@@ -32,7 +33,13 @@ describe.each(testEngines)('GET /metrics on $name', (engine) => {
       ['alpha', 'beta'],
       [
         { id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
-        { id: 'sim/flaky', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model' }] },
+        {
+          id: 'sim/flaky',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=503' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
       ],
     );
     gw = await startGateway(engine, { catalog, observability: new Observability({ metricsToken: TOKEN }) });
@@ -66,7 +73,8 @@ describe.each(testEngines)('GET /metrics on $name', (engine) => {
     expect((await call(gw, 'GET', '/no/such/route')).status).toBe(404);
     const after = await scrape();
 
-    const moved = (name: string, labels: Record<string, string> = {}) => sampleValue(after, name, labels) - sampleValue(before, name, labels);
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      sampleValue(after, name, labels) - sampleValue(before, name, labels);
     expect(moved('gateway_http_requests_total', ok)).toBe(3);
     expect(moved('gateway_http_request_duration_seconds_count', { method: 'POST', route: CHAT })).toBe(3);
     expect(moved('gateway_http_request_overhead_seconds_count', { route: CHAT })).toBe(3);
@@ -91,15 +99,27 @@ describe.each(testEngines)('GET /metrics on $name', (engine) => {
   });
 
   it('counts spend refusals, and no label carries a key, its hash or a request id', async () => {
-    const limited = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'tiny', limit: 0.000001 } })).body as { key: string; data: { hash: string } };
+    const limited = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'tiny', limit: 0.000001 } })).body as {
+      key: string;
+      data: { hash: string };
+    };
     const before = await scrape();
     const refused = await chat({ model: 'sim/fast', max_tokens: 1000 }, limited.key);
     expect(refused.status).toBe(402);
     const after = await scrape();
-    expect(sampleValue(after, 'gateway_spend_refusals_total', { code: '402' }) - sampleValue(before, 'gateway_spend_refusals_total', { code: '402' })).toBe(1);
+    expect(
+      sampleValue(after, 'gateway_spend_refusals_total', { code: '402' }) -
+        sampleValue(before, 'gateway_spend_refusals_total', { code: '402' }),
+    ).toBe(1);
     expect(sampleValue(after, 'gateway_http_requests_total', { method: 'POST', route: CHAT, status: '402' })).toBeGreaterThanOrEqual(1);
 
-    const secrets = [gw.managementKey, createHash('sha256').update(gw.managementKey).digest('hex'), limited.key, limited.data.hash, refused.headers.get('x-request-id')!];
+    const secrets = [
+      gw.managementKey,
+      createHash('sha256').update(gw.managementKey).digest('hex'),
+      limited.key,
+      limited.data.hash,
+      refused.headers.get('x-request-id')!,
+    ];
     for (const family of after.values()) {
       for (const { labels } of family.samples) {
         for (const value of Object.values(labels)) for (const secret of secrets) expect(value).not.toContain(secret.slice(0, 12));
@@ -117,7 +137,9 @@ describe.each(testEngines)('GET /metrics on $name', (engine) => {
       expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
       const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(res.status).toBe(200);
-      expect(sampleValue(parseExposition(await res.text()), 'gateway_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
+      expect(
+        sampleValue(parseExposition(await res.text()), 'gateway_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }),
+      ).toBe(1);
       expect((await fetch(`${server.url}/other`)).status).toBe(404);
     } finally {
       await server?.close();

@@ -3,7 +3,7 @@ import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateKeyBody } from '../../src/api/keys/schemas.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 
 interface Operation {
   security?: { [scheme: string]: string[] }[];
@@ -39,7 +39,9 @@ function serverRoutes(tree: string): { method: string; path: string }[] {
 }
 
 const operations = (document: Document) =>
-  Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ method, path, operation })));
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ method, path, operation })),
+  );
 
 describe('the OpenAPI document and the reference page', () => {
   const engine = testEngines[0]!;
@@ -77,7 +79,9 @@ describe('the OpenAPI document and the reference page', () => {
 
   it('lists every route the server has, and none it has not', () => {
     // HEAD answers every GET by itself; /docs is the reference page and /console the web console, not the API.
-    const routes = serverRoutes(gateway.app.printRoutes({ commonPrefix: false })).filter(({ method, path }) => method !== 'head' && !path.startsWith('/docs') && !path.startsWith('/console'));
+    const routes = serverRoutes(gateway.app.printRoutes({ commonPrefix: false })).filter(
+      ({ method, path }) => method !== 'head' && !path.startsWith('/docs') && !path.startsWith('/console'),
+    );
     expect(routes.length).toBeGreaterThan(60);
     const listed = operations(document).map(({ method, path }) => `${method} ${path}`);
     expect(listed.sort()).toEqual(routes.map(({ method, path }) => `${method} ${path}`).sort());
@@ -93,8 +97,12 @@ describe('the OpenAPI document and the reference page', () => {
       'query offset',
       'query workspace_id',
     ]);
-    expect(document.paths['/api/v1/keys/{hash}']!.patch!.parameters).toContainEqual(expect.objectContaining({ in: 'path', name: 'hash', required: true }));
-    const chat = document.paths['/api/v1/chat/completions']!.post!.requestBody!.content['application/json']!.schema as { properties: object };
+    expect(document.paths['/api/v1/keys/{hash}']!.patch!.parameters).toContainEqual(
+      expect.objectContaining({ in: 'path', name: 'hash', required: true }),
+    );
+    const chat = document.paths['/api/v1/chat/completions']!.post!.requestBody!.content['application/json']!.schema as {
+      properties: object;
+    };
     expect(Object.keys(chat.properties)).toEqual(expect.arrayContaining(['model', 'messages', 'stream', 'tools', 'provider', 'plugins']));
   });
 
@@ -113,18 +121,25 @@ describe('the OpenAPI document and the reference page', () => {
       expect(anonymous.status === 401, `${method} ${path} without a key answered ${anonymous.status}`).toBe(secured);
       if (!secured) continue;
       // POST /messages answers in Anthropic's error shape, and its document says so.
-      const refused = (operation.responses['4XX'] as { content: Record<string, { schema: { $ref?: string } }> }).content['application/json']!.schema;
+      const refused = (operation.responses['4XX'] as { content: Record<string, { schema: { $ref?: string } }> }).content[
+        'application/json'
+      ]!.schema;
       const isError = refused.$ref ? isEnvelope : new Ajv.default({ strict: false }).compile(refused);
       expect(isError(anonymous.body), JSON.stringify(anonymous.body)).toBe(true);
       const management = operation.description?.startsWith('Management key required.') ?? false;
       const plain = await send(method, path, plainKey);
-      expect(plain.body?.error?.message === 'Only management keys can perform this operation', `${method} ${path} with a plain key: ${JSON.stringify(plain.body)}`).toBe(management);
+      expect(
+        plain.body?.error?.message === 'Only management keys can perform this operation',
+        `${method} ${path} with a plain key: ${JSON.stringify(plain.body)}`,
+      ).toBe(management);
       checked.push(`${method} ${path}`);
     }
     expect(checked).toContain('delete /api/v1/keys/{hash}');
     // The public operations of the API (beside this document): the code exchange, whose code and verifier are the proof,
     // and the console's sign-in, whose management key is.
-    const publicInApi = operations(document).filter(({ path, operation }) => path.startsWith('/api/v1/') && (operation.security?.length ?? 0) === 0);
+    const publicInApi = operations(document).filter(
+      ({ path, operation }) => path.startsWith('/api/v1/') && (operation.security?.length ?? 0) === 0,
+    );
     expect(publicInApi.map(({ method, path }) => `${method} ${path}`)).toEqual([
       'get /api/v1/openapi.json',
       'post /api/v1/auth/keys',
@@ -139,7 +154,9 @@ describe('the OpenAPI document and the reference page', () => {
     const html = await page.text();
     expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    expect(assets).toEqual(expect.arrayContaining(['/docs/static/swagger-ui-bundle.js', '/docs/static/swagger-ui.css', '/docs/static/swagger-initializer.js']));
+    expect(assets).toEqual(
+      expect.arrayContaining(['/docs/static/swagger-ui-bundle.js', '/docs/static/swagger-ui.css', '/docs/static/swagger-initializer.js']),
+    );
     for (const asset of assets) {
       const response = await fetch(new URL(asset, `${origin}/docs`));
       expect(response.status, asset).toBe(200);

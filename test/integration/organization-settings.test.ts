@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
-import { simCatalog } from '../support/sim-gateway.js';
-import { makePdf, pdfDataUrl } from '../support/make-pdf.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
+import { testEngines } from '../support/databases.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
+import { makePdf, pdfDataUrl } from '../support/make-pdf.js';
+import { simCatalog } from '../support/sim-gateway.js';
 
 const messages = [{ role: 'user', content: 'hello there' }];
 
@@ -15,20 +15,28 @@ describe.each(testEngines)('organization settings on $name', (engine) => {
   const settings = (body?: unknown, key = gw.managementKey) =>
     call(gw, body === undefined ? 'GET' : 'PATCH', '/organization/settings', { key, ...(body !== undefined ? { body } : {}) });
   const chat = (body: Record<string, unknown> = {}) =>
-    call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { messages, model: 'sim/multi', ...body }, headers: { 'x-service-metadata': 'enabled' } });
+    call(gw, 'POST', '/chat/completions', {
+      key: gw.managementKey,
+      body: { messages, model: 'sim/multi', ...body },
+      headers: { 'x-service-metadata': 'enabled' },
+    });
 
   beforeAll(async () => {
     sim = await startSimulator();
-    const catalog = simCatalog(sim.url, ['alpha', 'beta', 'gamma'], [
-      {
-        id: 'sim/multi',
-        endpoints: [
-          { provider: 'alpha', upstream: 'sim-model', prompt: 0.000001, completion: 0.000001 },
-          { provider: 'beta', upstream: 'sim-model', prompt: 0.000002, completion: 0.000002 },
-          { provider: 'gamma', upstream: 'sim-model', prompt: 0.000003, completion: 0.000003 },
-        ],
-      },
-    ]);
+    const catalog = simCatalog(
+      sim.url,
+      ['alpha', 'beta', 'gamma'],
+      [
+        {
+          id: 'sim/multi',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model', prompt: 0.000001, completion: 0.000001 },
+            { provider: 'beta', upstream: 'sim-model', prompt: 0.000002, completion: 0.000002 },
+            { provider: 'gamma', upstream: 'sim-model', prompt: 0.000003, completion: 0.000003 },
+          ],
+        },
+      ],
+    );
     gw = await startGateway(engine, { catalog });
     memberKey = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'member' } })).body.key;
   });
@@ -63,12 +71,16 @@ describe.each(testEngines)('organization settings on $name', (engine) => {
 
     const res = await chat();
     expect(res.body.provider).toBe('beta');
-    expect(res.body.service_metadata.endpoints.excluded).toContainEqual(expect.objectContaining({ provider: 'alpha', reason: 'provider.ignore: in provider.ignore' }));
+    expect(res.body.service_metadata.endpoints.excluded).toContainEqual(
+      expect.objectContaining({ provider: 'alpha', reason: 'provider.ignore: in provider.ignore' }),
+    );
     // The request's ignore list is merged with the organization's, not replacing it.
     expect((await chat({ provider: { ignore: ['beta'] } })).body.provider).toBe('gamma');
     // A request scalar wins over a default one.
     await settings({ provider: { ignore: ['alpha'], sort: 'price' } });
-    expect((await chat({ provider: { sort: 'latency' } })).body.service_metadata.endpoints.available[0].reason).toContain('sort by latency');
+    expect((await chat({ provider: { sort: 'latency' } })).body.service_metadata.endpoints.available[0].reason).toContain(
+      'sort by latency',
+    );
   });
 
   it('keeps default plugins, which a request’s own fields override', async () => {
@@ -108,9 +120,19 @@ describe.skipIf(!postgres)('organization settings across instances sharing Postg
 
   beforeAll(async () => {
     sim = await startSimulator();
-    const catalog = simCatalog(sim.url, ['alpha', 'beta'], [
-      { id: 'sim/multi', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.000001 }, { provider: 'beta', upstream: 'sim-model', prompt: 0.000002 }] },
-    ]);
+    const catalog = simCatalog(
+      sim.url,
+      ['alpha', 'beta'],
+      [
+        {
+          id: 'sim/multi',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model', prompt: 0.000001 },
+            { provider: 'beta', upstream: 'sim-model', prompt: 0.000002 },
+          ],
+        },
+      ],
+    );
     a = await startGateway(postgres!, { catalog });
     b = await startGateway(postgres!, { catalog, databaseUrl: a.store.url });
   });
@@ -121,7 +143,8 @@ describe.skipIf(!postgres)('organization settings across instances sharing Postg
   });
 
   it('reach the other instance’s cache through the change feed', async () => {
-    const served = async () => (await call(b, 'POST', '/chat/completions', { key: b.managementKey, body: { messages, model: 'sim/multi' } })).body.provider;
+    const served = async () =>
+      (await call(b, 'POST', '/chat/completions', { key: b.managementKey, body: { messages, model: 'sim/multi' } })).body.provider;
     expect(await served()).toBe('alpha'); // b has now cached the (empty) settings
     await call(a, 'PATCH', '/organization/settings', { key: a.managementKey, body: { provider: { ignore: ['alpha'] } } });
     const deadline = Date.now() + 2000;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, testClock, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway, testClock } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -19,7 +19,11 @@ describe.each(testEngines)('PKCE keys bounded by their creator on $name', (engin
 
   beforeAll(async () => {
     sim = await startSimulator();
-    const catalog = simCatalog(sim.url, ['alpha'], [{ id: 'sim/chat', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.00001, completion: 0.00001 }] }]);
+    const catalog = simCatalog(
+      sim.url,
+      ['alpha'],
+      [{ id: 'sim/chat', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.00001, completion: 0.00001 }] }],
+    );
     gw = await startGateway(engine, { catalog, clock: time.clock });
   });
   afterAll(async () => {
@@ -45,7 +49,10 @@ describe.each(testEngines)('PKCE keys bounded by their creator on $name', (engin
   const patch = (hash: string, body: Record<string, unknown>) => call(gw, 'PATCH', `/keys/${hash}`, { key: gw.managementKey, body });
   /** Spends through a real chat, then lowers the key's limit to exactly what it spent: a spent limit. */
   const spendAll = async (creator: { key: string; hash: string }) => {
-    const chat = await call(gw, 'POST', '/chat/completions', { key: creator.key, body: { model: 'sim/chat', messages: [{ role: 'user', content: 'hi' }] } });
+    const chat = await call(gw, 'POST', '/chat/completions', {
+      key: creator.key,
+      body: { model: 'sim/chat', messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(chat.status).toBe(200);
     const usage = (await call(gw, 'GET', `/keys/${creator.hash}`, { key: gw.managementKey })).body.data.usage;
     expect(usage).toBeGreaterThan(0);
@@ -136,7 +143,14 @@ describe.each(testEngines)('PKCE keys bounded by their creator on $name', (engin
     const workspace = randomUUID();
     await gw.store.db
       .insertInto('workspaces')
-      .values({ id: workspace, organization_id: gw.organizationId, name: 'Team', slug: 'team', is_default: 0, created_at: time.clock().toISOString() })
+      .values({
+        id: workspace,
+        organization_id: gw.organizationId,
+        name: 'Team',
+        slug: 'team',
+        is_default: 0,
+        created_at: time.clock().toISOString(),
+      })
       .execute();
     const creator = await newKey({ workspace_id: workspace });
     expect((await mint(creator.key)).workspace_id).toBe(workspace);

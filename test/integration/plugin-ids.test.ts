@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -15,11 +15,16 @@ describe.each(testEngines)('duplicate plugin ids on $name', (engine) => {
   const twice = [{ id: 'response-healing' }, { id: 'response-healing', enabled: false }];
   const message = 'plugins[1].id "response-healing" is already set: name each plugin once';
   const chat = (body: Record<string, unknown>) =>
-    call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { model: 'sim/chat', messages: [{ role: 'user', content: 'hi' }], ...body } });
+    call(gw, 'POST', '/chat/completions', {
+      key: gw.managementKey,
+      body: { model: 'sim/chat', messages: [{ role: 'user', content: 'hi' }], ...body },
+    });
 
   beforeAll(async () => {
     sim = await startSimulator();
-    gw = await startGateway(engine, { catalog: simCatalog(sim.url, ['alpha'], [{ id: 'sim/chat', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] }]) });
+    gw = await startGateway(engine, {
+      catalog: simCatalog(sim.url, ['alpha'], [{ id: 'sim/chat', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] }]),
+    });
   });
   afterAll(async () => {
     await gw.close();
@@ -39,7 +44,10 @@ describe.each(testEngines)('duplicate plugin ids on $name', (engine) => {
   });
 
   it('refuses an id named twice by a preset the body names', async () => {
-    const saved = await call(gw, 'POST', '/presets', { key: gw.managementKey, body: { slug: 'twice', config: { model: 'sim/chat', plugins: twice } } });
+    const saved = await call(gw, 'POST', '/presets', {
+      key: gw.managementKey,
+      body: { slug: 'twice', config: { model: 'sim/chat', plugins: twice } },
+    });
     expect(saved.status).toBe(201);
     const res = await chat({ model: '@preset/twice' });
     expect(res.status).toBe(400);

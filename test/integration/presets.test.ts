@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/accounts/create-api-key.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 const messages = [{ role: 'user', content: 'hello there' }];
@@ -25,20 +25,29 @@ describe.each(testEngines)('presets on $name', (engine) => {
 
   beforeAll(async () => {
     sim = await startSimulator();
-    const catalog = simCatalog(sim.url, ['alpha'], [
-      { id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
-      { id: 'sim/other', endpoints: [{ provider: 'alpha', upstream: 'sim-other' }] },
-    ]);
+    const catalog = simCatalog(
+      sim.url,
+      ['alpha'],
+      [
+        { id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
+        { id: 'sim/other', endpoints: [{ provider: 'alpha', upstream: 'sim-other' }] },
+      ],
+    );
     gw = await startGateway(engine, { catalog });
     userKey = (await admin().post('/keys', { name: 'user' })).body.key;
     const now = new Date().toISOString();
-    await gw.store.db.insertInto('organizations').values({ id: 'org_other', name: 'Other', slug: 'other', is_default: 0, created_at: now }).execute();
+    await gw.store.db
+      .insertInto('organizations')
+      .values({ id: 'org_other', name: 'Other', slug: 'other', is_default: 0, created_at: now })
+      .execute();
     const workspace = '22222222-2222-4222-8222-222222222222';
     await gw.store.db
       .insertInto('workspaces')
       .values({ id: workspace, organization_id: 'org_other', name: 'Default', slug: 'default', is_default: 1, created_at: now })
       .execute();
-    otherKey = (await createApiKey(gw.store.db, { organizationId: 'org_other', workspaceId: workspace, name: 'Other', isManagement: true }, now)).key;
+    otherKey = (
+      await createApiKey(gw.store.db, { organizationId: 'org_other', workspaceId: workspace, name: 'Other', isManagement: true }, now)
+    ).key;
   });
   afterAll(async () => {
     await gw.close();
@@ -69,13 +78,18 @@ describe.each(testEngines)('presets on $name', (engine) => {
 
     const updated = await admin().patch('/presets/crud', { name: 'Renamed', config: { ...config, temperature: 0.9 } });
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toMatchObject({ name: 'Renamed', designated_version: { version: 2, system_prompt: 'Be brief.', config: { temperature: 0.9 } } });
+    expect(updated.body.data).toMatchObject({
+      name: 'Renamed',
+      designated_version: { version: 2, system_prompt: 'Be brief.', config: { temperature: 0.9 } },
+    });
     const renamedOnly = await admin().patch('/presets/crud', { description: null });
     expect(renamedOnly.body.data).toMatchObject({ description: null, designated_version: { version: 2 } });
 
     const versions = await as(userKey).get('/presets/crud/versions');
     expect(versions.body).toMatchObject({ total_count: 2, data: [{ version: 1 }, { version: 2 }] });
-    expect((await as(userKey).get('/presets/crud/versions?offset=1&limit=1')).body.data.map((v: { version: number }) => v.version)).toEqual([2]);
+    expect((await as(userKey).get('/presets/crud/versions?offset=1&limit=1')).body.data.map((v: { version: number }) => v.version)).toEqual(
+      [2],
+    );
     expect((await as(userKey).get('/presets/crud/versions/1')).body.data.config).toEqual(config);
     expect((await as(userKey).get('/presets/crud/versions/3')).status).toBe(404);
 
@@ -88,7 +102,10 @@ describe.each(testEngines)('presets on $name', (engine) => {
     const body = { model: 'sim/fast', temperature: 0.7, stream: true, messages: [{ role: 'system', content: 'Sys.' }, ...messages] };
     const first = await admin().post('/presets/from-chat/chat/completions', body);
     expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ slug: 'from-chat', designated_version: { version: 1, system_prompt: 'Sys.', config: { model: 'sim/fast', temperature: 0.7 } } });
+    expect(first.body.data).toMatchObject({
+      slug: 'from-chat',
+      designated_version: { version: 1, system_prompt: 'Sys.', config: { model: 'sim/fast', temperature: 0.7 } },
+    });
     expect(first.body.data.designated_version.config).not.toHaveProperty('stream');
     const second = await admin().post('/presets/from-chat/chat/completions', { ...body, temperature: 0.1 });
     expect(second.body.data.designated_version).toMatchObject({ version: 2, config: { temperature: 0.1 } });
@@ -138,7 +155,12 @@ describe.each(testEngines)('presets on $name', (engine) => {
       expect(res.status).toBe(200);
       expect(res.body.model).toBe('sim/fast');
       const sent = await upstreamBody();
-      expect(sent).toMatchObject({ model: 'sim-model', temperature: 0.25, top_p: 0.5, messages: [{ role: 'system', content: 'Be brief.' }, ...messages] });
+      expect(sent).toMatchObject({
+        model: 'sim-model',
+        temperature: 0.25,
+        top_p: 0.5,
+        messages: [{ role: 'system', content: 'Be brief.' }, ...messages],
+      });
       expect(sent.max_tokens ?? sent.max_completion_tokens).toBe(40);
     });
 

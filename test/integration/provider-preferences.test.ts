@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 const messages = [{ role: 'user', content: 'hello there' }];
@@ -10,7 +10,11 @@ describe.each(testEngines)('provider preferences on $name', (engine) => {
   let sim: Simulator;
   let gw: RunningGateway;
   const chat = (body: Record<string, unknown>) =>
-    call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { messages, model: 'sim/multi', ...body }, headers: { 'x-service-metadata': 'enabled' } });
+    call(gw, 'POST', '/chat/completions', {
+      key: gw.managementKey,
+      body: { messages, model: 'sim/multi', ...body },
+      headers: { 'x-service-metadata': 'enabled' },
+    });
 
   beforeAll(async () => {
     sim = await startSimulator();
@@ -22,7 +26,13 @@ describe.each(testEngines)('provider preferences on $name', (engine) => {
           id: 'sim/multi',
           endpoints: [
             { provider: 'alpha', upstream: 'sim-model', prompt: 0.000003, completion: 0.000003, supported: ['temperature'] },
-            { provider: 'beta', upstream: 'sim-model', prompt: 0.000001, completion: 0.000001, supported: ['temperature', 'tools', 'tool_choice'] },
+            {
+              provider: 'beta',
+              upstream: 'sim-model',
+              prompt: 0.000001,
+              completion: 0.000001,
+              supported: ['temperature', 'tools', 'tool_choice'],
+            },
             { provider: 'gamma', upstream: 'sim-model', prompt: 0.000002, completion: 0.000002 },
           ],
         },
@@ -68,9 +78,16 @@ describe.each(testEngines)('provider preferences on $name', (engine) => {
   });
 
   it('requires the parameters the request uses', async () => {
-    const res = await chat({ temperature: 0.5, tool_choice: 'none', tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }], provider: { require_parameters: true, order: ['alpha', 'gamma', 'beta'] } });
+    const res = await chat({
+      temperature: 0.5,
+      tool_choice: 'none',
+      tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }],
+      provider: { require_parameters: true, order: ['alpha', 'gamma', 'beta'] },
+    });
     expect(res.body.provider).toBe('gamma');
-    expect(res.body.service_metadata.endpoints.excluded.find((e: { provider: string }) => e.provider === 'alpha')).toMatchObject({ reason: expect.stringContaining('provider.require_parameters: does not support tools') });
+    expect(res.body.service_metadata.endpoints.excluded.find((e: { provider: string }) => e.provider === 'alpha')).toMatchObject({
+      reason: expect.stringContaining('provider.require_parameters: does not support tools'),
+    });
   });
 
   it('answers 404 naming the preference that removed the last candidate, and records nothing billable', async () => {
@@ -85,6 +102,8 @@ describe.each(testEngines)('provider preferences on $name', (engine) => {
     expect(gen.status).toBe(200);
     const row = await gw.store.db.selectFrom('generations').select('routing').where('id', '=', res.body.id).executeTakeFirstOrThrow();
     const routing = JSON.parse(row.routing as string);
-    expect(routing.candidates).toContainEqual(expect.objectContaining({ provider: 'alpha', decision: 'dropped', reason: 'provider.ignore: in provider.ignore' }));
+    expect(routing.candidates).toContainEqual(
+      expect.objectContaining({ provider: 'alpha', decision: 'dropped', reason: 'provider.ignore: in provider.ignore' }),
+    );
   });
 });

@@ -18,7 +18,11 @@ describe('per-key rate limits (gateway.yaml rate_limits)', () => {
     const config = join(dir, 'gateway.yaml');
     writeFileSync(config, 'rate_limits:\n  requests_per_key: 3\n  window_seconds: 60\n');
     const managementKey = 'rate-limit-test-management-key-000000';
-    const serving = await startServe({ GATEWAY_CONFIG: config, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: managementKey });
+    const serving = await startServe({
+      GATEWAY_CONFIG: config,
+      DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+      GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: managementKey,
+    });
     try {
       const gateway = { baseUrl: serving.baseUrl };
       const created = await call(gateway, 'POST', '/keys', { key: managementKey, body: { name: 'other' } });

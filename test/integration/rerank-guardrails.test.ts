@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { rerankSimCatalog } from '../support/rerank-sim-catalog.js';
 
 /** Guardrails govern /rerank as they do chat: its query and documents are scanned, its endpoints filtered. */
 describe('guardrails on rerank', () => {
   let gw: RunningGateway;
   let key: { key: string; hash: string };
-  const admin = (method: string, path: string, body?: unknown) => call(gw, method, path, { key: gw.managementKey, ...(body !== undefined ? { body } : {}) });
-  const rerank = (query: string, documents: string[]) => call(gw, 'POST', '/rerank', { key: key.key, body: { model: 'local/bm25', query, documents } });
+  const admin = (method: string, path: string, body?: unknown) =>
+    call(gw, method, path, { key: gw.managementKey, ...(body !== undefined ? { body } : {}) });
+  const rerank = (query: string, documents: string[]) =>
+    call(gw, 'POST', '/rerank', { key: key.key, body: { model: 'local/bm25', query, documents } });
   async function guard(rules: Record<string, unknown>) {
     const id = (await admin('POST', '/guardrails', { name: 'Rerank guard', ...rules })).body.data.id;
     await admin('POST', `/guardrails/${id}/assignments/keys`, { key_hashes: [key.hash] });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { rerankSimCatalog } from '../support/rerank-sim-catalog.js';
 
 const documents = ['Berlin is the capital of Germany.', 'Paris is the capital of France.', 'Bananas are rich in potassium.'];
@@ -198,7 +198,9 @@ describe.each(testEngines)('rerank on $name', (engine) => {
     // $0.005 is left: a second $0.01 search does not fit, and is refused saying what is left.
     const tooDear = await rerank({ model: 'sim/pricey' }, created.body.key);
     expect(tooDear.status).toBe(402);
-    expect(tooDear.body.error.message).toBe("This request can cost up to $0.01, more than the $0.005 left of the API key's spending limit once the requests in flight are counted");
+    expect(tooDear.body.error.message).toBe(
+      "This request can cost up to $0.01, more than the $0.005 left of the API key's spending limit once the requests in flight are counted",
+    );
     expect(tooDear.body.error.metadata).toEqual({ limit: 'api_key', required_usd: 0.01, available_usd: 0.005 });
     // The limit lowered below what was spent: spent, whatever the request.
     await call(gw, 'PATCH', `/keys/${created.body.data.hash}`, { key: gw.managementKey, body: { limit: 0.005 } });
@@ -219,7 +221,10 @@ describe.each(testEngines)('rerank on $name', (engine) => {
     const wrong = await rerank({ model: 'sim/chat' });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.message).toBe('Model sim/chat is a chat model: send it to POST /chat/completions');
-    const chat = await call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { model: 'local/bm25', messages: [{ role: 'user', content: 'hi' }] } });
+    const chat = await call(gw, 'POST', '/chat/completions', {
+      key: gw.managementKey,
+      body: { model: 'local/bm25', messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(chat.status).toBe(400);
     expect(chat.body.error.message).toBe('Model local/bm25 is a rerank model: send it to POST /rerank');
     expect(await simCalls()).toBe(0);

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { readSse } from '../support/read-sse.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
@@ -53,9 +53,27 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
         { id: 'sim/claude', endpoints: [{ provider: 'claude', upstream: 'claude-sim' }] },
         { id: 'sim/gemini', endpoints: [{ provider: 'gem', upstream: 'sim-gemini' }] },
         { id: 'sim/claude-breaks', endpoints: [{ provider: 'claude', upstream: 'claude-sim@chunks=6,fail_after=6' }] },
-        { id: 'sim/down', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=500' }, { provider: 'claude', upstream: 'claude-sim@status=529' }] },
-        { id: 'sim/flaky', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model' }] },
-        { id: 'sim/flaky-claude', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'claude', upstream: 'claude-sim' }] },
+        {
+          id: 'sim/down',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=500' },
+            { provider: 'claude', upstream: 'claude-sim@status=529' },
+          ],
+        },
+        {
+          id: 'sim/flaky',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=503' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
+        {
+          id: 'sim/flaky-claude',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=503' },
+            { provider: 'claude', upstream: 'claude-sim' },
+          ],
+        },
         { id: 'sim/breaks', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=6,fail_after=5,fail_mode=error-event' }] },
         { id: 'sim/slow', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=40,chunk_delay=100' }] },
         { id: 'sim/pricey', endpoints: [{ provider: 'alpha', upstream: 'sim-model', prompt: 0.01, completion: 0.01 }] },
@@ -85,9 +103,19 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
         model,
         instructions: 'Be brief.',
         error: null,
-        usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number), total_tokens: expect.any(Number), cost: expect.any(Number) },
+        usage: {
+          input_tokens: expect.any(Number),
+          output_tokens: expect.any(Number),
+          total_tokens: expect.any(Number),
+          cost: expect.any(Number),
+        },
       });
-      expect(res.body.output[0]).toMatchObject({ type: 'message', role: 'assistant', status: 'completed', id: expect.stringMatching(/^msg_/) });
+      expect(res.body.output[0]).toMatchObject({
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        id: expect.stringMatching(/^msg_/),
+      });
       expect(outputText(res.body)).toContain('hello there');
       expect(await simRequests()).toMatchObject({ [upstreamPath]: 1 });
       const row = await generation(res.body.id);
@@ -108,24 +136,47 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     it('streams the typed events in order, the terminal one with usage and cost after the ledger row', async () => {
       const events = await stream({ model, input: [{ role: 'user', content: [{ type: 'input_text', text: 'tell me a story' }] }] });
       const types = events.map((event) => event.type);
-      expect(types.slice(0, 4)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added']);
+      expect(types.slice(0, 4)).toEqual([
+        'response.created',
+        'response.in_progress',
+        'response.output_item.added',
+        'response.content_part.added',
+      ]);
       expect(types).toContain('response.output_text.delta');
-      expect(types.slice(-4)).toEqual(['response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed']);
+      expect(types.slice(-4)).toEqual([
+        'response.output_text.done',
+        'response.content_part.done',
+        'response.output_item.done',
+        'response.completed',
+      ]);
       expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, i) => i));
-      const text = events.filter((event) => event.type === 'response.output_text.delta').map((event) => event.delta).join('');
+      const text = events
+        .filter((event) => event.type === 'response.output_text.delta')
+        .map((event) => event.delta)
+        .join('');
       expect(text).toContain('tell me a story');
       const done = events.at(-1);
       expect(done.response).toMatchObject({ id: events[0].response.id, model, status: 'completed', usage: { cost: expect.any(Number) } });
       expect(outputText(done.response)).toBe(text);
       const row = await generation(done.response.id);
-      expect(row).toMatchObject({ api_type: 'completions', status: 'success', streamed: 1, tokens_completion: done.response.usage.output_tokens });
+      expect(row).toMatchObject({
+        api_type: 'completions',
+        status: 'success',
+        streamed: 1,
+        tokens_completion: done.response.usage.output_tokens,
+      });
     });
 
     it('calls a function tool, then answers from its function_call_output', async () => {
       const first = await respond({ model, input: 'What is the weather in Paris?', tools: [weatherTool] });
       expect(first.status).toBe(200);
       const call_ = first.body.output.find((item: any) => item.type === 'function_call');
-      expect(call_).toMatchObject({ type: 'function_call', name: 'get_weather', call_id: expect.any(String), id: expect.stringMatching(/^fc_/) });
+      expect(call_).toMatchObject({
+        type: 'function_call',
+        name: 'get_weather',
+        call_id: expect.any(String),
+        id: expect.stringMatching(/^fc_/),
+      });
       expect(JSON.parse(call_.arguments)).toHaveProperty('city');
       expect((await generation(first.body.id))?.finish_reason).toBe('tool_calls');
 
@@ -141,14 +192,19 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
       expect(second.status).toBe(200);
       if (model === 'sim/native') {
         expect(outputText(second.body)).toContain('Sunny, 24 degrees');
-        expect(await lastUpstreamBody()).toMatchObject({ input: [{}, { type: 'function_call' }, { type: 'function_call_output', output: 'Sunny, 24 degrees' }] });
+        expect(await lastUpstreamBody()).toMatchObject({
+          input: [{}, { type: 'function_call' }, { type: 'function_call_output', output: 'Sunny, 24 degrees' }],
+        });
       } else {
         // Anthropic's tool_use and tool_result blocks carry the call and its output; the simulated Claude answers in text.
         expect(second.body.output).toEqual([expect.objectContaining({ type: 'message' })]);
         expect(await lastUpstreamBody()).toMatchObject({
           messages: [
             { role: 'user' },
-            { role: 'assistant', content: [{ type: 'tool_use', id: call_.call_id, name: 'get_weather', input: JSON.parse(call_.arguments) }] },
+            {
+              role: 'assistant',
+              content: [{ type: 'tool_use', id: call_.call_id, name: 'get_weather', input: JSON.parse(call_.arguments) }],
+            },
             { role: 'user', content: [{ type: 'tool_result', tool_use_id: call_.call_id, content: 'Sunny, 24 degrees' }] },
           ],
         });
@@ -159,7 +215,10 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
       const events = await stream({ model, input: 'What is the weather in Paris?', tools: [weatherTool], tool_choice: 'required' });
       const added = events.find((event) => event.type === 'response.output_item.added');
       expect(added.item).toMatchObject({ type: 'function_call', name: 'get_weather' });
-      const args = events.filter((event) => event.type === 'response.function_call_arguments.delta').map((event) => event.delta).join('');
+      const args = events
+        .filter((event) => event.type === 'response.function_call_arguments.delta')
+        .map((event) => event.delta)
+        .join('');
       const done = events.find((event) => event.type === 'response.function_call_arguments.done');
       expect(done).toMatchObject({ item_id: added.item.id, output_index: 0, arguments: args, name: 'get_weather' });
       expect(JSON.parse(args)).toHaveProperty('city');
@@ -167,8 +226,17 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     });
 
     it.runIf(model === 'sim/native')('answers text.format json_schema with JSON of that schema', async () => {
-      const schema = { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } }, required: ['name', 'age'], additionalProperties: false };
-      const res = await respond({ model, input: 'Make up a person', text: { format: { type: 'json_schema', name: 'person', schema, strict: true } } });
+      const schema = {
+        type: 'object',
+        properties: { name: { type: 'string' }, age: { type: 'integer' } },
+        required: ['name', 'age'],
+        additionalProperties: false,
+      };
+      const res = await respond({
+        model,
+        input: 'Make up a person',
+        text: { format: { type: 'json_schema', name: 'person', schema, strict: true } },
+      });
       expect(res.status).toBe(200);
       expect(res.body.text.format).toMatchObject({ type: 'json_schema', name: 'person' });
       const person = JSON.parse(outputText(res.body));
@@ -189,14 +257,24 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
         tool_choice: 'auto',
         input: [
           { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What is the weather in Paris?' }] },
-          { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Look it up.' }], content: null, encrypted_content: 'opaque' },
+          {
+            type: 'reasoning',
+            id: 'rs_1',
+            summary: [{ type: 'summary_text', text: 'Look it up.' }],
+            content: null,
+            encrypted_content: 'opaque',
+          },
           { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
           { type: 'function_call_output', call_id: 'call_1', output: 'Sunny' },
         ],
       });
       expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { status: 'completed' } });
       if (model === 'sim/native') {
-        expect(await lastUpstreamBody()).toMatchObject({ include: ['reasoning.encrypted_content'], prompt_cache_key: 'session-1', input: [{}, { type: 'reasoning', encrypted_content: 'opaque' }, {}, {}] });
+        expect(await lastUpstreamBody()).toMatchObject({
+          include: ['reasoning.encrypted_content'],
+          prompt_cache_key: 'session-1',
+          input: [{}, { type: 'reasoning', encrypted_content: 'opaque' }, {}, {}],
+        });
       }
     });
 
@@ -205,7 +283,10 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
       expect(cut.body).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
       expect((await generation(cut.body.id))?.finish_reason).toBe('length');
       const events = await stream({ model, input: 'tell me a long story about the sea', max_output_tokens: 3 });
-      expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', usage: { cost: expect.any(Number) } } });
+      expect(events.at(-1)).toMatchObject({
+        type: 'response.incomplete',
+        response: { status: 'incomplete', usage: { cost: expect.any(Number) } },
+      });
       expect((await generation(events.at(-1).response.id))?.finish_reason).toBe('length');
     });
 
@@ -222,7 +303,11 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
 
   it('answers text.format json_schema on a translated Gemini endpoint, sent as its response schema', async () => {
     const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
-    const res = await respond({ model: 'sim/gemini', input: 'Name a city', text: { format: { type: 'json_schema', name: 'city', schema } } });
+    const res = await respond({
+      model: 'sim/gemini',
+      input: 'Name a city',
+      text: { format: { type: 'json_schema', name: 'city', schema } },
+    });
     expect(res.status).toBe(200);
     expect(JSON.parse(outputText(res.body))).toEqual({ city: expect.any(String) });
     expect(await simRequests()).toMatchObject({ '/v1beta/models/sim-gemini:generateContent': 1 });
@@ -244,18 +329,30 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     expect(response.status).toBeGreaterThanOrEqual(500);
     const body = (await response.json()) as { error: unknown };
     expect(body.error).toMatchObject({ code: response.status, message: expect.any(String) });
-    const row = await gw.store.db.selectFrom('generations').selectAll().where('api_type', '=', 'completions').where('status', '=', 'error').where('model', '=', 'sim/down').executeTakeFirst();
+    const row = await gw.store.db
+      .selectFrom('generations')
+      .selectAll()
+      .where('api_type', '=', 'completions')
+      .where('status', '=', 'error')
+      .where('model', '=', 'sim/down')
+      .executeTakeFirst();
     expect(row).toMatchObject({ streamed: 1 });
   });
 
-  it("keeps the conversation and the answer with the ledger row while the organization stores content", async () => {
-    const storeContent = (on: boolean) => call(gw, 'PATCH', '/organization/settings', { key: gw.managementKey, body: { store_content: on } });
+  it('keeps the conversation and the answer with the ledger row while the organization stores content', async () => {
+    const storeContent = (on: boolean) =>
+      call(gw, 'PATCH', '/organization/settings', { key: gw.managementKey, body: { store_content: on } });
     const content = (id: string) => call(gw, 'GET', `/generation/content?id=${id}`, { key: gw.managementKey });
     expect((await storeContent(true)).status).toBe(200);
     try {
       const res = await respond({ model: 'sim/native', input: 'Hello!', instructions: 'Be brief.' });
       expect((await content(res.body.id)).body.data).toMatchObject({
-        input: { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello!' }] },
+        input: {
+          messages: [
+            { role: 'system', content: 'Be brief.' },
+            { role: 'user', content: 'Hello!' },
+          ],
+        },
         output: { completion: outputText(res.body), reasoning: null },
       });
       const events = await stream({ model: 'sim/claude', input: 'Stream to me' });
@@ -269,7 +366,8 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
   it('goes through the guardrails: a block is a 403 before any upstream call, a redaction reaches the upstream', async () => {
     const made = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'guarded' } })).body;
     const guardrail = async (rules: Record<string, unknown>) => {
-      const id = (await call(gw, 'POST', '/guardrails', { key: gw.managementKey, body: { name: 'Test guardrail', ...rules } })).body.data.id as string;
+      const id = (await call(gw, 'POST', '/guardrails', { key: gw.managementKey, body: { name: 'Test guardrail', ...rules } })).body.data
+        .id as string;
       await call(gw, 'POST', `/guardrails/${id}/assignments/keys`, { key: gw.managementKey, body: { key_hashes: [made.data.hash] } });
       return id;
     };
@@ -307,9 +405,21 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
   });
 
   it('sends the client body natively to an OpenAI endpoint, reasoning settings included', async () => {
-    const high = await respond({ model: 'sim/reasoner', input: 'think hard', reasoning: { effort: 'high' }, max_output_tokens: 2000, provider: { sort: 'price' } });
+    const high = await respond({
+      model: 'sim/reasoner',
+      input: 'think hard',
+      reasoning: { effort: 'high' },
+      max_output_tokens: 2000,
+      provider: { sort: 'price' },
+    });
     expect(high.status).toBe(200);
-    expect(await lastUpstreamBody()).toMatchObject({ model: 'sim-reason-model', input: 'think hard', reasoning: { effort: 'high' }, max_output_tokens: 2000, store: false });
+    expect(await lastUpstreamBody()).toMatchObject({
+      model: 'sim-reason-model',
+      input: 'think hard',
+      reasoning: { effort: 'high' },
+      max_output_tokens: 2000,
+      store: false,
+    });
     expect(await lastUpstreamBody()).not.toHaveProperty('provider');
     const low = await respond({ model: 'sim/reasoner', input: 'think hard', reasoning: { effort: 'low' } });
     expect(high.body.usage.output_tokens_details.reasoning_tokens).toBeGreaterThan(low.body.usage.output_tokens_details.reasoning_tokens);
@@ -325,7 +435,10 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
   it('ends a stream that breaks midway with response.failed and records the error', async () => {
     const events = await stream({ model: 'sim/breaks', input: 'tell me a story' });
     const last = events.at(-1);
-    expect(last).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { code: expect.any(String), message: expect.stringContaining('mid-stream') } } });
+    expect(last).toMatchObject({
+      type: 'response.failed',
+      response: { status: 'failed', error: { code: expect.any(String), message: expect.stringContaining('mid-stream') } },
+    });
     expect(last.sequence_number).toBe(events.at(-2).sequence_number + 1);
     expect(await generation(last.response.id)).toMatchObject({ api_type: 'completions', status: 'error', streamed: 1 });
   });
@@ -369,7 +482,13 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     expect(res.body.model).toBe('sim/native');
     // A preset's system prompt and settings are in the chat request: the endpoint gets that, translated.
     expect(await simRequests()).toMatchObject({ '/v1/chat/completions': 1 });
-    expect(await lastUpstreamBody()).toMatchObject({ temperature: 0.3, messages: [{ role: 'system', content: 'Answer in one word.' }, { role: 'user', content: 'hello there' }] });
+    expect(await lastUpstreamBody()).toMatchObject({
+      temperature: 0.3,
+      messages: [
+        { role: 'system', content: 'Answer in one word.' },
+        { role: 'user', content: 'hello there' },
+      ],
+    });
   });
 });
 
@@ -387,15 +506,31 @@ describe.each(testEngines)('POST /responses on an OpenAI-compatible host without
       let body = '';
       for await (const piece of req) body += piece;
       if (req.url !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Invalid URL (POST ${req.url})`, type: 'invalid_request_error', param: null, code: null } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify({ error: { message: `Invalid URL (POST ${req.url})`, type: 'invalid_request_error', param: null, code: null } }),
+          );
         return;
       }
-      const upstream = await fetch(`${sim.url}${req.url}`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body });
-      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
+      const upstream = await fetch(`${sim.url}${req.url}`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+        body,
+      });
+      res
+        .writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
+        .end(Buffer.from(await upstream.arrayBuffer()));
     });
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
     const { port } = host.address() as AddressInfo;
-    gw = await startGateway(engine, { catalog: simCatalog(`http://127.0.0.1:${port}`, ['compat'], [{ id: 'compat/model', endpoints: [{ provider: 'compat', upstream: 'sim-model' }] }]) });
+    gw = await startGateway(engine, {
+      catalog: simCatalog(
+        `http://127.0.0.1:${port}`,
+        ['compat'],
+        [{ id: 'compat/model', endpoints: [{ provider: 'compat', upstream: 'sim-model' }] }],
+      ),
+    });
   });
   afterAll(async () => {
     await gw.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 const postgres = testEngines.find((e) => e.name === 'postgres');
@@ -27,8 +27,20 @@ describe.skipIf(!postgres || !redisUrl)('two instances sharing PostgreSQL and Re
       sim.url,
       ['alpha', 'beta'],
       [
-        { id: 'sim/flaky', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model' }] },
-        { id: 'sim/sticky', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }, { provider: 'beta', upstream: 'sim-model' }] },
+        {
+          id: 'sim/flaky',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=503' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
+        {
+          id: 'sim/sticky',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
         {
           id: 'sim/cached',
           endpoints: [
@@ -57,7 +69,10 @@ describe.skipIf(!postgres || !redisUrl)('two instances sharing PostgreSQL and Re
   it('keeps a session on its provider whichever instance serves the next request', async () => {
     const session = `conv-${Date.now()}`;
     const chat = (gw: RunningGateway, model: string) =>
-      call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { model, session_id: session, messages: [{ role: 'user', content: 'hi' }] } });
+      call(gw, 'POST', '/chat/completions', {
+        key: gw.managementKey,
+        body: { model, session_id: session, messages: [{ role: 'user', content: 'hi' }] },
+      });
     expect((await chat(a, 'sim/flaky')).body.provider).toBe('beta'); // pinned to beta on a
     await new Promise((r) => setTimeout(r, 50)); // the pin is written after the answer
     expect((await chat(b, 'sim/sticky')).body.provider).toBe('beta'); // b would pick alpha without the shared pin
@@ -66,7 +81,10 @@ describe.skipIf(!postgres || !redisUrl)('two instances sharing PostgreSQL and Re
   it('sends a conversation to the provider holding its prompt cache whichever instance served it', async () => {
     const messages = [{ role: 'user', content: `cache me ${Date.now()}` }];
     const chat = (gw: RunningGateway, provider?: Record<string, unknown>) =>
-      call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { model: 'sim/cached', messages, ...(provider ? { provider } : {}) } });
+      call(gw, 'POST', '/chat/completions', {
+        key: gw.managementKey,
+        body: { model: 'sim/cached', messages, ...(provider ? { provider } : {}) },
+      });
     expect((await chat(a, { ignore: ['beta'] })).body.provider).toBe('alpha'); // alpha now holds the cache, recorded in Redis
     // b would pick the cheaper beta without the shared pin; beta prices no cache reads, so its answers move no pin.
     expect(await eventually(async () => (await chat(b)).body.provider === 'alpha')).toBe(true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 
 const postgres = testEngines.find((e) => e.name === 'postgres');
 

@@ -10,9 +10,20 @@ describe('model-gateway serve', () => {
   it('applies the request limits of its environment', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mg-limits-'));
     writeFileSync(join(dir, 'gateway.yaml'), '# nothing configured\n');
-    const serving = await startServe({ DATABASE_URL: `sqlite:${join(dir, 'gateway.sqlite')}`, GATEWAY_CONFIG: join(dir, 'gateway.yaml'), GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: KEY, MAX_BODY_BYTES: '2000', MAX_JSON_DEPTH: '8' });
+    const serving = await startServe({
+      DATABASE_URL: `sqlite:${join(dir, 'gateway.sqlite')}`,
+      GATEWAY_CONFIG: join(dir, 'gateway.yaml'),
+      GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: KEY,
+      MAX_BODY_BYTES: '2000',
+      MAX_JSON_DEPTH: '8',
+    });
     try {
-      const post = (body: string) => fetch(`${serving.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body });
+      const post = (body: string) =>
+        fetch(`${serving.baseUrl}/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+          body,
+        });
       const tooLarge = await post(JSON.stringify({ model: 'x', messages: [{ role: 'user', content: 'a'.repeat(3000) }] }));
       expect(tooLarge.status).toBe(413);
       const tooDeep = await post(JSON.stringify({ model: 'x', messages: [], deep: [[[[[[[[[[1]]]]]]]]]] }));

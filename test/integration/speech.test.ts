@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { speechAudio } from '../../src/sim/audio/speech-route.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { taskSimCatalog } from '../support/task-sim-catalog.js';
 
 const input = 'Hello from the simulated voice.';
@@ -15,14 +15,24 @@ describe.each(testEngines)('speech on $name', (engine) => {
   let sim: Simulator;
   let gw: RunningGateway;
   const speak = (body: Record<string, unknown>, key = gw.managementKey) =>
-    fetch(`${gw.baseUrl}/audio/speech`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ input, voice: 'alloy', ...body }) });
+    fetch(`${gw.baseUrl}/audio/speech`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input, voice: 'alloy', ...body }),
+    });
   const simCalls = async () => ((await readSimStats(sim.url)).requests['/v1/audio/speech'] as number | undefined) ?? 0;
 
   beforeAll(async () => {
     sim = await startSimulator();
     const catalog = taskSimCatalog(sim.url, 'speech', [
       { id: 'sim/tts', endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-mini-tts@chunk_delay=5', pricing: PER_CHARACTER }] },
-      { id: 'sim/flaky-tts', endpoints: [{ provider: 'openai-a', upstream: 'tts-1@status=503', pricing: PER_CHARACTER }, { provider: 'openai-b', upstream: 'tts-1', pricing: PER_CHARACTER }] },
+      {
+        id: 'sim/flaky-tts',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'tts-1@status=503', pricing: PER_CHARACTER },
+          { provider: 'openai-b', upstream: 'tts-1', pricing: PER_CHARACTER },
+        ],
+      },
       { id: 'sim/pricey-tts', endpoints: [{ provider: 'openai-a', upstream: 'tts-1', pricing: '{ character: 0.01 }' }] },
     ]);
     gw = await startGateway(engine, { catalog, chat: { retryBudget: { maxWaitMs: 0, totalWaitMs: 0 } } });
@@ -40,10 +50,22 @@ describe.each(testEngines)('speech on $name', (engine) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('audio/pcm');
     expect(Buffer.from(await res.arrayBuffer())).toEqual(speechAudio({ input, format: 'pcm', speed: 1 }));
-    expect((await readSimStats(sim.url)).lastRequestBody).toEqual({ model: 'gpt-4o-mini-tts@chunk_delay=5', input, voice: 'alloy', response_format: 'pcm' });
+    expect((await readSimStats(sim.url)).lastRequestBody).toEqual({
+      model: 'gpt-4o-mini-tts@chunk_delay=5',
+      input,
+      voice: 'alloy',
+      response_format: 'pcm',
+    });
     const id = res.headers.get('x-generation-id')!;
     const gen = await call(gw, 'GET', `/generation?id=${id}`, { key: gw.managementKey });
-    expect(gen.body.data).toMatchObject({ api_type: 'tts', model: 'sim/tts', provider_name: 'openai-a', status: 'success', streamed: true, total_cost: input.length * 0.000015 });
+    expect(gen.body.data).toMatchObject({
+      api_type: 'tts',
+      model: 'sim/tts',
+      provider_name: 'openai-a',
+      status: 'success',
+      streamed: true,
+      total_cost: input.length * 0.000015,
+    });
     const wav = await speak({ model: 'sim/tts', response_format: 'wav', speed: 2 });
     expect(wav.headers.get('content-type')).toBe('audio/wav');
     expect(Buffer.from(await wav.arrayBuffer())).toEqual(speechAudio({ input, format: 'wav', speed: 2 }));

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Catalog } from '../../src/catalog/types.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { startGatewayProcess } from '../support/gateway-process.js';
-import { simCatalog, type SimModel } from '../support/sim-gateway.js';
+import { type SimModel, simCatalog } from '../support/sim-gateway.js';
 import { until } from '../support/until.js';
 import { jobEnded } from '../support/video-jobs.js';
 import { videoSimCatalog } from '../support/video-sim-catalog.js';
@@ -34,13 +34,20 @@ function combined(chats: Catalog, videos: Catalog): Catalog {
 }
 
 const chat = (gw: Pick<RunningGateway, 'baseUrl'>, key: string, fields: Record<string, unknown> = {}) =>
-  call(gw, 'POST', '/chat/completions', { key, body: { model: 'sim/metered', max_tokens: 20, messages: [{ role: 'user', content: 'hello there' }], ...fields } });
+  call(gw, 'POST', '/chat/completions', {
+    key,
+    body: { model: 'sim/metered', max_tokens: 20, messages: [{ role: 'user', content: 'hello there' }], ...fields },
+  });
 
 describe.skipIf(!postgres || !redisUrl)('spend reservations across instances sharing PostgreSQL and Redis', () => {
   let sim: Simulator;
   let a: RunningGateway;
   let b: RunningGateway;
-  const newKey = async (limit: number) => (await call(a, 'POST', '/keys', { key: a.managementKey, body: { name: `limited ${limit}`, limit } })).body as { key: string; data: { hash: string } };
+  const newKey = async (limit: number) =>
+    (await call(a, 'POST', '/keys', { key: a.managementKey, body: { name: `limited ${limit}`, limit } })).body as {
+      key: string;
+      data: { hash: string };
+    };
   const rowsOf = (hash: string) => a.store.db.selectFrom('generations').select(['total_cost']).where('api_key_hash', '=', hash).execute();
   const usageOf = async (key: string) => (await call(a, 'GET', '/key', { key })).body.data.usage as number;
 
@@ -71,18 +78,30 @@ describe.skipIf(!postgres || !redisUrl)('spend reservations across instances sha
   it('accepts of ten $1.60 jobs on a $2 key, submitted to either instance, only the one that fits; its end on either frees the hold for its cost', async () => {
     const limited = await newKey(2);
     const results = [];
-    for (let i = 0; i < 10; i++) results.push(await call(i % 2 ? a : b, 'POST', '/videos', { key: limited.key, body: { model: 'sim/video', prompt: 'a cat', duration: 8 } }));
+    for (let i = 0; i < 10; i++)
+      results.push(
+        await call(i % 2 ? a : b, 'POST', '/videos', { key: limited.key, body: { model: 'sim/video', prompt: 'a cat', duration: 8 } }),
+      );
     expect(results.map((r) => r.status)).toEqual([202, ...Array(9).fill(402)]);
     expect((await jobEnded(a, results[0]!.body.id, limited.key)).body.status).toBe('completed');
     expect(await usageOf(limited.key)).toBeCloseTo(1.6, 9);
     // $0.40 left on both instances: a chat fits, another job does not.
     expect((await chat(a, limited.key)).status).toBe(200);
-    expect((await call(a, 'POST', '/videos', { key: limited.key, body: { model: 'sim/video', prompt: 'a cat', duration: 8 } })).status).toBe(402);
+    expect(
+      (await call(a, 'POST', '/videos', { key: limited.key, body: { model: 'sim/video', prompt: 'a cat', duration: 8 } })).status,
+    ).toBe(402);
   });
 
   it("keeps a crashed instance's hold until it expires, then lets it go uncharged", async () => {
     const limited = await newKey(0.002);
-    const crashing = await startGatewayProcess({ databaseUrl: a.store.url, redisUrl, simUrl: sim.url, providers: ['alpha'], models: CHAT_MODELS, spend: { holdMs: 3_000 } });
+    const crashing = await startGatewayProcess({
+      databaseUrl: a.store.url,
+      redisUrl,
+      simUrl: sim.url,
+      providers: ['alpha'],
+      models: CHAT_MODELS,
+      spend: { holdMs: 3_000 },
+    });
     // Killed whatever the test finds: a failed expectation must not leave the process behind.
     onTestFinished(() => crashing.crash());
     const simCalls = async () => ((await readSimStats(sim.url)).requests['/v1/chat/completions'] as number | undefined) ?? 0;
@@ -92,7 +111,11 @@ describe.skipIf(!postgres || !redisUrl)('spend reservations across instances sha
     await crashing.crash();
     // The dead instance's hold is still in Redis: the other instances count it until it lapses.
     expect((await chat(b, limited.key)).body.error?.message).toMatch(AFFORD);
-    const after = await until(() => chat(b, limited.key), (r) => r.status === 200, 10_000);
+    const after = await until(
+      () => chat(b, limited.key),
+      (r) => r.status === 200,
+      10_000,
+    );
     expect(after.status).toBe(200);
     const rows = await rowsOf(limited.data.hash);
     expect(rows).toHaveLength(1);

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { ServerTool } from '../../src/plugins/server-tools/server-tool.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { startGatewayProcess } from '../support/gateway-process.js';
-import { simCatalog, type SimModel } from '../support/sim-gateway.js';
+import { type SimModel, simCatalog } from '../support/sim-gateway.js';
 import { until } from '../support/until.js';
 import { jobEnded, submitAccepted } from '../support/video-jobs.js';
 import { videoSimCatalog } from '../support/video-sim-catalog.js';
@@ -25,7 +25,14 @@ const almanacTool: ServerTool = {
   name: 'server_weather',
   type: 'service:web_fetch',
   plugin: 'web-fetch',
-  definition: () => ({ type: 'function', function: { name: 'server_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }),
+  definition: () => ({
+    type: 'function',
+    function: {
+      name: 'server_weather',
+      description: 'Weather of a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    },
+  }),
   execute: async () => ({ content: Array.from({ length: 4000 }, (_, i) => `w${i}`).join(' ') }),
 };
 
@@ -36,9 +43,14 @@ const newKey = async (gw: Gateway, limit: number) => {
   return created.body as { key: string; data: { hash: string } };
 };
 const chat = (gw: Pick<RunningGateway, 'baseUrl'>, key: string, fields: Record<string, unknown> = {}) =>
-  call(gw, 'POST', '/chat/completions', { key, body: { model: 'sim/metered', max_tokens: 20, messages: [{ role: 'user', content: 'hello there' }], ...fields } });
-const usageOf = async (gw: Pick<RunningGateway, 'baseUrl'>, key: string) => (await call(gw, 'GET', '/key', { key })).body.data.usage as number;
-const ledgerOf = (gw: RunningGateway, hash: string) => gw.store.db.selectFrom('generations').select(['id', 'total_cost', 'status']).where('api_key_hash', '=', hash).execute();
+  call(gw, 'POST', '/chat/completions', {
+    key,
+    body: { model: 'sim/metered', max_tokens: 20, messages: [{ role: 'user', content: 'hello there' }], ...fields },
+  });
+const usageOf = async (gw: Pick<RunningGateway, 'baseUrl'>, key: string) =>
+  (await call(gw, 'GET', '/key', { key })).body.data.usage as number;
+const ledgerOf = (gw: RunningGateway, hash: string) =>
+  gw.store.db.selectFrom('generations').select(['id', 'total_cost', 'status']).where('api_key_hash', '=', hash).execute();
 
 describe.each(testEngines)('spend reservations on $name', (engine) => {
   let sim: Simulator;
@@ -64,12 +76,19 @@ describe.each(testEngines)('spend reservations on $name', (engine) => {
     for (const r of refused) {
       expect(r.body.error.message).toMatch(AFFORD);
       expect(Number(AFFORD.exec(r.body.error.message)![1])).toBeLessThan(20);
-      expect(r.body.error.metadata).toMatchObject({ limit: 'api_key', required_usd: expect.any(Number), available_usd: expect.any(Number) });
+      expect(r.body.error.metadata).toMatchObject({
+        limit: 'api_key',
+        required_usd: expect.any(Number),
+        available_usd: expect.any(Number),
+      });
     }
     const rows = await ledgerOf(gw, limited.data.hash);
     expect(rows).toHaveLength(answered.length);
     const usage = await usageOf(gw, limited.key);
-    expect(usage).toBeCloseTo(rows.reduce((sum, row) => sum + row.total_cost, 0), 12);
+    expect(usage).toBeCloseTo(
+      rows.reduce((sum, row) => sum + row.total_cost, 0),
+      12,
+    );
     expect(usage).toBeLessThanOrEqual(0.01 + Math.max(...rows.map((row) => row.total_cost)));
   });
 
@@ -93,11 +112,18 @@ describe.each(testEngines)('spend reservations on $name', (engine) => {
   it('holds a guardrail budget as it holds a key limit, naming the guardrail in the 402', async () => {
     const budgeted = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'budgeted' } });
     const guardrail = await call(gw, 'POST', '/guardrails', { key: gw.managementKey, body: { name: 'Small budget', limit_usd: 0.004 } });
-    await call(gw, 'POST', `/guardrails/${guardrail.body.data.id}/assignments/keys`, { key: gw.managementKey, body: { key_hashes: [budgeted.body.data.hash] } });
+    await call(gw, 'POST', `/guardrails/${guardrail.body.data.id}/assignments/keys`, {
+      key: gw.managementKey,
+      body: { key_hashes: [budgeted.body.data.hash] },
+    });
     const results = await Promise.all(Array.from({ length: 30 }, () => chat(gw, budgeted.body.key)));
     const refused = results.filter((r) => r.status === 402);
     expect(refused.length).toBeGreaterThan(20);
-    expect(refused[0]!.body.error.metadata).toMatchObject({ limit: 'guardrail_budget', guardrail_id: guardrail.body.data.id, budget_scope: 'api_key' });
+    expect(refused[0]!.body.error.metadata).toMatchObject({
+      limit: 'guardrail_budget',
+      guardrail_id: guardrail.body.data.id,
+      budget_scope: 'api_key',
+    });
     const rows = await ledgerOf(gw, budgeted.body.data.hash);
     expect(await usageOf(gw, budgeted.body.key)).toBeLessThanOrEqual(0.004 + Math.max(...rows.map((row) => row.total_cost)));
   });
@@ -111,8 +137,20 @@ describe.each(testEngines)('spend reservations on $name', (engine) => {
       const res = await chat(gw, limited.key, { ...weather, stream });
       // The model called the tool (one upstream call); the call with its answer was never made.
       expect(await simCalls()).toBe(before + 1);
-      const refusal = stream ? JSON.parse(String(res.body).split('\n').find((line) => line.includes('"error"'))!.slice('data: '.length)).error : res.body.error;
-      expect(refusal).toMatchObject({ code: 402, message: expect.stringMatching(/^This request requires more credits, or fewer max_tokens\. You requested up to 20 tokens, but can only afford 0\.$/) });
+      const refusal = stream
+        ? JSON.parse(
+            String(res.body)
+              .split('\n')
+              .find((line) => line.includes('"error"'))!
+              .slice('data: '.length),
+          ).error
+        : res.body.error;
+      expect(refusal).toMatchObject({
+        code: 402,
+        message: expect.stringMatching(
+          /^This request requires more credits, or fewer max_tokens\. You requested up to 20 tokens, but can only afford 0\.$/,
+        ),
+      });
     }
     expect(await usageOf(gw, limited.key)).toBeLessThanOrEqual(0.01);
   });
@@ -143,16 +181,21 @@ const VIDEO_MODELS = [
   { id: 'sim/video-slow', endpoints: [{ provider: 'openai-v' as const, upstream: 'sora-2@render_ms=5000', price: 0.2 }] },
   { id: 'sim/video-fails', endpoints: [{ provider: 'openai-v' as const, upstream: 'sora-2@render_ms=50,fail=1', price: 0.2 }] },
 ];
-const VIDEO_REFUSAL = "This request can cost up to $1.6, more than the $0.4 left of the API key's spending limit once the requests in flight are counted";
+const VIDEO_REFUSAL =
+  "This request can cost up to $1.6, more than the $0.4 left of the API key's spending limit once the requests in flight are counted";
 
 describe.each(testEngines)('video job reservations on $name', (engine) => {
   let sim: Simulator;
   let gw: RunningGateway;
-  const submit = (key: string, model = 'sim/video', g: Pick<RunningGateway, 'baseUrl'> = gw) => call(g, 'POST', '/videos', { key, body: { model, prompt: 'a cat', duration: 8 } });
+  const submit = (key: string, model = 'sim/video', g: Pick<RunningGateway, 'baseUrl'> = gw) =>
+    call(g, 'POST', '/videos', { key, body: { model, prompt: 'a cat', duration: 8 } });
 
   beforeAll(async () => {
     sim = await startSimulator();
-    gw = await startGateway(engine, { catalog: videoSimCatalog(sim.url, VIDEO_MODELS), videos: { tickMs: 20, intervalMs: 20, leaseMs: 2_000 } });
+    gw = await startGateway(engine, {
+      catalog: videoSimCatalog(sim.url, VIDEO_MODELS),
+      videos: { tickMs: 20, intervalMs: 20, leaseMs: 2_000 },
+    });
   });
   afterAll(async () => {
     await gw.close();
@@ -165,7 +208,11 @@ describe.each(testEngines)('video job reservations on $name', (engine) => {
     for (let i = 0; i < 9; i++) {
       const refused = await submit(limited.key);
       expect(refused.status).toBe(402);
-      expect(refused.body.error).toEqual({ code: 402, message: VIDEO_REFUSAL, metadata: { limit: 'api_key', required_usd: 1.6, available_usd: 0.4 } });
+      expect(refused.body.error).toEqual({
+        code: 402,
+        message: VIDEO_REFUSAL,
+        metadata: { limit: 'api_key', required_usd: 1.6, available_usd: 0.4 },
+      });
     }
     expect((await jobEnded(gw, first.id, limited.key)).body.status).toBe('completed');
     // The job's hold became its cost: $0.40 is left, still too little.
@@ -179,13 +226,22 @@ describe.each(testEngines)('video job reservations on $name', (engine) => {
     expect(results.map((r) => r.status).sort()).toEqual([202, ...Array(9).fill(402)]);
     const accepted = results.find((r) => r.status === 202)!;
     expect((await jobEnded(gw, accepted.body.id, limited.key)).body.status).toBe('failed');
-    expect(await until(() => submit(limited.key), (r) => r.status === 202)).toMatchObject({ status: 202 });
+    expect(
+      await until(
+        () => submit(limited.key),
+        (r) => r.status === 202,
+      ),
+    ).toMatchObject({ status: 202 });
   });
 
   it("keeps a running job's hold with the job: another instance over the same database counts it", async () => {
     const limited = await newKey(gw, 2);
     await submitAccepted(gw, { model: 'sim/video-slow', prompt: 'a cat', duration: 8 }, limited.key);
-    const other = await startGateway(engine, { databaseUrl: gw.store.url, catalog: videoSimCatalog(sim.url, VIDEO_MODELS), videos: { tickMs: 60_000 } });
+    const other = await startGateway(engine, {
+      databaseUrl: gw.store.url,
+      catalog: videoSimCatalog(sim.url, VIDEO_MODELS),
+      videos: { tickMs: 60_000 },
+    });
     try {
       expect((await submit(limited.key, 'sim/video', other)).body.error?.message).toBe(VIDEO_REFUSAL);
     } finally {

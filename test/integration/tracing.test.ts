@@ -5,10 +5,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readObservabilitySettings } from '../../src/config/observability-settings.js';
 import { Observability } from '../../src/observability/observability.js';
 import { startTracing, type Tracing } from '../../src/observability/tracing/start-tracing.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /** A span as OTLP/HTTP's JSON encoding carries it. */
@@ -48,7 +48,8 @@ async function startReceiver(): Promise<{ url: string; spans: OtlpSpan[]; conten
 function attribute(span: OtlpSpan, key: string): unknown {
   const value = span.attributes.find((a) => a.key === key)?.value;
   if (!value) return undefined;
-  if ('arrayValue' in value) return ((value.arrayValue as { values?: Record<string, unknown>[] }).values ?? []).map((v) => Object.values(v)[0]);
+  if ('arrayValue' in value)
+    return ((value.arrayValue as { values?: Record<string, unknown>[] }).values ?? []).map((v) => Object.values(v)[0]);
   const raw = Object.values(value)[0];
   return 'intValue' in value ? Number(raw) : raw;
 }
@@ -67,10 +68,20 @@ describe.each(testEngines)('traces over OTLP/HTTP on $name', (engine) => {
     // As the gateway's start reads them: the standard variable names the receiver.
     const { tracesUrl } = readObservabilitySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
     tracing = startTracing({ url: tracesUrl!, version: 'test' });
-    const catalog = simCatalog(sim.url, ['alpha', 'beta'], [
-      { id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
-      { id: 'sim/flaky', endpoints: [{ provider: 'alpha', upstream: 'sim-model@status=503' }, { provider: 'beta', upstream: 'sim-model' }] },
-    ]);
+    const catalog = simCatalog(
+      sim.url,
+      ['alpha', 'beta'],
+      [
+        { id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
+        {
+          id: 'sim/flaky',
+          endpoints: [
+            { provider: 'alpha', upstream: 'sim-model@status=503' },
+            { provider: 'beta', upstream: 'sim-model' },
+          ],
+        },
+      ],
+    );
     gw = await startGateway(engine, { catalog, observability: new Observability({ tracing }) });
   });
   afterAll(async () => {
@@ -83,13 +94,20 @@ describe.each(testEngines)('traces over OTLP/HTTP on $name', (engine) => {
     receiver.spans.length = 0;
   });
 
-  it('continues the client\'s trace: the request\'s span, routing, each attempt with the GenAI attributes, the plugin stage and the ledger write; the upstream gets the attempt\'s traceparent', async () => {
+  it("continues the client's trace: the request's span, routing, each attempt with the GenAI attributes, the plugin stage and the ledger write; the upstream gets the attempt's traceparent", async () => {
     const traceId = randomBytes(16).toString('hex');
     const clientSpan = randomBytes(8).toString('hex');
     const res = await call(gw, 'POST', '/chat/completions', {
       key: gw.managementKey,
       headers: { traceparent: `00-${traceId}-${clientSpan}-01` },
-      body: { model: 'sim/flaky', messages, max_tokens: 50, temperature: 0.5, response_format: { type: 'json_object' }, plugins: [{ id: 'response-healing' }] },
+      body: {
+        model: 'sim/flaky',
+        messages,
+        max_tokens: 50,
+        temperature: 0.5,
+        response_format: { type: 'json_object' },
+        plugins: [{ id: 'response-healing' }],
+      },
     });
     expect(res.status).toBe(200);
     const upstreamHeaders = (await readSimStats(sim.url)).lastRequestHeaders as Record<string, string>;
@@ -135,7 +153,7 @@ describe.each(testEngines)('traces over OTLP/HTTP on $name', (engine) => {
     expect(upstreamHeaders.traceparent).toBe(`00-${traceId}-${served!.spanId}-01`);
   });
 
-  it('gives a stream\'s serving attempt its time to first chunk, and a request without trace context a trace of its own', async () => {
+  it("gives a stream's serving attempt its time to first chunk, and a request without trace context a trace of its own", async () => {
     const res = await fetch(`${gw.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${gw.managementKey}`, 'content-type': 'application/json' },

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -18,17 +18,24 @@ describe('end-user fields upstream', () => {
   let sim: Simulator;
   let gw: RunningGateway;
   const upstreamBody = async (model: string, fields: Record<string, unknown>) => {
-    const res = await call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { model, messages: [{ role: 'user', content: 'hi' }], ...fields } });
+    const res = await call(gw, 'POST', '/chat/completions', {
+      key: gw.managementKey,
+      body: { model, messages: [{ role: 'user', content: 'hi' }], ...fields },
+    });
     expect(res.status).toBe(200);
     return (await readSimStats(sim.url)).lastRequestBody as Record<string, unknown>;
   };
 
   beforeAll(async () => {
     sim = await startSimulator();
-    const catalog = simCatalog(sim.url, ['compatible', { id: 'claude', kind: 'anthropic' }], [
-      { id: 'sim/compatible', endpoints: [{ provider: 'compatible', upstream: 'sim-model' }] },
-      { id: 'sim/claude', endpoints: [{ provider: 'claude', upstream: 'sim-model' }] },
-    ]);
+    const catalog = simCatalog(
+      sim.url,
+      ['compatible', { id: 'claude', kind: 'anthropic' }],
+      [
+        { id: 'sim/compatible', endpoints: [{ provider: 'compatible', upstream: 'sim-model' }] },
+        { id: 'sim/claude', endpoints: [{ provider: 'claude', upstream: 'sim-model' }] },
+      ],
+    );
     gw = await startGateway(sqlite, { catalog });
   });
   afterAll(async () => {

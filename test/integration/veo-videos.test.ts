@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { fixtureMp4 } from '../../src/sim/video/fixture-mp4.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
-import { expectChargedOnce, jobEnded, ledgerRows, pollJob, submitAccepted } from '../support/video-jobs.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { until } from '../support/until.js';
-import { VIDEO_SECOND, videoSimCatalog, type VideoSimModel } from '../support/video-sim-catalog.js';
+import { expectChargedOnce, jobEnded, ledgerRows, pollJob, submitAccepted } from '../support/video-jobs.js';
+import { VIDEO_SECOND, type VideoSimModel, videoSimCatalog } from '../support/video-sim-catalog.js';
 
 const FAST = { tickMs: 20, intervalMs: 20, leaseMs: 2_000 };
 const VEO = 'veo-3.1-generate-preview';
@@ -59,11 +59,19 @@ describe.each(testEngines)('Veo video jobs on $name', (engine) => {
     const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'veo' } });
     const key = created.body.key as string;
     const job = await submitAccepted(gw, { model: 'sim/veo', prompt: 'a cat', resolution: '720p', aspect_ratio: '9:16' }, key);
-    await until(() => pollJob(gw, job.id, key), (r) => r.body.status !== 'pending');
+    await until(
+      () => pollJob(gw, job.id, key),
+      (r) => r.body.status !== 'pending',
+    );
     expect(await lastUpstreamBody()).toEqual({ instances: [{ prompt: 'a cat' }], parameters: { aspectRatio: '9:16', resolution: '720p' } });
 
     const done = await jobEnded(gw, job.id, key);
-    await expectChargedOnce(gw, job, done, { cost: 8 * VIDEO_SECOND, keyHash: created.body.data.hash, model: 'sim/veo', provider: 'google-v' });
+    await expectChargedOnce(gw, job, done, {
+      cost: 8 * VIDEO_SECOND,
+      keyHash: created.body.data.hash,
+      model: 'sim/veo',
+      provider: 'google-v',
+    });
     const [row] = await ledgerRows(gw, done.body.generation_id);
     expect(row?.upstream_id).toMatch(/^models\/veo-3\.1-generate-preview\/operations\//);
     const content = await fetch(done.body.unsigned_urls[0], { headers: { authorization: `Bearer ${key}` } });
@@ -79,7 +87,9 @@ describe.each(testEngines)('Veo video jobs on $name', (engine) => {
       prompt: 'from here to there',
       duration: 4,
       frame_images: [frame('first_frame'), frame('last_frame')],
-      provider: { options: { 'google-ai-studio': { sampleCount: 2, negativePrompt: 'rain', watermark: false }, openai: { seconds: '12' } } },
+      provider: {
+        options: { 'google-ai-studio': { sampleCount: 2, negativePrompt: 'rain', watermark: false }, openai: { seconds: '12' } },
+      },
     });
     expect(accepted.status).toBe(202);
     const done = await finished(accepted.body.id);
@@ -102,15 +112,27 @@ describe.each(testEngines)('Veo video jobs on $name', (engine) => {
   ])('reports %s as %s with its error, uncharged (a zero-cost ledger row)', async (model, status, error) => {
     const accepted = await submit({ model, prompt: 'x' });
     const done = await finished(accepted.body.id);
-    expect(done.body).toEqual({ id: accepted.body.id, polling_url: accepted.body.polling_url, status, error, generation_id: expect.any(String) });
+    expect(done.body).toEqual({
+      id: accepted.body.id,
+      polling_url: accepted.body.polling_url,
+      status,
+      error,
+      generation_id: expect.any(String),
+    });
     expect(await ledgerRows(gw, done.body.generation_id)).toMatchObject([{ status: 'error', total_cost: 0, error_message: error }]);
   });
 
   it('reports a job cancelled upstream as cancelled, uncharged', async () => {
     const accepted = await submit({ model: 'sim/veo-slow', prompt: 'never mind' });
-    const running = await until(() => jobRow(accepted.body.id), (job) => job.upstream_id !== null);
+    const running = await until(
+      () => jobRow(accepted.body.id),
+      (job) => job.upstream_id !== null,
+    );
     expect((await pollJob(gw, accepted.body.id, gw.managementKey)).body.status).toBe('in_progress');
-    const cancel = await fetch(`${sim.url}/v1beta/${running.upstream_id}:cancel`, { method: 'POST', headers: { 'x-goog-api-key': 'sim-key' } });
+    const cancel = await fetch(`${sim.url}/v1beta/${running.upstream_id}:cancel`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': 'sim-key' },
+    });
     expect(cancel.status).toBe(200);
     const done = await finished(accepted.body.id);
     expect(done.body).toMatchObject({ status: 'cancelled', error: 'Operation cancelled.' });
@@ -133,21 +155,39 @@ describe.each(testEngines)('Veo video jobs on $name', (engine) => {
       [{ model: 'sim/veo', prompt: 'x', duration: 5 }, 'duration: sim/veo makes 4, 6 or 8 second videos, not 5'],
       [{ model: 'sim/veo', prompt: 'x', resolution: '1080p', duration: 4 }, 'duration: Veo makes 1080p videos of 8 seconds only, not 4'],
       [{ model: 'sim/veo', prompt: 'x', aspect_ratio: '1:1' }, 'aspect_ratio: sim/veo makes 16:9 or 9:16 videos, not 1:1'],
-      [{ model: 'sim/veo', frame_images: [frame('first_frame', 'https://example.com/cat.png')] }, expect.stringContaining('frame_images[0].image_url.url: Veo on the Gemini API takes images inline')],
-      [{ model: 'sim/veo', prompt: 'x', frame_images: [frame('last_frame')] }, 'frame_images: Veo takes a last_frame only with a first_frame'],
+      [
+        { model: 'sim/veo', frame_images: [frame('first_frame', 'https://example.com/cat.png')] },
+        expect.stringContaining('frame_images[0].image_url.url: Veo on the Gemini API takes images inline'),
+      ],
+      [
+        { model: 'sim/veo', prompt: 'x', frame_images: [frame('last_frame')] },
+        'frame_images: Veo takes a last_frame only with a first_frame',
+      ],
       [{ model: 'sim/veo-2', prompt: 'x', generate_audio: true }, 'generate_audio: sim/veo-2 makes videos without audio'],
-      [{ model: 'sim/veo-2', prompt: 'x', frame_images: [frame('first_frame'), frame('last_frame')] }, 'frame_images[1].frame_type: sim/veo-2 takes only first_frame, not last_frame'],
-      [{ model: 'sim/veo', prompt: 'x', callback_url: 'https://example.com/hook' }, 'callback_url: this gateway sends no webhooks; poll the polling_url instead'],
+      [
+        { model: 'sim/veo-2', prompt: 'x', frame_images: [frame('first_frame'), frame('last_frame')] },
+        'frame_images[1].frame_type: sim/veo-2 takes only first_frame, not last_frame',
+      ],
+      [
+        { model: 'sim/veo', prompt: 'x', callback_url: 'https://example.com/hook' },
+        'callback_url: this gateway sends no webhooks; poll the polling_url instead',
+      ],
       [{ model: 'sim/veo', prompt: 'x', frame_images: [{ frame_type: 'first_frame' }] }, 'frame_images[0].type is required'],
       [{ model: 'sim/veo', prompt: 'x', provider: { data_collection: 'deny' } }, 'provider has an unknown property "data_collection"'],
     ];
-    const before = await gw.store.db.selectFrom('video_jobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const before = await gw.store.db
+      .selectFrom('video_jobs')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     for (const [body, message] of cases) {
       const res = await submit(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.message, JSON.stringify(body)).toEqual(message);
     }
-    const after = await gw.store.db.selectFrom('video_jobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const after = await gw.store.db
+      .selectFrom('video_jobs')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -155,7 +195,9 @@ describe.each(testEngines)('Veo video jobs on $name', (engine) => {
     const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'small', limit: 0.5 } });
     const refused = await submit({ model: 'sim/veo', prompt: 'x' }, created.body.key);
     expect(refused.status).toBe(402);
-    expect(refused.body.error.message).toBe("This request can cost up to $0.8, more than the $0.5 left of the API key's spending limit once the requests in flight are counted");
+    expect(refused.body.error.message).toBe(
+      "This request can cost up to $0.8, more than the $0.5 left of the API key's spending limit once the requests in flight are counted",
+    );
     expect((await submit({ model: 'sim/veo', prompt: 'x', duration: 4 }, created.body.key)).status).toBe(202);
   });
 
@@ -196,16 +238,28 @@ describe.each(testEngines)('Veo video jobs on $name', (engine) => {
       allowed_passthrough_parameters: ['negativePrompt', 'personGeneration', 'sampleCount'],
       pricing_skus: { video_second: '0.1' },
     });
-    expect(res.body.data.find((m: { id: string }) => m.id === 'sim/veo-2')).toMatchObject({ supported_durations: [5, 6, 7, 8], generate_audio: false });
+    expect(res.body.data.find((m: { id: string }) => m.id === 'sim/veo-2')).toMatchObject({
+      supported_durations: [5, 6, 7, 8],
+      generate_audio: false,
+    });
   });
 
   it('expires a job still running past its time limit', async () => {
     const shortLived = await startGateway(engine, { catalog: videoSimCatalog(sim.url, MODELS), videos: { ...FAST, maxAgeMs: 300 } });
     try {
-      const accepted = await call(shortLived, 'POST', '/videos', { key: shortLived.managementKey, body: { model: 'sim/veo-slow', prompt: 'x' } });
+      const accepted = await call(shortLived, 'POST', '/videos', {
+        key: shortLived.managementKey,
+        body: { model: 'sim/veo-slow', prompt: 'x' },
+      });
       const done = await jobEnded(shortLived, accepted.body.id, shortLived.managementKey);
-      expect(done.body).toMatchObject({ status: 'expired', error: 'Video generation did not finish in time', generation_id: expect.any(String) });
-      expect(await ledgerRows(shortLived, done.body.generation_id)).toMatchObject([{ status: 'error', total_cost: 0, error_message: 'Video generation did not finish in time' }]);
+      expect(done.body).toMatchObject({
+        status: 'expired',
+        error: 'Video generation did not finish in time',
+        generation_id: expect.any(String),
+      });
+      expect(await ledgerRows(shortLived, done.body.generation_id)).toMatchObject([
+        { status: 'error', total_cost: 0, error_message: 'Video generation did not finish in time' },
+      ]);
     } finally {
       await shortLived.close();
     }

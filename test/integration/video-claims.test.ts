@@ -4,7 +4,7 @@ import type { JobChange } from '../../src/videos/job-state.js';
 import { settleVideoJob } from '../../src/videos/settle-video-job.js';
 import { videoLedgerRow } from '../../src/videos/video-ledger-row.js';
 import { testEngines } from '../support/databases.js';
-import { startGateway, type RunningGateway } from '../support/gateway.js';
+import { type RunningGateway, startGateway } from '../support/gateway.js';
 
 const T0 = new Date('2026-11-21T12:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -41,7 +41,16 @@ describe.each(testEngines)('video job claims on $name', (engine) => {
     reserved_usd: null,
     reserved_until: null,
   });
-  const completed: JobChange = { status: 'completed', upstream_id: 'v1', error: null, failures: 0, next_poll_at: T0.toISOString(), seconds: 4, outputs: 1, charge: true };
+  const completed: JobChange = {
+    status: 'completed',
+    upstream_id: 'v1',
+    error: null,
+    failures: 0,
+    next_poll_at: T0.toISOString(),
+    seconds: 4,
+    outputs: 1,
+    charge: true,
+  };
 
   beforeAll(async () => {
     gw = await startGateway(engine);
@@ -85,7 +94,11 @@ describe.each(testEngines)('video job claims on $name', (engine) => {
     expect(await settleVideoJob(gw.store.db, { id: 'job-a', token: 'four', change: completed, charge, now: at(1_200) })).toBe(false);
     const rows = await gw.store.db.selectFrom('generations').select('total_cost').where('id', '=', 'gen-job-a').execute();
     expect(rows).toEqual([{ total_cost: 0.4 }]);
-    const stored = await gw.store.db.selectFrom('video_jobs').select(['status', 'cost', 'claim_token']).where('id', '=', 'job-a').executeTakeFirstOrThrow();
+    const stored = await gw.store.db
+      .selectFrom('video_jobs')
+      .select(['status', 'cost', 'claim_token'])
+      .where('id', '=', 'job-a')
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ status: 'completed', cost: 0.4, claim_token: null });
   });
 });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/accounts/create-api-key.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
-import { expectChargedOnce, jobEnded, ledgerRows, pollJob, submitAccepted } from '../support/video-jobs.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { until } from '../support/until.js';
+import { expectChargedOnce, jobEnded, ledgerRows, pollJob, submitAccepted } from '../support/video-jobs.js';
 import { VIDEO_SECOND, videoSimCatalog } from '../support/video-sim-catalog.js';
 
 const FAST = { tickMs: 20, intervalMs: 20, leaseMs: 2_000 };
@@ -14,7 +14,12 @@ const MODELS = [
   { id: 'sim/video-refused', upstream: 'sora-2@status=400' },
   { id: 'sim/video-gone', upstream: 'sora-2@render_ms=10,content_status=500' },
   { id: 'sim/video-slow', upstream: 'sora-2@render_ms=1500' },
-  { id: 'sim/video-pro', endpoints: [{ provider: 'openai-v' as const, upstream: 'sora-2-pro@render_ms=50', price: 0.3, bySize: { '1792x1024': 0.5, '1080p': 0.5 } }] },
+  {
+    id: 'sim/video-pro',
+    endpoints: [
+      { provider: 'openai-v' as const, upstream: 'sora-2-pro@render_ms=50', price: 0.3, bySize: { '1792x1024': 0.5, '1080p': 0.5 } },
+    ],
+  },
 ];
 
 describe.each(testEngines)('video jobs on $name', (engine) => {
@@ -30,10 +35,17 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
     sim = await startSimulator();
     gw = await startGateway(engine, { catalog: videoSimCatalog(sim.url, MODELS), videos: FAST });
     const now = new Date().toISOString();
-    await gw.store.db.insertInto('organizations').values({ id: 'org_other', name: 'Other', slug: 'other', is_default: 0, created_at: now }).execute();
+    await gw.store.db
+      .insertInto('organizations')
+      .values({ id: 'org_other', name: 'Other', slug: 'other', is_default: 0, created_at: now })
+      .execute();
     const ws = '22222222-2222-4222-8222-222222222222';
-    await gw.store.db.insertInto('workspaces').values({ id: ws, organization_id: 'org_other', name: 'Default', slug: 'default', is_default: 1, created_at: now }).execute();
-    otherKey = (await createApiKey(gw.store.db, { organizationId: 'org_other', workspaceId: ws, name: 'Other', isManagement: true }, now)).key;
+    await gw.store.db
+      .insertInto('workspaces')
+      .values({ id: ws, organization_id: 'org_other', name: 'Default', slug: 'default', is_default: 1, created_at: now })
+      .execute();
+    otherKey = (await createApiKey(gw.store.db, { organizationId: 'org_other', workspaceId: ws, name: 'Other', isManagement: true }, now))
+      .key;
   });
   afterAll(async () => {
     await gw.close();
@@ -43,10 +55,19 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
   it('submits (202), polls to completed, downloads the MP4, and charges once', async () => {
     const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'video' } });
     const key = created.body.key as string;
-    const job = await submitAccepted(gw, { model: 'sim/video', prompt: 'a cat', duration: 8, resolution: '720p', aspect_ratio: '16:9' }, key);
+    const job = await submitAccepted(
+      gw,
+      { model: 'sim/video', prompt: 'a cat', duration: 8, resolution: '720p', aspect_ratio: '16:9' },
+      key,
+    );
     const done = await finished(job.id, gw);
     expect(done.status).toBe(200);
-    await expectChargedOnce(gw, job, done, { cost: 8 * VIDEO_SECOND, keyHash: created.body.data.hash, model: 'sim/video', provider: 'openai-v' });
+    await expectChargedOnce(gw, job, done, {
+      cost: 8 * VIDEO_SECOND,
+      keyHash: created.body.data.hash,
+      model: 'sim/video',
+      provider: 'openai-v',
+    });
     expect((await poll(job.id, key)).body).toEqual(done.body);
 
     const content = await fetch(done.body.unsigned_urls[0], { headers: { authorization: `Bearer ${key}` } });
@@ -60,9 +81,16 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
   it('sends the first frame as OpenAI’s input_reference; a last frame is refused', async () => {
     const first = { type: 'image_url', image_url: { url: 'https://example.com/first.png' }, frame_type: 'first_frame' };
     const accepted = await submit({ model: 'sim/video', prompt: 'from a picture', frame_images: [first] });
-    await until(() => poll(accepted.body.id), (r) => r.body.status !== 'pending');
+    await until(
+      () => poll(accepted.body.id),
+      (r) => r.body.status !== 'pending',
+    );
     const stats = (await (await fetch(`${sim.url}/__sim/stats`)).json()) as { lastRequestBody: unknown };
-    expect(stats.lastRequestBody).toEqual({ model: 'sora-2@render_ms=150', prompt: 'from a picture', input_reference: { image_url: 'https://example.com/first.png' } });
+    expect(stats.lastRequestBody).toEqual({
+      model: 'sora-2@render_ms=150',
+      prompt: 'from a picture',
+      input_reference: { image_url: 'https://example.com/first.png' },
+    });
     const last = await submit({ model: 'sim/video', prompt: 'x', frame_images: [{ ...first, frame_type: 'last_frame' }] });
     expect(last.body.error).toEqual({ code: 400, message: 'frame_images[0].frame_type: sim/video takes only first_frame, not last_frame' });
   });
@@ -97,7 +125,13 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
   ])('reports %s as failed with its error, uncharged, its generation id a zero-cost error row', async (model, error) => {
     const accepted = await submit({ model, prompt: 'x' });
     const done = await finished(accepted.body.id);
-    expect(done.body).toEqual({ id: accepted.body.id, polling_url: accepted.body.polling_url, status: 'failed', error, generation_id: expect.any(String) });
+    expect(done.body).toEqual({
+      id: accepted.body.id,
+      polling_url: accepted.body.polling_url,
+      status: 'failed',
+      error,
+      generation_id: expect.any(String),
+    });
     expect(await ledger(done.body.generation_id)).toMatchObject([{ status: 'error', total_cost: 0, error_message: error }]);
     const generation = await call(gw, 'GET', `/generation?id=${done.body.generation_id}`, { key: gw.managementKey });
     expect(generation.status).toBe(200);
@@ -126,12 +160,19 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
   it('charges a size priced apart at its own rate per second', async () => {
     const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'video-pro' } });
     const large = await submitAccepted(gw, { model: 'sim/video-pro', prompt: 'wide', duration: 4, size: '1792x1024' }, created.body.key);
-    await expectChargedOnce(gw, large, await finished(large.id, gw), { cost: 4 * 0.5, keyHash: created.body.data.hash, model: 'sim/video-pro', provider: 'openai-v' });
+    await expectChargedOnce(gw, large, await finished(large.id, gw), {
+      cost: 4 * 0.5,
+      keyHash: created.body.data.hash,
+      model: 'sim/video-pro',
+      provider: 'openai-v',
+    });
     const small = await submitAccepted(gw, { model: 'sim/video-pro', prompt: 'small', duration: 4, resolution: '720p' }, gw.managementKey);
     const done = await finished(small.id, gw);
     expect((await ledger(done.body.generation_id))[0]?.total_cost).toBeCloseTo(4 * 0.3);
-    const listed = (await call(gw, 'GET', '/videos/models', { key: gw.managementKey })).body.data.find((m: { id: string }) => m.id === 'sim/video-pro');
-    expect(listed.pricing_skus).toEqual({ video_second: '0.3', 'video_second_1792x1024': '0.5', video_second_1080p: '0.5' });
+    const listed = (await call(gw, 'GET', '/videos/models', { key: gw.managementKey })).body.data.find(
+      (m: { id: string }) => m.id === 'sim/video-pro',
+    );
+    expect(listed.pricing_skus).toEqual({ video_second: '0.3', video_second_1792x1024: '0.5', video_second_1080p: '0.5' });
   });
 
   it('lists the video models with options and price per second', async () => {
@@ -144,7 +185,10 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
   it('a second instance finishes a job the first claimed and then stopped polling, charging once', async () => {
     const accepted = await submit({ model: 'sim/video-slow', prompt: 'survive', duration: 4 });
     // The first instance holds the job, then "dies": its lease lapses while the upstream renders.
-    await until(() => poll(accepted.body.id), (r) => r.body.status === 'in_progress');
+    await until(
+      () => poll(accepted.body.id),
+      (r) => r.body.status === 'in_progress',
+    );
     await gw.app.videoPoller.stop();
     const second = await startGateway(engine, { databaseUrl: gw.store.url, catalog: videoSimCatalog(sim.url, MODELS), videos: FAST });
     try {

@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import type { ServingProcess } from '../support/cli.js';
-import { testEngines, type TestDatabase } from '../support/databases.js';
+import { type TestDatabase, testEngines } from '../support/databases.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/until.js';
 import { chat, createKey, load, logLines, request, serveFromSource, warnings, writeSimConfig } from './shared-services.js';
@@ -42,7 +42,12 @@ describe.skipIf(!postgres)('PostgreSQL going away and coming back', () => {
   });
 
   const serve = (outbox: string) =>
-    serveFromSource({ GATEWAY_CONFIG: config, DATABASE_URL: proxiedUrl, LEDGER_OUTBOX_DIR: join(dir, outbox), DATABASE_CONNECT_TIMEOUT_MS: '1000' });
+    serveFromSource({
+      GATEWAY_CONFIG: config,
+      DATABASE_URL: proxiedUrl,
+      LEDGER_OUTBOX_DIR: join(dir, outbox),
+      DATABASE_CONNECT_TIMEOUT_MS: '1000',
+    });
 
   /** The gateway's readiness once it is back, with every ledger row kept meanwhile written. */
   const settled = (serving: ServingProcess) =>
@@ -52,8 +57,10 @@ describe.skipIf(!postgres)('PostgreSQL going away and coming back', () => {
       20_000,
     );
 
-  const ledgerOf = (hash: string) => store.db.selectFrom('generations').select(['id', 'total_cost']).where('api_key_hash', '=', hash).execute();
-  const usageOf = async (hash: string) => (await store.db.selectFrom('api_keys').select('usage').where('hash', '=', hash).executeTakeFirstOrThrow()).usage;
+  const ledgerOf = (hash: string) =>
+    store.db.selectFrom('generations').select(['id', 'total_cost']).where('api_key_hash', '=', hash).execute();
+  const usageOf = async (hash: string) =>
+    (await store.db.selectFrom('api_keys').select('usage').where('hash', '=', hash).executeTakeFirstOrThrow()).usage;
 
   it('stays up under load: known keys are served, an unknown one gets 503, /ready says so, and every answer is in the ledger, billed once', async () => {
     const serving = await serve('outbox-load');
@@ -63,14 +70,23 @@ describe.skipIf(!postgres)('PostgreSQL going away and coming back', () => {
       expect((await chat(serving, known.key)).status).toBe(200);
 
       const traffic = load(8, () => chat(serving, known.key));
-      await until(() => traffic.answers.length, (n) => n >= 20);
+      await until(
+        () => traffic.answers.length,
+        (n) => n >= 20,
+      );
       const warningsBefore = warnings(serving).length;
       await proxy.cut();
       const atCut = traffic.answers.length;
-      await until(() => traffic.answers.length, (n) => n >= atCut + 40);
+      await until(
+        () => traffic.answers.length,
+        (n) => n >= atCut + 40,
+      );
 
       expect(await request(serving, 'GET', '/health')).toEqual({ status: 200, body: { status: 'ok' } });
-      const ready = await until(() => request(serving, 'GET', '/ready'), ({ status }) => status === 503);
+      const ready = await until(
+        () => request(serving, 'GET', '/ready'),
+        ({ status }) => status === 503,
+      );
       expect(ready.status).toBe(503);
       expect(ready.body.error.metadata.checks.database).toBe('unreachable');
       const refused = await chat(serving, unknown.key);

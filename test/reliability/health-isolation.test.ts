@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
 
 /**
@@ -20,7 +20,19 @@ describe('endpoint health and bad requests', () => {
   beforeAll(async () => {
     sim = await startSimulator();
     // Two endpoints at one price: the first is served while it is healthy.
-    const catalog = simCatalog(sim.url, ['first', 'second'], [{ id: 'iso/model', endpoints: [{ provider: 'first', upstream: 'sim-model' }, { provider: 'second', upstream: 'sim-model' }] }]);
+    const catalog = simCatalog(
+      sim.url,
+      ['first', 'second'],
+      [
+        {
+          id: 'iso/model',
+          endpoints: [
+            { provider: 'first', upstream: 'sim-model' },
+            { provider: 'second', upstream: 'sim-model' },
+          ],
+        },
+      ],
+    );
     gw = await startGateway(sqlite, { catalog });
   });
   afterAll(async () => {
@@ -38,7 +50,9 @@ describe('endpoint health and bad requests', () => {
     const answers = await Promise.all([1, 2, 3, 4, 5].map(() => chat(deep)));
     for (const res of answers) {
       expect(res.status).toBe(400);
-      expect(res.body.error.message).toMatch(/^tools\[0\]\.function\.parameters\.properties\.a.* nests objects and arrays deeper than 64 levels/);
+      expect(res.body.error.message).toMatch(
+        /^tools\[0\]\.function\.parameters\.properties\.a.* nests objects and arrays deeper than 64 levels/,
+      );
     }
     const after = await chat(hello);
     expect(after.status).toBe(200);

@@ -17,7 +17,11 @@ describe('GET /health and GET /ready of `serve`', () => {
   let serving: ServingProcess;
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mg-health-'));
-    serving = await serveFromSource({ DATABASE_URL: `sqlite:${join(dir, 'gateway.sqlite')}`, LEDGER_OUTBOX_DIR: join(dir, 'outbox'), GATEWAY_CONFIG: '' });
+    serving = await serveFromSource({
+      DATABASE_URL: `sqlite:${join(dir, 'gateway.sqlite')}`,
+      LEDGER_OUTBOX_DIR: join(dir, 'outbox'),
+      GATEWAY_CONFIG: '',
+    });
   });
   afterAll(() => serving?.stop('SIGKILL'));
 
@@ -40,7 +44,13 @@ describe('GET /ready through the phases of a gateway', () => {
   beforeAll(async () => {
     store = openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mg-ready-')), 'gateway.sqlite')}`);
     await migrateToLatest(store);
-    app = await buildApp({ store, changes: localChangeFeed(), catalog: buildCatalog({ env: {}, knownKinds: PROVIDER_KINDS }), lifecycle, internRuntime: false });
+    app = await buildApp({
+      store,
+      changes: localChangeFeed(),
+      catalog: buildCatalog({ env: {}, knownKinds: PROVIDER_KINDS }),
+      lifecycle,
+      internRuntime: false,
+    });
     base = `${await app.listen({ host: '127.0.0.1', port: 0 })}/api/v1`;
   });
   afterAll(async () => {
@@ -51,7 +61,11 @@ describe('GET /ready through the phases of a gateway', () => {
   it('is 503 in the envelope while starting and while draining, 200 while serving', async () => {
     const starting = await request({ baseUrl: base }, 'GET', '/ready');
     expect(starting.status).toBe(503);
-    expect(starting.body.error).toMatchObject({ code: 503, message: 'Not ready: the gateway is starting', metadata: { phase: 'starting' } });
+    expect(starting.body.error).toMatchObject({
+      code: 503,
+      message: 'Not ready: the gateway is starting',
+      metadata: { phase: 'starting' },
+    });
     lifecycle.serving();
     expect((await request({ baseUrl: base }, 'GET', '/ready')).status).toBe(200);
     lifecycle.draining();

@@ -5,7 +5,7 @@ import { parseGatewayConfig } from '../../src/config/load-gateway-config.js';
 import { PROVIDER_KINDS } from '../../src/providers/registry.js';
 import { startTestUpstream, type TestUpstream } from '../../src/providers/shared/upstream-server.testing.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { until } from '../support/until.js';
 
 /**
@@ -101,10 +101,17 @@ describe('hostile upstreams', () => {
       `  - { id: hostile, kind: openai, base_url: "${upstream.origin}/v1", api_key: k, timeout_ms: 5000 }`,
       `  - { id: hostile-rerank, kind: cohere, base_url: "${upstream.origin}/v2", api_key: k, timeout_ms: 5000 }`,
       'models:',
-      ...Object.keys(SCENARIOS).map((scenario) => `  - { id: "hostile/${scenario}", endpoints: [{ provider: hostile, upstream_model: "${scenario}", pricing: { prompt: 0, completion: 0 } }] }`),
+      ...Object.keys(SCENARIOS).map(
+        (scenario) =>
+          `  - { id: "hostile/${scenario}", endpoints: [{ provider: hostile, upstream_model: "${scenario}", pricing: { prompt: 0, completion: 0 } }] }`,
+      ),
       '  - { id: hostile/rerank, type: rerank, endpoints: [{ provider: hostile-rerank, upstream_model: error-30mb, pricing: { request: 0 } }] }',
     ];
-    const catalog = buildCatalog({ config: parseGatewayConfig(lines.join('\n'), 'hostile.yaml', { knownKinds: PROVIDER_KINDS }, {}), env: {}, knownKinds: PROVIDER_KINDS });
+    const catalog = buildCatalog({
+      config: parseGatewayConfig(lines.join('\n'), 'hostile.yaml', { knownKinds: PROVIDER_KINDS }, {}),
+      env: {},
+      knownKinds: PROVIDER_KINDS,
+    });
     gw = await startGateway(sqlite, {
       catalog,
       upstreamLimits: { maxAnswerBytes: ANSWER_LIMIT, maxErrorBytes: ERROR_LIMIT },
@@ -117,11 +124,15 @@ describe('hostile upstreams', () => {
   });
 
   const chat = (scenario: string, stream = false) =>
-    call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { model: `hostile/${scenario}`, stream, messages: [{ role: 'user', content: 'hi' }] } });
+    call(gw, 'POST', '/chat/completions', {
+      key: gw.managementKey,
+      body: { model: `hostile/${scenario}`, stream, messages: [{ role: 'user', content: 'hi' }] },
+    });
 
   /** The ledger row of the model's last generation, once written. */
   async function ledgerRow(model: string) {
-    const read = () => gw.store.db.selectFrom('generations').select(['error_message', 'routing']).where('model', '=', model).executeTakeFirst();
+    const read = () =>
+      gw.store.db.selectFrom('generations').select(['error_message', 'routing']).where('model', '=', model).executeTakeFirst();
     const row = await until(read, (found) => found !== undefined);
     return { errorMessage: row?.error_message ?? '', routing: row?.routing ?? '' };
   }
@@ -129,7 +140,9 @@ describe('hostile upstreams', () => {
   it.each(['error-30mb', 'error-30mb-chunked'])('%s: keeps an excerpt of a 30 MB error body and stops reading it', async (scenario) => {
     const res = await chat(scenario);
     expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.body.error.message).toContain(`an error body larger than the gateway's ${ERROR_LIMIT}-byte limit (UPSTREAM_MAX_ERROR_BYTES)`);
+    expect(res.body.error.message).toContain(
+      `an error body larger than the gateway's ${ERROR_LIMIT}-byte limit (UPSTREAM_MAX_ERROR_BYTES)`,
+    );
     expect(JSON.stringify(res.body).length).toBeLessThan(4 * ERROR_LIMIT);
     expect(await written.get(scenario)).toBeLessThan(10 * MIB);
     const row = await ledgerRow(`hostile/${scenario}`);
@@ -139,7 +152,9 @@ describe('hostile upstreams', () => {
   it('refuses an answer over the answer limit with 502 naming the limit, and stops reading it', async () => {
     const res = await chat('answer-3mib');
     expect(res.status).toBe(502);
-    expect(res.body.error.message).toBe(`Provider hostile failed: upstream answered more than the gateway's ${ANSWER_LIMIT}-byte limit of an answer (UPSTREAM_MAX_ANSWER_BYTES)`);
+    expect(res.body.error.message).toBe(
+      `Provider hostile failed: upstream answered more than the gateway's ${ANSWER_LIMIT}-byte limit of an answer (UPSTREAM_MAX_ANSWER_BYTES)`,
+    );
     expect(JSON.stringify(res.body).length).toBeLessThan(4 * ERROR_LIMIT);
     expect(await written.get('answer-3mib')).toBeLessThan(3 * MIB);
   });
@@ -154,7 +169,9 @@ describe('hostile upstreams', () => {
   it('refuses a stream event larger than the limit instead of buffering it', async () => {
     const res = await chat('endless-event', true);
     expect(res.status).toBe(502);
-    expect(res.body.error.message).toBe(`Provider hostile failed: upstream sent a stream event larger than the gateway's ${ANSWER_LIMIT}-character limit (UPSTREAM_MAX_ANSWER_BYTES)`);
+    expect(res.body.error.message).toBe(
+      `Provider hostile failed: upstream sent a stream event larger than the gateway's ${ANSWER_LIMIT}-character limit (UPSTREAM_MAX_ANSWER_BYTES)`,
+    );
   });
 
   it('keeps an excerpt of an error event’s 512 KiB message in the stream and the ledger', async () => {
@@ -168,7 +185,10 @@ describe('hostile upstreams', () => {
   });
 
   it('keeps an excerpt of a rerank provider’s 30 MB error body', async () => {
-    const res = await call(gw, 'POST', '/rerank', { key: gw.managementKey, body: { model: 'hostile/rerank', query: 'q', documents: ['a', 'b'] } });
+    const res = await call(gw, 'POST', '/rerank', {
+      key: gw.managementKey,
+      body: { model: 'hostile/rerank', query: 'q', documents: ['a', 'b'] },
+    });
     expect(res.status).toBeGreaterThanOrEqual(500);
     expect(res.body.error.message).toContain(`${ERROR_LIMIT}-byte limit (UPSTREAM_MAX_ERROR_BYTES)`);
     expect(JSON.stringify(res.body).length).toBeLessThan(4 * ERROR_LIMIT);

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
-import { portOf, request, type RawExchange } from './raw-http.js';
+import { portOf, type RawExchange, request } from './raw-http.js';
 
 /**
  * Properties over what a client controls before any route runs and at the
@@ -21,9 +21,16 @@ const isEnvelope = (answer: { status?: number; body?: unknown }) => {
 
 /** A JSON value nested up to thousands of levels (objects or arrays), with a leaf at the bottom. */
 const depth = fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 100, max: 10_000 }));
-const nested = fc.tuple(depth, fc.boolean()).map(([depth, arrays]) => `${(arrays ? '[' : '{"k":').repeat(depth)}1${(arrays ? ']' : '}').repeat(depth)}`);
+const nested = fc
+  .tuple(depth, fc.boolean())
+  .map(([depth, arrays]) => `${(arrays ? '[' : '{"k":').repeat(depth)}1${(arrays ? ']' : '}').repeat(depth)}`);
 /** A JSON object text whose key may poison a prototype. */
-const poisoned = fc.constantFrom('{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', '{"constructor":"fine"}', '{"\\u005f_proto__":{}}');
+const poisoned = fc.constantFrom(
+  '{"__proto__":{"x":1}}',
+  '{"constructor":{"prototype":{"x":1}}}',
+  '{"constructor":"fine"}',
+  '{"\\u005f_proto__":{}}',
+);
 /** Where in a chat body a value is put. */
 const place = fc.constantFrom('metadata', 'tools-parameters', 'message-content', 'provider', 'response-format', 'top-level');
 
@@ -53,13 +60,26 @@ const headerValue = fc.oneof(
   { arbitrary: fc.constantFrom('', ' ', '\t', 'é', '\u0001', 'a\rb'), weight: 1 },
 );
 const specialHeader = fc.oneof(
-  fc.record({ name: fc.constant('Content-Type'), value: fc.constantFrom('application/json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data', '', 'application/x-www-form-urlencoded') }),
+  fc.record({
+    name: fc.constant('Content-Type'),
+    value: fc.constantFrom(
+      'application/json',
+      'text/plain',
+      'application/json; charset=latin1',
+      'multipart/form-data',
+      '',
+      'application/x-www-form-urlencoded',
+    ),
+  }),
   fc.record({ name: fc.constant('Content-Length'), value: fc.constantFrom('0', '5', '-1', 'abc', '99999999999', '1e3', '') }),
   fc.record({ name: fc.constant('Transfer-Encoding'), value: fc.constantFrom('chunked', 'gzip', 'identity', 'chunked, chunked') }),
   fc.record({ name: fc.constant('Authorization'), value: fc.constantFrom('Bearer', 'Bearer ', 'Basic abc', 'Bearer sk-nope') }),
   fc.record({ name: fc.constant('X-Request-Id'), value: headerValue }),
 );
-const headers = fc.array(fc.oneof({ arbitrary: fc.record({ name: headerName, value: headerValue }), weight: 3 }, { arbitrary: specialHeader, weight: 2 }), { maxLength: 6 });
+const headers = fc.array(
+  fc.oneof({ arbitrary: fc.record({ name: headerName, value: headerValue }), weight: 3 }, { arbitrary: specialHeader, weight: 2 }),
+  { maxLength: 6 },
+);
 
 describe('properties of the edge', () => {
   let sim: Simulator;
@@ -77,7 +97,10 @@ describe('properties of the edge', () => {
   });
 
   const alive = async () => {
-    const res = await call(gw, 'POST', '/chat/completions', { key: gw.managementKey, body: { model: 'prop/model', messages: [{ role: 'user', content: 'hi' }] } });
+    const res = await call(gw, 'POST', '/chat/completions', {
+      key: gw.managementKey,
+      body: { model: 'prop/model', messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(res.status).toBe(200);
   };
 

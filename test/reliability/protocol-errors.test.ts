@@ -1,7 +1,7 @@
 import { maxHeaderSize } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { exchange, portOf, request } from './raw-http.js';
 
 /**
@@ -54,7 +54,9 @@ describe('protocol errors', () => {
   it('answers a URL that does not decode (/%zz) with 400 in the envelope', async () => {
     const answer = await request(port, 'GET /api/v1/%zz HTTP/1.1\r\nHost: gateway\r\n\r\n');
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: { code: 400, message: 'Malformed URL /api/v1/%zz: a % must start a percent-encoded byte such as %20' } });
+    expect(answer.body).toEqual({
+      error: { code: 400, message: 'Malformed URL /api/v1/%zz: a % must start a percent-encoded byte such as %20' },
+    });
     expect(answer.text).toMatch(/\r\nx-error-code: GW_ERR_MALFORMED_URL\r\n/i);
   });
 
@@ -83,7 +85,9 @@ describe('bodies that break the JSON rules', () => {
   ])('refuses %s saying why, not as malformed JSON', async (body, start) => {
     const res = await call(gw, 'POST', '/keys', { key: gw.managementKey, body });
     expect(res.status).toBe(400);
-    expect(res.body.error.message).toBe(`${start}, because it could change the prototype of objects built from the body (prototype poisoning); rename the key`);
+    expect(res.body.error.message).toBe(
+      `${start}, because it could change the prototype of objects built from the body (prototype poisoning); rename the key`,
+    );
   });
 
   it('refuses nesting deeper than 64 levels with 400 naming the field', async () => {
@@ -94,7 +98,10 @@ describe('bodies that break the JSON rules', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      error: { code: 400, message: 'tools[0].function.parameters.a.a.a.a… nests objects and arrays deeper than 64 levels, the limit of a JSON body' },
+      error: {
+        code: 400,
+        message: 'tools[0].function.parameters.a.a.a.a… nests objects and arrays deeper than 64 levels, the limit of a JSON body',
+      },
     });
   });
 });

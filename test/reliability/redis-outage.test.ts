@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import type { ServingProcess } from '../support/cli.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/until.js';
@@ -39,7 +39,11 @@ describe.skipIf(!redisUrl)('Redis going away and coming back', () => {
     await sim?.close();
   });
 
-  const redisUp = () => until(() => request(serving, 'GET', '/ready'), ({ body }) => body.checks?.redis === 'up');
+  const redisUp = () =>
+    until(
+      () => request(serving, 'GET', '/ready'),
+      ({ body }) => body.checks?.redis === 'up',
+    );
 
   /** A session's first answer comes from beta (alpha fails for sim/flaky), and pins it there: sim/sticky then skips the cheaper alpha. */
   async function sessionSticks(): Promise<string[]> {
@@ -57,11 +61,17 @@ describe.skipIf(!redisUrl)('Redis going away and coming back', () => {
     // A key with a limit: its spend is held in Redis, and in this instance's book while Redis is away.
     const { key } = await createKey(serving, 'limited', 1_000);
     const traffic = load(8, () => chat(serving, key));
-    await until(() => traffic.answers.length, (n) => n >= 20);
+    await until(
+      () => traffic.answers.length,
+      (n) => n >= 20,
+    );
     const warningsBefore = warnings(serving).length;
     await proxy.cut();
     const atCut = traffic.answers.length;
-    await until(() => traffic.answers.length, (n) => n >= atCut + 100);
+    await until(
+      () => traffic.answers.length,
+      (n) => n >= atCut + 100,
+    );
     expect(await sessionSticks()).toEqual(['beta', 'beta']);
     expect((await request(serving, 'GET', '/ready')).body.checks.redis).toBe('unavailable');
 
@@ -80,10 +90,16 @@ describe.skipIf(!redisUrl)('Redis going away and coming back', () => {
   it('when the network to it is cut (no error, no answer), requests go on after a bounded wait instead of hanging', async () => {
     await redisUp();
     const traffic = load(8, () => chat(serving, MANAGEMENT_KEY));
-    await until(() => traffic.answers.length, (n) => n >= 20);
+    await until(
+      () => traffic.answers.length,
+      (n) => n >= 20,
+    );
     proxy.blackhole();
     const atCut = traffic.answers.length;
-    const during = await until(() => traffic.answers.length, (n) => n >= atCut + 100);
+    const during = await until(
+      () => traffic.answers.length,
+      (n) => n >= atCut + 100,
+    );
     expect(during).toBeGreaterThanOrEqual(atCut + 100);
     await proxy.restore();
     expect((await redisUp()).body.checks.redis).toBe('up');

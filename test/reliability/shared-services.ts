@@ -1,7 +1,7 @@
 // What the shared-service outage suites share: a `serve` process in front of the simulator, and calls to it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SOURCE_MAIN, startServe, type ServingProcess } from '../support/cli.js';
+import { type ServingProcess, SOURCE_MAIN, startServe } from '../support/cli.js';
 
 export const MANAGEMENT_KEY = 'outage-test-management-key-00000000';
 
@@ -49,8 +49,17 @@ export interface Answer {
 }
 
 /** A JSON call to the gateway; `path` is under /api/v1 unless it starts at the root (/health, /ready). */
-export async function request(serving: Pick<ServingProcess, 'baseUrl'>, method: string, path: string, key?: string, body?: unknown): Promise<Answer> {
-  const url = path.startsWith('/api/') || path === '/health' || path === '/ready' ? new URL(path, serving.baseUrl).toString() : `${serving.baseUrl}${path}`;
+export async function request(
+  serving: Pick<ServingProcess, 'baseUrl'>,
+  method: string,
+  path: string,
+  key?: string,
+  body?: unknown,
+): Promise<Answer> {
+  const url =
+    path.startsWith('/api/') || path === '/health' || path === '/ready'
+      ? new URL(path, serving.baseUrl).toString()
+      : `${serving.baseUrl}${path}`;
   const response = await fetch(url, {
     method,
     headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -68,7 +77,11 @@ export const chat = (serving: Pick<ServingProcess, 'baseUrl'>, key: string, extr
   request(serving, 'POST', '/chat/completions', key, { model: 'sim/model', messages: [{ role: 'user', content: 'Say hello' }], ...extra });
 
 /** A new API key of the default organization: its secret and its hash. */
-export async function createKey(serving: Pick<ServingProcess, 'baseUrl'>, name: string, limit?: number): Promise<{ key: string; hash: string }> {
+export async function createKey(
+  serving: Pick<ServingProcess, 'baseUrl'>,
+  name: string,
+  limit?: number,
+): Promise<{ key: string; hash: string }> {
   const { status, body } = await request(serving, 'POST', '/keys', MANAGEMENT_KEY, { name, ...(limit !== undefined ? { limit } : {}) });
   if (status !== 201) throw new Error(`POST /keys answered ${status}: ${JSON.stringify(body)}`);
   return { key: body.key, hash: body.data.hash };

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { openStore } from '../../src/store/database.js';
 import { startServe } from '../support/cli.js';
 import { testEngines } from '../support/databases.js';
@@ -32,7 +32,12 @@ async function serveSlowStreams(dir: string) {
       '      - { provider: sim, upstream_model: "sim-model@chunks=200,chunk_delay=100", pricing: { prompt: 0.000001, completion: 0.000002 } }',
     ].join('\n'),
   );
-  return startServe({ GATEWAY_CONFIG: config, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: KEY, DRAIN_TIMEOUT_MS: '1000' });
+  return startServe({
+    GATEWAY_CONFIG: config,
+    DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+    GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: KEY,
+    DRAIN_TIMEOUT_MS: '1000',
+  });
 }
 
 describe('a stop past its drain time', () => {
@@ -55,7 +60,10 @@ describe('a stop past its drain time', () => {
     expect(Date.now() - stoppedAt).toBeLessThan(15_000);
 
     for (const text of await Promise.all(bodies)) {
-      const events = text.split('\n\n').filter((event) => event.startsWith('data: ')).map((event) => event.slice('data: '.length));
+      const events = text
+        .split('\n\n')
+        .filter((event) => event.startsWith('data: '))
+        .map((event) => event.slice('data: '.length));
       expect(events.at(-1)).toBe('[DONE]');
       const last = JSON.parse(events.at(-2)!) as { error: { code: number; message: string }; choices: { finish_reason: string }[] };
       expect(last.error.code).toBe(503);
@@ -82,7 +90,11 @@ describe('a stop past its drain time', () => {
 describe('a request that reaches a draining server', () => {
   it('is refused in the envelope with its connection closed', async () => {
     const gw = await startGateway(testEngines[0]!, {
-      catalog: simCatalog(sim.url, ['alpha'], [{ id: 'sim/long', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=100,chunk_delay=50' }] }]),
+      catalog: simCatalog(
+        sim.url,
+        ['alpha'],
+        [{ id: 'sim/long', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=100,chunk_delay=50' }] }],
+      ),
     });
     const streaming = new AbortController();
     const stream = await fetch(`${gw.baseUrl}/chat/completions`, {

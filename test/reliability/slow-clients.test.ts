@@ -1,9 +1,9 @@
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { until } from '../support/until.js';
-import { openSocket, portOf, request, untilClosed, type RawExchange } from './raw-http.js';
+import { openSocket, portOf, type RawExchange, request, untilClosed } from './raw-http.js';
 
 /**
  * Clients that send half their headers or half their body, or trickle it,
@@ -89,7 +89,8 @@ describe('the connection cap', () => {
     await gw.close();
   });
 
-  const openConnections = () => new Promise<number>((resolve, reject) => gw.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+  const openConnections = () =>
+    new Promise<number>((resolve, reject) => gw.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
 
   it('closes connections past the cap at once, and serves again once there is room', async () => {
     const models = `GET /api/v1/models HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer ${gw.managementKey}\r\n\r\n`;

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestUpstream, type ReceivedRequest, type TestUpstream } from '../../src/providers/shared/upstream-server.testing.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type ReceivedRequest, startTestUpstream, type TestUpstream } from '../../src/providers/shared/upstream-server.testing.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { testEngines } from '../support/databases.js';
-import { call, startGateway, type RunningGateway } from '../support/gateway.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { readSse } from '../support/read-sse.js';
 import { rerankSimCatalog } from '../support/rerank-sim-catalog.js';
 import { simCatalog } from '../support/sim-gateway.js';
@@ -40,7 +40,10 @@ describe.each(testEngines)('upstream usage figures checked before billing, on $n
     const catalog = simCatalog(
       sim.url,
       ['alpha'],
-      Object.entries(MODELS).map(([id, upstream]) => ({ id, endpoints: [{ provider: 'alpha', upstream, pricing: PRICING, contextLength: 128_000 }] })),
+      Object.entries(MODELS).map(([id, upstream]) => ({
+        id,
+        endpoints: [{ provider: 'alpha', upstream, pricing: PRICING, contextLength: 128_000 }],
+      })),
     );
     gw = await startGateway(engine, { catalog });
     truth = await complete('sim/sane', (await newKey()).key);
@@ -50,7 +53,11 @@ describe.each(testEngines)('upstream usage figures checked before billing, on $n
     await sim?.close();
   });
 
-  const newKey = async () => (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'payer', limit: 100 } })).body as { key: string; data: { hash: string } };
+  const newKey = async () =>
+    (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'payer', limit: 100 } })).body as {
+      key: string;
+      data: { hash: string };
+    };
   const keyUsage = async (hash: string) => (await call(gw, 'GET', `/keys/${hash}`, { key: gw.managementKey })).body.data.usage as number;
   const generation = async (id: string, key: string) => (await call(gw, 'GET', `/generation?id=${id}`, { key })).body.data;
 
@@ -86,14 +93,20 @@ describe.each(testEngines)('upstream usage figures checked before billing, on $n
 
   /** The billed usage is whole counts ≥ 0 near the truth, at a finite cost ≥ 0 the key is charged, and the generation says so. */
   async function expectEstimated(id: string, usage: Record<string, any>, key: string, hash: string) {
-    for (const figure of [usage.prompt_tokens, usage.completion_tokens, usage.total_tokens]) expect(Number.isSafeInteger(figure) && figure >= 0).toBe(true);
+    for (const figure of [usage.prompt_tokens, usage.completion_tokens, usage.total_tokens])
+      expect(Number.isSafeInteger(figure) && figure >= 0).toBe(true);
     expect(usage.prompt_tokens_details?.cached_tokens ?? 0).toBeLessThanOrEqual(usage.prompt_tokens);
     expect(usage.completion_tokens_details?.reasoning_tokens ?? 0).toBeLessThanOrEqual(usage.completion_tokens);
     expect(typeof usage.cost).toBe('number');
     expect(usage.cost).toBeGreaterThan(0);
     expect(usage.cost).toBeLessThan(truth.usage.cost * 5);
     const row = await generation(id, key);
-    expect(row).toMatchObject({ usage_estimated: true, total_cost: usage.cost, tokens_prompt: usage.prompt_tokens, tokens_completion: usage.completion_tokens });
+    expect(row).toMatchObject({
+      usage_estimated: true,
+      total_cost: usage.cost,
+      tokens_prompt: usage.prompt_tokens,
+      tokens_completion: usage.completion_tokens,
+    });
     expect(await keyUsage(hash)).toBeCloseTo(usage.cost, 12);
   }
 
@@ -225,13 +238,18 @@ describe.each(testEngines)('video seconds checked before billing, on $name', (en
     if (method !== 'POST') return void response.writeHead(404).end();
     const model = (body as { model: string }).model;
     const seconds = model.slice(model.indexOf('seconds=') + 'seconds='.length);
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `video_${++made}`, object: 'video', status: 'completed', seconds }));
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ id: `video_${++made}`, object: 'video', status: 'completed', seconds }));
   };
 
   beforeAll(async () => {
     upstream = await startTestUpstream(answer);
     const models = ['8', '1000000', '1e308'].map((seconds) => ({ id: `vid/${seconds}`, upstream: `sora-2@seconds=${seconds}` }));
-    gw = await startGateway(engine, { catalog: videoSimCatalog(upstream.origin, models), videos: { tickMs: 20, intervalMs: 20, leaseMs: 2_000 } });
+    gw = await startGateway(engine, {
+      catalog: videoSimCatalog(upstream.origin, models),
+      videos: { tickMs: 20, intervalMs: 20, leaseMs: 2_000 },
+    });
   });
   afterAll(async () => {
     await gw?.close();

@@ -45,7 +45,8 @@ function interpolate<T>(value: T, variables: Record<string, string | undefined>)
     }) as T;
   }
   if (Array.isArray(value)) return value.map((item) => interpolate(item, variables)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, variables)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, variables)])) as T;
   return value;
 }
 
@@ -54,7 +55,11 @@ const withoutIds = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(withoutIds)
     : value && typeof value === 'object'
-      ? Object.fromEntries(Object.entries(value).filter(([k, v]) => !(k === 'id' && typeof v === 'string')).map(([k, v]) => [k, withoutIds(v)]))
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([k, v]) => !(k === 'id' && typeof v === 'string'))
+            .map(([k, v]) => [k, withoutIds(v)]),
+        )
       : value;
 
 const raw = parse(read('compose.yaml')) as ComposeFile;
@@ -62,7 +67,9 @@ const demoEnv = parseEnv(read('examples/compose-demo.env'));
 const base = interpolate(raw, {});
 const demo = interpolate(raw, demoEnv);
 const active = (file: ComposeFile, profiles: string[]) =>
-  Object.keys(file.services).filter((name) => (file.services[name]!.profiles ?? []).every((p) => profiles.includes(p)) || !file.services[name]!.profiles);
+  Object.keys(file.services).filter(
+    (name) => (file.services[name]!.profiles ?? []).every((p) => profiles.includes(p)) || !file.services[name]!.profiles,
+  );
 
 describe('compose.yaml', () => {
   it('is valid against the Compose Specification schema', () => {
@@ -95,7 +102,7 @@ describe('compose.yaml', () => {
     for (const service of Object.values(base.services)) expect(service.image).not.toMatch(/:latest$|^[^:]+$/);
   });
 
-  it('starts the gateway once PostgreSQL and Redis answer their health checks, and keeps the image\'s own', () => {
+  it("starts the gateway once PostgreSQL and Redis answer their health checks, and keeps the image's own", () => {
     const gateway = base.services.gateway!;
     expect(gateway.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
     expect(base.services.postgres!.healthcheck!.test).toEqual(['CMD', 'pg_isready', '--username=gateway', '--dbname=gateway']);
@@ -112,7 +119,12 @@ describe('compose.yaml', () => {
     const database = new URL(settings.databaseUrl);
     const postgres = base.services.postgres!.environment!;
     expect([database.protocol, database.hostname, database.port, database.username, database.password, database.pathname]).toEqual([
-      'postgres:', 'postgres', '5432', postgres.POSTGRES_USER, postgres.POSTGRES_PASSWORD, `/${postgres.POSTGRES_DB}`,
+      'postgres:',
+      'postgres',
+      '5432',
+      postgres.POSTGRES_USER,
+      postgres.POSTGRES_PASSWORD,
+      `/${postgres.POSTGRES_DB}`,
     ]);
     expect(settings.redisUrl).toBe('redis://redis:6379');
     // An empty GATEWAY_CONFIG is no config file, and an empty bootstrap key none: the first start prints one.
@@ -121,14 +133,14 @@ describe('compose.yaml', () => {
     expect(base.services.gateway!.ports).toEqual(['8080:8080']);
   });
 
-  it('keeps the gateway\'s data folder, PostgreSQL\'s and Redis\'s in named volumes', () => {
+  it("keeps the gateway's data folder, PostgreSQL's and Redis's in named volumes", () => {
     expect(base.services.gateway!.volumes).toEqual(['gateway-data:/app/data']);
     expect(base.services.postgres!.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
     expect(base.services.redis!.volumes).toEqual(['redis-data:/data']);
     expect(Object.keys(base.volumes).sort()).toEqual(['gateway-data', 'postgres-data', 'redis-data']);
   });
 
-  it('lets requests in flight finish on a stop: its grace period is longer than the gateway\'s drain', () => {
+  it("lets requests in flight finish on a stop: its grace period is longer than the gateway's drain", () => {
     const grace = /^(\d+)s$/.exec(base.services.gateway!.stop_grace_period!)!;
     expect(Number(grace[1]) * 1000).toBeGreaterThan(readSettings({}).drainTimeoutMs + 5_000);
   });

@@ -2,10 +2,20 @@
 // server (dockerfile-ast, dockerfile-utils), then held to the rules of hadolint that apply to it (hadolint itself is
 // not packaged for Debian: see docs/operations.md, "Containers") and to what the gateway needs of its image.
 import { existsSync, readFileSync } from 'node:fs';
-import { validate, ValidationSeverity } from 'dockerfile-utils';
+import { ValidationSeverity, validate } from 'dockerfile-utils';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-import { argumentsOf as args, DOCKERFILE_TEXT as text, dockerfile, envOf as env, execForm, flagOf as flag, runtimeStage as runtime, stages, withKeyword as keyword } from '../support/dockerfile.js';
+import {
+  argumentsOf as args,
+  dockerfile,
+  envOf as env,
+  execForm,
+  flagOf as flag,
+  withKeyword as keyword,
+  runtimeStage as runtime,
+  stages,
+  DOCKERFILE_TEXT as text,
+} from '../support/dockerfile.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
@@ -17,8 +27,15 @@ describe('the Dockerfile', () => {
   it('has no error or warning of the Docker language server, every optional check raised to an error', () => {
     const all = ValidationSeverity.ERROR;
     const problems = validate(text, {
-      deprecatedMaintainer: all, directiveCasing: all, emptyContinuationLine: all, instructionCasing: all, instructionCmdMultiple: all,
-      instructionEntrypointMultiple: all, instructionHealthcheckMultiple: all, instructionJSONInSingleQuotes: all, instructionWorkdirRelative: all,
+      deprecatedMaintainer: all,
+      directiveCasing: all,
+      emptyContinuationLine: all,
+      instructionCasing: all,
+      instructionCmdMultiple: all,
+      instructionEntrypointMultiple: all,
+      instructionHealthcheckMultiple: all,
+      instructionJSONInSingleQuotes: all,
+      instructionWorkdirRelative: all,
     });
     expect(problems.map((p) => `line ${p.range.start.line + 1}: ${p.message}`)).toEqual([]);
   });
@@ -41,14 +58,14 @@ describe('the Dockerfile', () => {
     expect(keyword(after, 'RUN').concat(keyword(after, 'COPY'), keyword(after, 'ADD'))).toEqual([]);
   });
 
-  it('keeps the program read-only to the server: only the data folder is the node user\'s', () => {
+  it("keeps the program read-only to the server: only the data folder is the node user's", () => {
     for (const copy of keyword(runtime, 'COPY')) expect(flag(copy, 'chown'), copy.toString()).toBe('root:root');
     expect(runs().some((run) => /chown node:node \/app\/data\b/.test(run))).toBe(true);
     expect(keyword(runtime, 'VOLUME').map(args)).toEqual([['["/app/data"]']]);
     expect(keyword(runtime, 'WORKDIR').map(args)).toEqual([['/app']]);
   });
 
-  it('checks its health on GET /health with Node\'s own fetch, the slim image having no curl', () => {
+  it("checks its health on GET /health with Node's own fetch, the slim image having no curl", () => {
     const [healthcheck, ...more] = keyword(runtime, 'HEALTHCHECK');
     expect(more).toEqual([]);
     expect(healthcheck!.getArgumentsContent()).toMatch(/^CMD \[/);
@@ -89,7 +106,10 @@ describe('the Dockerfile', () => {
 
   it('copies from the build context with COPY only, from stages it defines, and nothing .dockerignore leaves out (DL3020, DL3022)', () => {
     expect(keyword(dockerfile.getInstructions(), 'ADD')).toEqual([]);
-    const ignored = read('.dockerignore').split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
     for (const copy of keyword(dockerfile.getInstructions(), 'COPY')) {
       const from = flag(copy, 'from');
       const sources = args(copy).slice(0, -1);
@@ -99,13 +119,18 @@ describe('the Dockerfile', () => {
       }
       for (const source of sources) {
         expect(existsSync(new URL(source, root)), source).toBe(true);
-        expect(ignored.filter((pattern) => source === pattern || source.startsWith(`${pattern}/`)), source).toEqual([]);
+        expect(
+          ignored.filter((pattern) => source === pattern || source.startsWith(`${pattern}/`)),
+          source,
+        ).toEqual([]);
       }
     }
   });
 
-  it('gives the runtime image every file the published package holds (package.json\'s files), as npm would', () => {
-    const copied = keyword(runtime, 'COPY').map((copy) => args(copy).slice(0, -1)).flat().map((path) => path.replace(/^\/app\//, ''));
+  it("gives the runtime image every file the published package holds (package.json's files), as npm would", () => {
+    const copied = keyword(runtime, 'COPY')
+      .flatMap((copy) => args(copy).slice(0, -1))
+      .map((path) => path.replace(/^\/app\//, ''));
     for (const path of ['package.json', 'node_modules', ...manifest.files]) expect(copied).toContain(path);
   });
 });

@@ -105,10 +105,13 @@ describe('links of the README and docs/', () => {
   });
 
   // bench/README.md names its own output folder (bench/results/), made by a run and not committed.
-  it.each(documents.filter((document) => document !== 'bench/README.md'))('%s: every file or folder it names in code (`src/…`) is in the repository', (document) => {
-    const missing = namedPaths(readFileSync(join(root, document), 'utf8')).filter((path) => !existsSync(join(root, path)));
-    expect(missing).toEqual([]);
-  });
+  it.each(documents.filter((document) => document !== 'bench/README.md'))(
+    '%s: every file or folder it names in code (`src/…`) is in the repository',
+    (document) => {
+      const missing = namedPaths(readFileSync(join(root, document), 'utf8')).filter((path) => !existsSync(join(root, path)));
+      expect(missing).toEqual([]);
+    },
+  );
 
   it('the README links to every page of docs/', () => {
     const linked = new Set(

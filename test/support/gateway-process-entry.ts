@@ -1,7 +1,8 @@
 // The child of startGatewayProcess: one gateway over an existing database, until it is killed.
-import type { GatewayProcessConfig } from './gateway-process.js';
+
 import { testEngines } from './databases.js';
 import { startGateway } from './gateway.js';
+import type { GatewayProcessConfig } from './gateway-process.js';
 import { simCatalog } from './sim-gateway.js';
 
 const config = JSON.parse(process.argv[2]!) as GatewayProcessConfig;

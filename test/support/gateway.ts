@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { bootstrap } from '../../src/accounts/bootstrap.js';
-import { buildApp, type AppOptions } from '../../src/app.js';
+import { keyRateLimiter, type RateLimitSettings } from '../../src/accounts/key-rate-limiter.js';
+import { type AppOptions, buildApp } from '../../src/app.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { Catalog } from '../../src/catalog/types.js';
-import { PROVIDER_KINDS } from '../../src/providers/registry.js';
 import { connectSharedState } from '../../src/cli/shared-state.js';
-import { keyRateLimiter, type RateLimitSettings } from '../../src/accounts/key-rate-limiter.js';
+import { PROVIDER_KINDS } from '../../src/providers/registry.js';
 import type { ChangeFeed } from '../../src/store/change-feed.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';

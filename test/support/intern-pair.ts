@@ -1,11 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import { ConstantBackoff } from 'cockatiel';
-import { forkIntern, type ChildHandle } from '../../src/interns/runtime/intern-process.js';
+import { type ChildHandle, forkIntern } from '../../src/interns/runtime/intern-process.js';
 import type { InternRuntimeTuning } from '../../src/interns/runtime/runtime-tuning.js';
 import { recordingServer } from '../../src/interns/tools/tools.testing.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import type { TestEngine } from './databases.js';
-import { startGateway, type RunningGateway } from './gateway.js';
+import { type RunningGateway, startGateway } from './gateway.js';
 import { enrolInProgramme } from './intern-world.js';
 import { simCatalog } from './sim-gateway.js';
 
@@ -37,19 +37,28 @@ export interface InternPair {
  */
 export async function startInternPair(
   engine: TestEngine,
-  { redisUrl, tuning = {}, tuningOfA = {} }: { redisUrl?: string; tuning?: InternRuntimeTuning; /** A's own, over `tuning`. */ tuningOfA?: InternRuntimeTuning } = {},
+  {
+    redisUrl,
+    tuning = {},
+    tuningOfA = {},
+  }: { redisUrl?: string; tuning?: InternRuntimeTuning /** A's own, over `tuning`. */; tuningOfA?: InternRuntimeTuning } = {},
 ): Promise<InternPair> {
   const held: ServerResponse[] = [];
-  const release = () => held.splice(0).forEach((res) => {
-    res.end('slow page body');
-  });
+  const release = () =>
+    held.splice(0).forEach((res) => {
+      res.end('slow page body');
+    });
   const sim = await startSimulator();
   const site = await recordingServer((req, res) => (req.url === '/slow' ? held.push(res) : res.end('quick page body')));
   const webhook = await recordingServer((_req, res) => res.writeHead(204).end());
-  const catalog = simCatalog(sim.url, ['alpha'], [
-    { id: 'sim/agent', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
-    { id: 'sim/slow-agent', endpoints: [{ provider: 'alpha', upstream: 'sim-model@latency=1500' }] },
-  ]);
+  const catalog = simCatalog(
+    sim.url,
+    ['alpha'],
+    [
+      { id: 'sim/agent', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] },
+      { id: 'sim/slow-agent', endpoints: [{ provider: 'alpha', upstream: 'sim-model@latency=1500' }] },
+    ],
+  );
   const instance = async (own: InternRuntimeTuning, databaseUrl?: string): Promise<PairedInstance> => {
     const children: PairedInstance['children'] = [];
     const spawn = (internId: string) => {

@@ -3,10 +3,10 @@ import { ConstantBackoff } from 'cockatiel';
 import { INTERN_PROGRAMME_TOPIC } from '../../src/interns/flag-cache.js';
 import type { InternRuntimeTuning } from '../../src/interns/runtime/runtime-tuning.js';
 import { recordingServer } from '../../src/interns/tools/tools.testing.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { enroll } from '../../src/store/repositories/interns.js';
 import type { TestEngine } from './databases.js';
-import { startGateway, type RunningGateway } from './gateway.js';
+import { type RunningGateway, startGateway } from './gateway.js';
 import { simCatalog } from './sim-gateway.js';
 
 type RecordingServer = Awaited<ReturnType<typeof recordingServer>>;
@@ -31,9 +31,10 @@ export interface InternWorld {
 
 export async function startInternWorld(engine: TestEngine, runtime: InternRuntimeTuning = {}): Promise<InternWorld> {
   const held: ServerResponse[] = [];
-  const release = () => held.splice(0).forEach((res) => {
-    res.end('slow page body');
-  });
+  const release = () =>
+    held.splice(0).forEach((res) => {
+      res.end('slow page body');
+    });
   const sim = await startSimulator();
   const site = await recordingServer((req, res) => (req.url === '/slow' ? held.push(res) : res.end('quick page body')));
   const webhook = await recordingServer((_req, res) => res.writeHead(204).end());

@@ -65,7 +65,8 @@ export function parseExposition(text: string): Map<string, Family> {
     const [, name, labels, raw] = sample;
     // Prometheus reads values as Go's ParseFloat does: NaN and Inf in any case (prom-client writes "Nan").
     const special = raw!.toLowerCase();
-    const value = special === 'nan' ? NaN : special === '+inf' || special === 'inf' ? Infinity : special === '-inf' ? -Infinity : Number(raw);
+    const value =
+      special === 'nan' ? NaN : special === '+inf' || special === 'inf' ? Infinity : special === '-inf' ? -Infinity : Number(raw);
     if (Number.isNaN(value) && special !== 'nan') throw new Error(`bad value: ${line}`);
     const family = familyOf(name!);
     if (!family) throw new Error(`sample of no announced family: ${line}`);

@@ -19,7 +19,9 @@ export interface RerankSimModel {
 export function rerankSimCatalog(simUrl: string, models: RerankSimModel[], timeoutMs = 2_000): Catalog {
   const lines = [
     'providers:',
-    ...['cohere-a', 'cohere-b'].map((id) => `  - { id: ${id}, kind: cohere, base_url: "${simUrl}/v2", api_key: sim-key, timeout_ms: ${timeoutMs} }`),
+    ...['cohere-a', 'cohere-b'].map(
+      (id) => `  - { id: ${id}, kind: cohere, base_url: "${simUrl}/v2", api_key: sim-key, timeout_ms: ${timeoutMs} }`,
+    ),
     `  - { id: jina-a, kind: jina, base_url: "${simUrl}/v1", api_key: sim-key, timeout_ms: ${timeoutMs} }`,
     `  - { id: openai-a, kind: openai, base_url: "${simUrl}/v1", api_key: sim-key, timeout_ms: ${timeoutMs} }`,
     '  - { id: gateway, kind: local }',

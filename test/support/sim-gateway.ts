@@ -32,11 +32,22 @@ const SIM_BASE_PATHS = { openai: '/v1', anthropic: '/v1', gemini: '/v1beta' } as
  * provider ids and protocols (OpenAI by default), written as a config file so that tests go through the same
  * loader the server uses.
  */
-export function simCatalog(simUrl: string, providers: (string | { id: string; kind: keyof typeof SIM_BASE_PATHS })[], models: SimModel[], timeoutMs = 5_000): Catalog {
+export function simCatalog(
+  simUrl: string,
+  providers: (string | { id: string; kind: keyof typeof SIM_BASE_PATHS })[],
+  models: SimModel[],
+  timeoutMs = 5_000,
+): Catalog {
   const lines = ['providers:'];
   for (const provider of providers) {
     const { id, kind } = typeof provider === 'string' ? { id: provider, kind: 'openai' as const } : provider;
-    lines.push(`  - id: ${id}`, `    kind: ${kind}`, `    base_url: ${simUrl}${SIM_BASE_PATHS[kind]}`, '    api_key: sim-key', `    timeout_ms: ${timeoutMs}`);
+    lines.push(
+      `  - id: ${id}`,
+      `    kind: ${kind}`,
+      `    base_url: ${simUrl}${SIM_BASE_PATHS[kind]}`,
+      '    api_key: sim-key',
+      `    timeout_ms: ${timeoutMs}`,
+    );
   }
   lines.push('models:');
   for (const m of models) {

@@ -16,8 +16,14 @@ export interface TaskSimModel {
  * `cohere-a` Cohere's v2, `jina-a` Jina's (the simulator's `/jina/v1`).
  * `sim/chat` is a chat model, for the wrong-endpoint checks.
  */
-export function taskSimCatalog(simUrl: string, type: 'embeddings' | 'image' | 'speech', models: TaskSimModel[], timeoutMs = 2_000): Catalog {
-  const provider = (id: string, kind: string, path: string) => `  - { id: ${id}, kind: ${kind}, base_url: "${simUrl}${path}", api_key: sim-key, timeout_ms: ${timeoutMs} }`;
+export function taskSimCatalog(
+  simUrl: string,
+  type: 'embeddings' | 'image' | 'speech',
+  models: TaskSimModel[],
+  timeoutMs = 2_000,
+): Catalog {
+  const provider = (id: string, kind: string, path: string) =>
+    `  - { id: ${id}, kind: ${kind}, base_url: "${simUrl}${path}", api_key: sim-key, timeout_ms: ${timeoutMs} }`;
   const lines = [
     'providers:',
     provider('openai-a', 'openai', '/v1'),
@@ -31,7 +37,8 @@ export function taskSimCatalog(simUrl: string, type: 'embeddings' | 'image' | 's
   ];
   for (const m of models) {
     lines.push(`  - id: ${m.id}`, `    type: ${type}`, '    endpoints:');
-    for (const e of m.endpoints) lines.push(`      - { provider: ${e.provider}, upstream_model: "${e.upstream}", pricing: ${e.pricing ?? '{ prompt: 0.0000001 }'} }`);
+    for (const e of m.endpoints)
+      lines.push(`      - { provider: ${e.provider}, upstream_model: "${e.upstream}", pricing: ${e.pricing ?? '{ prompt: 0.0000001 }'} }`);
   }
   const config = parseGatewayConfig(lines.join('\n'), `${type}-test.yaml`, { knownKinds: PROVIDER_KINDS }, {});
   return buildCatalog({ config, env: {}, knownKinds: PROVIDER_KINDS });

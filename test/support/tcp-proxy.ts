@@ -1,4 +1,4 @@
-import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { type AddressInfo, createConnection, createServer, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP proxy between the gateway and a shared service (PostgreSQL, Redis),

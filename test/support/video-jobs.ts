@@ -16,10 +16,18 @@ export const ledgerRows = (gw: RunningGateway, generationId: string) =>
   gw.store.db.selectFrom('generations').selectAll().where('id', '=', generationId).execute();
 
 /** Submits a job and checks the 202: the job's id, its polling URL and `pending`, nothing else. */
-export async function submitAccepted(gw: Pick<RunningGateway, 'baseUrl'>, body: Record<string, unknown>, key: string): Promise<{ id: string; polling_url: string }> {
+export async function submitAccepted(
+  gw: Pick<RunningGateway, 'baseUrl'>,
+  body: Record<string, unknown>,
+  key: string,
+): Promise<{ id: string; polling_url: string }> {
   const accepted = await call(gw, 'POST', '/videos', { key, body });
   expect(accepted.status).toBe(202);
-  expect(accepted.body).toEqual({ id: expect.stringMatching(/^job-/), polling_url: `${gw.baseUrl}/videos/${accepted.body.id}`, status: 'pending' });
+  expect(accepted.body).toEqual({
+    id: expect.stringMatching(/^job-/),
+    polling_url: `${gw.baseUrl}/videos/${accepted.body.id}`,
+    status: 'pending',
+  });
   return accepted.body;
 }
 

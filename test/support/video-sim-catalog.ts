@@ -36,7 +36,9 @@ export function videoSimCatalog(simUrl: string, models: VideoSimModel[]): Catalo
     lines.push(`  - id: ${m.id}`, '    type: video', '    endpoints:');
     for (const e of endpoints) {
       const bySize = e.bySize ? `, video_second_by_size: ${JSON.stringify(e.bySize)}` : '';
-      lines.push(`      - { provider: ${e.provider}, upstream_model: "${e.upstream}", pricing: { video_second: ${e.price ?? VIDEO_SECOND}${bySize} } }`);
+      lines.push(
+        `      - { provider: ${e.provider}, upstream_model: "${e.upstream}", pricing: { video_second: ${e.price ?? VIDEO_SECOND}${bySize} } }`,
+      );
     }
   }
   const config = parseGatewayConfig(lines.join('\n'), 'video-test.yaml', { knownKinds: PROVIDER_KINDS }, {});

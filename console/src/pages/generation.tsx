@@ -5,7 +5,10 @@ import { href } from '../router';
 import { useLoad } from '../use-load';
 
 export function Generation({ id }: { id: string }) {
-  const loaded = useLoad(() => api<{ data: GenerationRecord }>('GET', `/generation?id=${encodeURIComponent(id)}`).then((r) => r.data), [id]);
+  const loaded = useLoad(
+    () => api<{ data: GenerationRecord }>('GET', `/generation?id=${encodeURIComponent(id)}`).then((r) => r.data),
+    [id],
+  );
   const g = loaded.data;
   return (
     <>
@@ -73,7 +76,11 @@ export function Generation({ id }: { id: string }) {
                 { title: '#', cell: (a) => a.n, numeric: true },
                 { title: 'Model', cell: (a) => a.model },
                 { title: 'Provider', cell: (a) => a.provider },
-                { title: 'Outcome', cell: (a) => (a.status === 'success' ? 'served' : `failed: ${a.error?.failure ?? ''}${a.error?.status ? ` (${a.error.status})` : ''}`) },
+                {
+                  title: 'Outcome',
+                  cell: (a) =>
+                    a.status === 'success' ? 'served' : `failed: ${a.error?.failure ?? ''}${a.error?.status ? ` (${a.error.status})` : ''}`,
+                },
                 { title: 'Detail', cell: (a) => a.error?.message ?? '' },
                 { title: 'Latency', cell: (a) => formatMs(a.latency_ms), numeric: true },
               ]}

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, query, type Generation, type KeyRecord } from '../api';
+import { api, type Generation, type KeyRecord, query } from '../api';
 import { ErrorNote, Loading, Panel, Table } from '../components';
 import { formatCount, formatMs, formatTime, formatUsd, shortHash } from '../format';
 import { href } from '../router';
@@ -19,7 +19,13 @@ interface Filters {
 const utcTime = (local: string) => (local ? new Date(`${local}:00Z`).toISOString() : undefined);
 
 export function Generations({ params }: { params: URLSearchParams }) {
-  const initial: Filters = { key: params.get('key') ?? '', model: params.get('model') ?? '', status: params.get('status') ?? '', from: '', to: '' };
+  const initial: Filters = {
+    key: params.get('key') ?? '',
+    model: params.get('model') ?? '',
+    status: params.get('status') ?? '',
+    from: '',
+    to: '',
+  };
   const [draft, setDraft] = useState(initial);
   const [filters, setFilters] = useState(initial);
   const [offset, setOffset] = useState(0);
@@ -38,7 +44,8 @@ export function Generations({ params }: { params: URLSearchParams }) {
     setOffset(0);
     setFilters(draft);
   };
-  const set = (field: keyof Filters) => (event: { currentTarget: HTMLInputElement | HTMLSelectElement }) => setDraft({ ...draft, [field]: event.currentTarget.value });
+  const set = (field: keyof Filters) => (event: { currentTarget: HTMLInputElement | HTMLSelectElement }) =>
+    setDraft({ ...draft, [field]: event.currentTarget.value });
   return (
     <>
       <form class="toolbar" onSubmit={apply} aria-label="Filter generations">
@@ -99,9 +106,7 @@ export function Generations({ params }: { params: URLSearchParams }) {
           <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
             Newer
           </button>
-          <span>
-            {page.data?.data.length ? `${offset + 1}–${offset + page.data.data.length}` : ''}
-          </span>
+          <span>{page.data?.data.length ? `${offset + 1}–${offset + page.data.data.length}` : ''}</span>
           <button type="button" class="secondary" disabled={!page.data?.has_more} onClick={() => setOffset(offset + PAGE)}>
             Older
           </button>

@@ -68,7 +68,15 @@ function CreateKey({ onCreated }: { onCreated: (created: { name: string; key: st
         </label>
         <label>
           Limit (USD, empty for none)
-          <input name="limit" type="number" min="0" step="0.01" inputMode="decimal" value={form.limit} onInput={(e) => setForm({ ...form, limit: e.currentTarget.value })} />
+          <input
+            name="limit"
+            type="number"
+            min="0"
+            step="0.01"
+            inputMode="decimal"
+            value={form.limit}
+            onInput={(e) => setForm({ ...form, limit: e.currentTarget.value })}
+          />
         </label>
         <label>
           Limit resets
@@ -81,7 +89,13 @@ function CreateKey({ onCreated }: { onCreated: (created: { name: string; key: st
         </label>
         <label>
           Expires (UTC day, empty for never)
-          <input name="expires" type="date" min={utcDay(new Date())} value={form.expires} onInput={(e) => setForm({ ...form, expires: e.currentTarget.value })} />
+          <input
+            name="expires"
+            type="date"
+            min={utcDay(new Date())}
+            value={form.expires}
+            onInput={(e) => setForm({ ...form, expires: e.currentTarget.value })}
+          />
         </label>
       </div>
       <ErrorNote message={error} />
@@ -95,7 +109,10 @@ function CreateKey({ onCreated }: { onCreated: (created: { name: string; key: st
 }
 
 function EditKey({ record, onSaved, onCancel }: { record: KeyRecord; onSaved: () => void; onCancel: () => void }) {
-  const [form, setForm] = useState({ limit: record.limit === null ? '' : String(record.limit), expires: record.expires_at ? record.expires_at.slice(0, 10) : '' });
+  const [form, setForm] = useState({
+    limit: record.limit === null ? '' : String(record.limit),
+    expires: record.expires_at ? record.expires_at.slice(0, 10) : '',
+  });
   const [error, setError] = useState<string>();
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -110,7 +127,14 @@ function EditKey({ record, onSaved, onCancel }: { record: KeyRecord; onSaved: ()
     <form class="inline-form" onSubmit={submit} aria-label={`Edit key ${record.name}`}>
       <label>
         Limit (USD)
-        <input name="limit" type="number" min="0" step="0.01" value={form.limit} onInput={(e) => setForm({ ...form, limit: e.currentTarget.value })} />
+        <input
+          name="limit"
+          type="number"
+          min="0"
+          step="0.01"
+          value={form.limit}
+          onInput={(e) => setForm({ ...form, limit: e.currentTarget.value })}
+        />
       </label>
       <label>
         Expires (UTC day)
@@ -130,7 +154,10 @@ const KEYS_PAGE = 100;
 
 export function Keys() {
   const [offset, setOffset] = useState(0);
-  const keys = useLoad(() => api<{ data: KeyRecord[] }>('GET', `/keys?include_disabled=true&offset=${offset}`).then((r) => r.data), [offset]);
+  const keys = useLoad(
+    () => api<{ data: KeyRecord[] }>('GET', `/keys?include_disabled=true&offset=${offset}`).then((r) => r.data),
+    [offset],
+  );
   const [created, setCreated] = useState<{ name: string; key: string }>();
   const [editing, setEditing] = useState<string>();
   const [error, setError] = useState<string>();
@@ -178,7 +205,11 @@ export function Keys() {
             { title: 'Key', cell: (k) => <code>{k.label}</code> },
             { title: 'Status', cell: (k) => (k.disabled ? <span class="badge off">disabled</span> : <span class="badge on">active</span>) },
             { title: 'Spent', cell: (k) => formatUsd(k.usage), numeric: true },
-            { title: 'Limit', cell: (k) => (k.limit === null ? 'none' : `${formatUsd(k.limit)}${k.limit_reset ? ` ${k.limit_reset}` : ''}`), numeric: true },
+            {
+              title: 'Limit',
+              cell: (k) => (k.limit === null ? 'none' : `${formatUsd(k.limit)}${k.limit_reset ? ` ${k.limit_reset}` : ''}`),
+              numeric: true,
+            },
             { title: 'Expires', cell: (k) => (k.expires_at ? formatTime(k.expires_at) : 'never') },
             {
               title: 'Actions',
@@ -195,10 +226,20 @@ export function Keys() {
                 ) : (
                   <div class="actions">
                     <a href={`${href('generations')}?key=${k.hash}`}>Generations</a>
-                    <button type="button" class="secondary" onClick={() => setEditing(k.hash)} aria-label={`Edit limit and expiry of ${k.name}`}>
+                    <button
+                      type="button"
+                      class="secondary"
+                      onClick={() => setEditing(k.hash)}
+                      aria-label={`Edit limit and expiry of ${k.name}`}
+                    >
                       Edit
                     </button>
-                    <button type="button" class="secondary" onClick={() => act(() => api('PATCH', `/keys/${k.hash}`, { disabled: !k.disabled }))} aria-label={`${k.disabled ? 'Enable' : 'Disable'} ${k.name}`}>
+                    <button
+                      type="button"
+                      class="secondary"
+                      onClick={() => act(() => api('PATCH', `/keys/${k.hash}`, { disabled: !k.disabled }))}
+                      aria-label={`${k.disabled ? 'Enable' : 'Disable'} ${k.name}`}
+                    >
                       {k.disabled ? 'Enable' : 'Disable'}
                     </button>
                     <button type="button" class="danger" onClick={() => remove(k)} aria-label={`Delete ${k.name}`}>
@@ -214,7 +255,12 @@ export function Keys() {
             <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - KEYS_PAGE))}>
               Previous
             </button>
-            <button type="button" class="secondary" disabled={keys.data?.length !== KEYS_PAGE} onClick={() => setOffset(offset + KEYS_PAGE)}>
+            <button
+              type="button"
+              class="secondary"
+              disabled={keys.data?.length !== KEYS_PAGE}
+              onClick={() => setOffset(offset + KEYS_PAGE)}
+            >
               Next
             </button>
           </nav>

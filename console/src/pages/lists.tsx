@@ -29,7 +29,11 @@ export function Guardrails() {
         columns={[
           { title: 'Name', cell: (g) => g.name },
           { title: 'Description', cell: (g) => g.description ?? '' },
-          { title: 'Budget', cell: (g) => (g.limit_usd === null ? 'none' : `${formatUsd(g.limit_usd)}${g.reset_interval ? ` ${g.reset_interval}` : ''}`), numeric: true },
+          {
+            title: 'Budget',
+            cell: (g) => (g.limit_usd === null ? 'none' : `${formatUsd(g.limit_usd)}${g.reset_interval ? ` ${g.reset_interval}` : ''}`),
+            numeric: true,
+          },
           { title: 'Models', cell: (g) => g.allowed_models?.join(', ') || 'any' },
           { title: 'Providers', cell: (g) => g.allowed_providers?.join(', ') || 'any' },
           { title: 'Created', cell: (g) => formatTime(g.created_at) },
@@ -95,7 +99,10 @@ const perMillion = (text: string) => formatUsd(Number(text) * 1_000_000);
 
 function Endpoints({ model }: { model: string }) {
   const [author, slug] = model.split('/');
-  const loaded = useLoad(() => api<{ data: { endpoints: Endpoint[] } }>('GET', `/models/${author}/${slug}/endpoints`).then((r) => r.data.endpoints), [model]);
+  const loaded = useLoad(
+    () => api<{ data: { endpoints: Endpoint[] } }>('GET', `/models/${author}/${slug}/endpoints`).then((r) => r.data.endpoints),
+    [model],
+  );
   return (
     <>
       <ErrorNote message={loaded.error} />
@@ -107,9 +114,20 @@ function Endpoints({ model }: { model: string }) {
         empty="This model serves through the models it routes to."
         columns={[
           { title: 'Provider', cell: (e) => e.provider_name },
-          { title: 'Health', cell: (e) => (e.status === 0 ? <span class="badge on">healthy</span> : <span class="badge off">failed lately</span>) },
-          { title: 'Latency p50 / p90', cell: (e) => (e.latency_last_30m ? `${formatMs(e.latency_last_30m.p50)} / ${formatMs(e.latency_last_30m.p90)}` : 'no traffic'), numeric: true },
-          { title: 'Tokens/s p50', cell: (e) => (e.throughput_last_30m ? formatCount(Math.round(e.throughput_last_30m.p50)) : '—'), numeric: true },
+          {
+            title: 'Health',
+            cell: (e) => (e.status === 0 ? <span class="badge on">healthy</span> : <span class="badge off">failed lately</span>),
+          },
+          {
+            title: 'Latency p50 / p90',
+            cell: (e) => (e.latency_last_30m ? `${formatMs(e.latency_last_30m.p50)} / ${formatMs(e.latency_last_30m.p90)}` : 'no traffic'),
+            numeric: true,
+          },
+          {
+            title: 'Tokens/s p50',
+            cell: (e) => (e.throughput_last_30m ? formatCount(Math.round(e.throughput_last_30m.p50)) : '—'),
+            numeric: true,
+          },
           { title: 'Prompt / 1M', cell: (e) => perMillion(e.pricing.prompt), numeric: true },
           { title: 'Completion / 1M', cell: (e) => perMillion(e.pricing.completion), numeric: true },
           { title: 'Context', cell: (e) => (e.context_length ? formatCount(e.context_length) : 'unknown'), numeric: true },
@@ -146,7 +164,12 @@ export function Models() {
           {
             title: 'Endpoints',
             cell: (m) => (
-              <button type="button" class="secondary" aria-expanded={open === m.id} onClick={() => setOpen(open === m.id ? undefined : m.id)}>
+              <button
+                type="button"
+                class="secondary"
+                aria-expanded={open === m.id}
+                onClick={() => setOpen(open === m.id ? undefined : m.id)}
+              >
                 {open === m.id ? 'Hide' : 'Show'} endpoints<span class="visually-hidden"> of {m.id}</span>
               </button>
             ),

@@ -3,7 +3,7 @@ import { api, type KeyRecord } from '../api';
 import { TimeChart } from '../chart';
 import { ErrorNote, Loading, Panel, Table } from '../components';
 import { formatCount, formatUsd, shortHash, utcDay } from '../format';
-import { pivot, totals, type Row } from '../series';
+import { pivot, type Row, totals } from '../series';
 import { useLoad } from '../use-load';
 
 const DAY_MS = 86_400_000;
@@ -35,7 +35,13 @@ export function Overview() {
   const loaded = useLoad(
     () =>
       Promise.all([
-        analytics({ metrics: ['request_count', 'total_usage'], dimensions: ['model'], granularity: hourly ? 'hour' : 'day', time_range: timeRange, limit: 10_000 }),
+        analytics({
+          metrics: ['request_count', 'total_usage'],
+          dimensions: ['model'],
+          granularity: hourly ? 'hour' : 'day',
+          time_range: timeRange,
+          limit: 10_000,
+        }),
         analytics({ metrics: ['request_count', 'total_usage'], dimensions: ['api_key_id'], time_range: timeRange, limit: 1000 }),
         api<{ data: KeyRecord[] }>('GET', '/keys?include_disabled=true').then((r) => r.data),
       ]),
@@ -54,7 +60,8 @@ export function Overview() {
   const apply = (event: Event) => {
     event.preventDefault();
     if (!draft.from || !draft.to || draft.from > draft.to) return setRangeError('The first day must be on or before the last day.');
-    if (draft.from < earliest || draft.to > today) return setRangeError(`Choose days from ${earliest} to ${today}: the console shows the last ${HISTORY_DAYS} days.`);
+    if (draft.from < earliest || draft.to > today)
+      return setRangeError(`Choose days from ${earliest} to ${today}: the console shows the last ${HISTORY_DAYS} days.`);
     setRangeError(undefined);
     setRange(draft);
   };
@@ -64,11 +71,27 @@ export function Overview() {
       <form class="toolbar" onSubmit={apply} aria-label="Date range">
         <label>
           From (UTC)
-          <input type="date" name="from" value={draft.from} min={earliest} max={today} required onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })} />
+          <input
+            type="date"
+            name="from"
+            value={draft.from}
+            min={earliest}
+            max={today}
+            required
+            onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
+          />
         </label>
         <label>
           To (UTC)
-          <input type="date" name="to" value={draft.to} min={earliest} max={today} required onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })} />
+          <input
+            type="date"
+            name="to"
+            value={draft.to}
+            min={earliest}
+            max={today}
+            required
+            onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
+          />
         </label>
         <button type="submit">Show</button>
       </form>
@@ -77,18 +100,37 @@ export function Overview() {
       <div class="figures" aria-live="polite">
         <div class="figure">
           <span class="figure-label">Spend</span>
-          <span class="figure-value" data-testid="total-spend">{formatUsd(allSpend)}</span>
+          <span class="figure-value" data-testid="total-spend">
+            {formatUsd(allSpend)}
+          </span>
         </div>
         <div class="figure">
           <span class="figure-label">Requests</span>
-          <span class="figure-value" data-testid="total-requests">{formatCount(allRequests)}</span>
+          <span class="figure-value" data-testid="total-requests">
+            {formatCount(allRequests)}
+          </span>
         </div>
       </div>
       <Panel title={`Spend by model, per ${hourly ? 'hour' : 'day'}`} id="spend-chart">
-        <TimeChart title="Spend (USD)" summary={summary} times={spend.times} series={spend.series} format={formatUsd} step={hourly ? 'hour' : 'day'} />
+        <TimeChart
+          title="Spend (USD)"
+          summary={summary}
+          times={spend.times}
+          series={spend.series}
+          format={formatUsd}
+          step={hourly ? 'hour' : 'day'}
+        />
       </Panel>
       <Panel title={`Requests by model, per ${hourly ? 'hour' : 'day'}`} id="requests-chart">
-        <TimeChart title="Requests" summary={summary} times={requests.times} series={requests.series} format={formatCount} step={hourly ? 'hour' : 'day'} whole />
+        <TimeChart
+          title="Requests"
+          summary={summary}
+          times={requests.times}
+          series={requests.series}
+          format={formatCount}
+          step={hourly ? 'hour' : 'day'}
+          whole
+        />
       </Panel>
       <div class="columns">
         <Panel title="By model">

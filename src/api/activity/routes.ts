@@ -28,7 +28,16 @@ export function activityRoutes({ db, clock, auth }: Pick<Services, 'db' | 'clock
         keyHashes = keyHashes ? keyHashes.filter((hash) => own.includes(hash)) : own;
       }
       const byWorkspace = group_by === 'workspace';
-      const query = activityQuery(organizationId, { ...(date !== undefined ? { date } : {}), ...(keyHashes ? { keyHashes } : {}), ...(workspace_id !== undefined ? { workspaceId: workspace_id } : {}), byWorkspace }, clock());
+      const query = activityQuery(
+        organizationId,
+        {
+          ...(date !== undefined ? { date } : {}),
+          ...(keyHashes ? { keyHashes } : {}),
+          ...(workspace_id !== undefined ? { workspaceId: workspace_id } : {}),
+          byWorkspace,
+        },
+        clock(),
+      );
       const { rows } = await queryUsage(db, query);
       return { data: rows.map((row) => toActivityItem(row, byWorkspace)) };
     });

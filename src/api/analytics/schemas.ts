@@ -30,7 +30,10 @@ export const AnalyticsQueryBody = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1 })),
     order_by: Type.Optional(Type.Object({ field: Name, direction: Name }, { additionalProperties: false })),
     time_range: Type.Optional(
-      Type.Object({ start: Type.String({ format: 'date-time' }), end: Type.String({ format: 'date-time' }) }, { additionalProperties: false }),
+      Type.Object(
+        { start: Type.String({ format: 'date-time' }), end: Type.String({ format: 'date-time' }) },
+        { additionalProperties: false },
+      ),
     ),
     classifier_dimensions: Type.Optional(Type.Unknown()),
     classifier_filters: Type.Optional(Type.Unknown()),

@@ -1,17 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NO_RESERVATION } from '../../accounting/reservations.js';
-import { callerKey, type Authenticator } from '../../http/authenticate.js';
+import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import type { SpeechRequest } from '../../protocol/speech.js';
-import { completeSpeech, speechRunCeiling, startSpeechRun, type SpeechServices } from '../../speech/speech-run.js';
+import { completeSpeech, type SpeechServices, speechRunCeiling, startSpeechRun } from '../../speech/speech-run.js';
 import { clientGone, runContext } from '../request-context.js';
 import { SpeechRequestBody } from './schemas.js';
 
 /** The fields a speech request uses, picked so that tolerated extras never reach the flow; `pcm` unless asked, as the reference says. */
 function toSpeechRequest({ model, input, voice, response_format, speed, instructions, provider, user }: SpeechRequestBody): SpeechRequest {
   const optional = { voice, speed, instructions, provider, user };
-  return { model, input, response_format: response_format ?? 'pcm', ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) };
+  return {
+    model,
+    input,
+    response_format: response_format ?? 'pcm',
+    ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
+  };
 }
 
 export function audioRoutes(services: SpeechServices & { auth: Authenticator; shutdown: Shutdown }): FastifyPluginAsyncTypebox {

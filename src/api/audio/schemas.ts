@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ProviderPreferences } from '../chat/provider-preferences-schema.js';
 
 /** The longest text one request speaks (OpenAI's limit). */

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { createApiKey } from '../../accounts/create-api-key.js';
-import { mintedKeyTerms, mintingRefusal, type KeyTerms } from '../../accounts/minted-key-terms.js';
+import { type KeyTerms, mintedKeyTerms, mintingRefusal } from '../../accounts/minted-key-terms.js';
 import { verifierMatchesChallenge } from '../../accounts/pkce.js';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
+import { announceKeyChange, type Services } from '../../services.js';
+import { type ApiKeyRow, findApiKey, findApiKeyByHash } from '../../store/repositories/api-keys.js';
 import { findOrCreateApp } from '../../store/repositories/apps.js';
 import {
   consumeAuthorizationCode,
@@ -12,8 +14,6 @@ import {
   hasLiveCodeForChallenge,
   insertAuthorizationCode,
 } from '../../store/repositories/authorization-codes.js';
-import { findApiKey, findApiKeyByHash, type ApiKeyRow } from '../../store/repositories/api-keys.js';
-import { announceKeyChange, type Services } from '../../services.js';
 import { newAuthorizationCodeId } from '../../util/ids.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { CreateAuthCodeBody, ExchangeAuthCodeBody } from './schemas.js';

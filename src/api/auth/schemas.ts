@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { Nullable, NullableStringEnum, StringEnum } from '../../http/schema-helpers.js';
 import { CODE_VERIFIER_PATTERN } from '../../accounts/pkce.js';
+import { Nullable, NullableStringEnum, StringEnum } from '../../http/schema-helpers.js';
 import { LIMIT_RESETS, Money } from '../keys/schemas.js';
 
 export const CODE_CHALLENGE_METHODS = ['S256', 'plain'] as const;

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ChatServices } from '../../chat/run-services.js';
 import { FUSION_MODEL, startFusionRun } from '../../chat/fusion-run.js';
 import { prepareReservedChat } from '../../chat/reserve-chat-run.js';
 import type { ChatRun, NativeMessagesRequest } from '../../chat/run.js';
+import type { ChatServices } from '../../chat/run-services.js';
 import { startChatRun } from '../../chat/start-run.js';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
@@ -55,11 +55,15 @@ export async function admitChat(
   checkChatRequest(body);
   const settings = await services.organizationSettings.get(key.organization_id);
   const sessionHeader = request.headers['x-session-id'];
-  const normalized = applyOrganizationDefaults(normalizeChatRequest(body, typeof sessionHeader === 'string' ? sessionHeader : undefined), settings);
+  const normalized = applyOrganizationDefaults(
+    normalizeChatRequest(body, typeof sessionHeader === 'string' ? sessionHeader : undefined),
+    settings,
+  );
   // Without a model, an enabled router plugin (the request's or the organization's) names its router model.
   const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
   const presetApplied = body !== sent;
-  if (chat.model === FUSION_MODEL && options.fusionRoute) throw Errors.invalidRequest(`Model ${FUSION_MODEL} is served by ${options.fusionRoute}`);
+  if (chat.model === FUSION_MODEL && options.fusionRoute)
+    throw Errors.invalidRequest(`Model ${FUSION_MODEL} is served by ${options.fusionRoute}`);
   const signal = clientGone(reply, services.shutdown.signal);
   // The client's messages are kept with the ledger row when the organization stores content.
   const context = { ...runContext(request), ...(settings.storeContent ? { storedInput: chat.messages } : {}) };

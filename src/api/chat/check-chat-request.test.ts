@@ -71,7 +71,9 @@ describe('checkChatRequest', () => {
     });
 
     it('refuses a key of 65 characters', () => {
-      expect(() => checkChatRequest(body({ metadata: { ['k'.repeat(65)]: 'v' } }))).toThrow('metadata keys must be at most 64 characters long');
+      expect(() => checkChatRequest(body({ metadata: { ['k'.repeat(65)]: 'v' } }))).toThrow(
+        'metadata keys must be at most 64 characters long',
+      );
     });
   });
 });

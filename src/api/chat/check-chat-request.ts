@@ -32,9 +32,7 @@ export function checkPlugins(plugins: ChatRequestBody['plugins']): void {
     for (const field of MODEL_PATTERN_FIELDS) {
       const total = (plugin[field] ?? []).reduce((sum, pattern) => sum + charCount(pattern), 0);
       if (total > MODEL_PATTERNS_MAX_TOTAL_CHARS) {
-        throw Errors.invalidRequest(
-          `plugins[${index}].${field} must have at most ${MODEL_PATTERNS_MAX_TOTAL_CHARS} characters in total`,
-        );
+        throw Errors.invalidRequest(`plugins[${index}].${field} must have at most ${MODEL_PATTERNS_MAX_TOTAL_CHARS} characters in total`);
       }
     }
   });

@@ -72,7 +72,12 @@ describe('bodies sent by the openai client', () => {
         },
         { role: 'tool', tool_call_id: 'call_1', content: '{"temp":21}' },
       ],
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherParameters, strict: true } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'get_weather', description: 'Weather by city', parameters: weatherParameters, strict: true },
+        },
+      ],
       tool_choice: { type: 'function', function: { name: 'get_weather' } },
       parallel_tool_calls: false,
       response_format: { type: 'json_schema', json_schema: { name: 'weather', schema: weatherParameters, strict: true } },
@@ -122,13 +127,23 @@ describe('bodies sent by @openrouter/sdk', () => {
         messages: [
           { role: 'system', content: [{ type: 'text', text: 'Long shared context', cacheControl: { type: 'ephemeral', ttl: '1h' } }] },
           { role: 'user', content: [{ type: 'image_url', imageUrl: { url: 'https://example.com/a.png' } }] },
-          { role: 'assistant', content: 'Calling a tool.', toolCalls: [{ id: 'call_9', type: 'function', function: { name: 'lookup', arguments: '{}' } }] },
+          {
+            role: 'assistant',
+            content: 'Calling a tool.',
+            toolCalls: [{ id: 'call_9', type: 'function', function: { name: 'lookup', arguments: '{}' } }],
+          },
           { role: 'tool', toolCallId: 'call_9', content: 'result' },
         ],
         tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
         toolChoice: 'auto',
         plugins: [
-          { id: 'auto-router', allowedModels: ['anthropic/*'], excludedModels: ['anthropic/claude-2*'], costTier: 'medium', pinModel: true },
+          {
+            id: 'auto-router',
+            allowedModels: ['anthropic/*'],
+            excludedModels: ['anthropic/claude-2*'],
+            costTier: 'medium',
+            pinModel: true,
+          },
           { id: 'auto-beta-router', costQualityTradeoff: 9 },
           { id: 'fusion', analysisModels: ['openai/gpt-4o', 'google/gemini-2.5-pro'], maxToolCalls: 4, preset: 'general-high' },
           { id: 'web', maxResults: 3, engine: 'exa' },
@@ -172,7 +187,9 @@ describe('bodies sent by @openrouter/sdk', () => {
   });
 
   it('a minimal request with the deprecated max_tokens', async () => {
-    await client.chat.send({ chatRequest: { model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'Hi' }], maxTokens: 16, reasoningEffort: 'none' } });
+    await client.chat.send({
+      chatRequest: { model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'Hi' }], maxTokens: 16, reasoningEffort: 'none' },
+    });
     expectAccepted(sent.at(-1));
   });
 });

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { Nullable, StringEnum } from '../../http/schema-helpers.js';
 import { DiscriminatedUnion, TypeUnion } from './union-schemas.js';
 

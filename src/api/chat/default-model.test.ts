@@ -23,6 +23,8 @@ describe('applyDefaultModel', () => {
   });
 
   it('refuses with a 400 when no model is named and there is no default', () => {
-    expect(() => applyDefaultModel(request({}), undefined)).toThrow(expect.objectContaining({ statusCode: 400, message: 'model is required' }));
+    expect(() => applyDefaultModel(request({}), undefined)).toThrow(
+      expect.objectContaining({ statusCode: 400, message: 'model is required' }),
+    );
   });
 });

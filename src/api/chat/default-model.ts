@@ -1,5 +1,5 @@
-import type { ChatRequest } from '../../protocol/chat.js';
 import { Errors } from '../../http/errors.js';
+import type { ChatRequest } from '../../protocol/chat.js';
 
 /**
  * A request names its model with `model` (which may be a preset such as

@@ -29,7 +29,11 @@ describe('normalizeChatRequest', () => {
     });
 
     it('joins the other reasoning fields', () => {
-      expect(normalize({ reasoning_effort: 'low', reasoning: { summary: 'auto', exclude: true } }).reasoning).toEqual({ effort: 'low', summary: 'auto', exclude: true });
+      expect(normalize({ reasoning_effort: 'low', reasoning: { summary: 'auto', exclude: true } }).reasoning).toEqual({
+        effort: 'low',
+        summary: 'auto',
+        exclude: true,
+      });
     });
 
     it('fills a null reasoning.effort', () => {
@@ -99,7 +103,11 @@ describe('normalizeChatRequest', () => {
     const fn = { type: 'function' as const, function: { name: 'lookup' } };
     const search = { type: 'service:web_search' as const, parameters: { max_results: 2 } };
     const fusion = { type: 'service:fusion' as const };
-    expect(normalizeChatRequest({ messages, tools: [search, fn, fusion] })).toEqual({ messages, tools: [fn], server_tools: [search, fusion] });
+    expect(normalizeChatRequest({ messages, tools: [search, fn, fusion] })).toEqual({
+      messages,
+      tools: [fn],
+      server_tools: [search, fusion],
+    });
     expect(normalizeChatRequest({ messages, tools: [search] })).toEqual({ messages, server_tools: [search] });
     expect(normalizeChatRequest({ messages, tools: [] })).toEqual({ messages, tools: [] });
   });

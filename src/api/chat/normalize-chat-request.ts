@@ -44,8 +44,7 @@ export function normalizeChatRequest(body: ChatRequestBody, sessionIdHeader?: st
     if (server.length > 0) request.server_tools = server;
   }
 
-  const foldedReasoning =
-    reasoning_effort != null && reasoning?.effort == null ? { ...reasoning, effort: reasoning_effort } : reasoning;
+  const foldedReasoning = reasoning_effort != null && reasoning?.effort == null ? { ...reasoning, effort: reasoning_effort } : reasoning;
   if (foldedReasoning) request.reasoning = foldedReasoning;
   if (service_tier !== undefined) request.service_tier = service_tier === 'fast' ? 'priority' : service_tier;
   const tokenLimit = max_completion_tokens ?? rest.max_tokens;

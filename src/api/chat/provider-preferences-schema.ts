@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { QUANTIZATIONS } from '../../protocol/routing-vocabulary.js';
 import { Nullable, NullableStringEnum, StringEnum } from '../../http/schema-helpers.js';
+import { QUANTIZATIONS } from '../../protocol/routing-vocabulary.js';
 import { TypeUnion } from './union-schemas.js';
 
 const SORT_KEYS = ['price', 'throughput', 'latency', 'exacto'] as const;

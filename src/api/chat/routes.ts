@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ChatServices } from '../../chat/run-services.js';
 import { completeChat } from '../../chat/complete-chat.js';
+import type { ChatServices } from '../../chat/run-services.js';
 import { streamChat } from '../../chat/stream-chat.js';
 import type { Authenticator } from '../../http/authenticate.js';
 import { writeStreamRefusal } from '../../http/error-envelope.js';
@@ -16,22 +16,23 @@ export function chatRoutes(services: ChatServices & { auth: Authenticator; shutd
       '/chat/completions',
       { onRequest: services.auth.requireKey, schema: { body: ChatRequestBody, headers: ChatRequestHeaders } },
       // Held until its ledger row is written: a stop closes the database only after.
-      async (request, reply) => services.shutdown.hold(async () => {
-        const { chat, run, signal } = await admitChat(services, request, reply, request.body);
-        try {
-          if (!chat.stream) {
-            return await completeChat(services, run, signal).catch((error: unknown) => {
-              throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
-            });
-          }
+      async (request, reply) =>
+        services.shutdown.hold(async () => {
+          const { chat, run, signal } = await admitChat(services, request, reply, request.body);
+          try {
+            if (!chat.stream) {
+              return await completeChat(services, run, signal).catch((error: unknown) => {
+                throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
+              });
+            }
 
-          reply.hijack();
-          const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
-          await streamChat(services, run, sse, signal, (error) => writeStreamRefusal(reply, error));
-        } finally {
-          void run.reservation?.release();
-        }
-      }),
+            reply.hijack();
+            const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
+            await streamChat(services, run, sse, signal, (error) => writeStreamRefusal(reply, error));
+          } finally {
+            void run.reservation?.release();
+          }
+        }),
     );
   };
 }

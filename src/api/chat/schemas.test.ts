@@ -57,9 +57,10 @@ describe('ChatRequestBody top-level fields', () => {
     ['vendor extras at the top level', { n: 1, store: false, verbosity: 'low', web_search_options: {} }],
     ['reasoning with every field', { reasoning: { effort: 'high', summary: 'concise', max_tokens: 2048, exclude: false, enabled: true } }],
     ['null reasoning effort and summary', { reasoning: { effort: null, summary: null } }],
-    ...['max', 'xhigh', 'high', 'medium', 'low', 'minimal', 'none', null].map(
-      (effort): [string, Record<string, unknown>] => [`reasoning_effort ${String(effort)}`, { reasoning_effort: effort }],
-    ),
+    ...['max', 'xhigh', 'high', 'medium', 'low', 'minimal', 'none', null].map((effort): [string, Record<string, unknown>] => [
+      `reasoning_effort ${String(effort)}`,
+      { reasoning_effort: effort },
+    ]),
   ];
 
   it.each(accepted)('accepts %s', (_, fields) => {
@@ -74,7 +75,11 @@ describe('ChatRequestBody top-level fields', () => {
     ['models as a string', { models: 'openai/gpt-4o' }, 'models must be of type array'],
     ['an empty model in models', { models: [''] }, 'models[0] must be at least 1 character long'],
     ['stream as a string', { stream: 'true' }, 'stream must be of type boolean'],
-    ['stream_options.include_usage as a string', { stream_options: { include_usage: 'yes' } }, 'stream_options.include_usage must be of type boolean'],
+    [
+      'stream_options.include_usage as a string',
+      { stream_options: { include_usage: 'yes' } },
+      'stream_options.include_usage must be of type boolean',
+    ],
     ['temperature above 2', { temperature: 2.1 }, 'temperature must be <= 2'],
     ['temperature below 0', { temperature: -0.1 }, 'temperature must be >= 0'],
     ['temperature as a string', { temperature: '0.7' }, 'temperature must be of type number or null'],
@@ -101,7 +106,11 @@ describe('ChatRequestBody top-level fields', () => {
     ['stop as a number', { stop: 5 }, 'stop must be of type string or array or null'],
     ['parallel_tool_calls as a string', { parallel_tool_calls: 'yes' }, 'parallel_tool_calls must be of type boolean or null'],
     ['an unknown modality', { modalities: ['video'] }, 'modalities[0] must be one of "text", "image", "audio"'],
-    ['an image_config value that is a boolean', { image_config: { hd: true } }, 'image_config.hd must be of type string or number or array'],
+    [
+      'an image_config value that is a boolean',
+      { image_config: { hd: true } },
+      'image_config.hd must be of type string or number or array',
+    ],
     ['metadata of 17 pairs', { metadata: metadataOf(17) }, 'metadata must have at most 16 entries'],
     ['a metadata value of 513 characters', { metadata: { note: 'x'.repeat(513) } }, 'metadata.note must be at most 512 characters long'],
     ['a metadata value that is not a string', { metadata: { count: 3 } }, 'metadata.count must be of type string'],
@@ -112,17 +121,29 @@ describe('ChatRequestBody top-level fields', () => {
     ['prompt_cache_options with another mode', { prompt_cache_options: { mode: 'auto' } }, 'prompt_cache_options.mode must be "explicit"'],
     ['cache_control without type', { cache_control: { ttl: '5m' } }, 'cache_control.type is required'],
     ['cache_control of another type', { cache_control: { type: 'persistent' } }, 'cache_control.type must be "ephemeral"'],
-    ['cache_control with an unknown ttl', { cache_control: { type: 'ephemeral', ttl: '2h' } }, 'cache_control.ttl must be one of "5m", "1h"'],
+    [
+      'cache_control with an unknown ttl',
+      { cache_control: { type: 'ephemeral', ttl: '2h' } },
+      'cache_control.ttl must be one of "5m", "1h"',
+    ],
     ['prediction without content', { prediction: { type: 'content' } }, 'prediction.content is required'],
     ['prediction of another type', { prediction: { type: 'diff', content: 'x' } }, 'prediction.type must be "content"'],
-    ['an unknown service_tier', { service_tier: 'turbo' }, 'service_tier must be one of "auto", "default", "fast", "flex", "priority", "scale", null'],
+    [
+      'an unknown service_tier',
+      { service_tier: 'turbo' },
+      'service_tier must be one of "auto", "default", "fast", "flex", "priority", "scale", null',
+    ],
     ['debug.echo_upstream_body as a string', { debug: { echo_upstream_body: 'yes' } }, 'debug.echo_upstream_body must be of type boolean'],
     ['trace as a string', { trace: 'abc' }, 'trace must be of type object'],
     ['trace.trace_id as a number', { trace: { trace_id: 5 } }, 'trace.trace_id must be of type string'],
     ['an unknown route', { route: 'random' }, 'route must be one of "fallback", "sort", null'],
     ['reasoning as a string', { reasoning: 'high' }, 'reasoning must be of type object'],
     ['an unknown reasoning.effort', { reasoning: { effort: 'extreme' } }, `reasoning.effort must be one of ${EFFORTS}`],
-    ['an unknown reasoning.summary', { reasoning: { summary: 'brief' } }, 'reasoning.summary must be one of "auto", "concise", "detailed", null'],
+    [
+      'an unknown reasoning.summary',
+      { reasoning: { summary: 'brief' } },
+      'reasoning.summary must be one of "auto", "concise", "detailed", null',
+    ],
     ['reasoning.max_tokens 0', { reasoning: { max_tokens: 0 } }, 'reasoning.max_tokens must be >= 1'],
     ['reasoning.exclude as a string', { reasoning: { exclude: 'no' } }, 'reasoning.exclude must be of type boolean'],
     ['reasoning.enabled as a number', { reasoning: { enabled: 1 } }, 'reasoning.enabled must be of type boolean'],

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable, NullableStringEnum, StringEnum } from '../../http/schema-helpers.js';
 import { CacheControl, Content, TextOnlyPart } from './content-schemas.js';
 import { ChatMessage } from './message-schemas.js';
@@ -12,8 +12,7 @@ import { TypeUnion } from './union-schemas.js';
 
 const SESSION_ID_MAX_LENGTH = 256;
 
-const NullableNumber = (range: { minimum?: number; maximum?: number; exclusiveMinimum?: number }) =>
-  Nullable(Type.Number(range));
+const NullableNumber = (range: { minimum?: number; maximum?: number; exclusiveMinimum?: number }) => Nullable(Type.Number(range));
 
 const Penalty = NullableNumber({ minimum: -2, maximum: 2 });
 
@@ -57,9 +56,7 @@ export const ChatRequestBody = Type.Object({
   reasoning: Type.Optional(Reasoning),
   reasoning_effort: Type.Optional(ReasoningEffort),
   modalities: Type.Optional(Type.Array(StringEnum(['text', 'image', 'audio']))),
-  image_config: Type.Optional(
-    Type.Record(Type.String(), TypeUnion([Type.String(), Type.Number(), Type.Array(Type.Unknown())])),
-  ),
+  image_config: Type.Optional(Type.Record(Type.String(), TypeUnion([Type.String(), Type.Number(), Type.Array(Type.Unknown())]))),
   prediction: Type.Optional(Nullable(Type.Object({ type: Type.Literal('content'), content: Content(TextOnlyPart) }))),
 
   // Key lengths are checked in code: Ajv reports a long key as if it were the object's own length.

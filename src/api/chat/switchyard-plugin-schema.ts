@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { TASK_TYPES } from '../../protocol/routing-vocabulary.js';
 import { StringEnum } from '../../http/schema-helpers.js';
+import { TASK_TYPES } from '../../protocol/routing-vocabulary.js';
 import { PluginObject } from './plugin-fields.js';
 
 /** What a switchyard rule can look at; every field given must hold (routing/switchyard-router/). */

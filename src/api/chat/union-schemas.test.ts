@@ -33,7 +33,10 @@ describe('DiscriminatedUnion', () => {
     Type.Object({ kind: Type.Literal('square'), side: Type.Number() }),
   ]);
 
-  it.each([{ kind: 'circle', radius: 1 }, { kind: 'square', side: 2 }])('accepts %j', (value) => {
+  it.each([
+    { kind: 'circle', radius: 1 },
+    { kind: 'square', side: 2 },
+  ])('accepts %j', (value) => {
     expect(validationMessage(schema, value)).toBeNull();
   });
 
@@ -47,6 +50,8 @@ describe('DiscriminatedUnion', () => {
   });
 
   it('refuses a variant without a literal discriminator', () => {
-    expect(() => DiscriminatedUnion('kind', [Type.Object({ kind: Type.String() })])).toThrow('DiscriminatedUnion() variant lacks a literal "kind"');
+    expect(() => DiscriminatedUnion('kind', [Type.Object({ kind: Type.String() })])).toThrow(
+      'DiscriminatedUnion() variant lacks a literal "kind"',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject, type TSchema, type TUnsafe } from 'typebox';
+import { type Static, type TObject, type TSchema, type TUnsafe, Type } from 'typebox';
 
 /*
  * Unions written as if/then chains rather than anyOf/oneOf. The shared body
@@ -52,7 +52,7 @@ export function DiscriminatedUnion<const T extends TObject[]>(key: string, varia
     properties: { [key]: { type: 'string', enum: values } },
     allOf: variants.map((variant, i) => ({
       if: { required: [key], properties: { [key]: { const: values[i] } } },
-        then: variant,
+      then: variant,
     })),
   });
 }

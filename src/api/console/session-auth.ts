@@ -1,11 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Errors } from '../../http/errors.js';
+import {
+  csrfTokenMatches,
+  hashSessionId,
+  SESSION_COOKIE,
+  SESSION_TOUCH_MS,
+  sameOrigin,
+  sessionEnded,
+} from '../../accounts/console-session.js';
 import type { SessionKey } from '../../http/authenticate.js';
-import { findConsoleSession, touchConsoleSession, type ConsoleSessionRow } from '../../store/repositories/console-sessions.js';
+import { Errors } from '../../http/errors.js';
+import { type ConsoleSessionRow, findConsoleSession, touchConsoleSession } from '../../store/repositories/console-sessions.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../util/clock.js';
-import { csrfTokenMatches, hashSessionId, sameOrigin, SESSION_COOKIE, SESSION_TOUCH_MS, sessionEnded } from '../../accounts/console-session.js';
 
 /** The header an unsafe console request carries its session's CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';

@@ -1,14 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../../accounts/api-key-material.js';
-import { checkUnsafeRequest, liveSession, requestScheme, sessionIdOf } from './session-auth.js';
-import { csrfTokenFor, hashSessionId, newSessionId, SESSION_COOKIE, SESSION_IDLE_MS, SESSION_MAX_MS, sessionEndsAt } from '../../accounts/console-session.js';
+import {
+  csrfTokenFor,
+  hashSessionId,
+  newSessionId,
+  SESSION_COOKIE,
+  SESSION_IDLE_MS,
+  SESSION_MAX_MS,
+  sessionEndsAt,
+} from '../../accounts/console-session.js';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
-import { deleteConsoleSession, deleteEndedConsoleSessions, insertConsoleSession, type ConsoleSessionRow } from '../../store/repositories/console-sessions.js';
-import type { ApiKeyRow } from '../../store/repositories/api-keys.js';
 import type { Services } from '../../services.js';
+import type { ApiKeyRow } from '../../store/repositories/api-keys.js';
+import {
+  type ConsoleSessionRow,
+  deleteConsoleSession,
+  deleteEndedConsoleSessions,
+  insertConsoleSession,
+} from '../../store/repositories/console-sessions.js';
 import { SignInBody } from './schemas.js';
+import { checkUnsafeRequest, liveSession, requestScheme, sessionIdOf } from './session-auth.js';
 
 /** What the console learns of its session: never the key, only what names it, and the CSRF token of its changes. */
 function toSessionRecord(session: ConsoleSessionRow, sessionId: string, key: ApiKeyRow) {

@@ -16,7 +16,12 @@ import { GRANTS_PAGE_SIZE, GrantCreditsBody, ListGrantsQuery } from './schemas.j
  * organization's own. A grant reaches every instance's CreditsCache through
  * the change feed.
  */
-export function creditsRoutes({ db, clock, auth, changes }: Pick<Services, 'db' | 'clock' | 'auth' | 'changes'>): FastifyPluginAsyncTypebox {
+export function creditsRoutes({
+  db,
+  clock,
+  auth,
+  changes,
+}: Pick<Services, 'db' | 'clock' | 'auth' | 'changes'>): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/credits', { onRequest: auth.requireManagementKey }, async (request) => ({
       data: await creditTotals(db, callerKey(request).organization_id),
@@ -27,13 +32,22 @@ export function creditsRoutes({ db, clock, auth, changes }: Pick<Services, 'db' 
       if ((await findOrganization(db, caller.organization_id))?.is_default !== 1) throw Errors.operatorKeyRequired('grant credits');
       const { amount, note, organization_id } = request.body;
       const organizationId = organization_id ?? caller.organization_id;
-      const { grant } = await grantCredits(db, { organizationId, amountUsd: amount, note: note ?? null, grantedBy: `key:${caller.hash}` }, clock());
+      const { grant } = await grantCredits(
+        db,
+        { organizationId, amountUsd: amount, note: note ?? null, grantedBy: `key:${caller.hash}` },
+        clock(),
+      );
       await changes.publish(CREDITS_TOPIC, organizationId);
       return reply.code(201).send({ data: toGrantRecord(grant) });
     });
 
     app.get('/credits/grants', { onRequest: auth.requireManagementKey, schema: { querystring: ListGrantsQuery } }, async (request) => {
-      const { grants, total } = await listCreditGrants(db, callerKey(request).organization_id, request.query.offset ?? 0, request.query.limit ?? GRANTS_PAGE_SIZE);
+      const { grants, total } = await listCreditGrants(
+        db,
+        callerKey(request).organization_id,
+        request.query.offset ?? 0,
+        request.query.limit ?? GRANTS_PAGE_SIZE,
+      );
       return { data: grants.map(toGrantRecord), total_count: total };
     });
   };

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NO_RESERVATION } from '../../accounting/reservations.js';
 import { modelTask } from '../../catalog/model-task.js';
 import { completeEmbeddings } from '../../embeddings/complete-embeddings.js';
-import { embeddingsRunCeiling, startEmbeddingsRun, type EmbeddingsServices } from '../../embeddings/embeddings-run.js';
-import { callerKey, type Authenticator } from '../../http/authenticate.js';
+import { type EmbeddingsServices, embeddingsRunCeiling, startEmbeddingsRun } from '../../embeddings/embeddings-run.js';
+import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import { toModelRecord } from '../models/model-record.js';
@@ -16,21 +16,28 @@ import { toEmbeddingsRequest } from './to-embeddings-request.js';
 export function embeddingsRoutes(services: EmbeddingsServices & { auth: Authenticator; shutdown: Shutdown }): FastifyPluginAsyncTypebox {
   return async (app) => {
     // Held until its ledger row is written: a stop closes the database only after.
-    app.post('/embeddings', { onRequest: services.auth.requireKey, schema: { body: EmbeddingsRequestBody } }, async (request, reply) => services.shutdown.hold(async () => {
-      const key = callerKey(request);
-      const signal = clientGone(reply, services.shutdown.signal);
-      const started = startEmbeddingsRun(services, key, toEmbeddingsRequest(request.body), runContext(request));
-      // Admission: the run holds the most it can cost until settleRun charges it, or is released here.
-      const reservation = await services.spend.reserve(key, () => embeddingsRunCeiling(started), { id: started.id });
-      const run = reservation === NO_RESERVATION ? started : { ...started, reservation };
-      try {
-        return await completeEmbeddings(services, await services.pipeline.prepareEmbeddings(run, signal), request.body.encoding_format ?? 'float', signal);
-      } catch (error) {
-        throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
-      } finally {
-        void reservation.release();
-      }
-    }));
+    app.post('/embeddings', { onRequest: services.auth.requireKey, schema: { body: EmbeddingsRequestBody } }, async (request, reply) =>
+      services.shutdown.hold(async () => {
+        const key = callerKey(request);
+        const signal = clientGone(reply, services.shutdown.signal);
+        const started = startEmbeddingsRun(services, key, toEmbeddingsRequest(request.body), runContext(request));
+        // Admission: the run holds the most it can cost until settleRun charges it, or is released here.
+        const reservation = await services.spend.reserve(key, () => embeddingsRunCeiling(started), { id: started.id });
+        const run = reservation === NO_RESERVATION ? started : { ...started, reservation };
+        try {
+          return await completeEmbeddings(
+            services,
+            await services.pipeline.prepareEmbeddings(run, signal),
+            request.body.encoding_format ?? 'float',
+            signal,
+          );
+        } catch (error) {
+          throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
+        } finally {
+          void reservation.release();
+        }
+      }),
+    );
 
     // The catalog is fixed for the life of the process: build the listing once.
     const modelsPath = `${app.prefix}/models`;

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ProviderPreferences } from '../chat/provider-preferences-schema.js';
 
 /** The most input items one request embeds (OpenAI's limit, which its clients batch to). */

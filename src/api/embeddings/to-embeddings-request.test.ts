@@ -14,11 +14,27 @@ describe('toEmbeddingsInput', () => {
 
 describe('toEmbeddingsRequest', () => {
   it('keeps the fields the flow uses, and no others', () => {
-    const body = { model: 'm/e', input: 'x', encoding_format: 'base64' as const, dimensions: 8, input_type: 'search_query', user: 'u', extra: 1 };
-    expect(toEmbeddingsRequest(body)).toEqual({ model: 'm/e', input: { kind: 'text', texts: ['x'] }, dimensions: 8, input_type: 'search_query', user: 'u' });
+    const body = {
+      model: 'm/e',
+      input: 'x',
+      encoding_format: 'base64' as const,
+      dimensions: 8,
+      input_type: 'search_query',
+      user: 'u',
+      extra: 1,
+    };
+    expect(toEmbeddingsRequest(body)).toEqual({
+      model: 'm/e',
+      input: { kind: 'text', texts: ['x'] },
+      dimensions: 8,
+      input_type: 'search_query',
+      user: 'u',
+    });
   });
 
   it('refuses more than 2048 inputs, naming the field', () => {
-    expect(() => toEmbeddingsRequest({ model: 'm/e', input: Array.from({ length: 2049 }, () => 'x') })).toThrow('input must have at most 2048 items');
+    expect(() => toEmbeddingsRequest({ model: 'm/e', input: Array.from({ length: 2049 }, () => 'x') })).toThrow(
+      'input must have at most 2048 items',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { Errors } from '../../http/errors.js';
 import type { EmbeddingsInput, EmbeddingsRequest } from '../../protocol/embeddings.js';
-import { MAX_EMBEDDING_INPUTS, type EmbeddingsRequestBody } from './schemas.js';
+import { type EmbeddingsRequestBody, MAX_EMBEDDING_INPUTS } from './schemas.js';
 
 /** The reference's four input shapes as one list: a single string or token array is a list of one. */
 export function toEmbeddingsInput(input: EmbeddingsRequestBody['input']): EmbeddingsInput {

@@ -22,7 +22,12 @@ function contentError(row: GenerationRow) {
     message: row.error_message,
     provider_name: row.provider_name,
     raw: null,
-    previous_errors: previous.map((a) => ({ code: attemptCode(a.error!), message: a.error!.message, provider_name: a.provider, raw: null })),
+    previous_errors: previous.map((a) => ({
+      code: attemptCode(a.error!),
+      message: a.error!.message,
+      provider_name: a.provider,
+      raw: null,
+    })),
   };
 }
 

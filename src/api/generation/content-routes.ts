@@ -29,20 +29,24 @@ export function generationContentRoutes({ db, clock, auth }: Pick<Services, 'db'
       return { data: toGenerationContent(row, content) };
     });
 
-    app.post('/generation/feedback', { onRequest: auth.requireManagementKey, schema: { body: GenerationFeedbackBody } }, async (request) => {
-      const key = callerKey(request);
-      const { generation_id, category, comment } = request.body;
-      if (!(await findGeneration(db, key.organization_id, generation_id))) throw Errors.notFound(`Generation ${generation_id}`);
-      await insertGenerationFeedback(db, {
-        id: newUuid(),
-        organization_id: key.organization_id,
-        generation_id,
-        api_key_hash: key.hash,
-        category,
-        comment: comment ?? null,
-        created_at: clock().toISOString(),
-      });
-      return { data: { success: true } };
-    });
+    app.post(
+      '/generation/feedback',
+      { onRequest: auth.requireManagementKey, schema: { body: GenerationFeedbackBody } },
+      async (request) => {
+        const key = callerKey(request);
+        const { generation_id, category, comment } = request.body;
+        if (!(await findGeneration(db, key.organization_id, generation_id))) throw Errors.notFound(`Generation ${generation_id}`);
+        await insertGenerationFeedback(db, {
+          id: newUuid(),
+          organization_id: key.organization_id,
+          generation_id,
+          api_key_hash: key.hash,
+          category,
+          comment: comment ?? null,
+          created_at: clock().toISOString(),
+        });
+        return { data: { success: true } };
+      },
+    );
   };
 }

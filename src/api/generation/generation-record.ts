@@ -84,7 +84,10 @@ export function toGenerationRecord(row: GenerationRow) {
     usage_estimated: row.usage_estimated === 1,
     parent_generation_id: row.parent_generation_id,
     // name: the error's catalogue name (GW_ERR_…, docs/errors.md), as the client's X-Error-Code header had it.
-    error: row.error_code === null && row.error_message === null ? null : { code: row.error_code, name: row.error_name, message: row.error_message },
+    error:
+      row.error_code === null && row.error_message === null
+        ? null
+        : { code: row.error_code, name: row.error_name, message: row.error_message },
     routing,
   };
 }

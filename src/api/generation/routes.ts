@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
-import { findGeneration } from '../../store/repositories/generations.js';
 import type { Services } from '../../services.js';
+import { findGeneration } from '../../store/repositories/generations.js';
 import { toGenerationRecord } from './generation-record.js';
 import { GenerationQuery } from './schemas.js';
 

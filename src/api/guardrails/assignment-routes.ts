@@ -2,16 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TSchema } from 'typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
+import type { Services } from '../../services.js';
 import {
   assignGuardrail,
   existingTargets,
+  type GuardrailAssignmentRow,
   keyNames,
   listAssignments,
   unassignGuardrail,
-  type GuardrailAssignmentRow,
 } from '../../store/repositories/guardrails.js';
 import type { GuardrailScope } from '../../store/schema.js';
-import type { Services } from '../../services.js';
 import { assignmentBase } from './guardrail-record.js';
 import { announceGuardrailChange, guardrailOf } from './routes.js';
 import { GuardrailParams, KeyHashesBody, ListAssignmentsQuery, MemberIdsBody, WorkspaceIdsBody } from './schemas.js';
@@ -28,7 +28,8 @@ interface ScopeRoutes {
   records(services: Services, organizationId: string, rows: GuardrailAssignmentRow[]): Promise<unknown[]>;
 }
 
-const each = (toRecord: (row: GuardrailAssignmentRow) => unknown) => async (_s: Services, _o: string, rows: GuardrailAssignmentRow[]) => rows.map(toRecord);
+const each = (toRecord: (row: GuardrailAssignmentRow) => unknown) => async (_s: Services, _o: string, rows: GuardrailAssignmentRow[]) =>
+  rows.map(toRecord);
 
 /**
  * By path segment: the reference's key and member assignments, and this
@@ -41,7 +42,11 @@ const SCOPES: Record<string, ScopeRoutes> = {
     body: { schema: KeyHashesBody, field: 'key_hashes', noun: 'an API key' },
     exclusive: true,
     async records(services, organizationId, rows) {
-      const names = await keyNames(services.db, organizationId, rows.map((r) => r.target_id));
+      const names = await keyNames(
+        services.db,
+        organizationId,
+        rows.map((r) => r.target_id),
+      );
       return rows.map((row) => ({
         ...assignmentBase(row),
         key_hash: row.target_id,
@@ -71,7 +76,10 @@ const SCOPES: Record<string, ScopeRoutes> = {
 
 export function guardrailAssignmentRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { db, clock, auth } = services;
-  const page = (query: { offset?: number | null; limit?: number }) => ({ offset: query.offset ?? 0, limit: query.limit ?? DEFAULT_PAGE_SIZE });
+  const page = (query: { offset?: number | null; limit?: number }) => ({
+    offset: query.offset ?? 0,
+    limit: query.limit ?? DEFAULT_PAGE_SIZE,
+  });
 
   /** The request's targets, each once; one that is not the organization's is a 400 naming it. */
   async function targetsOf(routes: ScopeRoutes, organizationId: string, body: unknown): Promise<string[]> {
@@ -88,11 +96,15 @@ export function guardrailAssignmentRoutes(services: Services): FastifyPluginAsyn
     for (const [segment, routes] of Object.entries(SCOPES)) {
       const bodySchema = routes.body ? { body: routes.body.schema } : {};
 
-      app.get(`/guardrails/assignments/${segment}`, { onRequest: auth.requireManagementKey, schema: { querystring: ListAssignmentsQuery } }, async (request) => {
-        const organizationId = callerKey(request).organization_id;
-        const { rows, total } = await listAssignments(db, { organizationId, scope: routes.scope }, page(request.query));
-        return { data: await routes.records(services, organizationId, rows), total_count: total };
-      });
+      app.get(
+        `/guardrails/assignments/${segment}`,
+        { onRequest: auth.requireManagementKey, schema: { querystring: ListAssignmentsQuery } },
+        async (request) => {
+          const organizationId = callerKey(request).organization_id;
+          const { rows, total } = await listAssignments(db, { organizationId, scope: routes.scope }, page(request.query));
+          return { data: await routes.records(services, organizationId, rows), total_count: total };
+        },
+      );
 
       app.get(
         `/guardrails/:id/assignments/${segment}`,
@@ -100,7 +112,11 @@ export function guardrailAssignmentRoutes(services: Services): FastifyPluginAsyn
         async (request) => {
           const organizationId = callerKey(request).organization_id;
           const guardrail = await guardrailOf(services, organizationId, request.params.id);
-          const { rows, total } = await listAssignments(db, { organizationId, scope: routes.scope, guardrailId: guardrail.id }, page(request.query));
+          const { rows, total } = await listAssignments(
+            db,
+            { organizationId, scope: routes.scope, guardrailId: guardrail.id },
+            page(request.query),
+          );
           return { data: await routes.records(services, organizationId, rows), total_count: total };
         },
       );

@@ -16,12 +16,13 @@ export function toGuardrailRecord(row: GuardrailRow) {
     reset_interval: row.reset_interval,
     include_byok_in_budgets: row.include_byok_in_budgets === 1,
     ...rules,
-    content_filter_builtins: rules.content_filter_builtins?.map(({ slug, action, scan_scope }) => ({
-      slug,
-      action,
-      label: BUILTIN_LABELS[slug],
-      ...(scan_scope !== undefined ? { scan_scope } : {}),
-    })) ?? null,
+    content_filter_builtins:
+      rules.content_filter_builtins?.map(({ slug, action, scan_scope }) => ({
+        slug,
+        action,
+        label: BUILTIN_LABELS[slug],
+        ...(scan_scope !== undefined ? { scan_scope } : {}),
+      })) ?? null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -4,18 +4,18 @@ import { GUARDRAILS_TOPIC } from '../../guardrails/guardrail-cache.js';
 import { applyRuleInput, type GuardrailRuleInput, type GuardrailRules } from '../../guardrails/guardrail-rules.js';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
+import type { Services } from '../../services.js';
 import {
   deleteGuardrail,
   findGuardrail,
+  type GuardrailFields,
+  type GuardrailRow,
   insertGuardrail,
   listGuardrails,
   updateGuardrail,
-  type GuardrailFields,
-  type GuardrailRow,
 } from '../../store/repositories/guardrails.js';
 import { findDefaultWorkspace, findWorkspace } from '../../store/repositories/organizations.js';
 import type { LimitReset } from '../../store/schema.js';
-import type { Services } from '../../services.js';
 import { rulesOf, toGuardrailRecord } from './guardrail-record.js';
 import { CreateGuardrailBody, GuardrailParams, ListGuardrailsQuery, UpdateGuardrailBody } from './schemas.js';
 
@@ -45,7 +45,8 @@ function fieldsOf(current: GuardrailRow | undefined, workspaceId: string, body: 
     rules: JSON.stringify(rules),
     limit_usd: body.limit_usd !== undefined ? body.limit_usd : (current?.limit_usd ?? null),
     reset_interval: body.reset_interval !== undefined ? body.reset_interval : (current?.reset_interval ?? null),
-    include_byok_in_budgets: body.include_byok_in_budgets !== undefined ? Number(body.include_byok_in_budgets) : (current?.include_byok_in_budgets ?? 0),
+    include_byok_in_budgets:
+      body.include_byok_in_budgets !== undefined ? Number(body.include_byok_in_budgets) : (current?.include_byok_in_budgets ?? 0),
   };
 }
 
@@ -58,8 +59,14 @@ export function guardrailsRoutes(services: Services): FastifyPluginAsyncTypebox 
   const { db, clock, auth } = services;
 
   async function workspaceOf(organizationId: string, workspaceId: string | undefined): Promise<string> {
-    const workspace = workspaceId === undefined ? await findDefaultWorkspace(db, organizationId) : await findWorkspace(db, organizationId, workspaceId);
-    if (!workspace) throw Errors.invalidRequest(workspaceId === undefined ? 'workspace_id is required: the organization has no default workspace' : `workspace_id ${workspaceId} is not a workspace of this organization`);
+    const workspace =
+      workspaceId === undefined ? await findDefaultWorkspace(db, organizationId) : await findWorkspace(db, organizationId, workspaceId);
+    if (!workspace)
+      throw Errors.invalidRequest(
+        workspaceId === undefined
+          ? 'workspace_id is required: the organization has no default workspace'
+          : `workspace_id ${workspaceId} is not a workspace of this organization`,
+      );
     return workspace.id;
   }
 
@@ -68,7 +75,10 @@ export function guardrailsRoutes(services: Services): FastifyPluginAsyncTypebox 
       const organizationId = callerKey(request).organization_id;
       const { offset, limit, workspace_id } = request.query;
       const workspace = await workspaceOf(organizationId, workspace_id);
-      const { rows, total } = await listGuardrails(db, organizationId, workspace, { offset: offset ?? 0, limit: limit ?? DEFAULT_PAGE_SIZE });
+      const { rows, total } = await listGuardrails(db, organizationId, workspace, {
+        offset: offset ?? 0,
+        limit: limit ?? DEFAULT_PAGE_SIZE,
+      });
       return { data: rows.map(toGuardrailRecord), total_count: total };
     });
 

@@ -35,7 +35,10 @@ export const UpdateGuardrailBody = Type.Object(
 
 export const GuardrailParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
-export const ListGuardrailsQuery = Type.Object({ ...PageQuery(100).properties, workspace_id: Type.Optional(Type.String({ format: 'uuid' })) });
+export const ListGuardrailsQuery = Type.Object({
+  ...PageQuery(100).properties,
+  workspace_id: Type.Optional(Type.String({ format: 'uuid' })),
+});
 
 export const ListAssignmentsQuery = PageQuery(100);
 

@@ -3,7 +3,7 @@ import { Errors } from '../../http/errors.js';
 import type { Store } from '../../store/database.js';
 import { pendingMigrations } from '../../store/migrate.js';
 import { Lifecycle } from './lifecycle.js';
-import { readinessCheck, type ReadinessSources } from './readiness.js';
+import { type ReadinessSources, readinessCheck } from './readiness.js';
 import { healthRoutes } from './routes.js';
 
 export interface HealthOptions {

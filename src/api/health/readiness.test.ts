@@ -29,15 +29,28 @@ describe('readinessCheck', () => {
 
   it('is not ready when the database fails or does not answer in time, nor when it misses migrations', async () => {
     const failing = readinessCheck({ pendingMigrations: () => Promise.reject(new Error('connect ECONNREFUSED')), lifecycle: serving() });
-    expect(await failing()).toMatchObject({ ready: false, reason: 'the database is unreachable', checks: { database: 'unreachable', migrations: 'unknown' } });
+    expect(await failing()).toMatchObject({
+      ready: false,
+      reason: 'the database is unreachable',
+      checks: { database: 'unreachable', migrations: 'unknown' },
+    });
     const silent = readinessCheck({ pendingMigrations: () => new Promise(() => undefined), lifecycle: serving(), timeoutMs: 10 });
     expect(await silent()).toMatchObject({ ready: false, checks: { database: 'unreachable' } });
     const behind = readinessCheck({ pendingMigrations: async () => ['0099-next'], lifecycle: serving() });
-    expect(await behind()).toMatchObject({ ready: false, reason: expect.stringContaining('0099-next'), checks: { database: 'up', migrations: 'pending' } });
+    expect(await behind()).toMatchObject({
+      ready: false,
+      reason: expect.stringContaining('0099-next'),
+      checks: { database: 'up', migrations: 'pending' },
+    });
   });
 
   it('reports Redis and the ledger outbox without requiring them: the gateway serves through both', async () => {
-    const check = readinessCheck({ pendingMigrations: async () => [], lifecycle: serving(), redis: { available: false }, outbox: { rows: 3 } });
+    const check = readinessCheck({
+      pendingMigrations: async () => [],
+      lifecycle: serving(),
+      redis: { available: false },
+      outbox: { rows: 3 },
+    });
     expect(await check()).toMatchObject({ ready: true, checks: { redis: 'unavailable', ledger_outbox_rows: 3 } });
   });
 });

@@ -51,9 +51,15 @@ export function readinessCheck(sources: ReadinessSources): () => Promise<Readine
     max: 1,
     ttl: sources.cacheMs ?? 1_000,
     fetchMethod: async () => {
-      const read = sources.pendingMigrations().then((pending) => ({ database: 'up' as const, migrations: pending.length > 0 ? ('pending' as const) : ('current' as const), pending }));
+      const read = sources.pendingMigrations().then((pending) => ({
+        database: 'up' as const,
+        migrations: pending.length > 0 ? ('pending' as const) : ('current' as const),
+        pending,
+      }));
       const timer = new AbortController();
-      const late = sleep(timeoutMs, undefined, { ref: false, signal: timer.signal }).then(() => Promise.reject(new Error('no answer in time')));
+      const late = sleep(timeoutMs, undefined, { ref: false, signal: timer.signal }).then(() =>
+        Promise.reject(new Error('no answer in time')),
+      );
       return Promise.race([read, late])
         .catch(() => ({ database: 'unreachable' as const, migrations: 'unknown' as const, pending: [] }))
         .finally(() => timer.abort());
@@ -70,7 +76,8 @@ export function readinessCheck(sources: ReadinessSources): () => Promise<Readine
     const { pending, ...checked } = (await database.fetch('database'))!;
     const checks = { ...checked, ...shared };
     if (checked.database === 'unreachable') return { ready: false, reason: 'the database is unreachable', phase, checks };
-    if (pending.length > 0) return { ready: false, reason: `the database misses migrations ${pending.join(', ')} (run model-gateway migrate)`, phase, checks };
+    if (pending.length > 0)
+      return { ready: false, reason: `the database misses migrations ${pending.join(', ')} (run model-gateway migrate)`, phase, checks };
     return { ready: true, phase, checks };
   };
 }

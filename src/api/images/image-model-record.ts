@@ -15,7 +15,10 @@ export function imageModelRecord(model: Model, catalog: Catalog, adapters: Adapt
     description: model.description,
     created: model.created,
     architecture: { input_modalities: model.architecture.input_modalities, output_modalities: model.architecture.output_modalities },
-    supported_parameters: Object.assign({}, ...model.endpoints.map((e) => parametersOf(e, catalog, adapters))) as Record<string, ImageCapability>,
+    supported_parameters: Object.assign({}, ...model.endpoints.map((e) => parametersOf(e, catalog, adapters))) as Record<
+      string,
+      ImageCapability
+    >,
     supports_streaming: false,
     endpoints: `${path}/${model.id}/endpoints`,
   };

@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { NO_RESERVATION } from '../../accounting/reservations.js';
 import { modelTask } from '../../catalog/model-task.js';
-import { completeImages, type ServedImages } from '../../images/complete-images.js';
-import { imagesRunCeiling, startImagesRun, type ImagesServices } from '../../images/images-run.js';
-import { mediaTypeOf } from '../../images/media-type.js';
-import { callerKey, type Authenticator } from '../../http/authenticate.js';
+import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
+import { completeImages, type ServedImages } from '../../images/complete-images.js';
+import { type ImagesServices, imagesRunCeiling, startImagesRun } from '../../images/images-run.js';
+import { mediaTypeOf } from '../../images/media-type.js';
 import type { ImageRequest } from '../../protocol/images.js';
 import { ModelEndpointsParams } from '../models/schemas.js';
 import { clientGone, runContext } from '../request-context.js';
@@ -65,7 +65,12 @@ function tokenUsage({ upstream, cost }: ServedImages) {
 
 export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
   /** Reserve, serve and settle one image request (the two routes differ only in their body and answer). */
-  const generate = <T>(request: FastifyRequest, reply: Parameters<typeof clientGone>[0], body: ImageRequest, answer: (served: ServedImages, startedAt: number) => T) =>
+  const generate = <T>(
+    request: FastifyRequest,
+    reply: Parameters<typeof clientGone>[0],
+    body: ImageRequest,
+    answer: (served: ServedImages, startedAt: number) => T,
+  ) =>
     services.shutdown.hold(async () => {
       const key = callerKey(request);
       const signal = clientGone(reply, services.shutdown.signal);
@@ -87,18 +92,24 @@ export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post('/images', { onRequest: services.auth.requireKey, schema: { body: ImagesRequestBody } }, async (request, reply) =>
       generate(request, reply, fromImagesBody(request.body), referenceAnswer),
     );
-    app.post('/images/generations', { onRequest: services.auth.requireKey, schema: { body: ImageGenerationsRequestBody } }, async (request, reply) =>
-      generate(request, reply, fromGenerationsBody(request.body), openAIAnswer),
+    app.post(
+      '/images/generations',
+      { onRequest: services.auth.requireKey, schema: { body: ImageGenerationsRequestBody } },
+      async (request, reply) => generate(request, reply, fromGenerationsBody(request.body), openAIAnswer),
     );
 
     // The catalog is fixed for the life of the process: build the listing once.
     const models = services.catalog.listModels().filter((model) => modelTask(model) === 'image');
     const listing = models.map((model) => imageModelRecord(model, services.catalog, services.adapters, `${app.prefix}/images/models`));
     app.get('/images/models', { onRequest: services.auth.requireKey }, async () => ({ data: listing }));
-    app.get('/images/models/:author/:slug/endpoints', { onRequest: services.auth.requireKey, schema: { params: ModelEndpointsParams } }, async (request) => {
-      const model = models.find((m) => m.id === `${request.params.author}/${request.params.slug}`);
-      if (!model) throw Errors.notFound('Model');
-      return imageModelEndpoints(model, services.catalog, services.adapters);
-    });
+    app.get(
+      '/images/models/:author/:slug/endpoints',
+      { onRequest: services.auth.requireKey, schema: { params: ModelEndpointsParams } },
+      async (request) => {
+        const model = models.find((m) => m.id === `${request.params.author}/${request.params.slug}`);
+        if (!model) throw Errors.notFound('Model');
+        return imageModelEndpoints(model, services.catalog, services.adapters);
+      },
+    );
   };
 }

@@ -1,10 +1,33 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ProviderPreferences } from '../chat/provider-preferences-schema.js';
 
 /** The longest prompt taken (OpenAI's GPT image models take 32,000 characters). */
 export const MAX_IMAGE_PROMPT = 32_000;
 
-const ASPECT_RATIOS = ['1:1', '1:2', '1:4', '1:8', '2:1', '2:3', '3:2', '3:4', '4:1', '4:3', '4:5', '5:4', '8:1', '9:16', '16:9', '9:19.5', '19.5:9', '9:20', '20:9', '9:21', '21:9', 'auto'];
+const ASPECT_RATIOS = [
+  '1:1',
+  '1:2',
+  '1:4',
+  '1:8',
+  '2:1',
+  '2:3',
+  '3:2',
+  '3:4',
+  '4:1',
+  '4:3',
+  '4:5',
+  '5:4',
+  '8:1',
+  '9:16',
+  '16:9',
+  '9:19.5',
+  '19.5:9',
+  '9:20',
+  '20:9',
+  '9:21',
+  '21:9',
+  'auto',
+];
 const Size = Type.String({ pattern: '^(auto|\\d{2,5}x\\d{2,5}|512|1K|2K|4K)$' });
 
 /** What both image routes take alike. */

@@ -3,7 +3,9 @@ import { fromGenerationsBody, fromImagesBody } from './to-image-request.js';
 
 describe('fromImagesBody', () => {
   it('keeps the fields an adapter uses, always asking for base64', () => {
-    expect(fromImagesBody({ model: 'm', prompt: 'p', n: 2, aspect_ratio: '3:2', resolution: '2K', seed: 7, stream: true, quality: 'low' })).toEqual({
+    expect(
+      fromImagesBody({ model: 'm', prompt: 'p', n: 2, aspect_ratio: '3:2', resolution: '2K', seed: 7, stream: true, quality: 'low' }),
+    ).toEqual({
       model: 'm',
       prompt: 'p',
       n: 2,
@@ -26,6 +28,9 @@ describe('fromImagesBody', () => {
 describe('fromGenerationsBody', () => {
   it('answers base64 unless URLs are asked for, and keeps the style', () => {
     expect(fromGenerationsBody({ model: 'm', prompt: 'p' }).response_format).toBe('b64_json');
-    expect(fromGenerationsBody({ model: 'm', prompt: 'p', response_format: 'url', style: 'natural' })).toMatchObject({ response_format: 'url', style: 'natural' });
+    expect(fromGenerationsBody({ model: 'm', prompt: 'p', response_format: 'url', style: 'natural' })).toMatchObject({
+      response_format: 'url',
+      style: 'natural',
+    });
   });
 });

@@ -11,14 +11,24 @@ function shared(body: ImagesRequestBody | ImageGenerationsRequestBody): Omit<Ima
 
 /** POST /images: the reference's request, answered with base64 bytes. Reference images would need an edit API no adapter speaks: a 400. */
 export function fromImagesBody(body: ImagesRequestBody): ImageRequest {
-  if (body.input_references?.length) throw Errors.invalidRequest('input_references: image-to-image generation is not served by this gateway');
+  if (body.input_references?.length)
+    throw Errors.invalidRequest('input_references: image-to-image generation is not served by this gateway');
   // A tier size ("2K") is the reference's resolution, which OpenAI's models have no knob for.
   const size = body.size !== undefined && /^\d+x\d+$|^auto$/.test(body.size) ? body.size : undefined;
   const { size: _tier, ...rest } = shared(body);
-  return { ...rest, ...(size !== undefined ? { size } : {}), ...(body.aspect_ratio !== undefined ? { aspect_ratio: body.aspect_ratio } : {}), response_format: 'b64_json' };
+  return {
+    ...rest,
+    ...(size !== undefined ? { size } : {}),
+    ...(body.aspect_ratio !== undefined ? { aspect_ratio: body.aspect_ratio } : {}),
+    response_format: 'b64_json',
+  };
 }
 
 /** POST /images/generations: OpenAI's request, answered in base64 unless it asks for URLs (which only providers that host their images, DALL·E, can give). */
 export function fromGenerationsBody(body: ImageGenerationsRequestBody): ImageRequest {
-  return { ...shared(body), ...(body.style !== undefined ? { style: body.style } : {}), response_format: body.response_format ?? 'b64_json' };
+  return {
+    ...shared(body),
+    ...(body.style !== undefined ? { style: body.style } : {}),
+    response_format: body.response_format ?? 'b64_json',
+  };
 }

@@ -3,7 +3,13 @@ import { acceptWithin } from './accept-within.js';
 
 describe('acceptWithin', () => {
   it('returns what the work returns in time', async () => {
-    await expect(acceptWithin(1_000, async () => 'ok', () => new Error('late'))).resolves.toBe('ok');
+    await expect(
+      acceptWithin(
+        1_000,
+        async () => 'ok',
+        () => new Error('late'),
+      ),
+    ).resolves.toBe('ok');
   });
 
   it('rejects with the timeout error and aborts the work when it hangs', async () => {
@@ -16,7 +22,13 @@ describe('acceptWithin', () => {
     expect(seen?.aborted).toBe(true);
   });
 
-  it('passes the work\'s own failure on', async () => {
-    await expect(acceptWithin(1_000, async () => Promise.reject(new Error('boom')), () => new Error('late'))).rejects.toThrow('boom');
+  it("passes the work's own failure on", async () => {
+    await expect(
+      acceptWithin(
+        1_000,
+        async () => Promise.reject(new Error('boom')),
+        () => new Error('late'),
+      ),
+    ).rejects.toThrow('boom');
   });
 });

@@ -1,13 +1,13 @@
 import { servesChat } from '../../catalog/model-task.js';
+import { FlagCache, INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC } from '../../interns/flag-cache.js';
 import type { InternRuntime } from '../../interns/intern-runtime.js';
+import { turnLimiter } from '../../interns/turn-limiter.js';
 import { ROUTER_MODELS } from '../../routing/routers/route-models.js';
 import type { Services } from '../../services.js';
 import { isEnrolled } from '../../store/repositories/interns.js';
-import type { SharedRedis } from '../../store/shared-redis.js';
 import { isMember } from '../../store/repositories/members.js';
-import { FlagCache, INTERN_PROGRAMME_TOPIC, MEMBERSHIP_TOPIC } from '../../interns/flag-cache.js';
+import type { SharedRedis } from '../../store/shared-redis.js';
 import type { InternServices } from './intern-services.js';
-import { turnLimiter } from '../../interns/turn-limiter.js';
 
 export interface InternOptions {
   runtime?: InternRuntime;

@@ -1,6 +1,6 @@
 import { Errors } from '../../http/errors.js';
-import type { GatewayError } from '../../protocol/gateway-error.js';
 import type { InternRunEvent } from '../../interns/intern-runtime.js';
+import type { GatewayError } from '../../protocol/gateway-error.js';
 import { interactionArguments, interactionId, pendingOf } from './interaction-answer.js';
 
 /** The one tool intern chat calls on the caller: asking for input (a question, or a tool approval). */
@@ -16,10 +16,21 @@ export interface ChunkContext {
 type Delta = { role?: 'assistant'; content?: string; reasoning?: string; tool_calls?: unknown[] };
 
 /** What every chunk of one response carries. */
-const header = (ctx: ChunkContext) => ({ id: ctx.id, object: 'chat.completion.chunk' as const, created: ctx.created, model: ctx.model, session_id: ctx.sessionId });
+const header = (ctx: ChunkContext) => ({
+  id: ctx.id,
+  object: 'chat.completion.chunk' as const,
+  created: ctx.created,
+  model: ctx.model,
+  session_id: ctx.sessionId,
+});
 
 /** The SDK's InternChatCompletionChunk. */
-export function chunk(ctx: ChunkContext, delta: Delta, finishReason: 'stop' | 'tool_calls' | 'error' | null = null, extra: Record<string, unknown> = {}) {
+export function chunk(
+  ctx: ChunkContext,
+  delta: Delta,
+  finishReason: 'stop' | 'tool_calls' | 'error' | null = null,
+  extra: Record<string, unknown> = {},
+) {
   return { ...header(ctx), choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
 }
 
@@ -36,7 +47,11 @@ export function finalChunk(ctx: ChunkContext, usage: ChatUsage | null) {
 }
 
 /** The SDK's InternChatStreamError of a catalogue error. */
-export const streamError = (error: GatewayError) => ({ code: error.statusCode, message: error.message, metadata: error.metadata ?? { reason: 'turn_failed', retryable: false } });
+export const streamError = (error: GatewayError) => ({
+  code: error.statusCode,
+  message: error.message,
+  metadata: error.metadata ?? { reason: 'turn_failed', retryable: false },
+});
 
 /** A message's text: a string, or its text parts joined. */
 export function messageText(content: unknown): string {
@@ -64,7 +79,12 @@ export function eventChunks(ctx: ChunkContext, event: InternRunEvent): ReturnTyp
   if (event.type === 'pending') {
     const pending = pendingOf(event.content);
     if (!pending) return [];
-    const call = { index: 0, id: interactionId(pending), type: 'function', function: { name: PROVIDE_INPUT, arguments: interactionArguments(pending) } };
+    const call = {
+      index: 0,
+      id: interactionId(pending),
+      type: 'function',
+      function: { name: PROVIDE_INPUT, arguments: interactionArguments(pending) },
+    };
     return [chunk(ctx, { tool_calls: [call] }, 'tool_calls')];
   }
   const c = event.content as Record<string, unknown>;
@@ -86,7 +106,8 @@ export function eventChunks(ctx: ChunkContext, event: InternRunEvent): ReturnTyp
     case 'approval':
       return [chunk(ctx, { reasoning: `[approval requested] ${String(c.name)}\n` })];
     case 'answer':
-      if (typeof c.granted === 'boolean') return [chunk(ctx, { reasoning: `[approval ${c.granted ? 'granted' : 'denied'} by ${String(c.by)}]\n` })];
+      if (typeof c.granted === 'boolean')
+        return [chunk(ctx, { reasoning: `[approval ${c.granted ? 'granted' : 'denied'} by ${String(c.by)}]\n` })];
       return [chunk(ctx, { reasoning: `[answer by ${String(c.by)}] ${String(c.answer ?? '')}\n` })];
     default:
       // input, steer and end steps: the caller's own words, and the end event that follows.

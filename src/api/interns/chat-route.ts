@@ -1,15 +1,15 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
-import { isGatewayError } from '../../protocol/gateway-error.js';
 import { SseWriter } from '../../http/sse-writer.js';
+import { isGatewayError } from '../../protocol/gateway-error.js';
 import { openRunOfSession, runUsage } from '../../store/repositories/intern-sessions.js';
 import { acceptWithin } from './accept-within.js';
-import { chunk, eventChunks, finalChunk, messageText, streamError, type ChatUsage, type ChunkContext } from './chat-chunks.js';
+import { type ChatUsage, type ChunkContext, chunk, eventChunks, finalChunk, messageText, streamError } from './chat-chunks.js';
 import { answerText, interactionId, parsePending, pendingOf } from './interaction-answer.js';
-import { requireRuntime, type InternServices } from './intern-services.js';
-import { admitTurn, lookupIntern, newSession, ownedSession, type InternLookup } from './invoke-route.js';
+import { type InternServices, requireRuntime } from './intern-services.js';
+import { admitTurn, type InternLookup, lookupIntern, newSession, ownedSession } from './invoke-route.js';
 import { INTERN_BODY_LIMIT, InternChatBody, InternParams } from './schemas.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
@@ -36,10 +36,15 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
       const body = request.body;
       if (body.stream !== true) throw Errors.internBadRequest('stream must be true: intern chat answers as server-sent events');
       const last = body.messages.at(-1)!;
-      if (last.role !== 'user' && last.role !== 'tool') throw Errors.internBadRequest(`messages: the last message must be a user message (a run's input) or a tool message (an answer), not ${last.role}`);
+      if (last.role !== 'user' && last.role !== 'tool')
+        throw Errors.internBadRequest(
+          `messages: the last message must be a user message (a run's input) or a tool message (an answer), not ${last.role}`,
+        );
       const toolCallId = last.role === 'tool' ? last.tool_call_id : undefined;
-      if (last.role === 'tool' && toolCallId === undefined) throw Errors.internBadRequest('messages: a tool message must carry the tool_call_id of the input it answers');
-      if (last.role === 'tool' && body.session_id === undefined) throw Errors.internBadRequest('session_id is required when the last message is a tool message');
+      if (last.role === 'tool' && toolCallId === undefined)
+        throw Errors.internBadRequest('messages: a tool message must carry the tool_call_id of the input it answers');
+      if (last.role === 'tool' && body.session_id === undefined)
+        throw Errors.internBadRequest('session_id is required when the last message is a tool message');
       const input = messageText(last.content);
       if (input.length === 0) throw Errors.internBadRequest('messages: the last message must have text content');
       if (input.length > 32_000) throw Errors.internBadRequest('messages: the last message must be at most 32000 characters long');
@@ -58,7 +63,14 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
           if (open && pending) {
             // The answer to the paused run: stream its steps from the one after the pause.
             await runtime.answer(open.id, answerText(pending, input));
-            return { kind: 'stream' as const, sessionId: given!, runId: open.id, after: open.steps, answered: pending.id, model: intern.model };
+            return {
+              kind: 'stream' as const,
+              sessionId: given!,
+              runId: open.id,
+              after: open.steps,
+              answered: pending.id,
+              model: intern.model,
+            };
           }
           await admitTurn(services, intern, (seconds) => void reply.header('retry-after', String(seconds)));
           const sessionId = given ?? (await newSession(services, intern, key, 'chat'));
@@ -94,7 +106,9 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
       reply.raw.on('close', () => {
         if (delivered) return;
         gone.abort();
-        runtime.cancel(plan.runId, 'the client disconnected while the response was streaming').catch((error: unknown) => request.log.error({ err: error }, 'intern run cancel failed'));
+        runtime
+          .cancel(plan.runId, 'the client disconnected while the response was streaming')
+          .catch((error: unknown) => request.log.error({ err: error }, 'intern run cancel failed'));
       });
       reply.hijack();
       const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
@@ -114,7 +128,7 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
           if (event.type === 'end') usage = await runUsage(services.db, plan.runId);
         }
       } catch (error) {
-        const failure = isGatewayError(error) ? error : Errors.internStreamSevered('the run\'s events could not be read');
+        const failure = isGatewayError(error) ? error : Errors.internStreamSevered("the run's events could not be read");
         request.log.error({ err: error, code: failure.code }, 'intern chat stream failed');
         await sse.data(JSON.stringify(chunk(own, {}, 'error', { error: streamError(failure) })));
       }
@@ -126,4 +140,3 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
     },
   );
 }
-

@@ -16,7 +16,13 @@ describe('create keys', () => {
     expect(HEADER_KEY_WINDOW_MS).toBe(86_400_000);
     expect(BODY_KEY_WINDOW_MS).toBe(3_600_000);
     for (const bad of ['', 'x'.repeat(256)]) {
-      expect(() => createKeyOf(bad, 'h')).toThrow(expect.objectContaining({ statusCode: 400, message: expect.stringContaining('Idempotency-Key'), metadata: { reason: 'bad_request', retryable: false } }));
+      expect(() => createKeyOf(bad, 'h')).toThrow(
+        expect.objectContaining({
+          statusCode: 400,
+          message: expect.stringContaining('Idempotency-Key'),
+          metadata: { reason: 'bad_request', retryable: false },
+        }),
+      );
     }
   });
 });

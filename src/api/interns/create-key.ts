@@ -37,6 +37,7 @@ export const bodyHash = (body: unknown): string => createHash('sha256').update(c
 export function createKeyOf(header: string | string[] | undefined, hash: string): CreateKey {
   if (header === undefined) return { source: 'body', key: hash, windowMs: BODY_KEY_WINDOW_MS };
   const key = Array.isArray(header) ? header.join(', ') : header;
-  if (key.length < 1 || key.length > 255) throw Errors.internBadRequest(`the Idempotency-Key header must be 1 to 255 characters long, not ${key.length}`);
+  if (key.length < 1 || key.length > 255)
+    throw Errors.internBadRequest(`the Idempotency-Key header must be 1 to 255 characters long, not ${key.length}`);
   return { source: 'header', key, windowMs: HEADER_KEY_WINDOW_MS };
 }

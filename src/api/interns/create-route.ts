@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
-import { findCreateKey, forgetCreateKeys, insertCreateKey, type InternCreateKeyRow } from '../../store/repositories/intern-create-keys.js';
+import { findCreateKey, forgetCreateKeys, type InternCreateKeyRow, insertCreateKey } from '../../store/repositories/intern-create-keys.js';
 import { insertIntern } from '../../store/repositories/interns.js';
 import { findWorkspace } from '../../store/repositories/organizations.js';
 import { newInternId } from '../../util/ids.js';
 import { bodyHash, createKeyOf } from './create-key.js';
-import { toInternRecord, type InternRecord } from './intern-record.js';
-import { checkInternModel, requireRuntime, type InternServices } from './intern-services.js';
+import { type InternRecord, toInternRecord } from './intern-record.js';
+import { checkInternModel, type InternServices, requireRuntime } from './intern-services.js';
 import type { InternLookup } from './invoke-route.js';
 import { LIFECYCLE_WRITE } from './lifecycle-body.js';
 import { CreateInternBody } from './schemas.js';

@@ -15,8 +15,16 @@ describe('interaction answers', () => {
 
   it('shapes provide_input arguments as the SDK documents them', () => {
     expect(interactionId(approval)).toBe('c1');
-    expect(JSON.parse(interactionArguments(approval))).toEqual({ kind: 'permission', operation: 'notify', options: ['allow_once', 'reject_once'] });
-    expect(JSON.parse(interactionArguments(question))).toMatchObject({ kind: 'elicitation', message: 'Which city?', fields: [{ name: 'answer' }] });
+    expect(JSON.parse(interactionArguments(approval))).toEqual({
+      kind: 'permission',
+      operation: 'notify',
+      options: ['allow_once', 'reject_once'],
+    });
+    expect(JSON.parse(interactionArguments(question))).toMatchObject({
+      kind: 'elicitation',
+      message: 'Which city?',
+      fields: [{ name: 'answer' }],
+    });
   });
 
   it('turns permission kinds into a grant or a refusal, and keeps free text', () => {

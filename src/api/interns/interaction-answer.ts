@@ -17,7 +17,11 @@ export const interactionId = (pending: { id: string }) => pending.id;
 /** provide_input's arguments: `{"kind":"permission",…}` or `{"kind":"elicitation",…}`. */
 export function interactionArguments(pending: Pending): string {
   if (pending.kind === 'approval') return JSON.stringify({ kind: 'permission', operation: pending.name, options: PERMISSION_OPTIONS });
-  return JSON.stringify({ kind: 'elicitation', message: pending.question, fields: [{ name: 'answer', type: 'string', description: pending.question }] });
+  return JSON.stringify({
+    kind: 'elicitation',
+    message: pending.question,
+    fields: [{ name: 'answer', type: 'string', description: pending.question }],
+  });
 }
 
 /** The interaction of a pending row's value; undefined for anything the runtime does not write. */
@@ -57,7 +61,8 @@ export function answerText(pending: Pending, reply: string): string {
   if (elicitation.action === 'decline') return 'The caller declined to answer.';
   if (elicitation.action === 'cancel') return 'The caller cancelled the question.';
   const content = elicitation.content;
-  if (content && typeof content === 'object' && typeof (content as { answer?: unknown }).answer === 'string') return (content as { answer: string }).answer;
+  if (content && typeof content === 'object' && typeof (content as { answer?: unknown }).answer === 'string')
+    return (content as { answer: string }).answer;
   return JSON.stringify(content ?? {});
 }
 
@@ -65,7 +70,8 @@ function parseElicitation(text: string): { action: 'accept' | 'decline' | 'cance
   if (!text.startsWith('{')) return undefined;
   try {
     const value = JSON.parse(text) as { action?: unknown; content?: unknown };
-    if (value.action === 'accept' || value.action === 'decline' || value.action === 'cancel') return { action: value.action, content: value.content };
+    if (value.action === 'accept' || value.action === 'decline' || value.action === 'cancel')
+      return { action: value.action, content: value.content };
   } catch {
     // Not JSON: free text.
   }

@@ -1,4 +1,4 @@
-import { parseInternSettings, type InternSettings } from '../../interns/intern-settings.js';
+import { type InternSettings, parseInternSettings } from '../../interns/intern-settings.js';
 import type { InternRow } from '../../store/repositories/interns.js';
 
 /** The SDK's Intern on the wire (snake_case), plus our `settings`. */
@@ -63,7 +63,13 @@ export function encodeCursor(row: Pick<InternRow, 'created_at' | 'id'>): string 
 export function decodeCursor(cursor: string): { createdAt: string; id: string } | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && !Number.isNaN(Date.parse(value[0]))) {
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      typeof value[1] === 'string' &&
+      !Number.isNaN(Date.parse(value[0]))
+    ) {
       return { createdAt: value[0], id: value[1] };
     }
   } catch {

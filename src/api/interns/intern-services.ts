@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { callerKey, type Authenticator } from '../../http/authenticate.js';
-import { asInternError, Errors } from '../../http/errors.js';
+import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { sendError, toGatewayError } from '../../http/error-envelope.js';
+import { asInternError, Errors } from '../../http/errors.js';
+import { type FlagCache, membershipKey } from '../../interns/flag-cache.js';
 import type { InternRuntime } from '../../interns/intern-runtime.js';
+import type { TurnLimiter } from '../../interns/turn-limiter.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../util/clock.js';
-import { membershipKey, type FlagCache } from '../../interns/flag-cache.js';
 import { INTERN_BODY_LIMIT } from './schemas.js';
-import type { TurnLimiter } from '../../interns/turn-limiter.js';
 
 export interface InternServices {
   db: Kysely<Database>;
@@ -61,7 +61,8 @@ export function internGate(services: InternServices) {
 export function installInternErrors(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const gatewayError = asInternError(toGatewayError(error, INTERN_BODY_LIMIT));
-    if (gatewayError.statusCode >= 500) request.log.error({ err: error, reqId: request.id, code: gatewayError.code }, 'intern request failed');
+    if (gatewayError.statusCode >= 500)
+      request.log.error({ err: error, reqId: request.id, code: gatewayError.code }, 'intern request failed');
     sendError(reply, gatewayError);
   });
 }

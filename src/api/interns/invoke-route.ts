@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
+import { parseInternSettings } from '../../interns/intern-settings.js';
 import { isGatewayError } from '../../protocol/gateway-error.js';
 import type { ApiKeyRow } from '../../store/repositories/api-keys.js';
 import { findInternSession, insertInternSession } from '../../store/repositories/intern-sessions.js';
 import type { InternRow } from '../../store/repositories/interns.js';
 import type { InternSessionOrigin } from '../../store/schema.js';
-import { parseInternSettings } from '../../interns/intern-settings.js';
 import { newInternSessionId } from '../../util/ids.js';
 import { acceptWithin } from './accept-within.js';
-import { requireRuntime, type InternServices } from './intern-services.js';
+import { type InternServices, requireRuntime } from './intern-services.js';
 import { INTERN_BODY_LIMIT, InternParams, InvokeBody } from './schemas.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
@@ -41,7 +41,12 @@ export async function ownedSession(
 }
 
 /** A new session issued to this key. */
-export async function newSession(services: Pick<InternServices, 'db' | 'clock'>, intern: InternRow, key: ApiKeyRow, origin: InternSessionOrigin): Promise<string> {
+export async function newSession(
+  services: Pick<InternServices, 'db' | 'clock'>,
+  intern: InternRow,
+  key: ApiKeyRow,
+  origin: InternSessionOrigin,
+): Promise<string> {
   const id = newInternSessionId();
   await insertInternSession(services.db, {
     id,
@@ -55,7 +60,11 @@ export async function newSession(services: Pick<InternServices, 'db' | 'clock'>,
 }
 
 /** 409 unless running, then 429 past the intern's turn quota (Retry-After set on the reply). */
-export async function admitTurn(services: Pick<InternServices, 'turns'>, intern: InternRow, setRetryAfter: (seconds: number) => void): Promise<void> {
+export async function admitTurn(
+  services: Pick<InternServices, 'turns'>,
+  intern: InternRow,
+  setRetryAfter: (seconds: number) => void,
+): Promise<void> {
   if (intern.status !== 'running') throw Errors.internNotReady(intern.status);
   const quota = parseInternSettings(intern.settings).turns_per_minute;
   const decision = await services.turns(intern.id, quota);

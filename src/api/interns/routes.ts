@@ -2,13 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { findInternSession, sessionRunsWithSteps } from '../../store/repositories/intern-sessions.js';
-import { findIntern, listInterns, updateIntern, type InternRow } from '../../store/repositories/interns.js';
+import { findIntern, type InternRow, listInterns, updateIntern } from '../../store/repositories/interns.js';
 import type { InternStatus } from '../../store/schema.js';
-import { checkInternModel, internGate, installInternErrors, requireRuntime, type InternServices } from './intern-services.js';
-import { decodeCursor, encodeCursor, toInternRecord } from './intern-record.js';
-import { addCreateRoute } from './create-route.js';
-import { addInvokeRoute } from './invoke-route.js';
 import { addInternChatRoute } from './chat-route.js';
+import { addCreateRoute } from './create-route.js';
+import { decodeCursor, encodeCursor, toInternRecord } from './intern-record.js';
+import { checkInternModel, type InternServices, installInternErrors, internGate, requireRuntime } from './intern-services.js';
+import { addInvokeRoute } from './invoke-route.js';
 import { LIFECYCLE_WRITE, refuseFields } from './lifecycle-body.js';
 import { INTERN_STATUSES, InternParams, ListInternsQuery, SessionParams, UpdateInternBody } from './schemas.js';
 import { toSessionRecord } from './session-record.js';
@@ -50,7 +50,8 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
       const key = callerKey(request);
       const { limit = DEFAULT_PAGE, status, starting_after, workspace_id } = request.query;
       const after = starting_after === undefined ? undefined : decodeCursor(starting_after);
-      if (starting_after !== undefined && !after) throw Errors.internBadRequest('query parameter starting_after is not a cursor this gateway issued');
+      if (starting_after !== undefined && !after)
+        throw Errors.internBadRequest('query parameter starting_after is not a cursor this gateway issued');
       const statuses = parseStatuses(status);
       const page = await listInterns(db, key.organization_id, {
         limit,
@@ -59,7 +60,11 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
         ...(after ? { after } : {}),
       });
       const last = page.rows.at(-1);
-      return { data: page.rows.map(toInternRecord), has_more: page.hasMore, ...(page.hasMore && last ? { next_cursor: encodeCursor(last) } : {}) };
+      return {
+        data: page.rows.map(toInternRecord),
+        has_more: page.hasMore,
+        ...(page.hasMore && last ? { next_cursor: encodeCursor(last) } : {}),
+      };
     });
 
     app.get('/interns/:internId', { schema: { params: InternParams } }, async (request) => {

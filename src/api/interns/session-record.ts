@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
-import { roundUsd } from '../../util/round-usd.js';
 import type { InternSessionRow } from '../../store/repositories/intern-sessions.js';
-import type { InternRunsTable, InternRunStepsTable } from '../../store/schema.js';
+import type { InternRunStepsTable, InternRunsTable } from '../../store/schema.js';
+import { roundUsd } from '../../util/round-usd.js';
 
 type RunWithSteps = Selectable<InternRunsTable> & { transcript: Selectable<InternRunStepsTable>[] };
 

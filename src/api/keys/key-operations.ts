@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { Errors } from '../../http/errors.js';
 import { parseUtcTimestamp } from '../../http/utc-timestamp.js';
-import { updateApiKey, type ApiKeyRow } from '../../store/repositories/api-keys.js';
+import { type ApiKeyRow, updateApiKey } from '../../store/repositories/api-keys.js';
 import { isMember } from '../../store/repositories/members.js';
 import { findDefaultWorkspace, findWorkspace } from '../../store/repositories/organizations.js';
 import type { Database } from '../../store/schema.js';

@@ -4,12 +4,12 @@ import { createApiKey } from '../../accounts/create-api-key.js';
 import { partnerKeyProblem } from '../../accounts/partner-key.js';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
+import { announceKeyChange, type Services } from '../../services.js';
 import { deleteApiKey, findApiKey, findApiKeyByHash, listApiKeys } from '../../store/repositories/api-keys.js';
 import { isMember } from '../../store/repositories/members.js';
-import { announceKeyChange, type Services } from '../../services.js';
-import { CreateKeyBody, KEYS_PAGE_SIZE, KeyHashParams, ListKeysQuery, UpdateKeyBody } from './schemas.js';
 import { keyExpiry, keyWorkspace, updateKey } from './key-operations.js';
 import { toCurrentKeyRecord, toKeyRecord } from './key-record.js';
+import { CreateKeyBody, KEYS_PAGE_SIZE, KeyHashParams, ListKeysQuery, UpdateKeyBody } from './schemas.js';
 
 export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { db, clock, auth } = services;

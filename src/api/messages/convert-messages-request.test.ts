@@ -90,13 +90,25 @@ describe('convertMessagesRequest', () => {
           role: 'user',
           content: [
             { type: 'text', text: 'And be quick.' },
-            { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'Sunny' }, { type: 'text', text: '21°C' }] },
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_1',
+              content: [
+                { type: 'text', text: 'Sunny' },
+                { type: 'text', text: '21°C' },
+              ],
+            },
           ],
         },
       ],
     });
     expect(chat.messages.slice(1)).toEqual([
-      { role: 'assistant', content: null, reasoning: 'Call the tool.', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        reasoning: 'Call the tool.',
+        tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      },
       { role: 'tool', tool_call_id: 'toolu_1', content: 'Sunny\n21°C' },
       { role: 'user', content: [{ type: 'text', text: 'And be quick.' }] },
     ]);
@@ -107,14 +119,28 @@ describe('convertMessagesRequest', () => {
       { name: 'get_weather', description: 'Weather', input_schema: { type: 'object' } },
       { type: 'web_search_20250305', name: 'web_search' },
     ];
-    expect(convertMessagesRequest({ ...base, messages: [{ role: 'user', content: 'x' }], tools, tool_choice: { type: 'any', disable_parallel_tool_use: true } })).toMatchObject({
+    expect(
+      convertMessagesRequest({
+        ...base,
+        messages: [{ role: 'user', content: 'x' }],
+        tools,
+        tool_choice: { type: 'any', disable_parallel_tool_use: true },
+      }),
+    ).toMatchObject({
       tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object' } } }],
       tool_choice: 'required',
       parallel_tool_calls: false,
     });
-    const named = convertMessagesRequest({ ...base, messages: [{ role: 'user', content: 'x' }], tools, tool_choice: { type: 'tool', name: 'get_weather' } });
+    const named = convertMessagesRequest({
+      ...base,
+      messages: [{ role: 'user', content: 'x' }],
+      tools,
+      tool_choice: { type: 'tool', name: 'get_weather' },
+    });
     expect(named.tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
-    expect(convertMessagesRequest({ ...base, messages: [{ role: 'user', content: 'x' }], tools, tool_choice: { type: 'none' } }).tool_choice).toBe('none');
+    expect(
+      convertMessagesRequest({ ...base, messages: [{ role: 'user', content: 'x' }], tools, tool_choice: { type: 'none' } }).tool_choice,
+    ).toBe('none');
   });
 
   it.each([
@@ -126,7 +152,13 @@ describe('convertMessagesRequest', () => {
   });
 
   it("passes the gateway's routing fields on", () => {
-    const chat = convertMessagesRequest({ max_tokens: 10, models: ['a/b', 'c/d'], provider: { order: ['x'] }, session_id: 's1', messages: [{ role: 'user', content: 'x' }] });
+    const chat = convertMessagesRequest({
+      max_tokens: 10,
+      models: ['a/b', 'c/d'],
+      provider: { order: ['x'] },
+      session_id: 's1',
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(chat).toMatchObject({ models: ['a/b', 'c/d'], provider: { order: ['x'] }, session_id: 's1' });
     expect(chat).not.toHaveProperty('model');
   });

@@ -5,9 +5,16 @@ type ChatMessage = ChatRequestBody['messages'][number];
 type UserPart = Exclude<Extract<ChatMessage, { role: 'user' }>['content'], string>[number];
 type TextPart = Extract<UserPart, { type: 'text' }>;
 type Block = Exclude<MessagesRequestBody['messages'][number]['content'], string>[number];
-type Source = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } | { type: 'text'; media_type?: string; data: string };
+type Source =
+  | { type: 'base64'; media_type: string; data: string }
+  | { type: 'url'; url: string }
+  | { type: 'text'; media_type?: string; data: string };
 
-const textPart = (text: string, cacheControl?: TextPart['cache_control']): TextPart => ({ type: 'text', text, ...(cacheControl ? { cache_control: cacheControl } : {}) });
+const textPart = (text: string, cacheControl?: TextPart['cache_control']): TextPart => ({
+  type: 'text',
+  text,
+  ...(cacheControl ? { cache_control: cacheControl } : {}),
+});
 
 /** A user block as a chat content part: text, an image (data URL or URL), a document (PDF as a file, text as text); other blocks have none. */
 function userPart(block: Block): UserPart | undefined {
@@ -17,13 +24,19 @@ function userPart(block: Block): UserPart | undefined {
     case 'image': {
       const source = block.source as Source;
       if (source.type === 'text') return undefined;
-      return { type: 'image_url', image_url: { url: source.type === 'url' ? source.url : `data:${source.media_type};base64,${source.data}` } };
+      return {
+        type: 'image_url',
+        image_url: { url: source.type === 'url' ? source.url : `data:${source.media_type};base64,${source.data}` },
+      };
     }
     case 'document': {
       const source = block.source as Source;
       if (source.type === 'text') return textPart(source.data, block.cache_control);
       const filename = block.title ?? 'document.pdf';
-      return { type: 'file', file: { filename, file_data: source.type === 'url' ? source.url : `data:${source.media_type};base64,${source.data}` } };
+      return {
+        type: 'file',
+        file: { filename, file_data: source.type === 'url' ? source.url : `data:${source.media_type};base64,${source.data}` },
+      };
     }
     default:
       return undefined;
@@ -40,7 +53,9 @@ function toolResultText(content: Extract<Block, { type: 'tool_result' }>['conten
 function userMessages(content: Block[]): ChatMessage[] {
   // Tool results answer the previous turn's calls: they come first, as chat's tool messages, then the rest of the turn.
   const results: ChatMessage[] = content.flatMap((block) =>
-    block.type === 'tool_result' ? [{ role: 'tool' as const, tool_call_id: block.tool_use_id, content: toolResultText(block.content) }] : [],
+    block.type === 'tool_result'
+      ? [{ role: 'tool' as const, tool_call_id: block.tool_use_id, content: toolResultText(block.content) }]
+      : [],
   );
   const parts = content.flatMap((block) => {
     const part = userPart(block);
@@ -53,9 +68,16 @@ function assistantMessage(content: Block[]): ChatMessage {
   const text = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
   const thinking = content.flatMap((block) => (block.type === 'thinking' ? [block.thinking] : [])).join('');
   const calls = content.flatMap((block) =>
-    block.type === 'tool_use' ? [{ id: block.id, type: 'function' as const, function: { name: block.name, arguments: JSON.stringify(block.input) } }] : [],
+    block.type === 'tool_use'
+      ? [{ id: block.id, type: 'function' as const, function: { name: block.name, arguments: JSON.stringify(block.input) } }]
+      : [],
   );
-  return { role: 'assistant', content: text === '' && calls.length > 0 ? null : text, ...(calls.length > 0 ? { tool_calls: calls } : {}), ...(thinking ? { reasoning: thinking } : {}) };
+  return {
+    role: 'assistant',
+    content: text === '' && calls.length > 0 ? null : text,
+    ...(calls.length > 0 ? { tool_calls: calls } : {}),
+    ...(thinking ? { reasoning: thinking } : {}),
+  };
 }
 
 function toolChoice(choice: NonNullable<MessagesRequestBody['tool_choice']>): ChatRequestBody['tool_choice'] {
@@ -98,7 +120,8 @@ function reasoning(thinking: NonNullable<MessagesRequestBody['thinking']>): Chat
 export function convertMessagesRequest(body: MessagesRequestBody): ChatRequestBody {
   const messages: ChatMessage[] = [];
   if (typeof body.system === 'string') messages.push({ role: 'system', content: body.system });
-  else if (body.system && body.system.length > 0) messages.push({ role: 'system', content: body.system.map((block) => textPart(block.text, block.cache_control)) });
+  else if (body.system && body.system.length > 0)
+    messages.push({ role: 'system', content: body.system.map((block) => textPart(block.text, block.cache_control)) });
   for (const message of body.messages) {
     if (typeof message.content === 'string') messages.push({ role: message.role, content: message.content });
     else if (message.role === 'user') messages.push(...userMessages(message.content));
@@ -107,7 +130,16 @@ export function convertMessagesRequest(body: MessagesRequestBody): ChatRequestBo
 
   const tools = (body.tools ?? []).flatMap((tool) =>
     tool.type === undefined || tool.type === 'custom'
-      ? [{ type: 'function' as const, function: { name: tool.name, ...(tool.description !== undefined ? { description: tool.description } : {}), parameters: tool.input_schema ?? { type: 'object' } } }]
+      ? [
+          {
+            type: 'function' as const,
+            function: {
+              name: tool.name,
+              ...(tool.description !== undefined ? { description: tool.description } : {}),
+              parameters: tool.input_schema ?? { type: 'object' },
+            },
+          },
+        ]
       : [],
   );
   const choice = body.tool_choice;

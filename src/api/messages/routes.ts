@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ChatServices } from '../../chat/run-services.js';
 import { streamChat } from '../../chat/stream-chat.js';
-import { callerKey, type Authenticator } from '../../http/authenticate.js';
+import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { errorHandler, writeStreamRefusal } from '../../http/error-envelope.js';
 import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
@@ -35,10 +35,23 @@ export function messagesRoutes(services: ChatServices & { auth: Authenticator; s
     // Anthropic's token count (Claude Code asks for it): the gateway's own count, no upstream call, nothing billed.
     app.post(
       '/messages/count_tokens',
-      { onRequest: services.auth.requireKey, schema: { body: CountTokensBody, headers: MessagesRequestHeaders, response: { 200: Type.Object({ input_tokens: Type.Integer() }), ...responses } }, errorHandler: anthropicErrors },
+      {
+        onRequest: services.auth.requireKey,
+        schema: {
+          body: CountTokensBody,
+          headers: MessagesRequestHeaders,
+          response: { 200: Type.Object({ input_tokens: Type.Integer() }), ...responses },
+        },
+        errorHandler: anthropicErrors,
+      },
       async (request) => {
-        const body = await applyPreset(services.presets, callerKey(request).organization_id, convertMessagesRequest({ max_tokens: 1, ...request.body }));
-        for (const model of [body.model, ...(body.models ?? [])]) if (model !== undefined && !services.catalog.getModel(model)) throw Errors.modelNotFound(model);
+        const body = await applyPreset(
+          services.presets,
+          callerKey(request).organization_id,
+          convertMessagesRequest({ max_tokens: 1, ...request.body }),
+        );
+        for (const model of [body.model, ...(body.models ?? [])])
+          if (model !== undefined && !services.catalog.getModel(model)) throw Errors.modelNotFound(model);
         return { input_tokens: await countMessageTokens(normalizeChatRequest(body)) };
       },
     );
@@ -51,42 +64,43 @@ export function messagesRoutes(services: ChatServices & { auth: Authenticator; s
         errorHandler: anthropicErrors,
       },
       // Held until its ledger row is written: a stop closes the database only after.
-      async (request, reply) => services.shutdown.hold(async () => {
-        const sent = convertMessagesRequest(request.body);
-        const headers = request.headers;
-        const { chat, run, signal } = await admitChat(services, request, reply, sent, {
-          native: (reads, presetApplied) =>
-            // A preset's fields are in the chat request only: a body it changed goes translated.
-            presetApplied
-              ? undefined
-              : {
-                  body: request.body,
-                  reads,
-                  ...(headers['anthropic-version'] ? { anthropicVersion: headers['anthropic-version'] } : {}),
-                  ...(headers['anthropic-beta'] ? { anthropicBeta: headers['anthropic-beta'] } : {}),
-                },
-        });
-        try {
-          if (!chat.stream) {
-            return await completeMessages(services, run, signal).catch((error: unknown) => {
-              throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
-            });
-          }
+      async (request, reply) =>
+        services.shutdown.hold(async () => {
+          const sent = convertMessagesRequest(request.body);
+          const headers = request.headers;
+          const { chat, run, signal } = await admitChat(services, request, reply, sent, {
+            native: (reads, presetApplied) =>
+              // A preset's fields are in the chat request only: a body it changed goes translated.
+              presetApplied
+                ? undefined
+                : {
+                    body: request.body,
+                    reads,
+                    ...(headers['anthropic-version'] ? { anthropicVersion: headers['anthropic-version'] } : {}),
+                    ...(headers['anthropic-beta'] ? { anthropicBeta: headers['anthropic-beta'] } : {}),
+                  },
+          });
+          try {
+            if (!chat.stream) {
+              return await completeMessages(services, run, signal).catch((error: unknown) => {
+                throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
+              });
+            }
 
-          reply.hijack();
-          const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
-          await streamChat(
-            services,
-            run,
-            sse,
-            signal,
-            (error) => writeStreamRefusal(reply, error, (gatewayError) => convertToMessagesError(gatewayError, request.id)),
-            messagesStreamOutput(sse),
-          );
-        } finally {
-          void run.reservation?.release();
-        }
-      }),
+            reply.hijack();
+            const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
+            await streamChat(
+              services,
+              run,
+              sse,
+              signal,
+              (error) => writeStreamRefusal(reply, error, (gatewayError) => convertToMessagesError(gatewayError, request.id)),
+              messagesStreamOutput(sse),
+            );
+          } finally {
+            void run.reservation?.release();
+          }
+        }),
     );
   };
 }

@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject, type TUnsafe } from 'typebox';
+import { type Static, type TObject, type TUnsafe, Type } from 'typebox';
 import { StringEnum } from '../../http/schema-helpers.js';
 import { CacheControl } from '../chat/content-schemas.js';
 import { Plugin } from '../chat/plugin-schemas.js';
@@ -17,7 +17,10 @@ function OpenUnion<const T extends TObject[]>(variants: T): TUnsafe<Static<T[num
     type: 'object',
     required: ['type'],
     properties: { type: { type: 'string' } },
-    allOf: variants.map((variant) => ({ if: { required: ['type'], properties: { type: { const: (variant.properties.type as { const: string }).const } } }, then: variant })),
+    allOf: variants.map((variant) => ({
+      if: { required: ['type'], properties: { type: { const: (variant.properties.type as { const: string }).const } } },
+      then: variant,
+    })),
   });
 }
 
@@ -31,8 +34,19 @@ const Source = DiscriminatedUnion('type', [
 
 const TextBlock = Type.Object({ type: Type.Literal('text'), text: Type.String(), cache_control: Cache });
 const ImageBlock = Type.Object({ type: Type.Literal('image'), source: Source, cache_control: Cache });
-const DocumentBlock = Type.Object({ type: Type.Literal('document'), source: Source, title: Type.Optional(Type.Union([Type.String(), Type.Null()])), cache_control: Cache });
-const ToolUseBlock = Type.Object({ type: Type.Literal('tool_use'), id: Type.String({ minLength: 1 }), name: Type.String({ minLength: 1 }), input: Type.Record(Type.String(), Type.Unknown()), cache_control: Cache });
+const DocumentBlock = Type.Object({
+  type: Type.Literal('document'),
+  source: Source,
+  title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  cache_control: Cache,
+});
+const ToolUseBlock = Type.Object({
+  type: Type.Literal('tool_use'),
+  id: Type.String({ minLength: 1 }),
+  name: Type.String({ minLength: 1 }),
+  input: Type.Record(Type.String(), Type.Unknown()),
+  cache_control: Cache,
+});
 const ToolResultBlock = Type.Object({
   type: Type.Literal('tool_result'),
   tool_use_id: Type.String({ minLength: 1 }),
@@ -60,13 +74,21 @@ const MessagesTool = Type.Object(
     input_schema: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     cache_control: Cache,
   },
-  { if: { not: { required: ['type'] } }, then: { required: ['input_schema'] }, else: { if: { properties: { type: { const: 'custom' } } }, then: { required: ['input_schema'] } } },
+  {
+    if: { not: { required: ['type'] } },
+    then: { required: ['input_schema'] },
+    else: { if: { properties: { type: { const: 'custom' } } }, then: { required: ['input_schema'] } },
+  },
 );
 
 const ToolChoice = DiscriminatedUnion('type', [
   Type.Object({ type: Type.Literal('auto'), disable_parallel_tool_use: Type.Optional(Type.Boolean()) }),
   Type.Object({ type: Type.Literal('any'), disable_parallel_tool_use: Type.Optional(Type.Boolean()) }),
-  Type.Object({ type: Type.Literal('tool'), name: Type.String({ minLength: 1 }), disable_parallel_tool_use: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    type: Type.Literal('tool'),
+    name: Type.String({ minLength: 1 }),
+    disable_parallel_tool_use: Type.Optional(Type.Boolean()),
+  }),
   Type.Object({ type: Type.Literal('none') }),
 ]);
 
@@ -131,11 +153,17 @@ export const MessagesErrorBody = Type.Object(
     }),
     request_id: Type.Union([Type.String(), Type.Null()]),
   },
-  { description: "Anthropic's error body: error.type from the status (400 invalid_request_error, 401 authentication_error, 402 billing_error, 403 permission_error, 404 not_found_error, 413 request_too_large, 429 rate_limit_error, 500 api_error, 503 and 529 overloaded_error)" },
+  {
+    description:
+      "Anthropic's error body: error.type from the status (400 invalid_request_error, 401 authentication_error, 402 billing_error, 403 permission_error, 404 not_found_error, 413 request_too_large, 429 rate_limit_error, 500 api_error, 503 and 529 overloaded_error)",
+  },
 );
 
 /** A Message (or, streamed, Anthropic's named events), as Anthropic answers it: described, not re-serialized, so that an Anthropic endpoint's newer fields reach the client. */
-export const MessagesResponseBody = Type.Unknown({ description: "A Message as Anthropic's API answers it (`type: \"message\"`, content blocks, stop_reason, usage); with stream, Anthropic's named events" });
+export const MessagesResponseBody = Type.Unknown({
+  description:
+    'A Message as Anthropic\'s API answers it (`type: "message"`, content blocks, stop_reason, usage); with stream, Anthropic\'s named events',
+});
 
 /** The body of POST /messages/count_tokens: a Messages body, max_tokens not needed. */
 export const CountTokensBody = Type.Object({ ...MessagesRequestBody.properties, max_tokens: Type.Optional(Type.Integer({ minimum: 1 })) });

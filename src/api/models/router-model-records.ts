@@ -8,15 +8,18 @@ import { toArchitectureRecord } from './model-record.js';
 const DESCRIPTIONS: Record<keyof typeof ROUTER_MODELS | typeof FUSION_MODEL, { name: string; description: string }> = {
   'service/auto': {
     name: 'Auto Router',
-    description: 'Chooses a model per request from the task type of its prompt, its cost tier or cost/quality trade-off (auto-router plugin).',
+    description:
+      'Chooses a model per request from the task type of its prompt, its cost tier or cost/quality trade-off (auto-router plugin).',
   },
   'service/pareto': {
     name: 'Pareto Router',
-    description: 'Chooses on the cost/quality Pareto frontier of the catalog, above a minimum coding score and under a price ceiling (pareto-router plugin).',
+    description:
+      'Chooses on the cost/quality Pareto frontier of the catalog, above a minimum coding score and under a price ceiling (pareto-router plugin).',
   },
   'service/switchyard': {
     name: 'Switchyard Router',
-    description: "Routes by the organization's rules over request features: tools, images, prompt length, reasoning (switchyard-router plugin).",
+    description:
+      "Routes by the organization's rules over request features: tools, images, prompt length, reasoning (switchyard-router plugin).",
   },
   [FUSION_MODEL]: {
     name: 'Fusion',

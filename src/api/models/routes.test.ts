@@ -9,13 +9,21 @@ import type { Catalog } from '../../catalog/types.js';
 import { installErrorEnvelope } from '../../http/error-envelope.js';
 import { Errors } from '../../http/errors.js';
 import { schemaErrorFormatter, validatorCompiler } from '../../http/validation.js';
-import { modelsRoutes, type ModelsRoutesOptions } from './routes.js';
+import { type ModelsRoutesOptions, modelsRoutes } from './routes.js';
 
 // Every built-in provider and a local server, so that every record the table can produce is parsed.
 const catalog: Catalog = buildCatalog({
   env: {
-    OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', GEMINI_API_KEY: 'k', MISTRAL_API_KEY: 'k', DEEPSEEK_API_KEY: 'k',
-    XAI_API_KEY: 'k', GROQ_API_KEY: 'k', TOGETHER_API_KEY: 'k', FIREWORKS_API_KEY: 'k', OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1',
+    OPENAI_API_KEY: 'k',
+    ANTHROPIC_API_KEY: 'k',
+    GEMINI_API_KEY: 'k',
+    MISTRAL_API_KEY: 'k',
+    DEEPSEEK_API_KEY: 'k',
+    XAI_API_KEY: 'k',
+    GROQ_API_KEY: 'k',
+    TOGETHER_API_KEY: 'k',
+    FIREWORKS_API_KEY: 'k',
+    OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1',
   },
   knownKinds: ['openai', 'anthropic', 'gemini'],
   localModels: { ollama: [{ id: 'llama3.2:3b' }] },
@@ -122,7 +130,12 @@ describe('GET /api/v1/models', () => {
   it('pages when offset or limit is given', async () => {
     const total = listedIds().length;
     const first = (await app.inject('/api/v1/models?offset=1&limit=2')).json();
-    expect(first.data.map((m: { id: string }) => m.id)).toEqual(catalog.listModels().slice(1, 3).map((m) => m.id));
+    expect(first.data.map((m: { id: string }) => m.id)).toEqual(
+      catalog
+        .listModels()
+        .slice(1, 3)
+        .map((m) => m.id),
+    );
     expect(first).toMatchObject({ total_count: total, links: { next: '/api/v1/models?offset=3&limit=2' } });
     const last = (await app.inject(`/api/v1/models?offset=${total - 1}&limit=2`)).json();
     expect(last).toMatchObject({ data: [{ id: listedIds()[total - 1] }], links: { next: null } });
@@ -159,7 +172,11 @@ describe('GET /api/v1/models/:author/:slug/endpoints', () => {
       ['together', 'Together', '0.00000088', 'fp8'],
       ['fireworks', 'Fireworks', '0.0000009', null],
     ]);
-    expect(data.endpoints[0]).toMatchObject({ name: 'Groq | meta-llama/llama-3.3-70b-instruct', contextLength: 131_072, maxCompletionTokens: 32_768 });
+    expect(data.endpoints[0]).toMatchObject({
+      name: 'Groq | meta-llama/llama-3.3-70b-instruct',
+      contextLength: 131_072,
+      maxCompletionTokens: 32_768,
+    });
   });
 
   it('shows conditional prices and implicit caching', async () => {
@@ -202,6 +219,8 @@ describe('the real clients against /models', () => {
     const page = await sdk.models.list();
     expect(page.result.data.map((m) => m.id)).toEqual(listedIds());
     const endpoints = await sdk.endpoints.list({ author: 'x-ai', slug: 'grok-4' });
-    expect(endpoints.data.endpoints[0]?.pricing.overrides).toEqual([{ minPromptTokens: 128_000, prompt: '0.000006', completion: '0.00003' }]);
+    expect(endpoints.data.endpoints[0]?.pricing.overrides).toEqual([
+      { minPromptTokens: 128_000, prompt: '0.000006', completion: '0.00003' },
+    ]);
   });
 });

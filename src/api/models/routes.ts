@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalog } from '../../catalog/types.js';
 import { Errors } from '../../http/errors.js';
-import { toEndpointsRecord, type EndpointHealthView } from './endpoints-record.js';
+import { type EndpointHealthView, toEndpointsRecord } from './endpoints-record.js';
 import { toModelRecord } from './model-record.js';
 import { routerModelRecords } from './router-model-records.js';
 import { ListModelsQuery, ModelEndpointsParams } from './schemas.js';
@@ -43,7 +43,9 @@ export function modelsRoutes({ catalog, requireKey, health }: ModelsRoutesOption
     const listing = [...models.map((model) => toModelRecord(model, modelsPath)), ...routers];
     const auth = requireKey ? { onRequest: requireKey } : {};
 
-    app.get('/models', { ...auth, schema: { querystring: ListModelsQuery } }, async (request) => modelsPage(listing, request.query, modelsPath));
+    app.get('/models', { ...auth, schema: { querystring: ListModelsQuery } }, async (request) =>
+      modelsPage(listing, request.query, modelsPath),
+    );
 
     app.get('/models/:author/:slug/endpoints', { ...auth, schema: { params: ModelEndpointsParams } }, async (request) => {
       const id = `${request.params.author}/${request.params.slug}`;

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { openApiDocumentOptions, type OpenApiDocumentOptions } from './openapi-document.js';
+import { type OpenApiDocumentOptions, openApiDocumentOptions } from './openapi-document.js';
 
 /** Where the browsable reference is served; its pages and assets come from the package (no CDN: the gateway may run offline). */
 export const DOCS_PREFIX = '/docs';

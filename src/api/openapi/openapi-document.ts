@@ -20,7 +20,10 @@ type Operation = { responses?: Record<string, unknown> };
 type Document = { paths?: Record<string, Record<string, Operation> | undefined> };
 
 /** The header every error answer names its catalogue entry in (docs/errors.md). */
-const ERROR_CODE = { description: "The error's stable code name in the catalogue (docs/errors.md)", schema: { type: 'string', pattern: '^GW_ERR_[A-Z0-9]+(_[A-Z0-9]+)*$' } };
+const ERROR_CODE = {
+  description: "The error's stable code name in the catalogue (docs/errors.md)",
+  schema: { type: 'string', pattern: '^GW_ERR_[A-Z0-9]+(_[A-Z0-9]+)*$' },
+};
 
 const errorResponse = (description: string) => ({
   description,
@@ -30,7 +33,9 @@ const errorResponse = (description: string) => ({
 
 /** What @fastify/swagger says of a route that declares no response schema. */
 const isUndescribed = (responses: Record<string, unknown> | undefined) =>
-  responses !== undefined && Object.keys(responses).length === 1 && (responses['200'] as { description?: string } | undefined)?.description === 'Default Response';
+  responses !== undefined &&
+  Object.keys(responses).length === 1 &&
+  (responses['200'] as { description?: string } | undefined)?.description === 'Default Response';
 
 /**
  * @fastify/swagger's settings for the document at `GET /api/v1/openapi.json`:
@@ -53,7 +58,11 @@ export function openApiDocumentOptions({ version, apiPrefix, auth }: OpenApiDocu
       },
       components: {
         securitySchemes: {
-          [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', description: 'An API key of the gateway as a bearer token in the Authorization header' },
+          [BEARER_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key of the gateway as a bearer token in the Authorization header',
+          },
         },
         schemas: { Error: ErrorEnvelope },
       },
@@ -80,7 +89,11 @@ export function openApiDocumentOptions({ version, apiPrefix, auth }: OpenApiDocu
           // A route that answers errors in another protocol's shape (POST /messages, Anthropic's) declares its own.
           const { '4XX': refused, '5XX': failed, ...declared } = operation.responses ?? {};
           const success = Object.keys(declared).length === 0 || isUndescribed(declared) ? { '2XX': { description: 'Success' } } : declared;
-          operation.responses = { ...success, '4XX': refused ?? errorResponse('Refused: the error envelope'), '5XX': failed ?? errorResponse('Failed: the error envelope') };
+          operation.responses = {
+            ...success,
+            '4XX': refused ?? errorResponse('Refused: the error envelope'),
+            '5XX': failed ?? errorResponse('Failed: the error envelope'),
+          };
         }
       }
       return document;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
-import { listMembers } from '../../store/repositories/members.js';
 import type { Services } from '../../services.js';
+import { listMembers } from '../../store/repositories/members.js';
 import { toOrganizationMember } from './member-record.js';
 import { ListMembersQuery, MEMBERS_PAGE_SIZE } from './schemas.js';
 

@@ -1,13 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
-import { toOrganizationSettings, type OrganizationSettings } from '../../organization-settings/organization-settings.js';
+import { type OrganizationSettings, toOrganizationSettings } from '../../organization-settings/organization-settings.js';
 import { ORGANIZATION_SETTINGS_TOPIC } from '../../organization-settings/settings-cache.js';
 import type { Services } from '../../services.js';
 import { findOrganizationSettings, saveOrganizationSettings } from '../../store/repositories/organization-settings.js';
 import { checkPlugins } from '../chat/check-chat-request.js';
 import { UpdateOrganizationSettingsBody } from './settings-schemas.js';
 
-const toRecord = (settings: OrganizationSettings) => ({ provider: settings.provider, plugins: settings.plugins, store_content: settings.storeContent, updated_at: settings.updatedAt });
+const toRecord = (settings: OrganizationSettings) => ({
+  provider: settings.provider,
+  plugins: settings.plugins,
+  store_content: settings.storeContent,
+  updated_at: settings.updatedAt,
+});
 
 const asDocument = (value: unknown) => (value === null ? null : JSON.stringify(value));
 

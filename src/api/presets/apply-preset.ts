@@ -1,8 +1,8 @@
 import { Errors } from '../../http/errors.js';
-import { mergePreset } from './merge-preset.js';
 import type { PresetCache } from '../../presets/preset-cache.js';
 import { parsePresetReference } from '../../presets/preset-reference.js';
 import type { ChatRequestBody } from '../chat/schemas.js';
+import { mergePreset } from './merge-preset.js';
 
 /** The body with the organization's preset it names applied; a body naming none is returned as is. */
 export async function applyPreset(presets: PresetCache, organizationId: string, body: ChatRequestBody): Promise<ChatRequestBody> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parsePresetReference } from '../../presets/preset-reference.js';
 import type { ChatRequestBody } from '../chat/schemas.js';
 import { mergePreset } from './merge-preset.js';
 import { presetFromRequest } from './preset-from-request.js';
-import { parsePresetReference } from '../../presets/preset-reference.js';
 
 const user = { role: 'user' as const, content: 'hi' };
 const preset = {
@@ -79,11 +79,7 @@ describe('presetFromRequest', () => {
       stream: true,
       user: 'u1',
       top_p: null,
-      messages: [
-        { role: 'system', content: 'One.' },
-        { role: 'system', content: [{ type: 'text', text: 'Two.' }] },
-        user,
-      ],
+      messages: [{ role: 'system', content: 'One.' }, { role: 'system', content: [{ type: 'text', text: 'Two.' }] }, user],
     } as ChatRequestBody;
     expect(presetFromRequest(body)).toEqual({ config: { model: 'sim/fast', temperature: 0.5 }, systemPrompt: 'One.\n\nTwo.' });
   });

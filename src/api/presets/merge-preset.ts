@@ -1,6 +1,6 @@
-import type { ChatRequestBody } from '../chat/schemas.js';
 import { ALIAS_GROUPS, PRESET_FIELDS, type PresetSettings } from '../../presets/preset-fields.js';
 import { isPresetModel, type PresetReference } from '../../presets/preset-reference.js';
+import type { ChatRequestBody } from '../chat/schemas.js';
 
 const INSTRUCTION_ROLES = new Set(['system', 'developer']);
 

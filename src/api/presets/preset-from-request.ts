@@ -1,5 +1,5 @@
-import type { ChatRequestBody } from '../chat/schemas.js';
 import { PRESET_FIELDS, type PresetSettings } from '../../presets/preset-fields.js';
+import type { ChatRequestBody } from '../chat/schemas.js';
 
 type Message = ChatRequestBody['messages'][number];
 

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
-import { presetCacheId, PRESETS_TOPIC } from '../../presets/preset-cache.js';
-import { presetFromRequest } from './preset-from-request.js';
+import { PRESETS_TOPIC, presetCacheId } from '../../presets/preset-cache.js';
 import { isPresetModel } from '../../presets/preset-reference.js';
+import type { Services } from '../../services.js';
 import type { ApiKeyRow } from '../../store/repositories/api-keys.js';
 import {
   addVersion,
@@ -14,22 +14,25 @@ import {
   findVersionById,
   listPresets,
   listVersions,
-  updatePresetDetails,
   type PresetRow,
   type PresetSettings,
+  updatePresetDetails,
 } from '../../store/repositories/presets.js';
-import type { Services } from '../../services.js';
 import { ChatRequestBody } from '../chat/schemas.js';
-import { chatBodyOf } from '../responses/chat-body.js';
-import { ResponsesRequestBody } from '../responses/schemas.js';
 import { convertMessagesRequest } from '../messages/convert-messages-request.js';
 import { MessagesRequestBody } from '../messages/schemas.js';
-import { CreatePresetBody, ListPresetsQuery, NewPresetParams, PresetParams, PresetVersionParams, UpdatePresetBody } from './schemas.js';
+import { chatBodyOf } from '../responses/chat-body.js';
+import { ResponsesRequestBody } from '../responses/schemas.js';
+import { presetFromRequest } from './preset-from-request.js';
 import { toPresetRecord, toPresetWithVersion, toVersionRecord } from './preset-record.js';
+import { CreatePresetBody, ListPresetsQuery, NewPresetParams, PresetParams, PresetVersionParams, UpdatePresetBody } from './schemas.js';
 
 const DEFAULT_PAGE_SIZE = 50;
 
-const page = (query: { offset?: number | null; limit?: number }) => ({ offset: query.offset ?? 0, limit: query.limit ?? DEFAULT_PAGE_SIZE });
+const page = (query: { offset?: number | null; limit?: number }) => ({
+  offset: query.offset ?? 0,
+  limit: query.limit ?? DEFAULT_PAGE_SIZE,
+});
 
 /** A preset must name a model, never another preset: presets do not chain. */
 function assertNoPresetModel(field: string, model: string | undefined): void {
@@ -107,7 +110,12 @@ export function presetsRoutes(services: Services): FastifyPluginAsyncTypebox {
         const preset = await presetOf(caller.organization_id, request.params.slug);
         const now = clock().toISOString();
         const { name, description } = body;
-        await updatePresetDetails(db, preset.id, { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) }, now);
+        await updatePresetDetails(
+          db,
+          preset.id,
+          { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) },
+          now,
+        );
         if (body.config !== undefined || body.system_prompt !== undefined) {
           const current = await findVersionById(db, preset.designated_version_id ?? '');
           const settings: PresetSettings = {
@@ -142,7 +150,14 @@ export function presetsRoutes(services: Services): FastifyPluginAsyncTypebox {
       }
       const preset = await createPreset(
         db,
-        { organizationId: caller.organization_id, workspaceId: caller.workspace_id, slug, name: slug, description: null, creatorUserId: caller.creator_user_id },
+        {
+          organizationId: caller.organization_id,
+          workspaceId: caller.workspace_id,
+          slug,
+          name: slug,
+          description: null,
+          creatorUserId: caller.creator_user_id,
+        },
         settings,
         now,
       );
@@ -181,12 +196,16 @@ export function presetsRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.get('/presets/:slug/versions/:version', { onRequest: auth.requireKey, schema: { params: PresetVersionParams } }, async (request) => {
-      const { slug, version } = request.params;
-      const preset = await presetOf(callerKey(request).organization_id, slug);
-      const row = await findVersion(db, preset.id, Number(version));
-      if (!row) throw Errors.notFound(`Version ${version} of preset ${slug}`);
-      return { data: toVersionRecord(row) };
-    });
+    app.get(
+      '/presets/:slug/versions/:version',
+      { onRequest: auth.requireKey, schema: { params: PresetVersionParams } },
+      async (request) => {
+        const { slug, version } = request.params;
+        const preset = await presetOf(callerKey(request).organization_id, slug);
+        const row = await findVersion(db, preset.id, Number(version));
+        if (!row) throw Errors.notFound(`Version ${version} of preset ${slug}`);
+        return { data: toVersionRecord(row) };
+      },
+    );
   };
 }

@@ -21,7 +21,10 @@ function checkStateless(body: ResponsesRequestBody): void {
   const stateless = 'the gateway keeps no conversation state; send the whole conversation in input';
   if (body.previous_response_id != null) throw Errors.invalidRequest(`previous_response_id is not supported: ${stateless}`);
   if (body.conversation != null) throw Errors.invalidRequest(`conversation is not supported: ${stateless}`);
-  if (body.background === true) throw Errors.invalidRequest('background is not supported: the gateway answers a response in the request, stream: true sends it as it is made');
+  if (body.background === true)
+    throw Errors.invalidRequest(
+      'background is not supported: the gateway answers a response in the request, stream: true sends it as it is made',
+    );
 }
 
 /**
@@ -36,25 +39,28 @@ export function responsesRoutes(services: ChatServices & { auth: Authenticator; 
     app.post(
       '/responses',
       { onRequest: services.auth.requireKey, schema: { body: ResponsesRequestBody, headers: ChatRequestHeaders } },
-      async (request, reply) => services.shutdown.hold(async () => {
-        const body = request.body;
-        checkStateless(body);
-        const { run, signal, presetApplied, planned } = await admitChat(services, request, reply, chatBodyOf(body), { fusionRoute: 'POST /chat/completions' });
-        // The client's own body goes upstream natively only while it is all the run asks: what a preset or a plugin changed is in the chat request alone.
-        const call = { run, body: body as ResponsesRequest, native: !presetApplied && run.request === planned };
-        try {
-          if (!body.stream) {
-            return await completeResponses(services, call, signal).catch((error: unknown) => {
-              throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
-            });
+      async (request, reply) =>
+        services.shutdown.hold(async () => {
+          const body = request.body;
+          checkStateless(body);
+          const { run, signal, presetApplied, planned } = await admitChat(services, request, reply, chatBodyOf(body), {
+            fusionRoute: 'POST /chat/completions',
+          });
+          // The client's own body goes upstream natively only while it is all the run asks: what a preset or a plugin changed is in the chat request alone.
+          const call = { run, body: body as ResponsesRequest, native: !presetApplied && run.request === planned };
+          try {
+            if (!body.stream) {
+              return await completeResponses(services, call, signal).catch((error: unknown) => {
+                throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
+              });
+            }
+            reply.hijack();
+            const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
+            await streamResponses(services, call, sse, signal, (error) => writeStreamRefusal(reply, error));
+          } finally {
+            void run.reservation?.release();
           }
-          reply.hijack();
-          const sse = new SseWriter(reply.raw, { 'x-request-id': request.id });
-          await streamResponses(services, call, sse, signal, (error) => writeStreamRefusal(reply, error));
-        } finally {
-          void run.reservation?.release();
-        }
-      }),
+        }),
     );
   };
 }

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { Nullable, NullableStringEnum, StringEnum } from '../../http/schema-helpers.js';
 import type { ResponsesInputItem } from '../../protocol/responses.js';
 import { Reasoning, TokenLimit } from '../chat/reasoning-schema.js';
@@ -20,7 +20,11 @@ const InputFile = Type.Object({
   file_id: Type.Optional(Nullable(Type.String())),
   file_url: Type.Optional(Type.String()),
 });
-const OutputText = Type.Object({ type: Type.Literal('output_text'), text: Type.String(), annotations: Type.Optional(Type.Array(Type.Unknown())) });
+const OutputText = Type.Object({
+  type: Type.Literal('output_text'),
+  text: Type.String(),
+  annotations: Type.Optional(Type.Array(Type.Unknown())),
+});
 const Refusal = Type.Object({ type: Type.Literal('refusal'), refusal: Type.String() });
 const InputContent = DiscriminatedUnion('type', [InputText, InputImage, InputFile]);
 
@@ -98,8 +102,20 @@ const TextFormat = DiscriminatedUnion('type', [
 ]);
 
 /** The gateway's own fields, the same as chat's: routing, provider preferences, plugins, sessions, tracing. */
-const { models, provider, plugins, session_id, service_tier, route, trace, top_k, frequency_penalty, presence_penalty, prompt_cache_options, cache_control } =
-  ChatRequestBody.properties;
+const {
+  models,
+  provider,
+  plugins,
+  session_id,
+  service_tier,
+  route,
+  trace,
+  top_k,
+  frequency_penalty,
+  presence_penalty,
+  prompt_cache_options,
+  cache_control,
+} = ChatRequestBody.properties;
 
 /**
  * The body of POST /responses: OpenAI's Responses API (the reference's
@@ -114,7 +130,9 @@ export const ResponsesRequestBody = Type.Object({
   tools: Type.Optional(Type.Array(DiscriminatedUnion('type', [FunctionTool]))),
   tool_choice: Type.Optional(ToolChoice),
   parallel_tool_calls: Type.Optional(Nullable(Type.Boolean())),
-  text: Type.Optional(Nullable(Type.Object({ format: Type.Optional(TextFormat), verbosity: Type.Optional(NullableStringEnum(['low', 'medium', 'high'])) }))),
+  text: Type.Optional(
+    Nullable(Type.Object({ format: Type.Optional(TextFormat), verbosity: Type.Optional(NullableStringEnum(['low', 'medium', 'high'])) })),
+  ),
   reasoning: Type.Optional(Nullable(Reasoning)),
   max_output_tokens: Type.Optional(TokenLimit),
   max_tool_calls: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),

@@ -1,10 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
-import { deleteSecret, findSecrets, listSecrets, putSecret, type VaultScope, type VaultSecretRow } from '../../store/repositories/intern-vault.js';
-import { findIntern } from '../../store/repositories/interns.js';
 import type { ApiKeyRow } from '../../store/repositories/api-keys.js';
-import { internGate, installInternErrors, type InternServices } from '../interns/intern-services.js';
+import {
+  deleteSecret,
+  findSecrets,
+  listSecrets,
+  putSecret,
+  type VaultScope,
+  type VaultSecretRow,
+} from '../../store/repositories/intern-vault.js';
+import { findIntern } from '../../store/repositories/interns.js';
+import { type InternServices, installInternErrors, internGate } from '../interns/intern-services.js';
 import { INTERN_BODY_LIMIT } from '../interns/schemas.js';
 import { normalizeHosts } from './hosts.js';
 import { CopySecretsBody, InternSecretParams, InternVaultParams, ListSecretsQuery, SecretParams, WriteSecretBody } from './schemas.js';
@@ -52,15 +59,23 @@ export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox 
     if (!(await deleteSecret(db, scope, name))) throw Errors.internNotFound(`Vault secret ${name}`);
   }
 
-  const workspaceScope = (key: ApiKeyRow): VaultScope => ({ table: 'vault_secrets', workspaceId: key.workspace_id, organizationId: key.organization_id });
+  const workspaceScope = (key: ApiKeyRow): VaultScope => ({
+    table: 'vault_secrets',
+    workspaceId: key.workspace_id,
+    organizationId: key.organization_id,
+  });
 
   return async (app) => {
     // The SDK: every vault route, reads included, is for programme members (404 outside it), workspace secrets too.
     installInternErrors(app);
     app.addHook('onRequest', internGate(services));
-    app.get('/vault/secrets', { schema: { querystring: ListSecretsQuery } }, async (request) => list(workspaceScope(callerKey(request)), request.query));
-    app.put('/vault/secrets/:name', { bodyLimit: INTERN_BODY_LIMIT, schema: { params: SecretParams, body: WriteSecretBody } }, async (request) =>
-      write(workspaceScope(callerKey(request)), request.params.name, request.body),
+    app.get('/vault/secrets', { schema: { querystring: ListSecretsQuery } }, async (request) =>
+      list(workspaceScope(callerKey(request)), request.query),
+    );
+    app.put(
+      '/vault/secrets/:name',
+      { bodyLimit: INTERN_BODY_LIMIT, schema: { params: SecretParams, body: WriteSecretBody } },
+      async (request) => write(workspaceScope(callerKey(request)), request.params.name, request.body),
     );
     app.delete('/vault/secrets/:name', { schema: { params: SecretParams } }, async (request, reply) => {
       await remove(workspaceScope(callerKey(request)), request.params.name);
@@ -71,9 +86,13 @@ export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox 
       if (!(await findIntern(db, key.organization_id, internId))) throw Errors.internNotFound(`Intern ${internId}`);
       return { table: 'intern_vault_secrets', internId };
     };
-    app.get('/vault/interns/:internId/secrets', { schema: { params: InternVaultParams, querystring: ListSecretsQuery } }, async (request) => {
-      return list(await internScope(callerKey(request), request.params.internId), request.query);
-    });
+    app.get(
+      '/vault/interns/:internId/secrets',
+      { schema: { params: InternVaultParams, querystring: ListSecretsQuery } },
+      async (request) => {
+        return list(await internScope(callerKey(request), request.params.internId), request.query);
+      },
+    );
     app.put(
       '/vault/interns/:internId/secrets/:name',
       { bodyLimit: INTERN_BODY_LIMIT, schema: { params: InternSecretParams, body: WriteSecretBody } },
@@ -94,7 +113,10 @@ export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox 
         if (missing.length > 0) throw Errors.internNotFound(`Workspace vault secret ${missing.join(', ')}`);
         const now = clock().toISOString();
         const copied = [];
-        for (const s of sources) copied.push(await putSecret(db, scope, { name: s.name, ciphertext: s.ciphertext, hosts: s.hosts, fingerprint: s.fingerprint ?? '' }, now));
+        for (const s of sources)
+          copied.push(
+            await putSecret(db, scope, { name: s.name, ciphertext: s.ciphertext, hosts: s.hosts, fingerprint: s.fingerprint ?? '' }, now),
+          );
         return { data: copied.map(toSecretRecord) };
       },
     );
@@ -106,7 +128,9 @@ export function internSecretReader(services: Pick<VaultServices, 'db' | 'box'>) 
   return {
     async withHosts(internId: string, names: readonly string[]): Promise<Record<string, { value: string; hosts: string[] }>> {
       const rows = await findSecrets(services.db, { table: 'intern_vault_secrets', internId }, names);
-      return Object.fromEntries(rows.map((row) => [row.name, { value: services.box.open(row.ciphertext), hosts: JSON.parse(row.hosts) as string[] }]));
+      return Object.fromEntries(
+        rows.map((row) => [row.name, { value: services.box.open(row.ciphertext), hosts: JSON.parse(row.hosts) as string[] }]),
+      );
     },
   };
 }

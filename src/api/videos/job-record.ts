@@ -1,5 +1,5 @@
-import { isTerminal } from '../../videos/job-state.js';
 import type { VideoJobRow } from '../../store/repositories/video-jobs.js';
+import { isTerminal } from '../../videos/job-state.js';
 
 /**
  * A job as the reference's VideoGenerationResponse shows it: the generation id

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { modelTask } from '../../catalog/model-task.js';
-import { callerKey, type Authenticator } from '../../http/authenticate.js';
+import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { UpstreamError } from '../../protocol/upstream.js';
 import { findVideoJob } from '../../store/repositories/video-jobs.js';
@@ -14,7 +14,9 @@ import { ContentQuery, JobParams, VideoRequestBody } from './schemas.js';
 import { toVideoModelRecord } from './video-model-record.js';
 
 /** POST /videos, GET /videos/{jobId}, its /content, and GET /videos/models. */
-export function videoRoutes(services: VideoServices & { auth: Authenticator; poller: Pick<VideoPoller, 'wake'> }): FastifyPluginAsyncTypebox {
+export function videoRoutes(
+  services: VideoServices & { auth: Authenticator; poller: Pick<VideoPoller, 'wake'> },
+): FastifyPluginAsyncTypebox {
   return async (app) => {
     const auth = { onRequest: services.auth.requireKey };
     const apiBase = (request: { protocol: string; host: string }) => `${request.protocol}://${request.host}${app.prefix}`;

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable, StringEnum } from '../../http/schema-helpers.js';
 import { ProviderSlugs, ProviderSort } from '../chat/provider-preferences-schema.js';
 import { DiscriminatedUnion } from '../chat/union-schemas.js';

@@ -3,7 +3,9 @@ import type { VideoOptions } from '../../protocol/adapters.js';
 
 /** The sizes and resolutions priced apart, as `video_second_<size>` SKUs. */
 const pricesBySize = (endpoint: Endpoint) =>
-  Object.fromEntries(Object.entries(endpoint.pricing.video_second_by_size ?? {}).map(([size, usd]) => [`video_second_${size}`, String(usd)]));
+  Object.fromEntries(
+    Object.entries(endpoint.pricing.video_second_by_size ?? {}).map(([size, usd]) => [`video_second_${size}`, String(usd)]),
+  );
 
 /** A video model as the reference's VideoModel: what its top endpoint's protocol can make there, and the price per second. */
 export function toVideoModelRecord(model: Model, endpoint: Endpoint, options: VideoOptions) {

@@ -4,7 +4,18 @@ import { perMillion, released } from './units.js';
 // Prices as published on anthropic.com/pricing in 2025. Prompt caching: a read
 // costs 0.1x the input price, a 5-minute write 1.25x, a 1-hour write 2x.
 
-const PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'tools', 'tool_choice', 'reasoning', 'include_reasoning', 'web_search_options'];
+const PARAMETERS = [
+  'max_tokens',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop',
+  'tools',
+  'tool_choice',
+  'reasoning',
+  'include_reasoning',
+  'web_search_options',
+];
 
 /** Priority Tier, asked for with `service_tier: "auto"` (see the Anthropic adapter). */
 const SERVICE_TIERS = ['auto', 'default', 'priority'] as const;

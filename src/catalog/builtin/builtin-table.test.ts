@@ -39,7 +39,10 @@ describe('the built-in table', () => {
       expect(o.model.contextLength, o.model.id).toBeGreaterThan(0);
       expect(o.contextLength ?? o.model.contextLength!).toBeLessThanOrEqual(o.model.contextLength!);
       expect(o.maxCompletionTokens ?? 0).toBeLessThanOrEqual(o.model.contextLength!);
-      expect(o.supportedParameters?.filter((name) => !REFERENCE_PARAMETERS.has(name)), o.model.id).toEqual([]);
+      expect(
+        o.supportedParameters?.filter((name) => !REFERENCE_PARAMETERS.has(name)),
+        o.model.id,
+      ).toEqual([]);
     }
   });
 

@@ -5,9 +5,23 @@ import { perMillion } from './units.js';
 // Prices as published on fireworks.ai/pricing in 2025 (serverless, by model size).
 
 const PARAMETERS = [
-  'temperature', 'top_p', 'top_k', 'min_p', 'repetition_penalty', 'frequency_penalty', 'presence_penalty',
-  'max_tokens', 'stop', 'seed', 'logit_bias', 'logprobs', 'top_logprobs', 'response_format', 'structured_outputs',
-  'tools', 'tool_choice',
+  'temperature',
+  'top_p',
+  'top_k',
+  'min_p',
+  'repetition_penalty',
+  'frequency_penalty',
+  'presence_penalty',
+  'max_tokens',
+  'stop',
+  'seed',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'response_format',
+  'structured_outputs',
+  'tools',
+  'tool_choice',
 ];
 
 export const fireworks: BuiltinProvider = {

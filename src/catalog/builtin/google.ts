@@ -7,8 +7,18 @@ import { perMillion, released } from './units.js';
 // of video, with audio where the model makes it).
 
 const PARAMETERS = [
-  'max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'response_format', 'structured_outputs',
-  'tools', 'tool_choice', 'reasoning', 'include_reasoning', 'web_search_options',
+  'max_tokens',
+  'temperature',
+  'top_p',
+  'stop',
+  'seed',
+  'response_format',
+  'structured_outputs',
+  'tools',
+  'tool_choice',
+  'reasoning',
+  'include_reasoning',
+  'web_search_options',
 ];
 
 /** A Veo model of the Gemini API, priced per second of video (video jobs, POST /videos). */
@@ -88,10 +98,38 @@ export const google: BuiltinProvider = {
       maxCompletionTokens: 8_192,
       supportedParameters: PARAMETERS.filter((p) => p !== 'reasoning' && p !== 'include_reasoning'),
     },
-    veo('google/veo-3.1', 'Google: Veo 3.1', 'Video with sound from text or images: first and last frames, reference images, 720p or 1080p.', '2025-10-15', 'veo-3.1-generate-preview', 0.4),
-    veo('google/veo-3.1-fast', 'Google: Veo 3.1 Fast', 'A faster, cheaper Veo 3.1 with the same inputs.', '2025-10-15', 'veo-3.1-fast-generate-preview', 0.15),
-    veo('google/veo-3', 'Google: Veo 3', 'Video with sound from text or a first frame, 720p or 1080p.', '2025-09-09', 'veo-3.0-generate-001', 0.4),
+    veo(
+      'google/veo-3.1',
+      'Google: Veo 3.1',
+      'Video with sound from text or images: first and last frames, reference images, 720p or 1080p.',
+      '2025-10-15',
+      'veo-3.1-generate-preview',
+      0.4,
+    ),
+    veo(
+      'google/veo-3.1-fast',
+      'Google: Veo 3.1 Fast',
+      'A faster, cheaper Veo 3.1 with the same inputs.',
+      '2025-10-15',
+      'veo-3.1-fast-generate-preview',
+      0.15,
+    ),
+    veo(
+      'google/veo-3',
+      'Google: Veo 3',
+      'Video with sound from text or a first frame, 720p or 1080p.',
+      '2025-09-09',
+      'veo-3.0-generate-001',
+      0.4,
+    ),
     veo('google/veo-3-fast', 'Google: Veo 3 Fast', 'A faster, cheaper Veo 3.', '2025-09-09', 'veo-3.0-fast-generate-001', 0.15),
-    veo('google/veo-2', 'Google: Veo 2', 'Silent 720p video of 5 to 8 seconds from text or a first frame.', '2025-04-09', 'veo-2.0-generate-001', 0.35),
+    veo(
+      'google/veo-2',
+      'Google: Veo 2',
+      'Silent 720p video of 5 to 8 seconds from text or a first frame.',
+      '2025-04-09',
+      'veo-2.0-generate-001',
+      0.35,
+    ),
   ],
 };

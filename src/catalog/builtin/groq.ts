@@ -5,8 +5,18 @@ import { perMillion } from './units.js';
 // Prices as published on groq.com/pricing in 2025.
 
 const PARAMETERS = [
-  'temperature', 'top_p', 'max_tokens', 'max_completion_tokens', 'stop', 'seed', 'frequency_penalty', 'presence_penalty',
-  'response_format', 'tools', 'tool_choice', 'parallel_tool_calls',
+  'temperature',
+  'top_p',
+  'max_tokens',
+  'max_completion_tokens',
+  'stop',
+  'seed',
+  'frequency_penalty',
+  'presence_penalty',
+  'response_format',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
 ];
 
 export const groq: BuiltinProvider = {

@@ -5,8 +5,17 @@ import { perMillion, released } from './units.js';
 // request fields (422), and takes `random_seed` rather than `seed`, so seed is not listed.
 
 const PARAMETERS = [
-  'temperature', 'top_p', 'max_tokens', 'stop', 'frequency_penalty', 'presence_penalty',
-  'response_format', 'structured_outputs', 'tools', 'tool_choice', 'parallel_tool_calls',
+  'temperature',
+  'top_p',
+  'max_tokens',
+  'stop',
+  'frequency_penalty',
+  'presence_penalty',
+  'response_format',
+  'structured_outputs',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
 ];
 
 const TEXT = { input_modalities: ['text'], output_modalities: ['text'], tokenizer: 'Mistral' };

@@ -5,14 +5,35 @@ import { perMillion, released } from './units.js';
 // Prices as published on openai.com/api/pricing in 2025 (standard tier).
 
 const CHAT_PARAMETERS = [
-  'temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'max_tokens', 'max_completion_tokens',
-  'logit_bias', 'logprobs', 'top_logprobs', 'seed', 'response_format', 'structured_outputs', 'stop',
-  'tools', 'tool_choice', 'parallel_tool_calls',
+  'temperature',
+  'top_p',
+  'frequency_penalty',
+  'presence_penalty',
+  'max_tokens',
+  'max_completion_tokens',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'seed',
+  'response_format',
+  'structured_outputs',
+  'stop',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
 ];
 // Reasoning models refuse sampling parameters and stop sequences.
 const REASONING_PARAMETERS = [
-  'max_tokens', 'max_completion_tokens', 'seed', 'response_format', 'structured_outputs',
-  'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning', 'reasoning_effort',
+  'max_tokens',
+  'max_completion_tokens',
+  'seed',
+  'response_format',
+  'structured_outputs',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'reasoning',
+  'reasoning_effort',
 ];
 const GPT_5_PARAMETERS = [...REASONING_PARAMETERS, 'verbosity'];
 
@@ -26,14 +47,23 @@ const FLEX_AND_PRIORITY_TIERS = ['auto', 'default', 'flex', 'priority'] as const
  * POST /videos), with the larger sizes' own rate where OpenAI charges more
  * for them (sora-2-pro at 1792x1024 and 1024x1792, which 1080p asks for).
  */
-const sora = (id: string, name: string, description: string, upstreamModel: string, perSecond: number, largeSizes?: number): BuiltinOffering => ({
+const sora = (
+  id: string,
+  name: string,
+  description: string,
+  upstreamModel: string,
+  perSecond: number,
+  largeSizes?: number,
+): BuiltinOffering => ({
   model: { id, name, description, created: released('2025-10-06'), architecture: VIDEO },
   upstreamModel,
   pricing: {
     prompt: 0,
     completion: 0,
     video_second: perSecond,
-    ...(largeSizes !== undefined ? { video_second_by_size: { '1792x1024': largeSizes, '1024x1792': largeSizes, '1080p': largeSizes } } : {}),
+    ...(largeSizes !== undefined
+      ? { video_second_by_size: { '1792x1024': largeSizes, '1024x1792': largeSizes, '1080p': largeSizes } }
+      : {}),
   },
 });
 
@@ -198,6 +228,13 @@ export const openai: BuiltinProvider = {
       supportedParameters: REASONING_PARAMETERS,
     },
     sora('openai/sora-2', 'OpenAI: Sora 2', 'Video with synced audio from text or a first frame, 720p, 4 to 12 seconds.', 'sora-2', 0.1),
-    sora('openai/sora-2-pro', 'OpenAI: Sora 2 Pro', 'Higher-fidelity Sora 2, 720p and larger sizes, 4 to 12 seconds.', 'sora-2-pro', 0.3, 0.5),
+    sora(
+      'openai/sora-2-pro',
+      'OpenAI: Sora 2 Pro',
+      'Higher-fidelity Sora 2, 720p and larger sizes, 4 to 12 seconds.',
+      'sora-2-pro',
+      0.3,
+      0.5,
+    ),
   ],
 };

@@ -5,8 +5,21 @@ import { perMillion } from './units.js';
 // Prices as published on together.ai/pricing in 2025 (serverless). "Turbo" models run in FP8.
 
 const PARAMETERS = [
-  'temperature', 'top_p', 'top_k', 'min_p', 'repetition_penalty', 'frequency_penalty', 'presence_penalty',
-  'max_tokens', 'stop', 'seed', 'logit_bias', 'logprobs', 'response_format', 'tools', 'tool_choice',
+  'temperature',
+  'top_p',
+  'top_k',
+  'min_p',
+  'repetition_penalty',
+  'frequency_penalty',
+  'presence_penalty',
+  'max_tokens',
+  'stop',
+  'seed',
+  'logit_bias',
+  'logprobs',
+  'response_format',
+  'tools',
+  'tool_choice',
 ];
 
 export const together: BuiltinProvider = {

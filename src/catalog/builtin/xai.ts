@@ -6,8 +6,17 @@ import { perMillion, released } from './units.js';
 
 // Grok reasoning models refuse stop sequences, penalties and reasoning effort.
 const REASONING_PARAMETERS = [
-  'max_tokens', 'temperature', 'top_p', 'seed', 'logprobs', 'top_logprobs',
-  'response_format', 'structured_outputs', 'tools', 'tool_choice', 'parallel_tool_calls',
+  'max_tokens',
+  'temperature',
+  'top_p',
+  'seed',
+  'logprobs',
+  'top_logprobs',
+  'response_format',
+  'structured_outputs',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
 ];
 
 const TEXT = { input_modalities: ['text'], output_modalities: ['text'], tokenizer: 'Grok' };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssistantMessage, ChatMessage } from '../../protocol/chat.js';
 import { askQuestionDefinition } from '../tools/intern-tool.js';
 import { Inbox } from './inbox.js';
-import { runAgentLoop, type LoopDeps } from './run-agent-loop.js';
+import { type LoopDeps, runAgentLoop } from './run-agent-loop.js';
 import type { NewStep, RecordedStep, StepOf } from './steps.js';
 
 const call = (id: string, name: string, args: unknown): AssistantMessage => ({
@@ -13,7 +13,11 @@ const call = (id: string, name: string, args: unknown): AssistantMessage => ({
 const text = (content: string): AssistantMessage => ({ role: 'assistant', content });
 
 /** A loop over a scripted model, recording into an array; the clock moves only when told. */
-function harness(script: AssistantMessage[], overrides: Partial<LoopDeps> = {}, initial: RecordedStep[] = [{ seq: 1, kind: 'input', content: { text: 'go' } }]) {
+function harness(
+  script: AssistantMessage[],
+  overrides: Partial<LoopDeps> = {},
+  initial: RecordedStep[] = [{ seq: 1, kind: 'input', content: { text: 'go' } }],
+) {
   const steps: RecordedStep[] = [...initial];
   const seen: ChatMessage[][] = [];
   const executed: string[] = [];
@@ -71,7 +75,16 @@ describe('runAgentLoop', () => {
   it('grants its own approvals in self-drive', async () => {
     const h = harness([call('n1', 'notify', { report: 'r' }), text('sent')]);
     await h.run();
-    expect(h.steps.map((s) => s.kind)).toEqual(['input', 'assistant', 'approval', 'answer', 'tool_call', 'tool_result', 'assistant', 'end']);
+    expect(h.steps.map((s) => s.kind)).toEqual([
+      'input',
+      'assistant',
+      'approval',
+      'answer',
+      'tool_call',
+      'tool_result',
+      'assistant',
+      'end',
+    ]);
     expect(h.executed).toEqual(['notify']);
   });
 

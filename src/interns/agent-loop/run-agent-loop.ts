@@ -63,7 +63,8 @@ export async function runAgentLoop(initial: readonly RecordedStep[], deps: LoopD
   const stopped: LoopOutcome = { reason: 'stopped', recorded: false };
 
   const last = steps.at(-1);
-  if (last?.kind === 'end') return { reason: last.content.reason, ...(last.content.error ? { error: last.content.error } : {}), recorded: true };
+  if (last?.kind === 'end')
+    return { reason: last.content.reason, ...(last.content.error ? { error: last.content.error } : {}), recorded: true };
   let turns = steps.filter((step) => step.kind === 'assistant').length;
 
   for (;;) {
@@ -103,21 +104,36 @@ export async function runAgentLoop(initial: readonly RecordedStep[], deps: LoopD
       return true;
     }
     if (deps.needsApproval(call.function.name) && !open.granted) {
-      if (!open.asked) await push({ kind: 'approval', content: { id: call.id, name: call.function.name, arguments: call.function.arguments } });
+      if (!open.asked)
+        await push({ kind: 'approval', content: { id: call.id, name: call.function.name, arguments: call.function.arguments } });
       const answer = deps.mode === 'self-drive' ? 'approve' : await deps.inbox.nextAnswer(deps.signal);
       if (answer === undefined) return false;
       const granted = GRANTS.test(answer);
-      await push({ kind: 'answer', content: { id: call.id, answer: granted ? '' : answer, granted, by: deps.mode === 'self-drive' ? 'self-drive' : 'user' } });
+      await push({
+        kind: 'answer',
+        content: { id: call.id, answer: granted ? '' : answer, granted, by: deps.mode === 'self-drive' ? 'self-drive' : 'user' },
+      });
       return true;
     }
     if (open.started) {
       // Recorded as started but no result: the process stopped mid-call. Running it again could repeat a side effect (a second notify).
-      await push({ kind: 'tool_result', content: { id: call.id, name: call.function.name, content: 'interrupted: the runtime restarted during this call; it may or may not have completed', error: true } });
+      await push({
+        kind: 'tool_result',
+        content: {
+          id: call.id,
+          name: call.function.name,
+          content: 'interrupted: the runtime restarted during this call; it may or may not have completed',
+          error: true,
+        },
+      });
       return true;
     }
     await push({ kind: 'tool_call', content: { id: call.id, name: call.function.name, arguments: call.function.arguments } });
     const result = await deps.execute(call.function, deps.signal);
-    await push({ kind: 'tool_result', content: { id: call.id, name: call.function.name, content: result.content, ...(result.error ? { error: true } : {}) } });
+    await push({
+      kind: 'tool_result',
+      content: { id: call.id, name: call.function.name, content: result.content, ...(result.error ? { error: true } : {}) },
+    });
     return true;
   }
 }

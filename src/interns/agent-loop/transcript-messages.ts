@@ -23,7 +23,8 @@ export function transcriptMessages(instructions: string | null, steps: readonly 
         break;
       case 'answer':
         // A granted approval is followed by the tool's own result.
-        if (step.content.granted !== true) messages.push({ role: 'tool', tool_call_id: step.content.id, content: answerText(step.content) });
+        if (step.content.granted !== true)
+          messages.push({ role: 'tool', tool_call_id: step.content.id, content: answerText(step.content) });
         break;
       default:
         break;

@@ -4,7 +4,7 @@ import { Inbox } from '../agent-loop/inbox.js';
 import { runAgentLoop } from '../agent-loop/run-agent-loop.js';
 import { toolExecutor } from '../tools/execute-tool-call.js';
 import { buildInternTools } from '../tools/intern-tools.js';
-import type { ChildCalls, ChildCallMethod, ChildMessage, ParentMessage, RunAssignment } from './protocol.js';
+import type { ChildCallMethod, ChildCalls, ChildMessage, ParentMessage, RunAssignment } from './protocol.js';
 
 interface ActiveRun {
   inbox: Inbox;
@@ -33,7 +33,12 @@ export function childRunner(send: (message: ChildMessage) => void) {
   function start(run: RunAssignment): void {
     const active: ActiveRun = { inbox: new Inbox(), stop: new AbortController() };
     runs.set(run.runId, active);
-    const tools = buildInternTools(run.settings, { fetcher: fetcher ?? createSafeFetcher(), internId: run.internId, runId: run.runId, now: () => new Date() });
+    const tools = buildInternTools(run.settings, {
+      fetcher: fetcher ?? createSafeFetcher(),
+      internId: run.internId,
+      runId: run.runId,
+      now: () => new Date(),
+    });
     runAgentLoop(run.steps, {
       instructions: run.instructions,
       tools: tools.definitions,
@@ -63,7 +68,8 @@ export function childRunner(send: (message: ChildMessage) => void) {
         else pending?.reject(new Error(message.error));
         return;
       }
-      const ack = (error?: string) => send(error === undefined ? { type: 'ack', id: message.id, ok: true } : { type: 'ack', id: message.id, ok: false, error });
+      const ack = (error?: string) =>
+        send(error === undefined ? { type: 'ack', id: message.id, ok: true } : { type: 'ack', id: message.id, ok: false, error });
       switch (message.type) {
         case 'init':
           fetcher = createSafeFetcher({ policy: publicAddressPolicy(message.init.allowPrivateRanges) });
@@ -102,4 +108,3 @@ export function childRunner(send: (message: ChildMessage) => void) {
     },
   };
 }
-

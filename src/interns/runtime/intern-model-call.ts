@@ -1,11 +1,11 @@
 import { LedgerWriter } from '../../accounting/ledger-writer.js';
 import { recordGenerations } from '../../accounting/record-generation.js';
-import { startChatRun } from '../../chat/start-run.js';
-import type { ChatServices } from '../../chat/run-services.js';
 import { completeChat } from '../../chat/complete-chat.js';
 import { prepareReservedChat } from '../../chat/reserve-chat-run.js';
-import type { AssistantMessage, ChatMessage, ChatRequest, FunctionTool } from '../../protocol/chat.js';
+import type { ChatServices } from '../../chat/run-services.js';
+import { startChatRun } from '../../chat/start-run.js';
 import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
+import type { AssistantMessage, ChatMessage, ChatRequest, FunctionTool } from '../../protocol/chat.js';
 import { findApiKeyByHash } from '../../store/repositories/api-keys.js';
 
 /** A model's reply to a run, the generation that billed it, and what it cost. */
@@ -37,9 +37,21 @@ export function internModelCaller(services: ChatServices) {
     const key = await findApiKeyByHash(services.db, call.apiKeyHash);
     if (!key) throw new Error('the API key that started this run no longer exists');
     if (key.disabled) throw new Error('the API key that started this run is disabled');
-    const ledger = new LedgerWriter((rows, now) => recordGenerations(services.db, rows.map((row) => ({ ...row, intern_run_id: call.runId })), now), services.clock);
+    const ledger = new LedgerWriter(
+      (rows, now) =>
+        recordGenerations(
+          services.db,
+          rows.map((row) => ({ ...row, intern_run_id: call.runId })),
+          now,
+        ),
+      services.clock,
+    );
     const runServices: ChatServices = { ...services, ledger };
-    const request: ChatRequest = { model: call.model, messages: call.messages, ...(call.tools.length > 0 ? { tools: [...call.tools] } : {}) };
+    const request: ChatRequest = {
+      model: call.model,
+      messages: call.messages,
+      ...(call.tools.length > 0 ? { tools: [...call.tools] } : {}),
+    };
     const settings = await services.organizationSettings.get(key.organization_id);
     const context = { requestId: `intern-run-${call.runId}`, origin: null, userAgent: 'model-gateway-intern', wantsMetadata: false };
     const started = await startChatRun(runServices, key, applyOrganizationDefaults(request, settings), context);
@@ -49,7 +61,11 @@ export function internModelCaller(services: ChatServices) {
       const completion = await completeChat(runServices, prepared, call.signal);
       const message = completion.choices[0]?.message;
       return {
-        message: { role: 'assistant', content: message?.content ?? null, ...(message?.tool_calls?.length ? { tool_calls: message.tool_calls } : {}) },
+        message: {
+          role: 'assistant',
+          content: message?.content ?? null,
+          ...(message?.tool_calls?.length ? { tool_calls: message.tool_calls } : {}),
+        },
         generationId: prepared.id,
         cost: completion.usage?.cost ?? 0,
       };

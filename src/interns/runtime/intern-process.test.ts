@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChannelClosedError, InternChannel, type ChildHandle } from './intern-process.js';
+import { ChannelClosedError, type ChildHandle, InternChannel } from './intern-process.js';
 
 const handlers = { onCall: async () => undefined, onDone: () => undefined };
 

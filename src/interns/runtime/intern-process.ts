@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage, ParentMessage, ParentRequest } from './protocol.js';
 
@@ -116,7 +116,8 @@ export class InternChannel {
       case 'call':
         this.handlers.onCall(message.runId, message.method, message.args).then(
           (value) => this.reply({ type: 'reply', id: message.id, ok: true, value }),
-          (error: unknown) => this.reply({ type: 'reply', id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+          (error: unknown) =>
+            this.reply({ type: 'reply', id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
         );
         return;
       case 'done':

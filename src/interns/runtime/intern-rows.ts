@@ -16,7 +16,13 @@ export interface InternStateChange {
 }
 
 /** Moves the intern's status (only from `from` when given, so a suspend during provisioning is not overwritten); true when it moved. */
-export async function setInternState(db: Kysely<Database>, id: string, change: InternStateChange, now: Date, from?: readonly InternStatus[]): Promise<boolean> {
+export async function setInternState(
+  db: Kysely<Database>,
+  id: string,
+  change: InternStateChange,
+  now: Date,
+  from?: readonly InternStatus[],
+): Promise<boolean> {
   let query = db
     .updateTable('interns')
     .set({

@@ -4,11 +4,25 @@ import type { Kysely } from 'kysely';
 import type { ChatServices } from '../../chat/run-services.js';
 import { Errors } from '../../http/errors.js';
 import { GatewayError } from '../../protocol/gateway-error.js';
-import {
-  addRunCost, appendStep, claimDueRuns, claimRun, countAwaitingRuns, findOpenRunInSession, findRun, insertRun, listSteps, openRunsOfIntern, overdueRuns,
-  releaseRuns, renewRuns, seizeRun, unansweredRuns, type InternRunRow,
-} from '../../store/repositories/intern-runs.js';
 import type { ChangeFeed } from '../../store/change-feed.js';
+import {
+  addRunCost,
+  appendStep,
+  claimDueRuns,
+  claimRun,
+  countAwaitingRuns,
+  findOpenRunInSession,
+  findRun,
+  type InternRunRow,
+  insertRun,
+  listSteps,
+  openRunsOfIntern,
+  overdueRuns,
+  releaseRuns,
+  renewRuns,
+  seizeRun,
+  unansweredRuns,
+} from '../../store/repositories/intern-runs.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../util/clock.js';
 import type { EndReason, NewStep, RecordedStep } from '../agent-loop/steps.js';
@@ -19,7 +33,7 @@ import { AckTimeoutError, forkIntern, type SpawnIntern } from './intern-process.
 import { deleteInternRows, internById, setInternState } from './intern-rows.js';
 import { INTERN_PROCESS_TOPIC, processReconciler } from './process-reconciler.js';
 import type { ChildCalls, ChildMessage } from './protocol.js';
-import { runChangeFor, type RunTerms } from './run-change.js';
+import { type RunTerms, runChangeFor } from './run-change.js';
 import { runEvents } from './run-events.js';
 import { INTERN_RUN_INPUT_TOPIC, runInputs } from './run-inputs.js';
 import { Supervisor } from './supervisor.js';
@@ -111,7 +125,9 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
       onCall: (internId, runId, method, args) => handleCall(internId, runId, method as keyof ChildCalls, args),
       onDone: (_internId, message) => void handleDone(message).catch((error: unknown) => log('intern run end failed', error)),
       onReady: (internId) => {
-        for (const [runId, run] of local) if (run.internId === internId && !run.assigned) void assign(runId).catch((error: unknown) => log('intern run resume failed', error));
+        for (const [runId, run] of local)
+          if (run.internId === internId && !run.assigned)
+            void assign(runId).catch((error: unknown) => log('intern run resume failed', error));
       },
       onCrash: (internId, info) => {
         log(`intern ${internId} process exited (${info.signal ?? info.code}); restarting in ${info.restartInMs} ms`);
@@ -148,7 +164,8 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     log,
   });
   const assignedRuns = () => [...local].filter(([, run]) => run.assigned).map(([runId]) => runId);
-  const announce = (internId: string) => options.changes?.publish(INTERN_PROCESS_TOPIC, internId).catch((error: unknown) => log('intern change notice failed', error));
+  const announce = (internId: string) =>
+    options.changes?.publish(INTERN_PROCESS_TOPIC, internId).catch((error: unknown) => log('intern change notice failed', error));
 
   /** Records a step of a run this instance holds; undefined when the lease was lost or the run ended. */
   async function record(runId: string, terms: RunTerms, step: NewStep, generationId?: string): Promise<RecordedStep | undefined> {
@@ -203,7 +220,10 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
 
   /** Stops a run in its intern's process here, if that process is up (a gone process has stopped it already). */
   async function stopInProcess(internId: string, runId: string): Promise<void> {
-    await supervisor.channel(internId)?.request({ type: 'stop', runId }, ackTimeoutMs).catch(() => undefined);
+    await supervisor
+      .channel(internId)
+      ?.request({ type: 'stop', runId }, ackTimeoutMs)
+      .catch(() => undefined);
   }
 
   /** Ends a run whoever holds it (suspend, deadline, cancel), and stops it in its process when it is here. */
@@ -289,7 +309,8 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     }
     for (const row of await overdueRuns(db, now, 50)) await endRun(row, 'deadline', `the run passed its deadline (${row.deadline_at})`);
     // The SDK: a question stays open for its interaction deadline, and the run is cancelled when that passes.
-    for (const row of await unansweredRuns(db, now, 50)) await endRun(row, 'cancelled', `no answer within the interaction deadline (${row.interaction_deadline_at})`);
+    for (const row of await unansweredRuns(db, now, 50))
+      await endRun(row, 'cancelled', `no answer within the interaction deadline (${row.interaction_deadline_at})`);
     const claimed = await claimDueRuns(db, { token, now, leaseUntil: leaseUntil(), limit: 20, internIds: supervisor.readyInterns() });
     for (const row of claimed) await adopt(row).catch((error: unknown) => log(`intern run ${row.id} could not be resumed`, error));
     await inputs.drain(assignedRuns());
@@ -315,13 +336,28 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     if (provisioningHere.has(internId)) return;
     provisioningHere.add(internId);
     try {
-      await setInternState(db, internId, { status: 'provisioning', progress: { step_label: 'Starting the intern process', step_number: 1, total_steps: PROVISION_STEPS }, lastFailureMessage: null }, clock());
+      await setInternState(
+        db,
+        internId,
+        {
+          status: 'provisioning',
+          progress: { step_label: 'Starting the intern process', step_number: 1, total_steps: PROVISION_STEPS },
+          lastFailureMessage: null,
+        },
+        clock(),
+      );
       try {
         await supervisor.ensure(internId);
         await setInternState(db, internId, { status: 'running', progress: null }, clock(), ['provisioning']);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        await setInternState(db, internId, { status: 'failed', progress: null, lastFailureMessage: `the intern process did not start: ${message}` }, clock(), ['provisioning']);
+        await setInternState(
+          db,
+          internId,
+          { status: 'failed', progress: null, lastFailureMessage: `the intern process did not start: ${message}` },
+          clock(),
+          ['provisioning'],
+        );
       }
     } finally {
       provisioningHere.delete(internId);
@@ -336,9 +372,12 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
 
   /** The channel of the intern's process here, started now if it is not yet (the notice that it runs has not arrived). */
   async function processHere(internId: string) {
-    if (!supervisor.channel(internId)) await supervisor.ensure(internId).catch((error: unknown) => {
-      throw Errors.internUnreachable(`its process is not running on this gateway: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    if (!supervisor.channel(internId))
+      await supervisor.ensure(internId).catch((error: unknown) => {
+        throw Errors.internUnreachable(
+          `its process is not running on this gateway: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
     const channel = supervisor.channel(internId);
     if (!channel) throw Errors.internUnreachable('its process is not running on this gateway');
     return channel;
@@ -346,7 +385,16 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
 
   return {
     async provision(internId) {
-      await setInternState(db, internId, { status: 'provisioning', progress: { step_label: 'Queued for start', step_number: 0, total_steps: PROVISION_STEPS }, lastFailureMessage: null }, clock());
+      await setInternState(
+        db,
+        internId,
+        {
+          status: 'provisioning',
+          progress: { step_label: 'Queued for start', step_number: 0, total_steps: PROVISION_STEPS },
+          lastFailureMessage: null,
+        },
+        clock(),
+      );
       startInBackground(internId);
     },
 
@@ -362,7 +410,12 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
         await stopIntern(internId);
         await deleteInternRows(db, internId);
       } catch (error) {
-        await setInternState(db, internId, { status: 'destroy_failed', lastFailureMessage: error instanceof Error ? error.message : String(error) }, clock());
+        await setInternState(
+          db,
+          internId,
+          { status: 'destroy_failed', lastFailureMessage: error instanceof Error ? error.message : String(error) },
+          clock(),
+        );
       }
       await announce(internId);
     },
@@ -386,7 +439,8 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
               return { status: 'steered', runId: open.id };
             }
             const run = holdRow(open, intern);
-            if (!(await record(open.id, run, { kind: 'steer', content: { text: req.input } }))) throw Errors.internUnreachable('the session\'s run ended meanwhile');
+            if (!(await record(open.id, run, { kind: 'steer', content: { text: req.input } })))
+              throw Errors.internUnreachable("the session's run ended meanwhile");
             await assign(open.id);
           }
         } catch (error) {
@@ -418,7 +472,16 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
         req.input,
         now,
       );
-      const run = hold(runId, { internId: req.internId, mode: req.approvalMode, interactionDeadlineSeconds: settings.interaction_deadline_seconds, apiKeyHash: req.apiKeyHash }, intern.model);
+      const run = hold(
+        runId,
+        {
+          internId: req.internId,
+          mode: req.approvalMode,
+          interactionDeadlineSeconds: settings.interaction_deadline_seconds,
+          apiKeyHash: req.apiKeyHash,
+        },
+        intern.model,
+      );
       try {
         await assign(runId);
       } catch (error) {
@@ -465,7 +528,8 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
         if (local.get(runId)?.assigned) void inputs.drain([runId]);
       });
       options.changes?.subscribe(INTERN_PROCESS_TOPIC, (internId) => {
-        if (!stopping.signal.aborted) void reconciler.one(internId).catch((error: unknown) => log(`intern ${internId} could not be brought in line`, error));
+        if (!stopping.signal.aborted)
+          void reconciler.one(internId).catch((error: unknown) => log(`intern ${internId} could not be brought in line`, error));
       });
       schedule(0);
     },
@@ -491,4 +555,3 @@ export function createInternRuntime(options: InternRuntimeOptions): InternRuntim
     };
   }
 }
-

@@ -62,11 +62,19 @@ export function processReconciler(options: ReconcilerOptions) {
 
     /** Every intern: the periodic pass. */
     async all(): Promise<void> {
-      const rows = await db.selectFrom('interns').select(['id', 'status', 'updated_at']).where('status', 'in', ['running', 'provisioning']).execute();
+      const rows = await db
+        .selectFrom('interns')
+        .select(['id', 'status', 'updated_at'])
+        .where('status', 'in', ['running', 'provisioning'])
+        .execute();
       const live = new Set(rows.map((row) => row.id));
       for (const row of rows) {
         if (row.status === 'running') start(row.id);
-        else if (!options.provisioningHere.has(row.id) && options.now().getTime() - Date.parse(row.updated_at) > options.staleProvisioningMs) options.provision(row.id);
+        else if (
+          !options.provisioningHere.has(row.id) &&
+          options.now().getTime() - Date.parse(row.updated_at) > options.staleProvisioningMs
+        )
+          options.provision(row.id);
       }
       for (const internId of supervisor.internIds()) if (!live.has(internId)) await stop(internId);
     },

@@ -47,7 +47,10 @@ export type ParentRequest =
   | { type: 'answer'; id: number; runId: string; text: string }
   | { type: 'stop'; id: number; runId: string };
 
-export type ParentMessage = ParentRequest | { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; error: string };
+export type ParentMessage =
+  | ParentRequest
+  | { type: 'reply'; id: number; ok: true; value: unknown }
+  | { type: 'reply'; id: number; ok: false; error: string };
 
 export interface ChildCalls {
   /** A model call, billed and recorded as the run's next (assistant) step by the parent before it answers. */
@@ -59,6 +62,8 @@ export interface ChildCalls {
 export type ChildCallMethod = keyof ChildCalls;
 
 export type ChildMessage =
-  | { type: 'ack'; id: number; ok: true } | { type: 'ack'; id: number; ok: false; error: string }
+  | { type: 'ack'; id: number; ok: true }
+  | { type: 'ack'; id: number; ok: false; error: string }
   | { type: 'call'; id: number; runId: string; method: ChildCallMethod; args: unknown }
-  | { type: 'done'; runId: string; outcome: LoopOutcome } | { type: 'done'; runId: string; error: string };
+  | { type: 'done'; runId: string; outcome: LoopOutcome }
+  | { type: 'done'; runId: string; error: string };

@@ -12,7 +12,17 @@ const POLL_MS = 1_000;
  * there first), its pending question/approval while it waits, then its end.
  * Local recordings wake it at once; otherwise it looks every second.
  */
-export async function* runEvents({ db, runId, signal, subscribe }: { db: Kysely<Database>; runId: string; signal: AbortSignal; subscribe: (wake: () => void) => () => void }): AsyncGenerator<InternRunEvent> {
+export async function* runEvents({
+  db,
+  runId,
+  signal,
+  subscribe,
+}: {
+  db: Kysely<Database>;
+  runId: string;
+  signal: AbortSignal;
+  subscribe: (wake: () => void) => () => void;
+}): AsyncGenerator<InternRunEvent> {
   let after = 0;
   let pendingShown: string | null = null;
   while (!signal.aborted) {

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../../store/change-feed.js';
-import { findRunInput, postRunInput, removeRunInput, settleRunInput, waitingRunInputs, type InternRunInputRow } from '../../store/repositories/intern-run-inputs.js';
+import {
+  findRunInput,
+  type InternRunInputRow,
+  postRunInput,
+  removeRunInput,
+  settleRunInput,
+  waitingRunInputs,
+} from '../../store/repositories/intern-run-inputs.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../util/clock.js';
 import { AckTimeoutError } from './intern-process.js';
@@ -47,7 +54,8 @@ export function runInputs(options: RunInputOptions) {
         error = failure instanceof Error ? failure.message : String(failure);
       }
       // False: its sender gave up meanwhile (it answered 504; the input may still have reached the run).
-      if (!(await settleRunInput(db, input.id, clock(), error))) options.log(`input ${input.id} for run ${input.run_id} was taken after its sender gave up`);
+      if (!(await settleRunInput(db, input.id, clock(), error)))
+        options.log(`input ${input.id} for run ${input.run_id} was taken after its sender gave up`);
     }
   }
 
@@ -58,7 +66,9 @@ export function runInputs(options: RunInputOptions) {
       await postRunInput(db, { id, run_id: runId, kind, text, created_at: clock().toISOString() });
       try {
         // A lost notice only delays the input until the driver's next tick.
-        await options.changes?.publish(INTERN_RUN_INPUT_TOPIC, runId).catch((error: unknown) => options.log('intern run input notice failed', error));
+        await options.changes
+          ?.publish(INTERN_RUN_INPUT_TOPIC, runId)
+          .catch((error: unknown) => options.log('intern run input notice failed', error));
         const deadline = Date.now() + options.timeoutMs;
         for (;;) {
           const row = await findRunInput(db, id);
@@ -80,7 +90,9 @@ export function runInputs(options: RunInputOptions) {
     /** Driver: delivers the inputs waiting for these runs, one drain at a time (so none is delivered twice). */
     drain(runIds: readonly string[]): Promise<void> {
       if (runIds.length === 0) return draining;
-      draining = draining.then(() => deliverWaiting(runIds)).catch((error: unknown) => options.log('intern run inputs could not be delivered', error));
+      draining = draining
+        .then(() => deliverWaiting(runIds))
+        .catch((error: unknown) => options.log('intern run inputs could not be delivered', error));
       return draining;
     },
   };

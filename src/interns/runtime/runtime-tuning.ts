@@ -2,7 +2,10 @@ import type { InternRuntimeOptions } from './intern-runtime-service.js';
 
 /** What an operator or a test may tune of the interns runtime (AppOptions.internRuntime); the rest comes from the app. */
 export type InternRuntimeTuning = Partial<
-  Pick<InternRuntimeOptions, 'spawn' | 'backoff' | 'leaseMs' | 'tickMs' | 'ackTimeoutMs' | 'startTimeoutMs' | 'maxTurns' | 'defaultModel' | 'secrets'>
+  Pick<
+    InternRuntimeOptions,
+    'spawn' | 'backoff' | 'leaseMs' | 'tickMs' | 'ackTimeoutMs' | 'startTimeoutMs' | 'maxTurns' | 'defaultModel' | 'secrets'
+  >
 >;
 
 declare module 'fastify' {

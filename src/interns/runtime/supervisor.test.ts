@@ -45,7 +45,13 @@ describe('Supervisor (real child processes)', () => {
       if (child.pid) pids.push(child.pid);
       return child;
     };
-    supervisor = new Supervisor({ spawn: counted, init: (internId) => ({ internId, allowPrivateRanges: [] }), handlers: r.handlers, startTimeoutMs: 15_000, backoff: new ConstantBackoff(50) });
+    supervisor = new Supervisor({
+      spawn: counted,
+      init: (internId) => ({ internId, allowPrivateRanges: [] }),
+      handlers: r.handlers,
+      startTimeoutMs: 15_000,
+      backoff: new ConstantBackoff(50),
+    });
     await supervisor.ensure('i1');
     expect(r.events).toEqual(['ready i1']);
     expect(supervisor.channel('i1')).toBeDefined();
@@ -66,8 +72,14 @@ describe('Supervisor (real child processes)', () => {
   it('rejects when the first start does not answer in time, and gives the intern up', async () => {
     const r = recorder();
     // A process with an IPC channel that never answers.
-    const silent: SpawnIntern = () => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    supervisor = new Supervisor({ spawn: silent, init: (internId) => ({ internId, allowPrivateRanges: [] }), handlers: r.handlers, startTimeoutMs: 300 });
+    const silent: SpawnIntern = () =>
+      spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    supervisor = new Supervisor({
+      spawn: silent,
+      init: (internId) => ({ internId, allowPrivateRanges: [] }),
+      handlers: r.handlers,
+      startTimeoutMs: 300,
+    });
     await expect(supervisor.ensure('i2')).rejects.toThrow(/did not acknowledge init within 300 ms/);
     expect(supervisor.isWanted('i2')).toBe(false);
     expect(r.events).toEqual([]);

@@ -1,5 +1,5 @@
 import { ExponentialBackoff, type IBackoff, type IBackoffFactory } from 'cockatiel';
-import { InternChannel, type ChildHandle, type SpawnIntern } from './intern-process.js';
+import { type ChildHandle, InternChannel, type SpawnIntern } from './intern-process.js';
 import type { ChildInit, ChildMessage } from './protocol.js';
 
 export interface SupervisorHandlers {

@@ -1,5 +1,5 @@
 import type { ToolCall } from '../../protocol/chat.js';
-import { ToolError, type InternTool } from './intern-tool.js';
+import { type InternTool, ToolError } from './intern-tool.js';
 import { redactSecrets, referencedSecrets, substituteSecrets } from './secrets.js';
 
 /** The named secrets of the intern's vault (those that exist): each value and the exact hostnames it may be sent to. */
@@ -32,7 +32,8 @@ export function toolExecutor(tools: ReadonlyMap<string, InternTool>, secrets: Se
       if (refused) return { content: refused, error: true };
       return { content: redactSecrets(await tool.run(substituted, signal), values) };
     } catch (error) {
-      const message = error instanceof ToolError ? error.message : `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+      const message =
+        error instanceof ToolError ? error.message : `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
       return { content: redactSecrets(message, values), error: true };
     }
   };

@@ -64,6 +64,8 @@ describe('http_fetch', () => {
   });
 
   it('names a bad argument', async () => {
-    await expect(httpFetchTool(opened, ['127.0.0.1']).run({ url: 42 }, signal)).rejects.toThrow('argument "url" must be a non-empty string');
+    await expect(httpFetchTool(opened, ['127.0.0.1']).run({ url: 42 }, signal)).rejects.toThrow(
+      'argument "url" must be a non-empty string',
+    );
   });
 });

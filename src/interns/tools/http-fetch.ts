@@ -1,13 +1,15 @@
 import { SafeFetchError, type SafeFetcher } from '../../net/safe-fetch.js';
 import { matchesDomainRule } from '../../plugins/shared/domain-rules.js';
-import { stringArg, ToolError, type InternTool } from './intern-tool.js';
+import { type InternTool, stringArg, ToolError } from './intern-tool.js';
 
 export const HTTP_FETCH_LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 20_000, maxResultChars: 20_000 } as const;
 
 /** Why an intern may not fetch a URL, or undefined: only hosts of its allowlist (none when it is empty). */
 export function internDomainRefusal(url: URL, allowed: readonly string[]): string | undefined {
   if (allowed.some((rule) => matchesDomainRule(url, rule))) return undefined;
-  return allowed.length === 0 ? `this intern may not fetch any domain (its allowed_domains is empty)` : `${url.hostname} is not in this intern's allowed domains (${allowed.join(', ')})`;
+  return allowed.length === 0
+    ? `this intern may not fetch any domain (its allowed_domains is empty)`
+    : `${url.hostname} is not in this intern's allowed domains (${allowed.join(', ')})`;
 }
 
 /**
@@ -16,14 +18,19 @@ export function internDomainRefusal(url: URL, allowed: readonly string[]): strin
  * allowlist judged on redirects too), within size and time limits. Headers
  * may carry vault secrets (`{{secret:NAME}}`).
  */
-export function httpFetchTool(fetcher: SafeFetcher, allowedDomains: readonly string[], limits: { maxBytes: number; timeoutMs: number; maxResultChars: number } = HTTP_FETCH_LIMITS): InternTool {
+export function httpFetchTool(
+  fetcher: SafeFetcher,
+  allowedDomains: readonly string[],
+  limits: { maxBytes: number; timeoutMs: number; maxResultChars: number } = HTTP_FETCH_LIMITS,
+): InternTool {
   return {
     needsApproval: false,
     definition: {
       type: 'function',
       function: {
         name: 'http_fetch',
-        description: 'Fetch a URL (GET, or POST with a body) and read the answer. Headers may use {{secret:NAME}} for the intern\'s vault secrets.',
+        description:
+          "Fetch a URL (GET, or POST with a body) and read the answer. Headers may use {{secret:NAME}} for the intern's vault secrets.",
         parameters: {
           type: 'object',
           properties: {
@@ -54,7 +61,10 @@ export function httpFetchTool(fetcher: SafeFetcher, allowedDomains: readonly str
           signal,
         });
         const text = answer.body.toString('utf8');
-        const shown = text.length > limits.maxResultChars ? `${text.slice(0, limits.maxResultChars)}\n[cut at ${limits.maxResultChars} characters]` : text;
+        const shown =
+          text.length > limits.maxResultChars
+            ? `${text.slice(0, limits.maxResultChars)}\n[cut at ${limits.maxResultChars} characters]`
+            : text;
         return `HTTP ${answer.status} from ${answer.url}${answer.truncated ? ` (body cut at ${limits.maxBytes} bytes)` : ''}\n\n${shown}`;
       } catch (error) {
         if (error instanceof SafeFetchError) throw new ToolError(`fetch refused or failed (${error.failure}): ${error.message}`);

@@ -18,23 +18,36 @@ describe('notify', () => {
     await fetcher.close();
   });
 
-  it('POSTs the report as JSON to the intern\'s webhook', async () => {
+  it("POSTs the report as JSON to the intern's webhook", async () => {
     const tool = notifyTool(fetcher, { internId: 'i1', runId: 'r1', webhookUrl: `${webhook.url}/hook`, now });
     await expect(tool.run({ subject: 'Prices', report: 'all up' }, signal)).resolves.toBe('report delivered (HTTP 204)');
     const last = webhook.received.at(-1)!;
     expect(last.method).toBe('POST');
     expect(last.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(last.body)).toEqual({ type: 'intern.report', intern_id: 'i1', run_id: 'r1', subject: 'Prices', report: 'all up', sent_at: '2026-01-01T00:00:00.000Z' });
+    expect(JSON.parse(last.body)).toEqual({
+      type: 'intern.report',
+      intern_id: 'i1',
+      run_id: 'r1',
+      subject: 'Prices',
+      report: 'all up',
+      sent_at: '2026-01-01T00:00:00.000Z',
+    });
   });
 
   it('reports a failing webhook and a missing one as tool errors', async () => {
-    await expect(notifyTool(fetcher, { internId: 'i', runId: 'r', webhookUrl: `${webhook.url}/fail`, now }).run({ report: 'x' }, signal)).rejects.toThrow('HTTP 500');
-    await expect(notifyTool(fetcher, { internId: 'i', runId: 'r', webhookUrl: null, now }).run({ report: 'x' }, signal)).rejects.toThrow('no webhook_url');
+    await expect(
+      notifyTool(fetcher, { internId: 'i', runId: 'r', webhookUrl: `${webhook.url}/fail`, now }).run({ report: 'x' }, signal),
+    ).rejects.toThrow('HTTP 500');
+    await expect(notifyTool(fetcher, { internId: 'i', runId: 'r', webhookUrl: null, now }).run({ report: 'x' }, signal)).rejects.toThrow(
+      'no webhook_url',
+    );
   });
 
   it('refuses a webhook on a private address the operator did not open', async () => {
     const closed = createSafeFetcher();
-    await expect(notifyTool(closed, { internId: 'i', runId: 'r', webhookUrl: `${webhook.url}/hook`, now }).run({ report: 'x' }, signal)).rejects.toThrow(/blocked/);
+    await expect(
+      notifyTool(closed, { internId: 'i', runId: 'r', webhookUrl: `${webhook.url}/hook`, now }).run({ report: 'x' }, signal),
+    ).rejects.toThrow(/blocked/);
     await closed.close();
   });
 });

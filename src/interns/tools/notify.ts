@@ -1,5 +1,5 @@
 import { SafeFetchError, type SafeFetcher } from '../../net/safe-fetch.js';
-import { stringArg, ToolError, type InternTool } from './intern-tool.js';
+import { type InternTool, stringArg, ToolError } from './intern-tool.js';
 
 export const NOTIFY_LIMITS = { timeoutMs: 10_000, maxBytes: 64 * 1024 } as const;
 
@@ -38,7 +38,14 @@ export function notifyTool(fetcher: SafeFetcher, target: NotifyTarget): InternTo
       const report = stringArg(args, 'report', true);
       const subject = stringArg(args, 'subject') ?? null;
       if (!target.webhookUrl) throw new ToolError('this intern has no webhook_url to notify');
-      const payload = { type: 'intern.report', intern_id: target.internId, run_id: target.runId, subject, report, sent_at: target.now().toISOString() };
+      const payload = {
+        type: 'intern.report',
+        intern_id: target.internId,
+        run_id: target.runId,
+        subject,
+        report,
+        sent_at: target.now().toISOString(),
+      };
       try {
         const answer = await fetcher.fetch(target.webhookUrl, {
           method: 'POST',

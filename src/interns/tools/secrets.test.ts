@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { redactSecrets, referencedSecrets, substituteSecrets } from './secrets.js';
 
 describe('vault secrets in tool arguments', () => {
-  const args = { url: 'https://api.example.com', headers: { authorization: 'Bearer {{secret:API_TOKEN}}', x: ['{{ secret:OTHER }}'] }, n: 3 };
+  const args = {
+    url: 'https://api.example.com',
+    headers: { authorization: 'Bearer {{secret:API_TOKEN}}', x: ['{{ secret:OTHER }}'] },
+    n: 3,
+  };
 
   it('finds every referenced name once', () => {
     expect(referencedSecrets(args).sort()).toEqual(['API_TOKEN', 'OTHER']);
@@ -18,6 +22,8 @@ describe('vault secrets in tool arguments', () => {
   });
 
   it('puts references back where a result echoes a value', () => {
-    expect(redactSecrets('auth was Bearer abc123 and abc', { A: 'abc', B: 'abc123', EMPTY: '' })).toBe('auth was Bearer {{secret:B}} and {{secret:A}}');
+    expect(redactSecrets('auth was Bearer abc123 and abc', { A: 'abc', B: 'abc123', EMPTY: '' })).toBe(
+      'auth was Bearer {{secret:B}} and {{secret:A}}',
+    );
   });
 });

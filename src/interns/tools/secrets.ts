@@ -32,6 +32,7 @@ export function redactSecrets(text: string, secrets: Readonly<Record<string, str
 function visitStrings(value: unknown, visit: (text: string) => string): unknown {
   if (typeof value === 'string') return visit(value);
   if (Array.isArray(value)) return value.map((item) => visitStrings(item, visit));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, visitStrings(item, visit)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, visitStrings(item, visit)]));
   return value;
 }

@@ -4,9 +4,26 @@ import { accessLine, sampled } from './access-line.js';
 
 describe('accessLine', () => {
   it('says what a chat did: key hash prefix, model, provider, tokens and cost', () => {
-    const facts = { ...newFacts(0), attempts: 2, upstreamMs: 40.123, model: 'sim/fast', provider: 'alpha', inputTokens: 12, outputTokens: 7, cost: 0.0000260000001 };
+    const facts = {
+      ...newFacts(0),
+      attempts: 2,
+      upstreamMs: 40.123,
+      model: 'sim/fast',
+      provider: 'alpha',
+      inputTokens: 12,
+      outputTokens: 7,
+      cost: 0.0000260000001,
+    };
     expect(
-      accessLine({ method: 'POST', route: '/api/v1/chat/completions', status: 200, durationMs: 45.6789, requestId: 'req-1', keyHash: 'a'.repeat(64), facts }),
+      accessLine({
+        method: 'POST',
+        route: '/api/v1/chat/completions',
+        status: 200,
+        durationMs: 45.6789,
+        requestId: 'req-1',
+        keyHash: 'a'.repeat(64),
+        facts,
+      }),
     ).toEqual({
       method: 'POST',
       route: '/api/v1/chat/completions',
@@ -24,7 +41,9 @@ describe('accessLine', () => {
   });
 
   it('leaves out what a request without a key or a run does not have', () => {
-    expect(accessLine({ method: 'GET', route: '/health', status: 200, durationMs: 0.4, requestId: 'r', keyHash: undefined, facts: newFacts(0) })).toEqual({
+    expect(
+      accessLine({ method: 'GET', route: '/health', status: 200, durationMs: 0.4, requestId: 'r', keyHash: undefined, facts: newFacts(0) }),
+    ).toEqual({
       method: 'GET',
       route: '/health',
       status: 200,

@@ -27,7 +27,12 @@ export function accessLine({ method, route, status, durationMs, requestId, keyHa
     ...(keyHash ? { key_hash: keyHash.slice(0, KEY_HASH_PREFIX) } : {}),
     ...(facts.model !== undefined ? { model: facts.model, provider: facts.provider } : {}),
     ...(facts.attempts > 0
-      ? { tokens_in: facts.inputTokens, tokens_out: facts.outputTokens, cost_usd: round(facts.cost, 10), upstream_ms: round(facts.upstreamMs, 2) }
+      ? {
+          tokens_in: facts.inputTokens,
+          tokens_out: facts.outputTokens,
+          cost_usd: round(facts.cost, 10),
+          upstream_ms: round(facts.upstreamMs, 2),
+        }
       : {}),
   };
 }

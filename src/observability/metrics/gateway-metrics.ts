@@ -100,24 +100,79 @@ export class GatewayMetrics {
 
   constructor() {
     const registers = [this.registry];
-    this.requests = new TalliedCounter({ name: 'gateway_http_requests_total', help: 'Requests answered, by route pattern and status (499: the client left first)', labelNames: ['method', 'route', 'status'], registers });
-    this.duration = new Histogram({ name: 'gateway_http_request_duration_seconds', help: 'Time from a request\'s arrival to the end of its answer (a stream\'s last byte)', labelNames: ['method', 'route'], buckets: LATENCY_BUCKETS, registers });
+    this.requests = new TalliedCounter({
+      name: 'gateway_http_requests_total',
+      help: 'Requests answered, by route pattern and status (499: the client left first)',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'gateway_http_request_duration_seconds',
+      help: "Time from a request's arrival to the end of its answer (a stream's last byte)",
+      labelNames: ['method', 'route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
     this.overhead = new Histogram({
       name: 'gateway_http_request_overhead_seconds',
-      help: 'The gateway\'s own share of a request that called upstreams: its whole time minus the time spent in upstream attempts',
+      help: "The gateway's own share of a request that called upstreams: its whole time minus the time spent in upstream attempts",
       labelNames: ['route'],
       buckets: OVERHEAD_BUCKETS,
       registers,
     });
-    this.requestsInFlight = new Gauge({ name: 'gateway_http_requests_in_flight', help: 'Requests received and not yet answered', registers });
-    this.streamsInFlight = new Gauge({ name: 'gateway_streams_in_flight', help: 'Streamed answers being relayed (from their first upstream chunk to their end)', registers });
-    this.attempts = new TalliedCounter({ name: 'gateway_upstream_attempts_total', help: 'Upstream attempts by model, provider and outcome (success, http_429, http_4xx, http_5xx, timeout, connection, malformed, aborted, local, gateway, internal)', labelNames: ['model', 'provider', 'outcome'], registers });
-    this.ttft = new Histogram({ name: 'gateway_time_to_first_token_seconds', help: 'Streams: time from the request\'s start to the first upstream chunk', labelNames: ['model', 'provider'], buckets: TTFT_BUCKETS, registers });
-    this.tokens = new TalliedCounter({ name: 'gateway_tokens_total', help: 'Tokens billed, by model, provider and type (input, output, cached input, reasoning output)', labelNames: ['model', 'provider', 'type'], registers });
-    this.cost = new TalliedCounter({ name: 'gateway_cost_usd_total', help: 'Cost charged in USD, by model and provider', labelNames: ['model', 'provider'], registers });
-    this.reservations = new TalliedCounter({ name: 'gateway_spend_reservations_total', help: 'Spend admissions by outcome: held (the key has a limit), unlimited (nothing to hold), refused, failed', labelNames: ['outcome'], registers });
-    this.refusals = new TalliedCounter({ name: 'gateway_spend_refusals_total', help: 'Requests refused for spend (402: a limit or the credits cannot cover it; 403: a spent guardrail budget), at admission or mid-run', labelNames: ['code'], registers });
-    this.ledgerWrite = new Histogram({ name: 'gateway_ledger_write_seconds', help: 'Ledger write lag: from a generation\'s row being handed to the ledger until it is committed (or kept in the outbox)', buckets: LEDGER_BUCKETS, registers });
+    this.requestsInFlight = new Gauge({
+      name: 'gateway_http_requests_in_flight',
+      help: 'Requests received and not yet answered',
+      registers,
+    });
+    this.streamsInFlight = new Gauge({
+      name: 'gateway_streams_in_flight',
+      help: 'Streamed answers being relayed (from their first upstream chunk to their end)',
+      registers,
+    });
+    this.attempts = new TalliedCounter({
+      name: 'gateway_upstream_attempts_total',
+      help: 'Upstream attempts by model, provider and outcome (success, http_429, http_4xx, http_5xx, timeout, connection, malformed, aborted, local, gateway, internal)',
+      labelNames: ['model', 'provider', 'outcome'],
+      registers,
+    });
+    this.ttft = new Histogram({
+      name: 'gateway_time_to_first_token_seconds',
+      help: "Streams: time from the request's start to the first upstream chunk",
+      labelNames: ['model', 'provider'],
+      buckets: TTFT_BUCKETS,
+      registers,
+    });
+    this.tokens = new TalliedCounter({
+      name: 'gateway_tokens_total',
+      help: 'Tokens billed, by model, provider and type (input, output, cached input, reasoning output)',
+      labelNames: ['model', 'provider', 'type'],
+      registers,
+    });
+    this.cost = new TalliedCounter({
+      name: 'gateway_cost_usd_total',
+      help: 'Cost charged in USD, by model and provider',
+      labelNames: ['model', 'provider'],
+      registers,
+    });
+    this.reservations = new TalliedCounter({
+      name: 'gateway_spend_reservations_total',
+      help: 'Spend admissions by outcome: held (the key has a limit), unlimited (nothing to hold), refused, failed',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.refusals = new TalliedCounter({
+      name: 'gateway_spend_refusals_total',
+      help: 'Requests refused for spend (402: a limit or the credits cannot cover it; 403: a spent guardrail budget), at admission or mid-run',
+      labelNames: ['code'],
+      registers,
+    });
+    this.ledgerWrite = new Histogram({
+      name: 'gateway_ledger_write_seconds',
+      help: "Ledger write lag: from a generation's row being handed to the ledger until it is committed (or kept in the outbox)",
+      buckets: LEDGER_BUCKETS,
+      registers,
+    });
     const metrics = this;
     new Gauge({
       name: 'gateway_endpoint_healthy',
@@ -159,7 +214,10 @@ export class GatewayMetrics {
     const key = `${method} ${route} ${status}`;
     let series = this.requestSeries.get(key);
     if (!series) {
-      series = { count: this.requests.series(key, () => ({ method, route, status: String(status) })), duration: this.duration.labels(method, route) };
+      series = {
+        count: this.requests.series(key, () => ({ method, route, status: String(status) })),
+        duration: this.duration.labels(method, route),
+      };
       this.requestSeries.set(key, series);
     }
     series.count.add();
@@ -175,12 +233,17 @@ export class GatewayMetrics {
   attempt(model: string, provider: string, outcome: string): void {
     const { attempts } = this.seriesOf(model, provider);
     let series = attempts.get(outcome);
-    if (!series) attempts.set(outcome, (series = this.attempts.series(`${model}\n${provider}\n${outcome}`, () => ({ model, provider, outcome }))));
+    if (!series)
+      attempts.set(outcome, (series = this.attempts.series(`${model}\n${provider}\n${outcome}`, () => ({ model, provider, outcome }))));
     series.add();
   }
 
   /** What a run was billed; `ttftSeconds` for a stream that received a first chunk. */
-  billed(model: string, provider: string, figures: { input: number; output: number; cached: number; reasoning: number; cost: number; ttftSeconds?: number }): void {
+  billed(
+    model: string,
+    provider: string,
+    figures: { input: number; output: number; cached: number; reasoning: number; cost: number; ttftSeconds?: number },
+  ): void {
     const series = this.seriesOf(model, provider);
     series.inputTokens.add(figures.input);
     series.outputTokens.add(figures.output);

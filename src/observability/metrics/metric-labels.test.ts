@@ -10,7 +10,7 @@ describe('attemptOutcome', () => {
     expect(attemptOutcome(new UpstreamError('status', 'down', { status: 503 }))).toBe('http_5xx');
   });
 
-  it('names other upstream failures by their kind, and the gateway\'s own apart', () => {
+  it("names other upstream failures by their kind, and the gateway's own apart", () => {
     expect(attemptOutcome(new UpstreamError('timeout', 'slow'))).toBe('timeout');
     expect(attemptOutcome(new UpstreamError('connection', 'reset'))).toBe('connection');
     expect(attemptOutcome(Errors.internal())).toBe('gateway');

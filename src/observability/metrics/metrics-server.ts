@@ -18,7 +18,11 @@ export interface MetricsServer {
  * GET /metrics on an address of its own (METRICS_LISTEN), for a network that reaches the gateway's
  * metrics but not its API, or the reverse. It serves nothing else; the token still applies when set.
  */
-export async function startMetricsServer(metrics: GatewayMetrics, listen: { host: string; port: number }, token: string | undefined): Promise<MetricsServer> {
+export async function startMetricsServer(
+  metrics: GatewayMetrics,
+  listen: { host: string; port: number },
+  token: string | undefined,
+): Promise<MetricsServer> {
   const refuse = (res: ServerResponse, error: GatewayError) => {
     res.writeHead(error.statusCode, { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(envelope(error)));

@@ -12,10 +12,16 @@ const run = {
   request: { model: 'openai/gpt-4o-mini', max_completion_tokens: 100, temperature: 0.2, stream: true, messages: [] },
   routing: { planned: [{ model: 'openai/gpt-4o-mini', provider: 'openai' }] },
 } as unknown as ChatRun;
-const usage = { prompt_tokens: 10, completion_tokens: 4, total_tokens: 14, prompt_tokens_details: { cached_tokens: 6 }, completion_tokens_details: { reasoning_tokens: 2 } };
+const usage = {
+  prompt_tokens: 10,
+  completion_tokens: 4,
+  total_tokens: 14,
+  prompt_tokens_details: { cached_tokens: 6 },
+  completion_tokens_details: { reasoning_tokens: 2 },
+};
 
 describe('span attributes', () => {
-  it('names an attempt a GenAI call of the provider, for the model as the provider names it, with the request\'s settings', () => {
+  it("names an attempt a GenAI call of the provider, for the model as the provider names it, with the request's settings", () => {
     expect(attemptAttributes(run, attempt)).toEqual({
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'openai',
@@ -28,8 +34,18 @@ describe('span attributes', () => {
     });
   });
 
-  it('gives the answer its id, finish reason, usage and a stream\'s first chunk in seconds', () => {
-    expect(answerAttributes({ status: 'success', streamed: true, outcomes: [], usage, finishReason: 'stop', upstreamId: 'chatcmpl-9', ttftMs: 250 })).toEqual({
+  it("gives the answer its id, finish reason, usage and a stream's first chunk in seconds", () => {
+    expect(
+      answerAttributes({
+        status: 'success',
+        streamed: true,
+        outcomes: [],
+        usage,
+        finishReason: 'stop',
+        upstreamId: 'chatcmpl-9',
+        ttftMs: 250,
+      }),
+    ).toEqual({
       'gen_ai.response.id': 'chatcmpl-9',
       'gen_ai.response.finish_reasons': ['stop'],
       'gen_ai.usage.input_tokens': 10,
@@ -41,7 +57,7 @@ describe('span attributes', () => {
     expect(answerAttributes({ status: 'error', streamed: false, outcomes: [], ttftMs: null })).toEqual({});
   });
 
-  it('tells the request\'s span the model asked for, the one that served, by whom, and the cost', () => {
+  it("tells the request's span the model asked for, the one that served, by whom, and the cost", () => {
     expect(runAttributes(run, { status: 'success', streamed: false, outcomes: [], attempt, usage }, 0.00002)).toMatchObject({
       'gen_ai.request.model': 'openai/gpt-4o-mini',
       'gen_ai.response.model': 'openai/gpt-4o-mini',

@@ -1,7 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { Endpoint } from '../../catalog/types.js';
-import type { ObservedEnd } from '../../chat/run-observer.js';
 import type { RoutedRequest, Run } from '../../chat/run.js';
+import type { ObservedEnd } from '../../chat/run-observer.js';
 import type { Attempt } from '../../routing/plan-attempts.js';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
@@ -78,7 +78,9 @@ export function runAttributes(run: Run<RoutedRequest>, end: ObservedEnd, cost: n
   return {
     [ATTR_GEN_AI_OPERATION_NAME]: operationName(run),
     ...(requested ? { [ATTR_GEN_AI_REQUEST_MODEL]: requested } : {}),
-    ...(end.attempt ? { [ATTR_GEN_AI_RESPONSE_MODEL]: end.attempt.modelId, [ATTR_GEN_AI_PROVIDER_NAME]: end.attempt.endpoint.provider } : {}),
+    ...(end.attempt
+      ? { [ATTR_GEN_AI_RESPONSE_MODEL]: end.attempt.modelId, [ATTR_GEN_AI_PROVIDER_NAME]: end.attempt.endpoint.provider }
+      : {}),
     ...answerAttributes(end),
     [ATTR_GATEWAY_GENERATION_ID]: run.id,
     [ATTR_GATEWAY_COST_USD]: cost,

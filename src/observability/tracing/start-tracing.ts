@@ -1,5 +1,5 @@
 import { subscribe } from 'node:diagnostics_channel';
-import { context, defaultTextMapSetter, trace, type Tracer } from '@opentelemetry/api';
+import { context, defaultTextMapSetter, type Tracer, trace } from '@opentelemetry/api';
 import { TRACE_PARENT_HEADER, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
@@ -56,10 +56,14 @@ function registerOnce(provider: NodeTracerProvider): void {
  * headers and timeout (OTEL_EXPORTER_OTLP_*) are read by the SDK from the environment.
  */
 export function startTracing(options: TracingOptions): Tracing {
-  const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName || 'model-gateway', [ATTR_SERVICE_VERSION]: options.version }).merge(
-    detectResources({ detectors: [envDetector] }),
-  );
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: options.url }))] });
+  const resource = resourceFromAttributes({
+    [ATTR_SERVICE_NAME]: options.serviceName || 'model-gateway',
+    [ATTR_SERVICE_VERSION]: options.version,
+  }).merge(detectResources({ detectors: [envDetector] }));
+  const provider = new NodeTracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: options.url }))],
+  });
   registerOnce(provider);
   return {
     tracer: provider.getTracer('model-gateway', options.version),

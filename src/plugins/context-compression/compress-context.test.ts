@@ -39,14 +39,25 @@ describe('compressContext', () => {
   it('is a 400 with the numbers when the prompt cannot fit', () => {
     const error = (() => {
       try {
-        compressContext({ messages: [{ role: 'system', content: 'rule '.repeat(500) }, { role: 'user', content: 'hi' }] }, [300], tokens);
+        compressContext(
+          {
+            messages: [
+              { role: 'system', content: 'rule '.repeat(500) },
+              { role: 'user', content: 'hi' },
+            ],
+          },
+          [300],
+          tokens,
+        );
       } catch (e) {
         return e;
       }
     })() as GatewayError;
     expect(error).toBeInstanceOf(GatewayError);
     expect(error.statusCode).toBe(400);
-    expect(error.message).toMatch(/^The prompt is \d+ tokens even after context-compression, more than the 300 tokens the model's context leaves for it$/);
+    expect(error.message).toMatch(
+      /^The prompt is \d+ tokens even after context-compression, more than the 300 tokens the model's context leaves for it$/,
+    );
     expect(error.metadata).toMatchObject({ context_length: 300, budget: 300 });
   });
 });

@@ -1,5 +1,5 @@
-import type { ChatRequest } from '../../protocol/chat.js';
 import { Errors } from '../../http/errors.js';
+import type { ChatRequest } from '../../protocol/chat.js';
 import type { PipelineEntry } from '../pipeline-entry.js';
 import type { TokenCounter } from '../shared/token-counter.js';
 import { middleOut } from './middle-out.js';
@@ -12,9 +12,18 @@ import { middleOut } from './middle-out.js';
  * known, nothing is compressed and the entry says why. A prompt that cannot
  * be brought under the budget is a 400 with the numbers.
  */
-export function compressContext(request: ChatRequest, contextLengths: readonly (number | undefined)[], tokens: TokenCounter): { request: ChatRequest; entry: PipelineEntry } {
+export function compressContext(
+  request: ChatRequest,
+  contextLengths: readonly (number | undefined)[],
+  tokens: TokenCounter,
+): { request: ChatRequest; entry: PipelineEntry } {
   const known = contextLengths.filter((length): length is number => length !== undefined);
-  const entry = (summary: string, data: Record<string, unknown>): PipelineEntry => ({ type: 'context_compression', name: 'context-compression', summary, data: { engine: 'middle-out', ...data } });
+  const entry = (summary: string, data: Record<string, unknown>): PipelineEntry => ({
+    type: 'context_compression',
+    name: 'context-compression',
+    summary,
+    data: { engine: 'middle-out', ...data },
+  });
   if (known.length === 0) return { request, entry: entry('skipped: no planned endpoint states its context length', { skipped: true }) };
 
   const contextLength = Math.min(...known);
@@ -38,5 +47,8 @@ export function compressContext(request: ChatRequest, contextLengths: readonly (
     ...(result.removed.length ? [`removed ${result.removed.length} message${result.removed.length === 1 ? '' : 's'}`] : []),
     ...(result.truncated.length ? [`shortened ${result.truncated.length}`] : []),
   ].join(', ');
-  return { request: { ...request, messages: result.messages }, entry: entry(`${changes}: ${result.tokensBefore} → ${result.tokensAfter} of ${budget} tokens`, data) };
+  return {
+    request: { ...request, messages: result.messages },
+    entry: entry(`${changes}: ${result.tokensBefore} → ${result.tokensAfter} of ${budget} tokens`, data),
+  };
 }

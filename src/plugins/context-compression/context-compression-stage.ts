@@ -9,7 +9,11 @@ export function contextCompressionStage(tokens: () => Promise<TokenCounter>): Re
     name: 'context-compression',
     applies: ({ plugins }) => plugins.has('context-compression'),
     async run({ run }) {
-      const { request, entry } = compressContext(run.request, run.attempts.map((attempt) => attempt.endpoint.contextLength), await tokens());
+      const { request, entry } = compressContext(
+        run.request,
+        run.attempts.map((attempt) => attempt.endpoint.contextLength),
+        await tokens(),
+      );
       return { entries: [entry], run: { ...run, request } };
     },
   };

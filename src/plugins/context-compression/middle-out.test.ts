@@ -44,7 +44,11 @@ describe('middleOut', () => {
   it('never separates tool results from the assistant turn that called them', () => {
     const messages: ChatMessage[] = [
       { role: 'user', content: words('first', 40) },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: words('result', 200) },
       { role: 'assistant', content: words('middle', 40) },
       { role: 'user', content: words('last', 40) },

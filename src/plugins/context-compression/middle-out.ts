@@ -48,7 +48,9 @@ export function middleOut(messages: readonly ChatMessage[], budget: number, toke
   report.removed.sort((a, b) => a - b);
 
   const result = new Map<number, ChatMessage>([...kept].map((index) => [index, messages[index] as ChatMessage]));
-  const cuttable = [...kept].filter((index) => isCuttable(messages[index] as ChatMessage)).sort((a, b) => (costs[b] as number) - (costs[a] as number));
+  const cuttable = [...kept]
+    .filter((index) => isCuttable(messages[index] as ChatMessage))
+    .sort((a, b) => (costs[b] as number) - (costs[a] as number));
   for (const index of cuttable) {
     if (total <= budget) break;
     const message = messages[index] as ChatMessage;
@@ -89,7 +91,8 @@ function removalOrder(messages: readonly ChatMessage[]): number[][] {
 
 /** Only text content can be cut; a message of images or files keeps what it has. */
 const isCuttable = (message: ChatMessage) =>
-  message.role !== 'system' && message.role !== 'developer' &&
+  message.role !== 'system' &&
+  message.role !== 'developer' &&
   (typeof message.content === 'string' || (Array.isArray(message.content) && message.content.every((part) => part.type === 'text')));
 
 /** The message with the middle of its text replaced by a marker, to about `target` tokens if it can be. */

@@ -3,7 +3,7 @@ import type { ChatRequest } from '../../protocol/chat.js';
 import type { Attempt } from '../../routing/plan-attempts.js';
 import type { PluginServices } from '../plugin-services.js';
 import type { RequestStage } from '../request-stage.js';
-import { parsePdfParts, type FileParserFields, type PdfSupport } from './parse-pdf-parts.js';
+import { type FileParserFields, type PdfSupport, parsePdfParts } from './parse-pdf-parts.js';
 
 /** Adapter kinds that send a PDF to the model as a document (Anthropic document blocks, Gemini inline data, OpenAI file parts). */
 const PDF_KINDS = new Set(['openai', 'anthropic', 'gemini']);
@@ -19,7 +19,10 @@ export function pdfSupportOf(catalog: Catalog, attempts: readonly Attempt<Endpoi
     const kind = catalog.providers.get(attempt.endpoint.provider)?.kind;
     return { kind, reads: model?.architecture.input_modalities.includes('file') === true && kind !== undefined && PDF_KINDS.has(kind) };
   });
-  return { native: kinds.length > 0 && kinds.every((k) => k.reads), fetchesUrls: kinds.length > 0 && kinds.every((k) => k.kind === 'anthropic') };
+  return {
+    native: kinds.length > 0 && kinds.every((k) => k.reads),
+    fetchesUrls: kinds.length > 0 && kinds.every((k) => k.kind === 'anthropic'),
+  };
 }
 
 /** Whether a user message carries a file: the file-parser's work, which it does unless turned off. */
@@ -44,10 +47,16 @@ export function fileParserStage(services: Pick<PluginServices, 'pdfText' | 'down
       if (parsed.files.length === 0) return { entries: [] };
       const text = parsed.files.filter((f) => f.engine === 'pdf-text').length;
       const native = parsed.files.length - text;
-      const summary = [text ? `${text} PDF${text === 1 ? '' : 's'} as text` : '', native ? `${native} PDF${native === 1 ? '' : 's'} sent natively` : '']
+      const summary = [
+        text ? `${text} PDF${text === 1 ? '' : 's'} as text` : '',
+        native ? `${native} PDF${native === 1 ? '' : 's'} sent natively` : '',
+      ]
         .filter(Boolean)
         .join(', ');
-      return { entries: [{ type: 'plugin', name: 'file-parser', summary, data: { files: parsed.files } }], run: { ...run, request: parsed.request } };
+      return {
+        entries: [{ type: 'plugin', name: 'file-parser', summary, data: { files: parsed.files } }],
+        run: { ...run, request: parsed.request },
+      };
     },
   };
 }

@@ -3,7 +3,7 @@ import { makePdf, pdfDataUrl } from '../../../test/support/make-pdf.js';
 import type { ChatRequest, ContentPart } from '../../protocol/chat.js';
 import { GatewayError } from '../../protocol/gateway-error.js';
 import { extractPdfText } from './extract-pdf-text.js';
-import { parsePdfParts, type FileParserDependencies, type PdfSupport } from './parse-pdf-parts.js';
+import { type FileParserDependencies, type PdfSupport, parsePdfParts } from './parse-pdf-parts.js';
 import { PdfTextCache } from './pdf-text-cache.js';
 
 let pdf: Uint8Array;
@@ -22,7 +22,13 @@ function deps(): FileParserDependencies & { download: ReturnType<typeof vi.fn> }
 const withFile = (file_data: string, filename?: string): ChatRequest => ({
   messages: [
     { role: 'system', content: 'Be brief.' },
-    { role: 'user', content: [{ type: 'text', text: 'Summarize' }, { type: 'file', file: { file_data, ...(filename ? { filename } : {}) } }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Summarize' },
+        { type: 'file', file: { file_data, ...(filename ? { filename } : {}) } },
+      ],
+    },
   ],
 });
 const partOf = (request: ChatRequest) => (request.messages[1]!.content as ContentPart[])[1];
@@ -30,7 +36,10 @@ const partOf = (request: ChatRequest) => (request.messages[1]!.content as Conten
 describe('parsePdfParts', () => {
   it('replaces a PDF by its text for a model that reads no PDFs', async () => {
     const { request, files } = await parsePdfParts(withFile(pdfDataUrl(pdf), 'invoice.pdf'), {}, TEXT_ONLY, deps());
-    expect(partOf(request)).toEqual({ type: 'text', text: '<file name="invoice.pdf" pages="2">\nInvoice total: 1,234 EUR.\n\nDue in 30 days.\n</file>' });
+    expect(partOf(request)).toEqual({
+      type: 'text',
+      text: '<file name="invoice.pdf" pages="2">\nInvoice total: 1,234 EUR.\n\nDue in 30 days.\n</file>',
+    });
     expect(files).toEqual([
       expect.objectContaining({ field: 'messages[1].content[1]', filename: 'invoice.pdf', engine: 'pdf-text', pages: 2, cached: false }),
     ]);
@@ -94,7 +103,8 @@ describe('parsePdfParts', () => {
     };
     expect(await failure(parsePdfParts(withFile(pdfDataUrl(pdf)), { pdf: { engine: 'mistral-ocr' } }, TEXT_ONLY, deps()))).toEqual({
       status: 400,
-      message: 'file-parser pdf.engine "mistral-ocr" is not available on this gateway: it needs an OCR service; use "pdf-text" (the text layer) or "native"',
+      message:
+        'file-parser pdf.engine "mistral-ocr" is not available on this gateway: it needs an OCR service; use "pdf-text" (the text layer) or "native"',
     });
     expect(await failure(parsePdfParts(withFile('data:application/pdf;base64,aGVsbG8='), {}, TEXT_ONLY, deps()))).toEqual({
       status: 400,

@@ -1,5 +1,5 @@
-import type { ChatMessage, ChatRequest, ContentPart, FilePart } from '../../protocol/chat.js';
 import { Errors } from '../../http/errors.js';
+import type { ChatMessage, ChatRequest, ContentPart, FilePart } from '../../protocol/chat.js';
 import { parseDataUrl } from '../../providers/shared/parse-data-url.js';
 import { isPdf, UnreadablePdfError } from './extract-pdf-text.js';
 import type { PdfTextCache } from './pdf-text-cache.js';
@@ -61,7 +61,11 @@ export async function parsePdfParts(
 ): Promise<{ request: ChatRequest; files: ParsedFile[] }> {
   const asked = fields.pdf?.engine;
   if (asked === 'mistral-ocr') {
-    throw Errors.pluginEngineUnavailable('file-parser pdf.engine', asked, 'it needs an OCR service; use "pdf-text" (the text layer) or "native"');
+    throw Errors.pluginEngineUnavailable(
+      'file-parser pdf.engine',
+      asked,
+      'it needs an OCR service; use "pdf-text" (the text layer) or "native"',
+    );
   }
   const files: ParsedFile[] = [];
   const messages: ChatMessage[] = [];
@@ -94,7 +98,8 @@ async function servePart(
   if (source === undefined) return part;
   const inline = parseDataUrl(source);
   if (inline && inline.mediaType !== 'application/pdf' && !/\.pdf$/i.test(filename ?? '')) return part;
-  if (!inline && !/^https?:\/\//i.test(source)) throw Errors.fileUnreadable(`${field}.file.file_data`, 'must be a data URL or an http(s) URL');
+  if (!inline && !/^https?:\/\//i.test(source))
+    throw Errors.fileUnreadable(`${field}.file.file_data`, 'must be a data URL or an http(s) URL');
 
   const wantsText = asked !== undefined && TEXT_ENGINES.has(asked);
   const native = !wantsText && support.native;
@@ -117,7 +122,10 @@ async function servePart(
   try {
     parsed = await deps.cache.text(bytes);
   } catch (error) {
-    throw Errors.fileUnreadable(`${field}.file.file_data`, `the PDF cannot be read (${error instanceof UnreadablePdfError ? error.message : 'unexpected error'})`);
+    throw Errors.fileUnreadable(
+      `${field}.file.file_data`,
+      `the PDF cannot be read (${error instanceof UnreadablePdfError ? error.message : 'unexpected error'})`,
+    );
   }
   files.push({
     field,
@@ -138,6 +146,9 @@ async function download(url: string, field: string, deps: FileParserDependencies
   try {
     return await deps.download(url);
   } catch (error) {
-    throw Errors.fileUnreadable(`${field}.file.file_data`, `${url} could not be fetched (${error instanceof Error ? error.message : 'unexpected error'})`);
+    throw Errors.fileUnreadable(
+      `${field}.file.file_data`,
+      `${url} could not be fetched (${error instanceof Error ? error.message : 'unexpected error'})`,
+    );
   }
 }

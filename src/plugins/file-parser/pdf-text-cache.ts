@@ -17,10 +17,7 @@ export interface CachedPdfText extends PdfText {
 export class PdfTextCache {
   private readonly cache: LRUCache<string, PdfText, Uint8Array>;
 
-  constructor(
-    parse: (bytes: Uint8Array) => Promise<PdfText>,
-    maxCharacters = 50_000_000,
-  ) {
+  constructor(parse: (bytes: Uint8Array) => Promise<PdfText>, maxCharacters = 50_000_000) {
     this.cache = new LRUCache<string, PdfText, Uint8Array>({
       maxSize: maxCharacters,
       sizeCalculation: (value) => Math.max(1, value.text.length),

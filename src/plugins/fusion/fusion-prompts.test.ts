@@ -29,7 +29,10 @@ describe('fusion prompts', () => {
 
   it('puts the analysis before the conversation for the synthesis', () => {
     const messages = synthesisMessages(conversation, '{"consensus":["384,400 km"]}');
-    expect(messages[0]).toMatchObject({ role: 'system', content: expect.stringMatching(/final answer[\s\S]*\{"consensus":\["384,400 km"\]\}$/) });
+    expect(messages[0]).toMatchObject({
+      role: 'system',
+      content: expect.stringMatching(/final answer[\s\S]*\{"consensus":\["384,400 km"\]\}$/),
+    });
     expect(messages.slice(1)).toEqual(conversation);
   });
 });

@@ -3,7 +3,10 @@ import type { GatewayError } from '../../protocol/gateway-error.js';
 import { DEFAULT_FUSION_TOOLS, FUSION_PRESETS, fusionSettings } from './fusion-settings.js';
 
 const servedAll = () => true;
-const servedOnly = (...ids: string[]) => (model: string) => ids.includes(model);
+const servedOnly =
+  (...ids: string[]) =>
+  (model: string) =>
+    ids.includes(model);
 
 describe('fusionSettings', () => {
   it('expands the quality preset when nothing is named, with the default ceiling and tools', () => {
@@ -18,9 +21,16 @@ describe('fusionSettings', () => {
 
   it('expands each preset server-side; explicit fields win over it', () => {
     for (const preset of ['general-high', 'general-budget', 'general-fast'] as const) {
-      expect(fusionSettings({ preset }, servedAll)).toMatchObject({ preset, analysisModels: FUSION_PRESETS[preset].analysis_models, model: FUSION_PRESETS[preset].model });
+      expect(fusionSettings({ preset }, servedAll)).toMatchObject({
+        preset,
+        analysisModels: FUSION_PRESETS[preset].analysis_models,
+        model: FUSION_PRESETS[preset].model,
+      });
     }
-    expect(fusionSettings({ preset: 'general-fast', model: 'a/x' }, servedAll)).toMatchObject({ analysisModels: FUSION_PRESETS['general-fast'].analysis_models, model: 'a/x' });
+    expect(fusionSettings({ preset: 'general-fast', model: 'a/x' }, servedAll)).toMatchObject({
+      analysisModels: FUSION_PRESETS['general-fast'].analysis_models,
+      model: 'a/x',
+    });
     expect(fusionSettings({ preset: 'general-fast', analysis_models: ['a/x', 'a/y'], model: 'a/z' }, servedAll)).toMatchObject({
       preset: null,
       analysisModels: ['a/x', 'a/y'],
@@ -53,6 +63,8 @@ describe('fusionSettings', () => {
       'plugins fusion analysis_models[1]: model a/nope is not served by this gateway',
     );
     expect(error(() => fusionSettings({ analysis_models: ['a/x'], model: 'a/nope' }, servedOnly('a/x'))).statusCode).toBe(400);
-    expect(error(() => fusionSettings({ preset: 'general-fast' }, servedOnly())).message).toContain('plugins fusion preset "general-fast": none of its models');
+    expect(error(() => fusionSettings({ preset: 'general-fast' }, servedOnly())).message).toContain(
+      'plugins fusion preset "general-fast": none of its models',
+    );
   });
 });

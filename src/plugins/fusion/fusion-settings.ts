@@ -1,5 +1,5 @@
-import type { ServerToolEntry } from '../../protocol/chat.js';
 import { Errors } from '../../http/errors.js';
+import type { ServerToolEntry } from '../../protocol/chat.js';
 
 /** The fusion fields of the plugin or of a `service:fusion` tool's parameters (spec 2.2 rules 1-5), as validated. */
 export interface FusionFields {
@@ -23,12 +23,18 @@ export type FusionPresetName = 'general-high' | 'general-budget' | 'general-fast
  * analyst.
  */
 export const FUSION_PRESETS: Record<FusionPresetName, { analysis_models: readonly string[]; model: string }> = {
-  'general-high': { analysis_models: ['anthropic/claude-opus-4.1', 'openai/gpt-5', 'google/gemini-2.5-pro'], model: 'anthropic/claude-opus-4.1' },
+  'general-high': {
+    analysis_models: ['anthropic/claude-opus-4.1', 'openai/gpt-5', 'google/gemini-2.5-pro'],
+    model: 'anthropic/claude-opus-4.1',
+  },
   'general-budget': {
     analysis_models: ['openai/gpt-5-mini', 'google/gemini-2.5-flash', 'anthropic/claude-haiku-4.5', 'deepseek/deepseek-chat'],
     model: 'openai/gpt-5-mini',
   },
-  'general-fast': { analysis_models: ['google/gemini-2.5-flash-lite', 'openai/gpt-5-nano', 'x-ai/grok-4-fast'], model: 'google/gemini-2.5-flash-lite' },
+  'general-fast': {
+    analysis_models: ['google/gemini-2.5-flash-lite', 'openai/gpt-5-nano', 'x-ai/grok-4-fast'],
+    model: 'google/gemini-2.5-flash-lite',
+  },
 };
 
 /** The quality preset: the panel when neither analysis_models nor preset is given. */
@@ -67,7 +73,8 @@ export function fusionSettings(fields: FusionFields, served: (model: string) => 
   if (fields.model !== undefined && !served(fields.model)) throw Errors.fusionModelUnavailable('plugins fusion model', fields.model);
   const analysisModels = fields.analysis_models ?? presetPanel;
   const model = fields.model ?? callerModel ?? [preset.model, ...preset.analysis_models].find(served) ?? analysisModels[0];
-  if (analysisModels.length === 0 || model === undefined) throw Errors.fusionPresetUnavailable(presetName, preset.analysis_models.join(', '));
+  if (analysisModels.length === 0 || model === undefined)
+    throw Errors.fusionPresetUnavailable(presetName, preset.analysis_models.join(', '));
   const usedPreset = fields.analysis_models === undefined || (fields.model === undefined && callerModel === undefined);
   return {
     preset: usedPreset ? presetName : null,

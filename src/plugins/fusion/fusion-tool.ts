@@ -1,6 +1,6 @@
 import type { FunctionTool } from '../../protocol/chat.js';
 import type { ServerTool } from '../server-tools/server-tool.js';
-import { fusionSettings, type FusionFields } from './fusion-settings.js';
+import { type FusionFields, fusionSettings } from './fusion-settings.js';
 import { runFusion } from './run-fusion.js';
 
 export const FUSION_FUNCTION: FunctionTool = {
@@ -8,7 +8,7 @@ export const FUSION_FUNCTION: FunctionTool = {
   function: {
     name: 'fusion',
     description:
-      'Ask a panel of expert models, each researching the web, to answer a hard question; returns an analyst\'s JSON summary of their answers ' +
+      "Ask a panel of expert models, each researching the web, to answer a hard question; returns an analyst's JSON summary of their answers " +
       '(consensus, disagreements, unique insights, sources, confidence) to write your answer from.',
     parameters: {
       type: 'object',
@@ -37,7 +37,12 @@ export function fusionServerTool(served: (model: string) => boolean): ServerTool
     async execute(args, { config, signal, model, inner }) {
       const query = (args as { query?: unknown } | null)?.query;
       if (typeof query !== 'string' || query.trim() === '') throw new Error('the arguments must be a JSON object with a "query" string');
-      const outcome = await runFusion(fusionSettings(config as FusionFields, served, model), [{ role: 'user', content: query }], inner, signal);
+      const outcome = await runFusion(
+        fusionSettings(config as FusionFields, served, model),
+        [{ role: 'user', content: query }],
+        inner,
+        signal,
+      );
       return { content: outcome.analysis, innerCost: outcome.innerCost, data: { fusion: outcome.entry.data } };
     },
   };

@@ -34,16 +34,29 @@ describe('runFusion', () => {
       type: 'plugin',
       name: 'fusion',
       summary: '2 of 2 panelists answered; c/z analyzed',
-      data: { preset: null, panel: [{ model: 'a/x', ok: true }, { model: 'b/y', ok: true }], analyst: { model: 'c/z' } },
+      data: {
+        preset: null,
+        panel: [
+          { model: 'a/x', ok: true },
+          { model: 'b/y', ok: true },
+        ],
+        analyst: { model: 'c/z' },
+      },
     });
   });
 
   it('leaves a failed panelist out, and fails with a 502 when none answered or the analyst failed', async () => {
     const partial = await runFusion(settings, question, innerCalls(['a/x']).inner, signal);
-    expect(partial.entry.data.panel).toEqual([{ model: 'a/x', ok: false, error: 'a/x is down' }, expect.objectContaining({ model: 'b/y', ok: true })]);
+    expect(partial.entry.data.panel).toEqual([
+      { model: 'a/x', ok: false, error: 'a/x is down' },
+      expect.objectContaining({ model: 'b/y', ok: true }),
+    ]);
     const none = runFusion(settings, question, innerCalls(['a/x', 'b/y']).inner, signal);
     await expect(none).rejects.toBeInstanceOf(GatewayError);
-    await expect(none).rejects.toMatchObject({ statusCode: 502, message: 'Fusion failed: every analysis model failed (a/x: a/x is down; b/y: b/y is down)' });
+    await expect(none).rejects.toMatchObject({
+      statusCode: 502,
+      message: 'Fusion failed: every analysis model failed (a/x: a/x is down; b/y: b/y is down)',
+    });
     await expect(runFusion(settings, question, innerCalls(['c/z']).inner, signal)).rejects.toMatchObject({
       statusCode: 502,
       message: 'Fusion failed: the analyst c/z failed: c/z is down',

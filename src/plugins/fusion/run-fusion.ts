@@ -1,7 +1,7 @@
 import { Errors } from '../../http/errors.js';
+import type { ChatMessage } from '../../protocol/chat.js';
 import { isGatewayError } from '../../protocol/gateway-error.js';
 import { UpstreamError } from '../../protocol/upstream.js';
-import type { ChatMessage } from '../../protocol/chat.js';
 import type { PipelineEntry } from '../pipeline-entry.js';
 import type { InnerCall, InnerCalls, InnerResult } from '../server-tools/server-tool.js';
 import { analystMessages, panelMessages } from './fusion-prompts.js';
@@ -25,7 +25,12 @@ const isAbort = (error: unknown) => error instanceof UpstreamError && error.fail
  * panelist that fails is left out (and listed); when all fail, or the
  * analyst fails, it is a 502.
  */
-export async function runFusion(settings: FusionSettings, messages: readonly ChatMessage[], inner: InnerCalls, signal: AbortSignal): Promise<FusionOutcome> {
+export async function runFusion(
+  settings: FusionSettings,
+  messages: readonly ChatMessage[],
+  inner: InnerCalls,
+  signal: AbortSignal,
+): Promise<FusionOutcome> {
   const common: Omit<InnerCall, 'model' | 'messages'> = {
     serverTools: settings.tools,
     maxSteps: settings.maxToolCalls,
@@ -33,7 +38,12 @@ export async function runFusion(settings: FusionSettings, messages: readonly Cha
   };
   const asked = panelMessages(messages);
   const settled = await Promise.allSettled(
-    settings.analysisModels.map((model) => inner({ ...common, model, messages: asked, ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}) }, signal)),
+    settings.analysisModels.map((model) =>
+      inner(
+        { ...common, model, messages: asked, ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}) },
+        signal,
+      ),
+    ),
   );
   if (signal.aborted) throw new UpstreamError('aborted', 'the client went away');
   const answered = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
@@ -42,16 +52,32 @@ export async function runFusion(settings: FusionSettings, messages: readonly Cha
       ? { model: s.value.model, generation_id: s.value.generationId, ok: true, cost: s.value.cost }
       : { model: settings.analysisModels[i], ok: false, error: failure(s.reason) },
   );
-  const data = { preset: settings.preset, analysis_models: settings.analysisModels, model: settings.model, max_tool_calls: settings.maxToolCalls, panel };
-  if (answered.length === 0) throw Errors.fusionPanelFailed({ fusion: data }, `every analysis model failed (${panel.map((p) => `${p.model}: ${p.error}`).join('; ')})`);
+  const data = {
+    preset: settings.preset,
+    analysis_models: settings.analysisModels,
+    model: settings.model,
+    max_tool_calls: settings.maxToolCalls,
+    panel,
+  };
+  if (answered.length === 0)
+    throw Errors.fusionPanelFailed(
+      { fusion: data },
+      `every analysis model failed (${panel.map((p) => `${p.model}: ${p.error}`).join('; ')})`,
+    );
 
   let analyst: InnerResult;
   try {
     // The analyst judges, it does not create: temperature 0.
-    analyst = await inner({ ...common, model: settings.model, messages: analystMessages(messages, answered), temperature: 0, responseFormat: 'json_object' }, signal);
+    analyst = await inner(
+      { ...common, model: settings.model, messages: analystMessages(messages, answered), temperature: 0, responseFormat: 'json_object' },
+      signal,
+    );
   } catch (error) {
     if (isAbort(error)) throw error;
-    throw Errors.fusionPanelFailed({ fusion: data }, `the analyst ${settings.model} failed: ${isGatewayError(error) ? error.message : failure(error)}`);
+    throw Errors.fusionPanelFailed(
+      { fusion: data },
+      `the analyst ${settings.model} failed: ${isGatewayError(error) ? error.message : failure(error)}`,
+    );
   }
   const innerCost = [...answered, analyst].reduce((sum, call) => sum + call.cost, 0);
   return {

@@ -1,5 +1,5 @@
-import type { ChatMessage, FunctionTool, ServerToolEntry, PluginConfig } from '../../protocol/chat.js';
 import type { ActivePlugins } from '../../chat/run.js';
+import type { ChatMessage, FunctionTool, PluginConfig, ServerToolEntry } from '../../protocol/chat.js';
 
 /** A model call a server tool makes for its request (fusion's panelists and analyst): recorded as a ledger row of its own, linked to the request. */
 export interface InnerCall {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_STEPS, firedCondition, stopConditions, type LoopState } from './stop-conditions.js';
+import { DEFAULT_MAX_STEPS, firedCondition, type LoopState, stopConditions } from './stop-conditions.js';
 
-const state = (over: Partial<LoopState> = {}): LoopState => ({ steps: 1, called: new Set(['web_fetch']), tokens: 100, cost: 0.01, finishReason: 'tool_calls', ...over });
+const state = (over: Partial<LoopState> = {}): LoopState => ({
+  steps: 1,
+  called: new Set(['web_fetch']),
+  tokens: 100,
+  cost: 0.01,
+  finishReason: 'tool_calls',
+  ...over,
+});
 
 describe('stopConditions', () => {
   it('takes the request conditions, else a step ceiling', () => {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ChatCompletionChunk, ChatRequest } from '../../protocol/chat.js';
 import { activePlugins } from '../plugin-configs.js';
 import { noInnerCalls } from './no-inner-calls.testing.js';
-import { ServerToolRegistry, type ServerTool } from './server-tool.js';
+import { type ServerTool, ServerToolRegistry } from './server-tool.js';
 import { stopConditions } from './stop-conditions.js';
-import { streamWithServerTools, type StreamedLoopEnd } from './stream-tool-loop.js';
+import { type StreamedLoopEnd, streamWithServerTools } from './stream-tool-loop.js';
 import { ToolLoop } from './tool-loop.js';
 
 const echoTool: ServerTool = {
@@ -28,7 +28,13 @@ const chunk = (choices: ChatCompletionChunk['choices'], usage?: ChatCompletionCh
 const usage = { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 };
 /** A step that calls a tool, its arguments in two pieces. */
 const callStep = (name: string) => [
-  chunk([{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name, arguments: '{"a"' } }] }, finish_reason: null }]),
+  chunk([
+    {
+      index: 0,
+      delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name, arguments: '{"a"' } }] },
+      finish_reason: null,
+    },
+  ]),
   chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: ':1}' } }] }, finish_reason: null }]),
   chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
   chunk([], usage),
@@ -56,7 +62,12 @@ async function run(steps: ChatCompletionChunk[][]) {
   let ended: StreamedLoopEnd | undefined;
   const [first, ...rest] = steps;
   const out: ChatCompletionChunk[] = [];
-  const stream = streamWithServerTools(loop, from(first!), async (r) => (opened.push(structuredClone(r)), from(rest.shift()!)), (end) => (ended = end));
+  const stream = streamWithServerTools(
+    loop,
+    from(first!),
+    async (r) => (opened.push(structuredClone(r)), from(rest.shift()!)),
+    (end) => (ended = end),
+  );
   for await (const c of stream) out.push(c);
   return { out, opened, ended };
 }
@@ -67,10 +78,19 @@ describe('streamWithServerTools', () => {
     expect(out.map((c) => c.choices[0]?.delta)).toEqual([{ role: 'assistant' }, { content: 'Hel' }, { content: 'lo' }, {}]);
     expect(out.at(-1)).toMatchObject({
       choices: [{ finish_reason: 'stop' }],
-      usage: { prompt_tokens: 20, completion_tokens: 4, total_tokens: 24, server_tool_use_details: { tool_calls_requested: 1, tool_calls_executed: 1, web_search_requests: 1 } },
+      usage: {
+        prompt_tokens: 20,
+        completion_tokens: 4,
+        total_tokens: 24,
+        server_tool_use_details: { tool_calls_requested: 1, tool_calls_executed: 1, web_search_requests: 1 },
+      },
     });
     expect(opened[0]?.messages.slice(1)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'echo_back', arguments: '{"a":1}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'echo_back', arguments: '{"a":1}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'echoed' },
     ]);
     expect(ended?.entry.data).toMatchObject({ rounds: 1, calls: [{ name: 'echo_back', ok: true }] });
@@ -81,7 +101,11 @@ describe('streamWithServerTools', () => {
     expect(opened).toEqual([]);
     expect(out.map((c) => c.choices[0])).toEqual([
       { index: 0, delta: { role: 'assistant' }, finish_reason: null },
-      { index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"a":1}' } }] }, finish_reason: null },
+      {
+        index: 0,
+        delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"a":1}' } }] },
+        finish_reason: null,
+      },
       { index: 0, delta: {}, finish_reason: 'tool_calls' },
     ]);
     expect(out.at(-1)?.usage).toEqual(usage);

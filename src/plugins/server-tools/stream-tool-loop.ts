@@ -11,7 +11,8 @@ export interface StreamedLoopEnd {
   innerCost: number;
 }
 
-const hasContent = (delta: Record<string, unknown>) => Object.values(delta).some((value) => value !== undefined && value !== null && value !== '');
+const hasContent = (delta: Record<string, unknown>) =>
+  Object.values(delta).some((value) => value !== undefined && value !== null && value !== '');
 
 /**
  * A streaming completion with server tools: the chunks to relay, step by
@@ -62,12 +63,23 @@ export async function* streamWithServerTools(
         continue;
       }
       end({ entry: loop.entry(), innerCost: loop.innerCost });
-      const base = { id: template?.id ?? '', object: 'chat.completion.chunk' as const, created: template?.created ?? 0, model: template?.model ?? '' };
-      if (calls.length > 0) yield { ...base, choices: [{ index: 0, delta: { tool_calls: calls.map((call, index) => ({ index, ...call })) }, finish_reason: null }] };
+      const base = {
+        id: template?.id ?? '',
+        object: 'chat.completion.chunk' as const,
+        created: template?.created ?? 0,
+        model: template?.model ?? '',
+      };
+      if (calls.length > 0)
+        yield {
+          ...base,
+          choices: [{ index: 0, delta: { tool_calls: calls.map((call, index) => ({ index, ...call })) }, finish_reason: null }],
+        };
       const total = loop.usage();
       yield {
         ...base,
-        choices: [{ index: 0, delta: {}, finish_reason: finishReason, ...(nativeFinishReason ? { native_finish_reason: nativeFinishReason } : {}) }],
+        choices: [
+          { index: 0, delta: {}, finish_reason: finishReason, ...(nativeFinishReason ? { native_finish_reason: nativeFinishReason } : {}) },
+        ],
         ...(total ? { usage: total } : {}),
       };
       return;

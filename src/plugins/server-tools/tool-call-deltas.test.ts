@@ -6,7 +6,10 @@ describe('ToolCallDeltas', () => {
     const deltas = new ToolCallDeltas();
     deltas.add([{ index: 1, id: 'call_b', type: 'function', function: { name: 'web_fetch', arguments: '' } }]);
     deltas.add([{ index: 0, id: 'call_a', type: 'function', function: { name: 'web_search', arguments: '{"qu' } }]);
-    deltas.add([{ index: 0, function: { arguments: 'ery":"moon"}' } }, { index: 1, function: { arguments: '{"url":"https://a.test"}' } }]);
+    deltas.add([
+      { index: 0, function: { arguments: 'ery":"moon"}' } },
+      { index: 1, function: { arguments: '{"url":"https://a.test"}' } },
+    ]);
     expect(deltas.done()).toEqual([
       { id: 'call_a', type: 'function', function: { name: 'web_search', arguments: '{"query":"moon"}' } },
       { id: 'call_b', type: 'function', function: { name: 'web_fetch', arguments: '{"url":"https://a.test"}' } },

@@ -2,15 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { ChatCompletion, ChatRequest } from '../../protocol/chat.js';
 import { activePlugins } from '../plugin-configs.js';
 import { noInnerCalls } from './no-inner-calls.testing.js';
-import { ServerToolRegistry, type ServerTool } from './server-tool.js';
-import { DEFAULT_MAX_STEPS, stopConditions, type StopCondition } from './stop-conditions.js';
+import { type ServerTool, ServerToolRegistry } from './server-tool.js';
+import { DEFAULT_MAX_STEPS, type StopCondition, stopConditions } from './stop-conditions.js';
 import { completeWithServerTools, type ToolLoopOptions } from './tool-loop.js';
 
 const echoTool: ServerTool = {
   name: 'echo_back',
   type: 'service:web_fetch',
   plugin: 'web-fetch',
-  definition: () => ({ type: 'function', function: { name: 'echo_back', parameters: { type: 'object', properties: { text: { type: 'string' } } } } }),
+  definition: () => ({
+    type: 'function',
+    function: { name: 'echo_back', parameters: { type: 'object', properties: { text: { type: 'string' } } } },
+  }),
   execute: async (args) => ({ content: `echo: ${(args as { text: string }).text}` }),
 };
 
@@ -41,13 +44,17 @@ describe('ServerToolRegistry', () => {
     const registry = new ServerToolRegistry([echoTool]);
     expect(registry.active(activePlugins([], undefined))).toEqual([]);
     expect(registry.active(activePlugins([], [{ id: 'web-fetch', enabled: false }]))).toEqual([]);
-    expect(registry.active(activePlugins([], [{ id: 'web-fetch', max_uses: 2 }]))).toEqual([{ tool: echoTool, config: { id: 'web-fetch', max_uses: 2 } }]);
+    expect(registry.active(activePlugins([], [{ id: 'web-fetch', max_uses: 2 }]))).toEqual([
+      { tool: echoTool, config: { id: 'web-fetch', max_uses: 2 } },
+    ]);
     expect(registry.active(activePlugins([], undefined), [{ type: 'service:web_fetch', parameters: { max_uses: 3 } }])).toEqual([
       { tool: echoTool, config: { id: 'web-fetch', max_uses: 3 } },
     ]);
-    expect(registry.active(activePlugins([], [{ id: 'web-fetch', max_uses: 2, blocked_domains: ['x.test'] }]), [{ type: 'service:web_fetch', parameters: { max_uses: 3 } }])).toEqual([
-      { tool: echoTool, config: { id: 'web-fetch', max_uses: 3, blocked_domains: ['x.test'] } },
-    ]);
+    expect(
+      registry.active(activePlugins([], [{ id: 'web-fetch', max_uses: 2, blocked_domains: ['x.test'] }]), [
+        { type: 'service:web_fetch', parameters: { max_uses: 3 } },
+      ]),
+    ).toEqual([{ tool: echoTool, config: { id: 'web-fetch', max_uses: 3, blocked_domains: ['x.test'] } }]);
     expect(registry.active(activePlugins([], undefined), [{ type: 'service:web_search' }])).toEqual([]);
   });
 
@@ -55,9 +62,9 @@ describe('ServerToolRegistry', () => {
     const fusionLike: ServerTool = { ...echoTool, type: 'service:fusion', plugin: undefined, settings: 'fusion' } as ServerTool;
     const registry = new ServerToolRegistry([fusionLike]);
     expect(registry.active(activePlugins([], [{ id: 'fusion', max_tool_calls: 2 }]))).toEqual([]);
-    expect(registry.active(activePlugins([], [{ id: 'fusion', max_tool_calls: 2 }]), [{ type: 'service:fusion', parameters: { model: 'a/b' } }])).toEqual([
-      { tool: fusionLike, config: { id: 'fusion', max_tool_calls: 2, model: 'a/b' } },
-    ]);
+    expect(
+      registry.active(activePlugins([], [{ id: 'fusion', max_tool_calls: 2 }]), [{ type: 'service:fusion', parameters: { model: 'a/b' } }]),
+    ).toEqual([{ tool: fusionLike, config: { id: 'fusion', max_tool_calls: 2, model: 'a/b' } }]);
   });
 });
 
@@ -65,7 +72,12 @@ describe('completeWithServerTools', () => {
   it('runs the server tool the model calls, sends the result back and returns the final answer with usage of every step', async () => {
     const seen: ChatRequest[] = [];
     const replies = [callsEcho(), answer({ role: 'assistant', content: 'done' })];
-    const { result, entry } = await completeWithServerTools(request, active, async (r) => (seen.push(structuredClone(r)), replies.shift()!), options());
+    const { result, entry } = await completeWithServerTools(
+      request,
+      active,
+      async (r) => (seen.push(structuredClone(r)), replies.shift()!),
+      options(),
+    );
     expect(result.choices[0]?.message.content).toBe('done');
     expect(result.usage).toEqual({
       prompt_tokens: 20,
@@ -90,7 +102,12 @@ describe('completeWithServerTools', () => {
     const { result, entry } = await completeWithServerTools(
       request,
       active,
-      async (r) => (seen.push(r), r.tool_choice === 'none' ? answer({ role: 'assistant', content: 'words' }) : answer({ role: 'assistant', content: null, tool_calls: [call('echo_back', 'not json')] })),
+      async (r) => (
+        seen.push(r),
+        r.tool_choice === 'none'
+          ? answer({ role: 'assistant', content: 'words' })
+          : answer({ role: 'assistant', content: null, tool_calls: [call('echo_back', 'not json')] })
+      ),
       options(),
     );
     expect(seen).toHaveLength(DEFAULT_MAX_STEPS + 1);
@@ -124,8 +141,15 @@ describe('completeWithServerTools', () => {
 
   it('tells each call how many times its tool already ran in the request, and counts searches and inner costs', async () => {
     const counts: number[] = [];
-    const counting: ServerTool = { ...echoTool, execute: async (_, { calls }) => (counts.push(calls), { content: 'ok', webSearches: 1, innerCost: 0.5 }) };
-    const twoCalls = answer({ role: 'assistant', content: null, tool_calls: [call('echo_back', '{}'), { ...call('echo_back', '{}'), id: 'call_2' }] });
+    const counting: ServerTool = {
+      ...echoTool,
+      execute: async (_, { calls }) => (counts.push(calls), { content: 'ok', webSearches: 1, innerCost: 0.5 }),
+    };
+    const twoCalls = answer({
+      role: 'assistant',
+      content: null,
+      tool_calls: [call('echo_back', '{}'), { ...call('echo_back', '{}'), id: 'call_2' }],
+    });
     const replies = [twoCalls, twoCalls, answer({ role: 'assistant', content: 'done' })];
     const tools = new ServerToolRegistry([counting]).active(activePlugins([], [{ id: 'web-fetch' }]));
     const { result, innerCost, entry } = await completeWithServerTools(request, tools, async () => replies.shift()!, options());

@@ -22,7 +22,11 @@ interface CallRecord {
   [field: string]: unknown;
 }
 
-async function runCall(call: ToolCall, active: ActiveServerTool, context: { signal: AbortSignal; calls: number; model: string; inner: InnerCalls }): Promise<ToolResult & { error?: string }> {
+async function runCall(
+  call: ToolCall,
+  active: ActiveServerTool,
+  context: { signal: AbortSignal; calls: number; model: string; inner: InnerCalls },
+): Promise<ToolResult & { error?: string }> {
   try {
     const args: unknown = call.function.arguments ? JSON.parse(call.function.arguments) : {};
     return await active.tool.execute(args, { config: active.config, ...context });
@@ -65,7 +69,12 @@ export class ToolLoop {
   /** The request of the next model call. */
   nextRequest(): ChatRequest {
     const { server_tools: _, ...rest } = this.request;
-    return { ...rest, messages: this.messages, tools: this.tools, ...(this.stoppedBy !== undefined ? { tool_choice: 'none' as const } : {}) };
+    return {
+      ...rest,
+      messages: this.messages,
+      tools: this.tools,
+      ...(this.stoppedBy !== undefined ? { tool_choice: 'none' as const } : {}),
+    };
   }
 
   /** Counts a model call's usage and finish reason. */
@@ -85,11 +94,21 @@ export class ToolLoop {
     for (const call of toolCalls) {
       const name = call.function.name;
       const earlier = this.calls.filter((c) => c.name === name).length;
-      const result = await runCall(call, this.byName.get(name)!, { signal: this.options.signal, calls: earlier, model: this.options.model, inner: this.options.inner });
+      const result = await runCall(call, this.byName.get(name)!, {
+        signal: this.options.signal,
+        calls: earlier,
+        model: this.options.model,
+        inner: this.options.inner,
+      });
       this.called.add(name);
       this.searches += result.webSearches ?? 0;
       this.innerCost += result.innerCost ?? 0;
-      this.calls.push({ name, ok: result.error === undefined, ...(result.error !== undefined ? { error: result.error } : {}), ...result.data });
+      this.calls.push({
+        name,
+        ok: result.error === undefined,
+        ...(result.error !== undefined ? { error: result.error } : {}),
+        ...result.data,
+      });
       this.messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
     }
     this.steps++;
@@ -106,7 +125,11 @@ export class ToolLoop {
   /** Usage over every model call, with what the server tools did (searches are billed from it). */
   usage(): Usage | undefined {
     if (this.calls.length === 0) return this.total;
-    const details = { tool_calls_requested: this.calls.length, tool_calls_executed: this.calls.filter((c) => c.ok).length, web_search_requests: this.searches };
+    const details = {
+      tool_calls_requested: this.calls.length,
+      tool_calls_executed: this.calls.filter((c) => c.ok).length,
+      web_search_requests: this.searches,
+    };
     return { ...(this.total ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }), server_tool_use_details: details };
   }
 

@@ -6,14 +6,15 @@
  * under it (`openai.com/blog`). Case does not matter.
  */
 export function matchesDomainRule(url: URL, rule: string): boolean {
-  const trimmed = rule.trim().toLowerCase().replace(/^https?:\/\//, '');
+  const trimmed = rule
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '');
   const slash = trimmed.indexOf('/');
   const hostRule = slash < 0 ? trimmed : trimmed.slice(0, slash);
   const pathRule = slash < 0 ? '' : trimmed.slice(slash).replace(/\/+$/, '');
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
-  const hostMatches = hostRule.startsWith('*.')
-    ? host.endsWith(hostRule.slice(1))
-    : host === hostRule || host.endsWith(`.${hostRule}`);
+  const hostMatches = hostRule.startsWith('*.') ? host.endsWith(hostRule.slice(1)) : host === hostRule || host.endsWith(`.${hostRule}`);
   if (!hostMatches) return false;
   if (!pathRule) return true;
   const path = url.pathname.toLowerCase();

@@ -1,5 +1,5 @@
 import type { SafeFetcher } from '../../net/safe-fetch.js';
-import { domainRefusal, type DomainLists } from '../shared/domain-rules.js';
+import { type DomainLists, domainRefusal } from '../shared/domain-rules.js';
 import type { TokenCounter } from '../shared/token-counter.js';
 import { htmlToPageText } from './html-to-page-text.js';
 
@@ -47,7 +47,13 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const mediaType = (response.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
-  const { title, text } = await readable(response.body, mediaType, charsetOf(response.headers['content-type']), options.pdfText, response.truncated);
+  const { title, text } = await readable(
+    response.body,
+    mediaType,
+    charsetOf(response.headers['content-type']),
+    options.pdfText,
+    response.truncated,
+  );
   const content = options.tokens.head(text, options.maxContentTokens);
   return { url: response.url, status: response.status, title, content, truncated: response.truncated || content.length < text.length };
 }
@@ -65,8 +71,10 @@ async function readable(
     return { title: '', text: await pdfText(new Uint8Array(body)) };
   }
   const text = decode(body, charset);
-  if (mediaType === 'text/html' || mediaType === 'application/xhtml+xml' || (mediaType === '' && /^\s*<(!doctype html|html)/i.test(text))) return htmlToPageText(text);
-  if (mediaType === '' || mediaType.startsWith('text/') || /^application\/([\w.-]+\+)?(json|xml)$/.test(mediaType)) return { title: '', text };
+  if (mediaType === 'text/html' || mediaType === 'application/xhtml+xml' || (mediaType === '' && /^\s*<(!doctype html|html)/i.test(text)))
+    return htmlToPageText(text);
+  if (mediaType === '' || mediaType.startsWith('text/') || /^application\/([\w.-]+\+)?(json|xml)$/.test(mediaType))
+    return { title: '', text };
   throw new UnreadablePageError(`${mediaType} content cannot be read as text`);
 }
 

@@ -6,9 +6,9 @@ import { createSafeFetcher, type SafeFetcher } from '../../net/safe-fetch.js';
 import { startTestUpstream, type TestUpstream } from '../../providers/shared/upstream-server.testing.js';
 import { extractPdfText } from '../file-parser/extract-pdf-text.js';
 import { PdfTextCache } from '../file-parser/pdf-text-cache.js';
-import { loadTokenCounter } from '../shared/token-counter.js';
 import { noInnerCalls } from '../server-tools/no-inner-calls.testing.js';
-import { WEB_FETCH_FUNCTION, webFetchServerTool, type WebFetchPluginFields } from './web-fetch-tool.js';
+import { loadTokenCounter } from '../shared/token-counter.js';
+import { WEB_FETCH_FUNCTION, type WebFetchPluginFields, webFetchServerTool } from './web-fetch-tool.js';
 
 const ARTICLE = '<html><head><title>Moon facts</title></head><body><h1>The Moon</h1><p>The Moon is 384,400 km away.</p></body></html>';
 
@@ -48,10 +48,24 @@ const signal = new AbortController().signal;
 const services = (fetcher: SafeFetcher) => ({ fetcher, tokens: loadTokenCounter, pdfText: new PdfTextCache(extractPdfText) });
 
 /** One call of the tool: the page it returns, or the error the model would read. */
-async function fetchFor(args: unknown, fields: WebFetchPluginFields = {}, options: { fetcher?: SafeFetcher; calls?: number } = {}): Promise<any> {
+async function fetchFor(
+  args: unknown,
+  fields: WebFetchPluginFields = {},
+  options: { fetcher?: SafeFetcher; calls?: number } = {},
+): Promise<any> {
   const tool = webFetchServerTool(services(options.fetcher ?? local));
   try {
-    return JSON.parse((await tool.execute(args, { config: { id: 'web-fetch', ...fields }, signal, calls: options.calls ?? 0, model: 'm', inner: noInnerCalls })).content);
+    return JSON.parse(
+      (
+        await tool.execute(args, {
+          config: { id: 'web-fetch', ...fields },
+          signal,
+          calls: options.calls ?? 0,
+          model: 'm',
+          inner: noInnerCalls,
+        })
+      ).content,
+    );
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -96,15 +110,23 @@ describe('webFetchServerTool', () => {
 
   it('refuses a call past max_uses without fetching (default 10)', async () => {
     const before = site.requests.length;
-    expect(await fetchFor(at('/notes.txt'), { max_uses: 1 }, { calls: 1 })).toEqual({ error: 'web_fetch may be used at most 1 times in one request (max_uses)' });
-    expect(await fetchFor(at('/notes.txt'), {}, { calls: 10 })).toEqual({ error: 'web_fetch may be used at most 10 times in one request (max_uses)' });
+    expect(await fetchFor(at('/notes.txt'), { max_uses: 1 }, { calls: 1 })).toEqual({
+      error: 'web_fetch may be used at most 1 times in one request (max_uses)',
+    });
+    expect(await fetchFor(at('/notes.txt'), {}, { calls: 10 })).toEqual({
+      error: 'web_fetch may be used at most 10 times in one request (max_uses)',
+    });
     expect(site.requests.length).toBe(before);
     expect((await fetchFor(at('/notes.txt'), { max_uses: 2 }, { calls: 1 })).content).toBe('plain notes');
   });
 
   it('applies allowed_domains and blocked_domains to the URL and to every redirect', async () => {
-    expect(await fetchFor(at('/article'), { allowed_domains: ['example.com'] })).toEqual({ error: 'site.test is not in the allowed domains (example.com)' });
-    expect(await fetchFor(at('/to-docs'), { blocked_domains: ['docs.site.test'] })).toEqual({ error: 'docs.site.test is blocked by the rule "docs.site.test"' });
+    expect(await fetchFor(at('/article'), { allowed_domains: ['example.com'] })).toEqual({
+      error: 'site.test is not in the allowed domains (example.com)',
+    });
+    expect(await fetchFor(at('/to-docs'), { blocked_domains: ['docs.site.test'] })).toEqual({
+      error: 'docs.site.test is blocked by the rule "docs.site.test"',
+    });
     expect((await fetchFor(at('/to-docs'), { allowed_domains: ['site.test'] })).title).toBe('Moon facts');
   });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../protocol/upstream.js';
-import { startSimulator, type Simulator } from '../../sim/server.js';
-import { exaSearchBody, exaSearchEngine, readExaResults } from './exa-search.js';
 import type { SearchQuery } from '../../protocol/search-engine.js';
+import { UpstreamError } from '../../protocol/upstream.js';
+import { type Simulator, startSimulator } from '../../sim/server.js';
+import { exaSearchBody, exaSearchEngine, readExaResults } from './exa-search.js';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -30,9 +30,9 @@ describe('exaSearchBody', () => {
 
 describe('readExaResults', () => {
   it('reads url, title, text and date, and refuses a body without results', () => {
-    expect(readExaResults({ results: [{ url: 'https://a.test/', title: 'A', text: 'x', publishedDate: '2025-01-01' }, { title: 'no url' }] })).toEqual([
-      { url: 'https://a.test/', title: 'A', content: 'x', publishedDate: '2025-01-01' },
-    ]);
+    expect(
+      readExaResults({ results: [{ url: 'https://a.test/', title: 'A', text: 'x', publishedDate: '2025-01-01' }, { title: 'no url' }] }),
+    ).toEqual([{ url: 'https://a.test/', title: 'A', content: 'x', publishedDate: '2025-01-01' }]);
     expect(readExaResults({ error: 'nope' })).toBeUndefined();
   });
 });
@@ -48,14 +48,19 @@ describe('exaSearchEngine against the simulator', () => {
   });
 
   it('applies numResults, domain filters and maxCharacters', async () => {
-    const results = await engine().search({ ...QUERY, maxResults: 1, excludeDomains: ['science.example.org'], maxCharacters: 20 }, signal());
+    const results = await engine().search(
+      { ...QUERY, maxResults: 1, excludeDomains: ['science.example.org'], maxCharacters: 20 },
+      signal(),
+    );
     expect(results).toHaveLength(1);
     expect(results[0]?.url).toBe('https://news.example.com/space/artemis-moon-landing');
     expect(results[0]?.content).toHaveLength(20);
   });
 
   it('fails with the provider’s message when the key is missing', async () => {
-    const error = await engine('').search(QUERY, signal()).catch((e: unknown) => e);
+    const error = await engine('')
+      .search(QUERY, signal())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ failure: 'status', message: 'upstream answered 401: Missing API key: pass it in the x-api-key header' });
   });

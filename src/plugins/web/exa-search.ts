@@ -1,8 +1,8 @@
-import { isRecord } from '../../util/is-record.js';
+import type { SearchEngine, SearchQuery, SearchResult } from '../../protocol/search-engine.js';
 import { readUpstreamAnswer } from '../../providers/shared/read-upstream-body.js';
 import { sendUpstreamRequest } from '../../providers/shared/send-upstream-request.js';
 import type { ProviderErrorInfo } from '../../providers/shared/upstream-status-error.js';
-import type { SearchEngine, SearchQuery, SearchResult } from '../../protocol/search-engine.js';
+import { isRecord } from '../../util/is-record.js';
 
 export interface ExaSettings {
   /** e.g. https://api.exa.ai (the simulator serves the same path). */
@@ -35,7 +35,12 @@ export function readExaResults(body: unknown): SearchResult[] | undefined {
       {
         url: item.url,
         title: typeof item.title === 'string' ? item.title : item.url,
-        content: typeof item.text === 'string' ? item.text : Array.isArray(item.highlights) ? item.highlights.filter((h) => typeof h === 'string').join(' … ') : '',
+        content:
+          typeof item.text === 'string'
+            ? item.text
+            : Array.isArray(item.highlights)
+              ? item.highlights.filter((h) => typeof h === 'string').join(' … ')
+              : '',
         ...(typeof item.publishedDate === 'string' ? { publishedDate: item.publishedDate } : {}),
       },
     ];

@@ -1,6 +1,6 @@
 import type { ChatMessage, ChatRequest, SystemMessage } from '../../protocol/chat.js';
-import { contentText } from '../context-compression/message-tokens.js';
 import type { SearchResult } from '../../protocol/search-engine.js';
+import { contentText } from '../context-compression/message-tokens.js';
 
 /** The reference's default `search_prompt`, dated the day of the search. */
 export const defaultSearchPrompt = (date: string) =>
@@ -17,7 +17,12 @@ export function searchQueryOf(messages: readonly ChatMessage[]): string | undefi
 /** The results as one system message: the prompt, then each result numbered with its URL, title, date and text. */
 export function searchResultsMessage(results: readonly SearchResult[], prompt: string): SystemMessage {
   const listed = results.map((result, i) =>
-    [`[${i + 1}] ${result.title}`, `URL: ${result.url}`, ...(result.publishedDate ? [`Published: ${result.publishedDate.slice(0, 10)}`] : []), result.content].join('\n'),
+    [
+      `[${i + 1}] ${result.title}`,
+      `URL: ${result.url}`,
+      ...(result.publishedDate ? [`Published: ${result.publishedDate.slice(0, 10)}`] : []),
+      result.content,
+    ].join('\n'),
   );
   return { role: 'system', content: [prompt, ...listed].join('\n\n') };
 }

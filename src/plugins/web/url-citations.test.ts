@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../protocol/chat.js';
-import { defaultSearchPrompt, searchQueryOf, searchResultsMessage, withSearchResults } from './search-results-message.js';
 import type { SearchResult } from '../../protocol/search-engine.js';
+import { defaultSearchPrompt, searchQueryOf, searchResultsMessage, withSearchResults } from './search-results-message.js';
 import { urlCitations } from './url-citations.js';
 
-const MOON: SearchResult = { url: 'https://science.example.org/moon/distance', title: 'How far is the Moon?', content: 'About 384,400 km.', publishedDate: '2025-03-02T00:00:00.000Z' };
+const MOON: SearchResult = {
+  url: 'https://science.example.org/moon/distance',
+  title: 'How far is the Moon?',
+  content: 'About 384,400 km.',
+  publishedDate: '2025-03-02T00:00:00.000Z',
+};
 const MARS: SearchResult = { url: 'https://blog.example.net/mars', title: 'Mars rovers', content: 'Rovers.' };
 
 describe('urlCitations', () => {
@@ -34,9 +39,13 @@ describe('urlCitations', () => {
 
 describe('search results message', () => {
   it('searches for the last user message', () => {
-    expect(searchQueryOf([{ role: 'user', content: 'first' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: [{ type: 'text', text: ' moon distance ' }] }])).toBe(
-      'moon distance',
-    );
+    expect(
+      searchQueryOf([
+        { role: 'user', content: 'first' },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: [{ type: 'text', text: ' moon distance ' }] },
+      ]),
+    ).toBe('moon distance');
     expect(searchQueryOf([{ role: 'system', content: 'x' }])).toBeUndefined();
   });
 
@@ -45,7 +54,12 @@ describe('search results message', () => {
     expect(message.content).toBe(
       `${defaultSearchPrompt('2026-11-21')}\n\n[1] How far is the Moon?\nURL: https://science.example.org/moon/distance\nPublished: 2025-03-02\nAbout 384,400 km.\n\n[2] Mars rovers\nURL: https://blog.example.net/mars\nRovers.`,
     );
-    const request: ChatRequest = { messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'q' }] };
+    const request: ChatRequest = {
+      messages: [
+        { role: 'system', content: 's' },
+        { role: 'user', content: 'q' },
+      ],
+    };
     expect(withSearchResults(request, message).messages.map((m) => m.role)).toEqual(['system', 'system', 'user']);
     expect(request.messages).toHaveLength(2);
   });

@@ -26,7 +26,11 @@ const codePoints = (text: string, end: number) => [...text.slice(0, end)].length
  * it does not cite has 0 and 0, as the reference's plugin returns them.
  */
 export function urlCitations(content: string, results: readonly SearchResult[]): UrlCitation[] {
-  const links = [...content.matchAll(MARKDOWN_LINK)].map((match) => ({ url: match[1] as string, start: match.index, end: match.index + match[0].length }));
+  const links = [...content.matchAll(MARKDOWN_LINK)].map((match) => ({
+    url: match[1] as string,
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
   return results.map((result) => {
     let span = links.find((link) => sameUrl(link.url, result.url));
     if (!span) {

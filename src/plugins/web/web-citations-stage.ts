@@ -17,7 +17,10 @@ export const webCitationsStage: ResponseStage = {
         ...completion,
         choices: completion.choices.map((choice) => ({
           ...choice,
-          message: { ...choice.message, annotations: [...(choice.message.annotations ?? []), ...urlCitations(choice.message.content ?? '', results)] },
+          message: {
+            ...choice.message,
+            annotations: [...(choice.message.annotations ?? []), ...urlCitations(choice.message.content ?? '', results)],
+          },
         })),
       },
     };

@@ -1,15 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ChatRequest } from '../../protocol/chat.js';
 import { GatewayError } from '../../protocol/gateway-error.js';
-import { UpstreamError } from '../../protocol/upstream.js';
 import type { SearchEngine } from '../../protocol/search-engine.js';
+import { UpstreamError } from '../../protocol/upstream.js';
 import { searchTheWeb, type WebPluginFields } from './web-search-stage.js';
 
 const clock = () => new Date('2026-11-21T12:00:00Z');
 const signal = new AbortController().signal;
 const QUESTION: ChatRequest = { messages: [{ role: 'user', content: 'moon distance' }], plugins: [{ id: 'web' }] };
 /** The web search of QUESTION with these plugin fields. */
-const search = (fields: WebPluginFields, engines: Parameters<typeof searchTheWeb>[2], request = QUESTION) => searchTheWeb(request, fields, engines, clock, signal);
+const search = (fields: WebPluginFields, engines: Parameters<typeof searchTheWeb>[2], request = QUESTION) =>
+  searchTheWeb(request, fields, engines, clock, signal);
 const engine = (search: SearchEngine['search']): SearchEngine => ({ name: 'exa', search: vi.fn(search) });
 const RESULTS = [
   { url: 'https://science.example.org/moon', title: 'Moon', content: 'far' },
@@ -25,9 +26,19 @@ async function failure(promise: Promise<unknown>): Promise<GatewayError> {
 describe('searchTheWeb', () => {
   it('asks the engine with the plugin’s fields and the defaults, keeps results inside the domain lists, and uses search_prompt', async () => {
     const exa = engine(async () => RESULTS);
-    const { request, results, entry } = await search({ max_results: 3, exclude_domains: ['spam.example.com'], mode: 'fast', search_prompt: 'Sources:' }, { external: exa, native: false });
+    const { request, results, entry } = await search(
+      { max_results: 3, exclude_domains: ['spam.example.com'], mode: 'fast', search_prompt: 'Sources:' },
+      { external: exa, native: false },
+    );
     expect(exa.search).toHaveBeenCalledWith(
-      { query: 'moon distance', maxResults: 3, includeDomains: undefined, excludeDomains: ['spam.example.com'], maxCharacters: 1_500, mode: 'fast' },
+      {
+        query: 'moon distance',
+        maxResults: 3,
+        includeDomains: undefined,
+        excludeDomains: ['spam.example.com'],
+        maxCharacters: 1_500,
+        mode: 'fast',
+      },
       signal,
     );
     expect(results).toEqual([RESULTS[0]]);
@@ -46,8 +57,22 @@ describe('searchTheWeb', () => {
   });
 
   it('is a 502 naming the engine when the search fails', async () => {
-    const error = await failure(search({}, { external: engine(async () => { throw new UpstreamError('status', 'upstream answered 401: Invalid API key', { status: 401 }); }), native: false }));
-    expect(error).toMatchObject({ statusCode: 502, message: 'Web search (exa) failed: upstream answered 401: Invalid API key', metadata: { engine: 'exa' } });
+    const error = await failure(
+      search(
+        {},
+        {
+          external: engine(async () => {
+            throw new UpstreamError('status', 'upstream answered 401: Invalid API key', { status: 401 });
+          }),
+          native: false,
+        },
+      ),
+    );
+    expect(error).toMatchObject({
+      statusCode: 502,
+      message: 'Web search (exa) failed: upstream answered 401: Invalid API key',
+      metadata: { engine: 'exa' },
+    });
   });
 
   it('is a 400 when no search API is configured, or for an engine without an adapter', async () => {
@@ -58,14 +83,21 @@ describe('searchTheWeb', () => {
   });
 
   it('records a skip when there is nothing to search for', async () => {
-    const { entry } = await search({}, { external: engine(async () => []), native: false }, { messages: [{ role: 'system', content: 's' }] });
+    const { entry } = await search(
+      {},
+      { external: engine(async () => []), native: false },
+      { messages: [{ role: 'system', content: 's' }] },
+    );
     expect(entry).toMatchObject({ summary: 'skipped: no user message text to search for', data: { skipped: true } });
   });
 
   it('asks the provider to search when every planned endpoint can, with max_uses, domains and location', async () => {
     const exa = engine(async () => RESULTS);
     const location = { type: 'approximate' as const, city: 'Paris' };
-    const { request, entry } = await search({ max_uses: 2, include_domains: ['a.example'], user_location: location }, { external: exa, native: true });
+    const { request, entry } = await search(
+      { max_uses: 2, include_domains: ['a.example'], user_location: location },
+      { external: exa, native: true },
+    );
     expect(request.web_search_options).toEqual({ max_uses: 2, allowed_domains: ['a.example'], user_location: location });
     expect(request.messages).toHaveLength(1);
     expect(entry).toMatchObject({ summary: 'native search by the provider', data: { engine: 'native', max_uses: 2 } });

@@ -1,13 +1,13 @@
 import type { Catalog } from '../../catalog/types.js';
-import type { ChatRequest, WebSearchOptions } from '../../protocol/chat.js';
 import { Errors } from '../../http/errors.js';
+import type { ChatRequest, WebSearchOptions } from '../../protocol/chat.js';
+import type { SearchEngine, SearchResult } from '../../protocol/search-engine.js';
 import { UpstreamError } from '../../protocol/upstream.js';
 import type { Clock } from '../../util/clock.js';
-import { matchesDomainRule } from '../shared/domain-rules.js';
 import type { PipelineEntry } from '../pipeline-entry.js';
 import type { RequestStage } from '../request-stage.js';
+import { matchesDomainRule } from '../shared/domain-rules.js';
 import { nativeSearchOf } from './native-search-support.js';
-import type { SearchEngine, SearchResult } from '../../protocol/search-engine.js';
 import { defaultSearchPrompt, searchQueryOf, searchResultsMessage, withSearchResults } from './search-results-message.js';
 
 /** The web plugin's fields (reference WebSearchPlugin), as validated. */
@@ -25,7 +25,10 @@ export interface WebPluginFields {
 export const WEB_SEARCH_DEFAULTS = { maxResults: 5, maxCharacters: 1_500 } as const;
 
 /** Keeps only results inside the domain lists, for engines that filter loosely or not at all. */
-export function withinDomains(results: SearchResult[], fields: { include_domains?: readonly string[] | undefined; exclude_domains?: readonly string[] | undefined }): SearchResult[] {
+export function withinDomains(
+  results: SearchResult[],
+  fields: { include_domains?: readonly string[] | undefined; exclude_domains?: readonly string[] | undefined },
+): SearchResult[] {
   return results.filter((result) => {
     let url: URL;
     try {
@@ -76,14 +79,30 @@ export async function searchTheWeb(
 ): Promise<{ request: ChatRequest; results?: SearchResult[]; entry: PipelineEntry }> {
   const asked = fields.engine;
   if (asked === 'native' || (asked === undefined && engines.native)) {
-    if (!engines.native) throw Errors.pluginEngineUnavailable('plugins web engine', asked ?? 'native', 'a planned endpoint has no search of its own; use "exa"');
+    if (!engines.native)
+      throw Errors.pluginEngineUnavailable(
+        'plugins web engine',
+        asked ?? 'native',
+        'a planned endpoint has no search of its own; use "exa"',
+      );
     return nativeSearch(request, fields);
   }
-  if (asked !== undefined && asked !== 'exa') throw Errors.pluginEngineUnavailable('plugins web engine', asked, 'this gateway has no adapter for it; use "exa" or "native"');
+  if (asked !== undefined && asked !== 'exa')
+    throw Errors.pluginEngineUnavailable('plugins web engine', asked, 'this gateway has no adapter for it; use "exa" or "native"');
   const engine = engines.external;
-  if (!engine) throw Errors.pluginEngineUnavailable('plugins web engine', asked ?? 'exa', 'no search API is configured (set EXA_API_KEY or web_search.exa in the config file)');
+  if (!engine)
+    throw Errors.pluginEngineUnavailable(
+      'plugins web engine',
+      asked ?? 'exa',
+      'no search API is configured (set EXA_API_KEY or web_search.exa in the config file)',
+    );
   const query = searchQueryOf(request.messages);
-  const entry = (summary: string, data: Record<string, unknown>): PipelineEntry => ({ type: 'plugin', name: 'web', summary, data: { engine: engine.name, ...data } });
+  const entry = (summary: string, data: Record<string, unknown>): PipelineEntry => ({
+    type: 'plugin',
+    name: 'web',
+    summary,
+    data: { engine: engine.name, ...data },
+  });
   if (query === undefined) return { request, entry: entry('skipped: no user message text to search for', { skipped: true }) };
 
   let results: SearchResult[];
@@ -128,7 +147,12 @@ export function webSearchStage(services: { search: SearchEngine | undefined; cat
       const webSearches = searched.results ? 1 : 0;
       return {
         entries: [searched.entry],
-        run: { ...run, request: searched.request, ...(searched.results?.length ? { citations: searched.results } : {}), ...(webSearches ? { webSearches } : {}) },
+        run: {
+          ...run,
+          request: searched.request,
+          ...(searched.results?.length ? { citations: searched.results } : {}),
+          ...(webSearches ? { webSearches } : {}),
+        },
       };
     },
   };

@@ -1,6 +1,6 @@
 import type { FunctionTool } from '../../protocol/chat.js';
-import type { ServerTool } from '../server-tools/server-tool.js';
 import type { SearchEngine } from '../../protocol/search-engine.js';
+import type { ServerTool } from '../server-tools/server-tool.js';
 import { WEB_SEARCH_DEFAULTS, withinDomains } from './web-search-stage.js';
 
 /** A `service:web_search` tool's parameters (api/chat/server-tool-schemas.ts), as validated. */
@@ -19,7 +19,8 @@ export const WEB_SEARCH_FUNCTION: FunctionTool = {
   type: 'function',
   function: {
     name: 'web_search',
-    description: 'Search the web for current information. Returns the most relevant pages, each with its URL, title, date and an excerpt of its text.',
+    description:
+      'Search the web for current information. Returns the most relevant pages, each with its URL, title, date and an excerpt of its text.',
     parameters: {
       type: 'object',
       properties: { query: { type: 'string', description: 'What to search for.' } },
@@ -60,7 +61,12 @@ export function webSearchServerTool(search: SearchEngine | undefined): ServerToo
         },
         signal,
       );
-      const results = withinDomains(found, domains).map((r) => ({ url: r.url, title: r.title, published_date: r.publishedDate ?? null, content: r.content }));
+      const results = withinDomains(found, domains).map((r) => ({
+        url: r.url,
+        title: r.title,
+        published_date: r.publishedDate ?? null,
+        content: r.content,
+      }));
       return { content: JSON.stringify({ query, results }), webSearches: 1, data: { engine: search.name, results: results.length } };
     },
   };

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AdapterContext } from '../../protocol/adapters.js';
 import type { ChatCompletionChunk, ChatRequest } from '../../protocol/chat.js';
-import { startSimulator, type Simulator } from '../../sim/server.js';
+import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
+import { type Simulator, startSimulator } from '../../sim/server.js';
 import { readSimStats } from '../../sim/test-support.testing.js';
 import { closeAllPools } from '../shared/connection-pools.js';
-import type { AdapterContext } from '../../protocol/adapters.js';
-import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
-import { anthropicChatAdapter as adapter, ANTHROPIC_VERSION } from './anthropic-chat-adapter.js';
+import { ANTHROPIC_VERSION, anthropicChatAdapter as adapter } from './anthropic-chat-adapter.js';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -17,11 +17,17 @@ afterAll(async () => {
 });
 beforeEach(() => fetch(`${sim.url}/__sim/reset`, { method: 'POST' }));
 
-const hello: ChatRequest = { model: 'anthropic/claude-sim', messages: [{ role: 'user', content: 'Hello there' }], user: 'alice@example.com' };
+const hello: ChatRequest = {
+  model: 'anthropic/claude-sim',
+  messages: [{ role: 'user', content: 'Hello there' }],
+  user: 'alice@example.com',
+};
 const weather: ChatRequest = {
   ...hello,
   messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
-  tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+  tools: [
+    { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+  ],
 };
 
 const targetFor = (upstreamModel = 'claude-sim', overrides: Partial<UpstreamTarget> = {}): UpstreamTarget => ({
@@ -65,7 +71,11 @@ function assemble(chunks: ChatCompletionChunk[]) {
 
 describe('anthropicChatAdapter.complete against the simulator', () => {
   it('posts a Messages body with x-api-key and anthropic-version, and maps the Message', async () => {
-    const completion = await adapter.complete({ ...hello, messages: [{ role: 'system', content: 'Be brief.' }, ...hello.messages] }, targetFor(), contextWith());
+    const completion = await adapter.complete(
+      { ...hello, messages: [{ role: 'system', content: 'Be brief.' }, ...hello.messages] },
+      targetFor(),
+      contextWith(),
+    );
     expect(completion).toMatchObject({
       id: expect.stringMatching(/^msg_/),
       object: 'chat.completion',
@@ -80,11 +90,20 @@ describe('anthropicChatAdapter.complete against the simulator', () => {
           native_finish_reason: 'end_turn',
         },
       ],
-      usage: { prompt_tokens: 5, completion_tokens: 11, total_tokens: 16, prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 } },
+      usage: {
+        prompt_tokens: 5,
+        completion_tokens: 11,
+        total_tokens: 16,
+        prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      },
     });
     const stats = await readSimStats(sim.url);
     expect(stats.requests).toEqual({ '/v1/messages': 1 });
-    expect(stats.lastRequestHeaders).toMatchObject({ 'x-api-key': 'sk-ant-test', 'anthropic-version': ANTHROPIC_VERSION, 'content-type': 'application/json' });
+    expect(stats.lastRequestHeaders).toMatchObject({
+      'x-api-key': 'sk-ant-test',
+      'anthropic-version': ANTHROPIC_VERSION,
+      'content-type': 'application/json',
+    });
     expect(stats.lastRequestBody).toEqual({
       model: 'claude-sim',
       max_tokens: 8_192,
@@ -97,7 +116,12 @@ describe('anthropicChatAdapter.complete against the simulator', () => {
   it('maps a tool call, its input as JSON arguments', async () => {
     const completion = await adapter.complete(weather, targetFor(), contextWith());
     expect(completion.choices[0]).toMatchObject({
-      message: { content: null, tool_calls: [{ id: expect.stringMatching(/^toolu_/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"sim"}' } }] },
+      message: {
+        content: null,
+        tool_calls: [
+          { id: expect.stringMatching(/^toolu_/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"sim"}' } },
+        ],
+      },
       finish_reason: 'tool_calls',
     });
   });
@@ -105,7 +129,10 @@ describe('anthropicChatAdapter.complete against the simulator', () => {
   it('asks for thinking by effort, within what the simulator (like Anthropic) accepts, and maps it to reasoning', async () => {
     const completion = await adapter.complete({ ...hello, reasoning: { effort: 'low' }, temperature: 0.3 }, targetFor(), contextWith());
     expect(completion.choices[0]?.message.reasoning).toBe('The user wants a reply. A short, direct answer will do.');
-    expect((await readSimStats(sim.url)).lastRequestBody).toMatchObject({ max_tokens: 8_192, thinking: { type: 'enabled', budget_tokens: 1_638 } });
+    expect((await readSimStats(sim.url)).lastRequestBody).toMatchObject({
+      max_tokens: 8_192,
+      thinking: { type: 'enabled', budget_tokens: 1_638 },
+    });
   });
 
   it('goes through a tool loop with reasoning on, which the simulator (like Anthropic) refuses to think in', async () => {
@@ -114,7 +141,11 @@ describe('anthropicChatAdapter.complete against the simulator', () => {
       reasoning: { effort: 'high' },
       messages: [
         ...weather.messages,
-        { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        },
         { role: 'tool', tool_call_id: 'toolu_1', content: 'Sunny' },
       ],
     };
@@ -132,7 +163,11 @@ describe('anthropicChatAdapter.complete against the simulator', () => {
     const error = await failureOf(adapter.complete(hello, targetFor('claude-sim@status=529'), contextWith()));
     expect(error.failure).toBe('status');
     expect(error.message).toBe('upstream answered 529: Overloaded');
-    expect(error.details).toMatchObject({ status: 529, providerCode: 'overloaded_error', body: { type: 'error', error: { type: 'overloaded_error' } } });
+    expect(error.details).toMatchObject({
+      status: 529,
+      providerCode: 'overloaded_error',
+      body: { type: 'error', error: { type: 'overloaded_error' } },
+    });
   });
 
   it('rejects a 429 with rate_limit_error and the Retry-After hint', async () => {
@@ -162,7 +197,12 @@ describe('anthropicChatAdapter.stream against the simulator', () => {
       reasoning: '',
       toolArguments: '',
       finish: 'stop',
-      usage: { prompt_tokens: 3, completion_tokens: 11, total_tokens: 14, prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 } },
+      usage: {
+        prompt_tokens: 3,
+        completion_tokens: 11,
+        total_tokens: 14,
+        prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      },
     });
     expect(chunks.filter((chunk) => chunk.usage)).toHaveLength(1);
     expect(chunks.every((chunk) => !('system_fingerprint' in chunk))).toBe(true);
@@ -171,13 +211,21 @@ describe('anthropicChatAdapter.stream against the simulator', () => {
   it('streams tool-call deltas from input_json_delta pieces', async () => {
     const chunks = await collect(await adapter.stream(weather, targetFor(), contextWith()));
     const first = chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? [])[0];
-    expect(first).toEqual({ index: 0, id: expect.stringMatching(/^toolu_/), type: 'function', function: { name: 'get_weather', arguments: '' } });
+    expect(first).toEqual({
+      index: 0,
+      id: expect.stringMatching(/^toolu_/),
+      type: 'function',
+      function: { name: 'get_weather', arguments: '' },
+    });
     expect(assemble(chunks)).toMatchObject({ toolArguments: '{"city":"sim"}', finish: 'tool_calls' });
   });
 
   it('streams thinking as reasoning deltas before the content', async () => {
     const chunks = await collect(await adapter.stream({ ...hello, reasoning: { effort: 'medium' } }, targetFor(), contextWith()));
-    expect(assemble(chunks)).toMatchObject({ reasoning: 'The user wants a reply. A short, direct answer will do.', content: 'This is a simulated reply. You said: Hello there' });
+    expect(assemble(chunks)).toMatchObject({
+      reasoning: 'The user wants a reply. A short, direct answer will do.',
+      content: 'This is a simulated reply. You said: Hello there',
+    });
     const firstContent = chunks.findIndex((chunk) => chunk.choices[0]?.delta.content);
     const lastReasoning = chunks.findLastIndex((chunk) => chunk.choices[0]?.delta.reasoning);
     expect(lastReasoning).toBeLessThan(firstContent);
@@ -205,7 +253,10 @@ describe('anthropicChatAdapter.stream against the simulator', () => {
     expect(received.map((chunk) => chunk.choices[0]?.delta)).toEqual([{ role: 'assistant' }, { content: 'This' }, { content: ' is' }]);
     expect(error.failure).toBe('status');
     expect(error.message).toBe('upstream failed mid-stream: Overloaded');
-    expect(error.details).toEqual({ body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, providerCode: 'overloaded_error' });
+    expect(error.details).toEqual({
+      body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+      providerCode: 'overloaded_error',
+    });
   });
 
   it('throws a connection failure when the stream breaks before message_stop', async () => {
@@ -225,7 +276,9 @@ describe('anthropicChatAdapter.stream against the simulator', () => {
 
   it('stops with aborted when the caller aborts mid-stream', async () => {
     const controller = new AbortController();
-    const chunks = (await adapter.stream(hello, targetFor('claude-sim@chunk_delay=50'), contextWith(controller.signal)))[Symbol.asyncIterator]();
+    const chunks = (await adapter.stream(hello, targetFor('claude-sim@chunk_delay=50'), contextWith(controller.signal)))[
+      Symbol.asyncIterator
+    ]();
     await chunks.next();
     controller.abort();
     expect((await failureOf(chunks.next())).failure).toBe('aborted');

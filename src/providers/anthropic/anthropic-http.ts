@@ -6,7 +6,10 @@ import type { AnthropicMessagesResponse } from './anthropic-messages-api-types.j
 export const ANTHROPIC_VERSION = '2023-06-01';
 
 /** Anthropic's own headers: the credentials, the API version (the client's, for a native body) and the betas a native body uses. */
-export function anthropicHeaders(target: UpstreamTarget, client: { anthropicVersion?: string; anthropicBeta?: string }): Record<string, string> {
+export function anthropicHeaders(
+  target: UpstreamTarget,
+  client: { anthropicVersion?: string; anthropicBeta?: string },
+): Record<string, string> {
   return {
     'anthropic-version': client.anthropicVersion ?? ANTHROPIC_VERSION,
     ...(client.anthropicBeta ? { 'anthropic-beta': client.anthropicBeta } : {}),

@@ -27,8 +27,15 @@ export const anthropicNativeMessages: NativeMessages = {
 
   async complete(body, target, context) {
     const response = await send(body, target, context, false);
-    const message = await readUpstreamAnswer(response, (json) => (isMessage(json) ? (json as unknown as MessagesResponse) : undefined), 'a message');
-    return { message, completion: convertAnthropicMessagesResponse(message as Parameters<typeof convertAnthropicMessagesResponse>[0], nowInSeconds()) };
+    const message = await readUpstreamAnswer(
+      response,
+      (json) => (isMessage(json) ? (json as unknown as MessagesResponse) : undefined),
+      'a message',
+    );
+    return {
+      message,
+      completion: convertAnthropicMessagesResponse(message as Parameters<typeof convertAnthropicMessagesResponse>[0], nowInSeconds()),
+    };
   },
 
   async stream(body, target, context) {

@@ -26,14 +26,21 @@ describe('convertAnthropicMessagesResponse', () => {
           native_finish_reason: 'end_turn',
         },
       ],
-      usage: { prompt_tokens: 12, completion_tokens: 29, total_tokens: 41, prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 } },
+      usage: {
+        prompt_tokens: 12,
+        completion_tokens: 29,
+        total_tokens: 41,
+        prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      },
     });
   });
 
   it('maps anthropic-tool-no-args: text before a tool call whose empty input becomes "{}"', () => {
     const [choice] = convertRecording('anthropic/anthropic-tool-no-args.json').choices;
     expect(choice?.message.content).toMatch(/^<thinking>\nThe updateIssueList tool/);
-    expect(choice?.message.tool_calls).toEqual([{ id: 'toolu_01LRmxn9vGM1d2DZSDBowdZ1', type: 'function', function: { name: 'updateIssueList', arguments: '{}' } }]);
+    expect(choice?.message.tool_calls).toEqual([
+      { id: 'toolu_01LRmxn9vGM1d2DZSDBowdZ1', type: 'function', function: { name: 'updateIssueList', arguments: '{}' } },
+    ]);
     expect(choice).toMatchObject({ finish_reason: 'tool_calls', native_finish_reason: 'tool_use' });
   });
 
@@ -42,14 +49,20 @@ describe('convertAnthropicMessagesResponse', () => {
     expect(completion.choices[0]?.message).toStrictEqual({
       role: 'assistant',
       content: null,
-      tool_calls: [{ id: 'toolu_011GReSD6Lexm9Bs3tXwTC7L', type: 'function', function: { name: 'getWeather', arguments: '{"city":"Tokyo"}' } }],
+      tool_calls: [
+        { id: 'toolu_011GReSD6Lexm9Bs3tXwTC7L', type: 'function', function: { name: 'getWeather', arguments: '{"city":"Tokyo"}' } },
+      ],
     });
     expect(completion.usage).toMatchObject({ prompt_tokens: 833, completion_tokens: 24, total_tokens: 857 });
   });
 
   it('maps anthropic-clear-thinking: the thinking block becomes reasoning, its signature is not sent', () => {
     const completion = convertRecording('anthropic/anthropic-clear-thinking.1.json');
-    expect(completion.choices[0]?.message).toStrictEqual({ role: 'assistant', content: '925 ÷ 5 = 185', reasoning: '925 divided by 5 = 185' });
+    expect(completion.choices[0]?.message).toStrictEqual({
+      role: 'assistant',
+      content: '925 ÷ 5 = 185',
+      reasoning: '925 divided by 5 = 185',
+    });
     expect(JSON.stringify(completion)).not.toMatch(/signature|context_management/);
   });
 
@@ -98,7 +111,11 @@ describe('native web search in a Message', () => {
         ],
       },
       { type: 'text', text: ' 🌍 More:' },
-      { type: 'text', text: 'DeepSeek unveiled R1.', citations: [{ type: 'web_search_result_location', url: 'https://www.crescendo.ai/news', title: null, cited_text: 'DeepSeek ...' }] },
+      {
+        type: 'text',
+        text: 'DeepSeek unveiled R1.',
+        citations: [{ type: 'web_search_result_location', url: 'https://www.crescendo.ai/news', title: null, cited_text: 'DeepSeek ...' }],
+      },
     ],
     stop_reason: 'end_turn',
   };
@@ -119,7 +136,16 @@ describe('native web search in a Message', () => {
         },
       },
       // Positions in code points: the globe is one, not two UTF-16 units.
-      { type: 'url_citation', url_citation: { url: 'https://www.crescendo.ai/news', title: 'https://www.crescendo.ai/news', content: 'DeepSeek ...', start_index: 67, end_index: 88 } },
+      {
+        type: 'url_citation',
+        url_citation: {
+          url: 'https://www.crescendo.ai/news',
+          title: 'https://www.crescendo.ai/news',
+          content: 'DeepSeek ...',
+          start_index: 67,
+          end_index: 88,
+        },
+      },
     ]);
     expect([...content].slice(67, 88).join('')).toBe('DeepSeek unveiled R1.');
     expect(message.tool_calls).toBeUndefined();

@@ -48,10 +48,13 @@ export function convertAnthropicMessagesResponse(response: AnthropicMessagesResp
       const start: string = content ?? '';
       content = start + (block.text ?? '');
       annotations.push(...citationsOf(block, start, content));
-    }
-    else if (block.type === 'thinking') reasoning = (reasoning ?? '') + (block.thinking ?? '');
+    } else if (block.type === 'thinking') reasoning = (reasoning ?? '') + (block.thinking ?? '');
     else if (block.type === 'tool_use') {
-      toolCalls.push({ id: block.id ?? '', type: 'function', function: { name: block.name ?? '', arguments: JSON.stringify(block.input ?? {}) } });
+      toolCalls.push({
+        id: block.id ?? '',
+        type: 'function',
+        function: { name: block.name ?? '', arguments: JSON.stringify(block.input ?? {}) },
+      });
     }
   }
   const message: Message = { role: 'assistant', content };

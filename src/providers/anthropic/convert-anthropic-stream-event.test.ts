@@ -69,7 +69,12 @@ describe('convertAnthropicStreamEvent', () => {
       model: 'claude-sonnet-4-5-20250929',
       service_tier: 'standard',
       choices: [{ index: 0, delta: {}, finish_reason: 'stop', native_finish_reason: 'end_turn' }],
-      usage: { prompt_tokens: 12, completion_tokens: 30, total_tokens: 42, prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 } },
+      usage: {
+        prompt_tokens: 12,
+        completion_tokens: 30,
+        total_tokens: 42,
+        prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      },
     });
     expect(assemble(chunksOf('anthropic/anthropic-text.chunks.txt')).content).toBe(
       "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?",
@@ -81,7 +86,9 @@ describe('convertAnthropicStreamEvent', () => {
     const events = replay('anthropic/anthropic-tool-no-args.chunks.txt');
     const toolStart = events.find(({ chunk }) => deltaOf(chunk)?.tool_calls?.[0]?.id);
     expect(deltaOf(toolStart?.chunk)).toStrictEqual({
-      tool_calls: [{ index: 0, id: 'toolu_01QE1WLsSVp5hy5Q3GmGTmjP', type: 'function', function: { name: 'updateIssueList', arguments: '' } }],
+      tool_calls: [
+        { index: 0, id: 'toolu_01QE1WLsSVp5hy5Q3GmGTmjP', type: 'function', function: { name: 'updateIssueList', arguments: '' } },
+      ],
     });
     // The one input_json_delta is empty; the stop of the tool block sends the arguments.
     expect(events.slice(-5).map(({ type, chunk }) => [type, deltaOf(chunk)])).toEqual([
@@ -132,7 +139,11 @@ describe('convertAnthropicStreamEvent', () => {
 
   it("maps the prompt-cache recording: message_delta's cumulative counts replace message_start's, server tools stay hidden", () => {
     const chunks = chunksOf('anthropic/anthropic-code-execution-20260120-prompt-cache.1.chunks.txt');
-    expect(assemble(chunks)).toEqual({ content: 'The sum of the squares of the numbers 1 through 12 is **650**.', reasoning: '', calls: [] });
+    expect(assemble(chunks)).toEqual({
+      content: 'The sum of the squares of the numbers 1 through 12 is **650**.',
+      reasoning: '',
+      calls: [],
+    });
     expect(chunks.filter((chunk) => chunk.usage)).toHaveLength(1);
     expect(chunks.at(-1)?.usage).toStrictEqual({
       prompt_tokens: 6 + 6289 + 3337,
@@ -146,17 +157,32 @@ describe('convertAnthropicStreamEvent', () => {
 
   it("keeps message_start's input counts when message_delta reports only output", () => {
     const state = createAnthropicStreamState(CREATED);
-    convertAnthropicStreamEvent({ type: 'message_start', message: { id: 'm', model: 'c', content: [], usage: { input_tokens: 40, cache_read_input_tokens: 100, output_tokens: 1 } } }, state);
-    convertAnthropicStreamEvent({ type: 'message_delta', delta: { stop_reason: 'max_tokens' }, usage: { output_tokens: 16, input_tokens: null } }, state);
+    convertAnthropicStreamEvent(
+      {
+        type: 'message_start',
+        message: { id: 'm', model: 'c', content: [], usage: { input_tokens: 40, cache_read_input_tokens: 100, output_tokens: 1 } },
+      },
+      state,
+    );
+    convertAnthropicStreamEvent(
+      { type: 'message_delta', delta: { stop_reason: 'max_tokens' }, usage: { output_tokens: 16, input_tokens: null } },
+      state,
+    );
     const final = convertAnthropicStreamEvent({ type: 'message_stop' }, state);
     expect(final?.choices[0]).toMatchObject({ finish_reason: 'length', native_finish_reason: 'max_tokens' });
-    expect(final?.usage).toMatchObject({ prompt_tokens: 140, completion_tokens: 16, prompt_tokens_details: { cached_tokens: 100, cache_write_tokens: 0 } });
+    expect(final?.usage).toMatchObject({
+      prompt_tokens: 140,
+      completion_tokens: 16,
+      prompt_tokens_details: { cached_tokens: 100, cache_write_tokens: 0 },
+    });
     expect(state.stopped).toBe(true);
   });
 
   it('ignores event types it does not know, as Anthropic may add some', () => {
     const state = createAnthropicStreamState(CREATED);
     expect(convertAnthropicStreamEvent({ type: 'compaction_started' }, state)).toBeUndefined();
-    expect(convertAnthropicStreamEvent({ type: 'content_block_delta', index: 0, delta: { type: 'citations_delta' } }, state)).toBeUndefined();
+    expect(
+      convertAnthropicStreamEvent({ type: 'content_block_delta', index: 0, delta: { type: 'citations_delta' } }, state),
+    ).toBeUndefined();
   });
 });

@@ -58,7 +58,9 @@ export function convertAnthropicStreamEvent(event: AnthropicStreamEvent, state: 
       if (block?.type === 'tool_use') {
         const call = { index: state.toolCalls.size, hasArguments: false };
         state.toolCalls.set(event.index ?? 0, call);
-        return chunk(state, { tool_calls: [{ index: call.index, id: block.id ?? '', type: 'function', function: { name: block.name ?? '', arguments: '' } }] });
+        return chunk(state, {
+          tool_calls: [{ index: call.index, id: block.id ?? '', type: 'function', function: { name: block.name ?? '', arguments: '' } }],
+        });
       }
       if (block?.type === 'text' && block.text) return chunk(state, { content: block.text });
       if (block?.type === 'thinking' && block.thinking) return chunk(state, { reasoning: block.thinking });

@@ -4,7 +4,13 @@ import { convertAnthropicUsage } from './convert-anthropic-usage.js';
 describe('convertAnthropicUsage', () => {
   it('counts cache reads and writes in the prompt, and reports them apart for pricing', () => {
     expect(
-      convertAnthropicUsage({ input_tokens: 6, cache_read_input_tokens: 6289, cache_creation_input_tokens: 3337, output_tokens: 198, service_tier: 'standard' }),
+      convertAnthropicUsage({
+        input_tokens: 6,
+        cache_read_input_tokens: 6289,
+        cache_creation_input_tokens: 3337,
+        output_tokens: 198,
+        service_tier: 'standard',
+      }),
     ).toStrictEqual({
       prompt_tokens: 9632,
       completion_tokens: 198,
@@ -37,7 +43,10 @@ describe('convertAnthropicUsage', () => {
     expect(usage.prompt_tokens).toBeNaN();
     expect(usage.prompt_tokens_details).toStrictEqual({ cached_tokens: -5, cache_write_tokens: 0 });
     expect(convertAnthropicUsage({ input_tokens: 'abc' as never, output_tokens: 3 }).prompt_tokens).toBeNaN();
-    expect(convertAnthropicUsage({ input_tokens: 1, output_tokens: 3, output_tokens_details: { thinking_tokens: 'x' as never } }).completion_tokens_details).toStrictEqual({
+    expect(
+      convertAnthropicUsage({ input_tokens: 1, output_tokens: 3, output_tokens_details: { thinking_tokens: 'x' as never } })
+        .completion_tokens_details,
+    ).toStrictEqual({
       reasoning_tokens: 'x',
     });
   });

@@ -1,5 +1,5 @@
-import { reportedCount } from '../../protocol/usage-counts.js';
 import type { Usage } from '../../protocol/chat.js';
+import { reportedCount } from '../../protocol/usage-counts.js';
 import type { AnthropicUsage } from './anthropic-messages-api-types.js';
 
 /**

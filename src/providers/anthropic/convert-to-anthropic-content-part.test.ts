@@ -11,10 +11,12 @@ describe('convertToAnthropicContentPart', () => {
   });
 
   it('sends an image URL for Anthropic to fetch, without the OpenAI detail hint', () => {
-    expect(convertToAnthropicContentPart({ type: 'image_url', image_url: { url: 'https://example.com/cat.jpg', detail: 'high' } })).toEqual({
-      type: 'image',
-      source: { type: 'url', url: 'https://example.com/cat.jpg' },
-    });
+    expect(convertToAnthropicContentPart({ type: 'image_url', image_url: { url: 'https://example.com/cat.jpg', detail: 'high' } })).toEqual(
+      {
+        type: 'image',
+        source: { type: 'url', url: 'https://example.com/cat.jpg' },
+      },
+    );
   });
 
   it('sends an inline image as base64 with its media type', () => {
@@ -25,7 +27,9 @@ describe('convertToAnthropicContentPart', () => {
   });
 
   it('sends files as documents titled by their name, and inline image files as images', () => {
-    expect(convertToAnthropicContentPart({ type: 'file', file: { filename: 'report.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } })).toEqual({
+    expect(
+      convertToAnthropicContentPart({ type: 'file', file: { filename: 'report.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } }),
+    ).toEqual({
       type: 'document',
       source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' },
       title: 'report.pdf',

@@ -11,10 +11,16 @@ const target: UpstreamTarget = {
   maxCompletionTokens: 64_000,
   timeoutMs: 60_000,
 };
-const weather: FunctionTool = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
+const weather: FunctionTool = {
+  type: 'function',
+  function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+};
 const hello: ChatRequest = { model: 'anthropic/claude-sonnet-4.5', messages: [{ role: 'user', content: 'Hello' }] };
-const build = (request: Partial<ChatRequest>, over: Partial<UpstreamTarget> = {}, options: { stream: boolean; endUserId?: string } = { stream: false }) =>
-  convertToAnthropicMessagesRequest({ ...hello, ...request }, { ...target, ...over }, options);
+const build = (
+  request: Partial<ChatRequest>,
+  over: Partial<UpstreamTarget> = {},
+  options: { stream: boolean; endUserId?: string } = { stream: false },
+) => convertToAnthropicMessagesRequest({ ...hello, ...request }, { ...target, ...over }, options);
 
 describe('convertToAnthropicMessagesRequest', () => {
   it('builds a whole Messages body: system, content blocks, tools, stop, the end user, stream', () => {
@@ -31,7 +37,11 @@ describe('convertToAnthropicMessagesRequest', () => {
               { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9j/4AAQ' } },
             ],
           },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+          },
           { role: 'tool', tool_call_id: 'toolu_1', content: '4°C, snow' },
         ],
         tools: [weather],
@@ -106,12 +116,18 @@ describe('convertToAnthropicMessagesRequest', () => {
     it.each([
       ['none', { type: 'none' }],
       ['required', { type: 'any' }],
-      [{ type: 'function', function: { name: 'get_weather' } }, { type: 'tool', name: 'get_weather' }],
+      [
+        { type: 'function', function: { name: 'get_weather' } },
+        { type: 'tool', name: 'get_weather' },
+      ],
     ] as const)('maps %j to %j', (choice, expected) => {
       expect(build({ tools: [weather], tool_choice: choice }).tool_choice).toEqual(expected);
     });
     it('adds disable_parallel_tool_use for parallel_tool_calls: false', () => {
-      expect(build({ tools: [weather], parallel_tool_calls: false }).tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+      expect(build({ tools: [weather], parallel_tool_calls: false }).tool_choice).toEqual({
+        type: 'auto',
+        disable_parallel_tool_use: true,
+      });
     });
   });
 
@@ -154,12 +170,21 @@ describe('convertToAnthropicMessagesRequest', () => {
         ],
       };
       expect(build(loop)).not.toHaveProperty('thinking');
-      const answered = { ...loop, messages: [...(loop.messages ?? []), { role: 'assistant' as const, content: 'Snow.' }, { role: 'user' as const, content: 'Thanks' }] };
+      const answered = {
+        ...loop,
+        messages: [
+          ...(loop.messages ?? []),
+          { role: 'assistant' as const, content: 'Snow.' },
+          { role: 'user' as const, content: 'Thanks' },
+        ],
+      };
       expect(build(answered).thinking).toBeDefined();
     });
 
     it('does not think on an endpoint that does not list reasoning', () => {
-      expect(build({ reasoning: { effort: 'high' } }, { supportedParameters: ['max_tokens', 'temperature'] })).not.toHaveProperty('thinking');
+      expect(build({ reasoning: { effort: 'high' } }, { supportedParameters: ['max_tokens', 'temperature'] })).not.toHaveProperty(
+        'thinking',
+      );
     });
   });
 
@@ -168,7 +193,10 @@ describe('convertToAnthropicMessagesRequest', () => {
       expect(build({ temperature: 1.7, top_p: 0.8, top_k: 20 })).toMatchObject({ temperature: 1, top_p: 0.8, top_k: 20 });
     });
     it('sends only what the endpoint lists', () => {
-      const body = build({ temperature: 0.3, top_k: 20, stop: 'END', tools: [weather] }, { supportedParameters: ['max_tokens', 'temperature'] });
+      const body = build(
+        { temperature: 0.3, top_k: 20, stop: 'END', tools: [weather] },
+        { supportedParameters: ['max_tokens', 'temperature'] },
+      );
       expect(body.temperature).toBe(0.3);
       expect(body).not.toHaveProperty('top_k');
       expect(body).not.toHaveProperty('stop_sequences');
@@ -181,7 +209,13 @@ describe('convertToAnthropicMessagesRequest', () => {
       const body = build({
         messages: [
           { role: 'system', content: [{ type: 'text', text: 'Policy…', cache_control: { type: 'ephemeral', ttl: '1h' } }] },
-          { role: 'user', content: [{ type: 'text', text: 'Book…', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'Summarize it.' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Book…', cache_control: { type: 'ephemeral' } },
+              { type: 'text', text: 'Summarize it.' },
+            ],
+          },
         ],
       });
       expect(body.system).toEqual([{ type: 'text', text: 'Policy…', cache_control: { type: 'ephemeral', ttl: '1h' } }]);
@@ -198,7 +232,13 @@ describe('convertToAnthropicMessagesRequest', () => {
           { role: 'system', content: 'Policy…' },
           { role: 'user', content: 'First question' },
           { role: 'assistant', content: 'An answer' },
-          { role: 'user', content: [{ type: 'text', text: 'Next' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Next' },
+              { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+            ],
+          },
         ],
       });
       expect(body.messages.at(-1)?.content).toEqual([
@@ -223,12 +263,18 @@ describe('convertToAnthropicMessagesRequest', () => {
         content: 'Sunny',
         cache_control: { type: 'ephemeral' },
       });
-      const explicit = build({ cache_control: { type: 'ephemeral' }, messages: [{ role: 'user', content: [{ type: 'text', text: 'x', cache_control: { type: 'ephemeral', ttl: '1h' } }] }] });
+      const explicit = build({
+        cache_control: { type: 'ephemeral' },
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'x', cache_control: { type: 'ephemeral', ttl: '1h' } }] }],
+      });
       expect(explicit.messages[0]?.content[0]).toEqual({ type: 'text', text: 'x', cache_control: { type: 'ephemeral', ttl: '1h' } });
     });
 
     it('leaves the request it was given unchanged', () => {
-      const request: ChatRequest = { cache_control: { type: 'ephemeral' }, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] };
+      const request: ChatRequest = {
+        cache_control: { type: 'ephemeral' },
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }],
+      };
       const before = structuredClone(request);
       convertToAnthropicMessagesRequest(request, target, { stream: false });
       expect(request).toEqual(before);
@@ -248,13 +294,23 @@ describe('native web search', () => {
     const body = convertToAnthropicMessagesRequest(
       {
         messages: [{ role: 'user', content: 'news?' }],
-        web_search_options: { max_uses: 2, allowed_domains: ['example.com'], user_location: { type: 'approximate', city: 'Paris', country: 'FR', timezone: null } },
+        web_search_options: {
+          max_uses: 2,
+          allowed_domains: ['example.com'],
+          user_location: { type: 'approximate', city: 'Paris', country: 'FR', timezone: null },
+        },
       },
       target,
       { stream: false },
     );
     expect(body.tools).toEqual([
-      { type: 'web_search_20250305', name: 'web_search', max_uses: 2, allowed_domains: ['example.com'], user_location: { type: 'approximate', city: 'Paris', country: 'FR' } },
+      {
+        type: 'web_search_20250305',
+        name: 'web_search',
+        max_uses: 2,
+        allowed_domains: ['example.com'],
+        user_location: { type: 'approximate', city: 'Paris', country: 'FR' },
+      },
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import type { CacheControl, ChatRequest } from '../../protocol/chat.js';
-import { upstreamEndUser } from '../shared/hash-end-user.js';
 import type { UpstreamTarget } from '../../protocol/upstream.js';
+import { upstreamEndUser } from '../shared/hash-end-user.js';
 import type { AnthropicMessage, AnthropicMessagesRequest } from './anthropic-messages-api-types.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { convertToAnthropicServiceTier } from './convert-to-anthropic-service-tier.js';
@@ -44,11 +44,16 @@ export function convertToAnthropicMessagesRequest(
     messages,
   };
   if (accepts('tools')) {
-    Object.assign(body, convertToAnthropicTools(request.tools, accepts('tool_choice') ? request.tool_choice : undefined, request.parallel_tool_calls));
+    Object.assign(
+      body,
+      convertToAnthropicTools(request.tools, accepts('tool_choice') ? request.tool_choice : undefined, request.parallel_tool_calls),
+    );
   }
-  if (request.web_search_options && accepts('web_search_options')) body.tools = [...(body.tools ?? []), convertToAnthropicWebSearchTool(request.web_search_options)];
+  if (request.web_search_options && accepts('web_search_options'))
+    body.tools = [...(body.tools ?? []), convertToAnthropicWebSearchTool(request.web_search_options)];
   const forcesTool = body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool';
-  const thinking = accepts('reasoning') && !forcesTool && !continuesToolLoop(messages) ? convertToAnthropicThinking(request, maxTokens) : undefined;
+  const thinking =
+    accepts('reasoning') && !forcesTool && !continuesToolLoop(messages) ? convertToAnthropicThinking(request, maxTokens) : undefined;
   if (thinking) body.thinking = thinking;
 
   const { temperature, top_p: topP, top_k: topK } = request;

@@ -56,9 +56,22 @@ describe('convertToAnthropicMessages', () => {
   });
 
   it('sends a conversation of instructions only as the user turn, since Anthropic refuses empty messages', () => {
-    expect(convertToAnthropicMessages([{ role: 'system', content: 'Say hi.' }, { role: 'developer', content: 'In French.' }])).toStrictEqual({
+    expect(
+      convertToAnthropicMessages([
+        { role: 'system', content: 'Say hi.' },
+        { role: 'developer', content: 'In French.' },
+      ]),
+    ).toStrictEqual({
       system: [],
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hi.' }, { type: 'text', text: 'In French.' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Say hi.' },
+            { type: 'text', text: 'In French.' },
+          ],
+        },
+      ],
     });
   });
 
@@ -70,8 +83,20 @@ describe('convertToAnthropicMessages', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'B' }] },
     ]);
     expect(messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'One' }, { type: 'text', text: 'Two' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'One' },
+          { type: 'text', text: 'Two' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'A' },
+          { type: 'text', text: 'B' },
+        ],
+      },
     ]);
   });
 

@@ -14,7 +14,10 @@ import { convertToAnthropicContentPart, convertToAnthropicTextPart } from './con
  * Assistant `reasoning` is not sent back: a thinking block is refused
  * without the signature that the canonical shape does not keep.
  */
-export function convertToAnthropicMessages(messages: readonly ChatMessage[]): { system: AnthropicTextBlock[]; messages: AnthropicMessage[] } {
+export function convertToAnthropicMessages(messages: readonly ChatMessage[]): {
+  system: AnthropicTextBlock[];
+  messages: AnthropicMessage[];
+} {
   const system: AnthropicTextBlock[] = [];
   const converted: AnthropicMessage[] = [];
   const append = (role: AnthropicMessage['role'], content: AnthropicContentBlock[]) => {
@@ -31,7 +34,10 @@ export function convertToAnthropicMessages(messages: readonly ChatMessage[]): { 
         system.push(...textBlocks(message.content));
         break;
       case 'user':
-        append('user', typeof message.content === 'string' ? textBlocks(message.content) : compact(message.content.map(convertToAnthropicContentPart)));
+        append(
+          'user',
+          typeof message.content === 'string' ? textBlocks(message.content) : compact(message.content.map(convertToAnthropicContentPart)),
+        );
         break;
       case 'assistant':
         append('assistant', assistantBlocks(message));

@@ -1,4 +1,4 @@
-import { type ServiceTier, offersTier } from '../../protocol/routing-vocabulary.js';
+import { offersTier, type ServiceTier } from '../../protocol/routing-vocabulary.js';
 
 export type AnthropicServiceTier = 'auto' | 'standard_only';
 

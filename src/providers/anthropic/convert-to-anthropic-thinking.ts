@@ -28,7 +28,10 @@ const MAX_THINKING_BUDGET = 128_000;
  * max_tokens leaves no room for the minimum, there is no thinking: the
  * client's token limit wins over its wish to think.
  */
-export function convertToAnthropicThinking(request: ChatRequest, maxTokens: number): { type: 'enabled'; budget_tokens: number } | undefined {
+export function convertToAnthropicThinking(
+  request: ChatRequest,
+  maxTokens: number,
+): { type: 'enabled'; budget_tokens: number } | undefined {
   const { reasoning } = request;
   const effort = reasoning?.effort ?? request.reasoning_effort ?? (reasoning?.enabled === true ? 'medium' : undefined);
   if (reasoning?.enabled === false || effort === 'none') return undefined;

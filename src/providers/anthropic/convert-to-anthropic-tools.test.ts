@@ -4,7 +4,11 @@ import { convertToAnthropicTools } from './convert-to-anthropic-tools.js';
 
 const weather: FunctionTool = {
   type: 'function',
-  function: { name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+  function: {
+    name: 'get_weather',
+    description: 'Weather by city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+  },
 };
 const ping: FunctionTool = { type: 'function', function: { name: 'ping' } };
 
@@ -27,7 +31,10 @@ describe('convertToAnthropicTools', () => {
     ['auto', { type: 'auto' }],
     ['none', { type: 'none' }],
     ['required', { type: 'any' }],
-    [{ type: 'function', function: { name: 'get_weather' } }, { type: 'tool', name: 'get_weather' }],
+    [
+      { type: 'function', function: { name: 'get_weather' } },
+      { type: 'tool', name: 'get_weather' },
+    ],
   ] as const)('maps tool_choice %j to %j', (choice, expected) => {
     expect(convertToAnthropicTools([weather], choice, undefined).tool_choice).toEqual(expected);
   });

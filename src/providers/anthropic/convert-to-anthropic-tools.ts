@@ -17,12 +17,14 @@ export function convertToAnthropicTools(
   parallelToolCalls: boolean | null | undefined,
 ): { tools?: AnthropicTool[]; tool_choice?: AnthropicToolChoice } {
   if (!tools?.length) return {};
-  const converted = tools.map(({ function: fn, cache_control: cacheControl }): AnthropicTool => ({
-    name: fn.name,
-    ...(fn.description !== undefined ? { description: fn.description } : {}),
-    input_schema: fn.parameters ?? { type: 'object', properties: {} },
-    ...(cacheControl ? { cache_control: cacheControl } : {}),
-  }));
+  const converted = tools.map(
+    ({ function: fn, cache_control: cacheControl }): AnthropicTool => ({
+      name: fn.name,
+      ...(fn.description !== undefined ? { description: fn.description } : {}),
+      input_schema: fn.parameters ?? { type: 'object', properties: {} },
+      ...(cacheControl ? { cache_control: cacheControl } : {}),
+    }),
+  );
   const toolChoice = convertToolChoice(choice, parallelToolCalls === false);
   return toolChoice ? { tools: converted, tool_choice: toolChoice } : { tools: converted };
 }

@@ -3,7 +3,9 @@ import type { AnthropicWebSearchTool } from './anthropic-messages-api-types.js';
 
 /** Anthropic's web search server tool for native search (pure): max_uses, the domain lists and the location as given. */
 export function convertToAnthropicWebSearchTool(options: WebSearchOptions): AnthropicWebSearchTool {
-  const location = Object.fromEntries(Object.entries(options.user_location ?? {}).filter(([key, value]) => key !== 'type' && value != null));
+  const location = Object.fromEntries(
+    Object.entries(options.user_location ?? {}).filter(([key, value]) => key !== 'type' && value != null),
+  );
   return {
     type: 'web_search_20250305',
     name: 'web_search',

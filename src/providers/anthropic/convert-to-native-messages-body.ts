@@ -2,7 +2,19 @@ import type { MessagesRequest } from '../../protocol/messages.js';
 import type { UpstreamTarget } from '../../protocol/upstream.js';
 
 /** The gateway's own fields of a Messages body (routing, plugins, presets): never Anthropic's to see. */
-const GATEWAY_FIELDS = new Set(['models', 'provider', 'plugins', 'session_id', 'route', 'stop_server_tools_when', 'preset', 'debug', 'trace', 'user', 'fallbacks']);
+const GATEWAY_FIELDS = new Set([
+  'models',
+  'provider',
+  'plugins',
+  'session_id',
+  'route',
+  'stop_server_tools_when',
+  'preset',
+  'debug',
+  'trace',
+  'user',
+  'fallbacks',
+]);
 
 /**
  * The client's Messages body as it goes to Anthropic (pure): every field of
@@ -10,7 +22,11 @@ const GATEWAY_FIELDS = new Set(['models', 'provider', 'plugins', 'session_id', '
  * betas' fields), with the upstream's model name, the stream flag, and the
  * keyed hash of the end user instead of the client's metadata.user_id.
  */
-export function convertToNativeMessagesBody(body: MessagesRequest, target: UpstreamTarget, options: { stream: boolean; endUserId?: string }): Record<string, unknown> {
+export function convertToNativeMessagesBody(
+  body: MessagesRequest,
+  target: UpstreamTarget,
+  options: { stream: boolean; endUserId?: string },
+): Record<string, unknown> {
   const native: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([field]) => !GATEWAY_FIELDS.has(field)));
   native.model = target.upstreamModel;
   if (options.stream) native.stream = true;

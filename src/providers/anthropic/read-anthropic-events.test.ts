@@ -12,7 +12,10 @@ const read = async (events: object[]) => {
   return out;
 };
 
-const START = { type: 'message_start', message: { id: 'msg_1', model: 'claude', content: [], usage: { input_tokens: 10, output_tokens: 1 } } };
+const START = {
+  type: 'message_start',
+  message: { id: 'msg_1', model: 'claude', content: [], usage: { input_tokens: 10, output_tokens: 1 } },
+};
 
 describe('readAnthropicEvents', () => {
   it('yields every event as sent, with its canonical chunk when it has one', async () => {
@@ -26,7 +29,16 @@ describe('readAnthropicEvents', () => {
       { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 5 } },
       { type: 'message_stop' },
     ]);
-    expect(items.map((item) => item.event.type)).toEqual(['message_start', 'ping', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    expect(items.map((item) => item.event.type)).toEqual([
+      'message_start',
+      'ping',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
     expect(items[4]!.event).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig' } });
     expect(items.map((item) => item.chunk !== undefined)).toEqual([true, false, false, true, false, false, false, true]);
     expect(items[3]!.chunk!.choices[0]!.delta).toEqual({ reasoning: 'Hmm' });
@@ -34,7 +46,9 @@ describe('readAnthropicEvents', () => {
   });
 
   it('rejects on an error event with its type as the code, and on a stream cut off before message_stop', async () => {
-    const failed = await read([START, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]).catch((error: unknown) => error);
+    const failed = await read([START, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]).catch(
+      (error: unknown) => error,
+    );
     expect(failed).toBeInstanceOf(UpstreamError);
     expect(String((failed as UpstreamError).message)).toContain('Overloaded');
     const cut = await read([START, { type: 'ping' }]).catch((error: unknown) => error);

@@ -20,12 +20,18 @@ function isStreamEvent(json: Record<string, unknown>): json is Record<string, un
  * the answer; the rest of the body is still read so that the connection
  * goes back to the pool. A body that ends before message_stop was cut off.
  */
-export async function* readAnthropicEvents(events: AsyncIterable<EventSourceMessage>, created: number): AsyncGenerator<NativeMessagesEvent> {
+export async function* readAnthropicEvents(
+  events: AsyncIterable<EventSourceMessage>,
+  created: number,
+): AsyncGenerator<NativeMessagesEvent> {
   const state = createAnthropicStreamState(created);
   for await (const { data } of events) {
     if (state.stopped) continue;
     const event = parseStreamEventJson(data, parseAnthropicError);
-    if (!isStreamEvent(event)) throw new UpstreamError('malformed', 'upstream sent a stream event without a type', { body: excerpt(data, upstreamBodyLimits().maxErrorBytes) });
+    if (!isStreamEvent(event))
+      throw new UpstreamError('malformed', 'upstream sent a stream event without a type', {
+        body: excerpt(data, upstreamBodyLimits().maxErrorBytes),
+      });
     const chunk = convertAnthropicStreamEvent(event, state);
     yield chunk ? { event, chunk } : { event };
   }

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { closeAllPools } from '../shared/connection-pools.js';
 import { readFixtureJson } from '../shared/recorded-fixtures.testing.js';
-import { startTestUpstream, type ReceivedRequest, type TestUpstream } from '../shared/upstream-server.testing.js';
-import type { UpstreamTarget } from '../../protocol/upstream.js';
+import { type ReceivedRequest, startTestUpstream, type TestUpstream } from '../shared/upstream-server.testing.js';
 import { cohereRerankAdapter as adapter } from './cohere-rerank-adapter.js';
 
 let server: TestUpstream | undefined;
@@ -41,7 +41,12 @@ describe('cohereRerankAdapter', () => {
 
   it('turns an error body into a status error with its message and Retry-After', async () => {
     const up = await serve((_, response) =>
-      json(response, 429, { id: 'e-1', message: 'You are past the per minute request limit, please wait and try again later.' }, { 'retry-after': '1' }),
+      json(
+        response,
+        429,
+        { id: 'e-1', message: 'You are past the per minute request limit, please wait and try again later.' },
+        { 'retry-after': '1' },
+      ),
     );
     await expect(adapter.rerank(request, target(up), context)).rejects.toMatchObject({
       failure: 'status',
@@ -52,6 +57,9 @@ describe('cohereRerankAdapter', () => {
 
   it('calls a 2xx answer without results malformed', async () => {
     const up = await serve((_, response) => json(response, 200, '<html>ok</html>'));
-    await expect(adapter.rerank(request, target(up), context)).rejects.toMatchObject({ failure: 'malformed', details: { body: '<html>ok</html>' } });
+    await expect(adapter.rerank(request, target(up), context)).rejects.toMatchObject({
+      failure: 'malformed',
+      details: { body: '<html>ok</html>' },
+    });
   });
 });

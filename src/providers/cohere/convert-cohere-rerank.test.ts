@@ -3,7 +3,13 @@ import { readFixtureJson } from '../shared/recorded-fixtures.testing.js';
 import { convertCohereRerankResponse } from './convert-cohere-rerank-response.js';
 import { convertToCohereRerankRequest } from './convert-to-cohere-rerank-request.js';
 
-const request = { model: 'cohere/rerank-v3.5', query: 'capital of France', documents: ['Berlin', 'Paris'], user: 'alice', provider: { sort: 'price' } };
+const request = {
+  model: 'cohere/rerank-v3.5',
+  query: 'capital of France',
+  documents: ['Berlin', 'Paris'],
+  user: 'alice',
+  provider: { sort: 'price' },
+};
 
 describe('convertToCohereRerankRequest', () => {
   it('sends the endpoint model, query, documents and top_n, nothing of the gateway’s own', () => {

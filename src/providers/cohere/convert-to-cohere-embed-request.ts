@@ -8,7 +8,10 @@ import type { UpstreamTarget } from '../../protocol/upstream.js';
  * clustering): a request without one is embedded as documents, the common
  * case of a batch of texts.
  */
-export function convertToCohereEmbedRequest(request: EmbeddingsRequest, target: Pick<UpstreamTarget, 'upstreamModel'>): Record<string, unknown> {
+export function convertToCohereEmbedRequest(
+  request: EmbeddingsRequest,
+  target: Pick<UpstreamTarget, 'upstreamModel'>,
+): Record<string, unknown> {
   return {
     model: target.upstreamModel,
     texts: request.input.kind === 'text' ? request.input.texts : [],

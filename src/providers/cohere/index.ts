@@ -1,2 +1,2 @@
-export { cohereRerankAdapter } from './cohere-rerank-adapter.js';
 export { cohereEmbeddingsAdapter } from './cohere-embeddings-adapter.js';
+export { cohereRerankAdapter } from './cohere-rerank-adapter.js';

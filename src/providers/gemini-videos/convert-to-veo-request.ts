@@ -1,5 +1,5 @@
-import { parseDataUrl } from '../shared/parse-data-url.js';
 import { frameImage, referenceImages, type UpstreamVideoRequest, type VideoRequest } from '../../protocol/video-request.js';
+import { parseDataUrl } from '../shared/parse-data-url.js';
 
 /** Veo's image: base64 bytes and their type (it takes neither links nor Gemini's inlineData). */
 export interface VeoImage {
@@ -40,7 +40,8 @@ export function veoRefusal(request: VideoRequest, upstreamModel: string): string
   if (frameImage(request, 'last_frame') !== undefined && frameImage(request, 'first_frame') === undefined) {
     return 'frame_images: Veo takes a last_frame only with a first_frame';
   }
-  if (referenceImages(request).length > 0 && request.frame_images?.length) return 'input_references: Veo takes reference images or frame images, not both';
+  if (referenceImages(request).length > 0 && request.frame_images?.length)
+    return 'input_references: Veo takes reference images or frame images, not both';
   const resolution = request.size ? SIZES[request.size]?.resolution : request.resolution;
   if (resolution === '1080p' && request.duration !== undefined && request.duration !== 8 && !upstreamModel.startsWith('veo-2')) {
     return `duration: Veo makes 1080p videos of 8 seconds only, not ${request.duration}`;

@@ -30,12 +30,18 @@ describe('Veo operations', () => {
       upstreamId: NAME,
       message: 'Internal error',
     });
-    expect(fromVeoOperation({ name: NAME, done: true, error: { code: 1, message: 'Operation cancelled' } })).toMatchObject({ status: 'cancelled' });
+    expect(fromVeoOperation({ name: NAME, done: true, error: { code: 1, message: 'Operation cancelled' } })).toMatchObject({
+      status: 'cancelled',
+    });
   });
 
   it('fails a result whose videos Responsible AI filtered, with Google’s reasons', () => {
     const filtered = done({ raiMediaFilteredCount: 1, raiMediaFilteredReasons: ["We can't create videos of that person."] });
-    expect(fromVeoOperation(filtered)).toEqual({ status: 'failed', upstreamId: NAME, message: "Veo filtered the video: We can't create videos of that person." });
+    expect(fromVeoOperation(filtered)).toEqual({
+      status: 'failed',
+      upstreamId: NAME,
+      message: "Veo filtered the video: We can't create videos of that person.",
+    });
     expect(fromVeoOperation(done({}))).toMatchObject({ status: 'failed', message: 'Veo finished without a video' });
   });
 

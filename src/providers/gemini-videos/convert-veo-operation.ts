@@ -1,5 +1,5 @@
-import { isRecord } from '../../util/is-record.js';
 import type { UpstreamVideoState } from '../../protocol/adapters.js';
+import { isRecord } from '../../util/is-record.js';
 
 /** google.rpc.Code CANCELLED: the operation was cancelled (operations.cancel). */
 const CANCELLED = 1;
@@ -18,7 +18,8 @@ export function veoSamples(operation: unknown): VeoSample[] {
     const video = isRecord(sample) ? sample.video : undefined;
     if (!isRecord(video)) return [];
     if (typeof video.uri === 'string') return [{ uri: video.uri }];
-    if (typeof video.encodedVideo === 'string') return [{ bytes: video.encodedVideo, mimeType: typeof video.encoding === 'string' ? video.encoding : 'video/mp4' }];
+    if (typeof video.encodedVideo === 'string')
+      return [{ bytes: video.encodedVideo, mimeType: typeof video.encoding === 'string' ? video.encoding : 'video/mp4' }];
     return [];
   });
 }
@@ -48,5 +49,9 @@ export function fromVeoOperation(body: unknown): UpstreamVideoState | undefined 
   const outputs = veoSamples(body).length;
   if (outputs > 0) return { status: 'completed', upstreamId, seconds: null, outputs };
   const reasons = filteredReasons(body);
-  return { status: 'failed', upstreamId, message: reasons.length ? `Veo filtered the video: ${reasons.join(' ')}` : 'Veo finished without a video' };
+  return {
+    status: 'failed',
+    upstreamId,
+    message: reasons.length ? `Veo filtered the video: ${reasons.join(' ')}` : 'Veo finished without a video',
+  };
 }

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
+import type { VideoAdapter, VideoAdapterContext } from '../../protocol/adapters.js';
+import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
 import { parseGeminiError } from '../gemini/parse-gemini-error.js';
 import { readUpstreamAnswer } from '../shared/read-upstream-body.js';
 import { sendUpstreamRequest, type UpstreamResponse } from '../shared/send-upstream-request.js';
 import { streamedVideo } from '../shared/streamed-video.js';
-import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
-import type { VideoAdapter, VideoAdapterContext } from '../../protocol/adapters.js';
 import { toVeoRequest, veoRefusal } from './convert-to-veo-request.js';
 import { fromVeoOperation, veoSamples } from './convert-veo-operation.js';
 import { veoOptions } from './veo-options.js';
@@ -53,7 +53,11 @@ export const geminiVideosAdapter: VideoAdapter = {
   },
   async content(upstreamId, index, target, context) {
     const operation = await getOperation(upstreamId, target, context);
-    const samples = await readUpstreamAnswer(operation, (body) => (fromVeoOperation(body) ? veoSamples(body) : undefined), 'a long-running operation');
+    const samples = await readUpstreamAnswer(
+      operation,
+      (body) => (fromVeoOperation(body) ? veoSamples(body) : undefined),
+      'a long-running operation',
+    );
     const sample = samples[index];
     if (!sample) throw new UpstreamError('status', `no video at index ${index}`, { status: 404 });
     if ('bytes' in sample) {

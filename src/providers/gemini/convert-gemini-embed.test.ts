@@ -3,7 +3,11 @@ import { convertGeminiEmbedResponse } from './convert-gemini-embed-response.js';
 import { convertToGeminiEmbedRequest } from './convert-to-gemini-embed-request.js';
 
 const target = { upstreamModel: 'gemini-embedding-001' };
-const texts = (input_type?: string) => ({ model: 'google/e', input: { kind: 'text' as const, texts: ['a', 'b'] }, ...(input_type ? { input_type } : {}) });
+const texts = (input_type?: string) => ({
+  model: 'google/e',
+  input: { kind: 'text' as const, texts: ['a', 'b'] },
+  ...(input_type ? { input_type } : {}),
+});
 
 describe('convertToGeminiEmbedRequest', () => {
   it('makes one EmbedContentRequest per text, naming the model', () => {
@@ -28,7 +32,10 @@ describe('convertToGeminiEmbedRequest', () => {
 
 describe('convertGeminiEmbedResponse', () => {
   it('reads the values in request order, with no usage (Gemini reports none)', () => {
-    expect(convertGeminiEmbedResponse({ embeddings: [{ values: [0.1] }, { values: [0.2] }] })).toEqual({ vectors: [[0.1], [0.2]], usage: {} });
+    expect(convertGeminiEmbedResponse({ embeddings: [{ values: [0.1] }, { values: [0.2] }] })).toEqual({
+      vectors: [[0.1], [0.2]],
+      usage: {},
+    });
   });
 
   it.each([

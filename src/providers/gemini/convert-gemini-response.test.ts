@@ -43,9 +43,18 @@ describe('convertGeminiResponse', () => {
   it('maps issue-19758-prompt-block: a blocked prompt without candidates is an empty content_filter choice', () => {
     const completion = convertRecording('gemini/issue-19758-prompt-block.json');
     expect(completion.choices).toStrictEqual([
-      { index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'content_filter', native_finish_reason: 'PROHIBITED_CONTENT' },
+      {
+        index: 0,
+        message: { role: 'assistant', content: '' },
+        finish_reason: 'content_filter',
+        native_finish_reason: 'PROHIBITED_CONTENT',
+      },
     ]);
-    expect(completion).toMatchObject({ id: 'EXCPaojyHaDUjMcP656rqAk', model: 'gemini-3.7-flash', usage: { prompt_tokens: 9, completion_tokens: 0 } });
+    expect(completion).toMatchObject({
+      id: 'EXCPaojyHaDUjMcP656rqAk',
+      model: 'gemini-3.7-flash',
+      usage: { prompt_tokens: 9, completion_tokens: 0 },
+    });
   });
 
   it('returns thought parts as reasoning, ids in call order, and parallel calls with and without arguments', () => {
@@ -83,7 +92,10 @@ describe('convertGeminiResponse', () => {
   });
 
   it('maps a candidate blocked for safety to content_filter with no content', () => {
-    const completion = convertGeminiResponse({ candidates: [{ finishReason: 'SAFETY', index: 0 }], modelVersion: 'gemini-2.5-flash' }, CREATED);
+    const completion = convertGeminiResponse(
+      { candidates: [{ finishReason: 'SAFETY', index: 0 }], modelVersion: 'gemini-2.5-flash' },
+      CREATED,
+    );
     expect(completion.choices).toStrictEqual([
       { index: 0, message: { role: 'assistant', content: null }, finish_reason: 'content_filter', native_finish_reason: 'SAFETY' },
     ]);
@@ -123,8 +135,16 @@ describe('Google Search grounding', () => {
   it('makes each supported span a url_citation per page, in code points, and lists unused pages at 0..0', () => {
     const message = convertGeminiResponse(grounded, CREATED).choices[0]!.message;
     const content = message.content!;
-    const [first, second, third, unused] = message.annotations as { url_citation: { url: string; start_index: number; end_index: number; content?: string } }[];
-    expect(first!.url_citation).toEqual({ url: 'https://news.example.com/euro', title: 'news.example.com', content: 'Spain won Euro 2024.', start_index: 0, end_index: 20 });
+    const [first, second, third, unused] = message.annotations as {
+      url_citation: { url: string; start_index: number; end_index: number; content?: string };
+    }[];
+    expect(first!.url_citation).toEqual({
+      url: 'https://news.example.com/euro',
+      title: 'news.example.com',
+      content: 'Spain won Euro 2024.',
+      start_index: 0,
+      end_index: 20,
+    });
     // "⚽" is 3 bytes in UTF-8 and one code point; "–" is 3 bytes too.
     expect([...content].slice(second!.url_citation.start_index, second!.url_citation.end_index).join('')).toBe('They beat England 2–1.');
     expect(third!.url_citation).toMatchObject({ url: 'https://sport.example.org/final', start_index: second!.url_citation.start_index });

@@ -79,7 +79,12 @@ export function groundingCitations(metadata: GeminiGroundingMetadata | undefined
   const citation = (index: number, start: number, end: number, text?: string): UrlCitation[] => {
     const web = chunks[index]?.web;
     if (!web?.uri) return [];
-    return [{ type: 'url_citation', url_citation: { url: web.uri, title: web.title ?? web.uri, ...(text ? { content: text } : {}), start_index: start, end_index: end } }];
+    return [
+      {
+        type: 'url_citation',
+        url_citation: { url: web.uri, title: web.title ?? web.uri, ...(text ? { content: text } : {}), start_index: start, end_index: end },
+      },
+    ];
   };
   const supported = (metadata?.groundingSupports ?? []).flatMap((support) => {
     const start = codePointAt(content, support.segment?.startIndex ?? 0);

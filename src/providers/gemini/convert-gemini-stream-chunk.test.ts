@@ -47,7 +47,9 @@ describe('GeminiStreamConverter', () => {
             index: 0,
             delta: {
               role: 'assistant',
-              tool_calls: [{ index: 0, id: 'call_0', type: 'function', function: { name: 'weather', arguments: '{"location":"San Francisco"}' } }],
+              tool_calls: [
+                { index: 0, id: 'call_0', type: 'function', function: { name: 'weather', arguments: '{"location":"San Francisco"}' } },
+              ],
             },
             finish_reason: null,
           },
@@ -55,14 +57,20 @@ describe('GeminiStreamConverter', () => {
       ],
       [chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls', native_finish_reason: 'STOP' }])],
     ]);
-    expect(usage?.usage).toStrictEqual({ prompt_tokens: 29, completion_tokens: 60, total_tokens: 89, completion_tokens_details: { reasoning_tokens: 45 } });
+    expect(usage?.usage).toStrictEqual({
+      prompt_tokens: 29,
+      completion_tokens: 60,
+      total_tokens: 89,
+      completion_tokens_details: { reasoning_tokens: 45 },
+    });
   });
 
   it('streams google-stream-no-args-tool-call: thoughts as reasoning, a no-argument call as {}, partialArgs joined per call', () => {
     const { perEvent, usage } = convertRecording('gemini/google-stream-no-args-tool-call.chunks.txt');
     const chunk = (choices: ChatCompletionChunk['choices']) => chunkOf('_vr4aYiWEJnYodAPkujX0QM', 'gemini-3-flash-preview', choices);
     const delta = (value: ChatCompletionChunk['choices'][number]['delta']) => [chunk([{ index: 0, delta: value, finish_reason: null }])];
-    const start = (index: number) => delta({ tool_calls: [{ index, id: `call_${index}`, type: 'function', function: { name: 'read_screen', arguments: '' } }] });
+    const start = (index: number) =>
+      delta({ tool_calls: [{ index, id: `call_${index}`, type: 'function', function: { name: 'read_screen', arguments: '' } }] });
     const args = (index: number, id: string) => delta({ tool_calls: [{ index, function: { arguments: `{"id":"${id}"}` } }] });
     expect(perEvent).toStrictEqual([
       delta({ role: 'assistant', reasoning: expect.stringMatching(/^\*\*Processing User Requests\*\*\n\nI've started/) }),
@@ -93,7 +101,16 @@ describe('GeminiStreamConverter', () => {
     const { perEvent, usage, finished } = convertRecording('gemini/issue-19758-prompt-block.chunks.txt');
     const chunk = (choices: ChatCompletionChunk['choices']) => chunkOf('EXCPatOAKMrQjMcPteHVmQo', 'gemini-3.7-flash', choices);
     expect(perEvent).toStrictEqual([
-      [chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: 'content_filter', native_finish_reason: 'PROHIBITED_CONTENT' }])],
+      [
+        chunk([
+          {
+            index: 0,
+            delta: { role: 'assistant', content: '' },
+            finish_reason: 'content_filter',
+            native_finish_reason: 'PROHIBITED_CONTENT',
+          },
+        ]),
+      ],
     ]);
     expect(usage?.usage).toStrictEqual({ prompt_tokens: 9, completion_tokens: 0, total_tokens: 9 });
     expect(finished).toBe(true);
@@ -101,13 +118,25 @@ describe('GeminiStreamConverter', () => {
 
   it('closes a call still streaming when the finish reason arrives, and ignores pieces of no known call', () => {
     const converter = new GeminiStreamConverter(CREATED);
-    const event = (parts: GeminiResponse['candidates'], extra: Partial<GeminiResponse> = {}): GeminiResponse => ({ candidates: parts, ...extra });
-    expect(converter.convert(event([{ content: { parts: [{ functionCall: { partialArgs: [{ jsonPath: '$.x', stringValue: 'lost' }] } }] } }]))).toEqual([]);
+    const event = (parts: GeminiResponse['candidates'], extra: Partial<GeminiResponse> = {}): GeminiResponse => ({
+      candidates: parts,
+      ...extra,
+    });
+    expect(
+      converter.convert(event([{ content: { parts: [{ functionCall: { partialArgs: [{ jsonPath: '$.x', stringValue: 'lost' }] } }] } }])),
+    ).toEqual([]);
     converter.convert(event([{ content: { parts: [{ functionCall: { name: 'search', willContinue: true } }] } }]));
-    converter.convert(event([{ content: { parts: [{ functionCall: { partialArgs: [{ jsonPath: '$.q', stringValue: 'cats' }], willContinue: true } }] } }]));
+    converter.convert(
+      event([{ content: { parts: [{ functionCall: { partialArgs: [{ jsonPath: '$.q', stringValue: 'cats' }], willContinue: true } }] } }]),
+    );
     const [last] = converter.convert(event([{ content: { parts: [{ text: '' }] }, finishReason: 'STOP' }]));
     expect(last?.choices).toStrictEqual([
-      { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"q":"cats"}' } }] }, finish_reason: 'tool_calls', native_finish_reason: 'STOP' },
+      {
+        index: 0,
+        delta: { tool_calls: [{ index: 0, function: { arguments: '{"q":"cats"}' } }] },
+        finish_reason: 'tool_calls',
+        native_finish_reason: 'STOP',
+      },
     ]);
   });
 

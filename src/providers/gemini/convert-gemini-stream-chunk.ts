@@ -52,7 +52,12 @@ export class GeminiStreamConverter {
     const blockReason = event.promptFeedback?.blockReason;
     if (candidates.length === 0 && blockReason !== undefined) {
       this.ended = true;
-      const blocked: ChunkChoice = { index: 0, delta: { role: 'assistant', content: '' }, finish_reason: 'content_filter', native_finish_reason: blockReason };
+      const blocked: ChunkChoice = {
+        index: 0,
+        delta: { role: 'assistant', content: '' },
+        finish_reason: 'content_filter',
+        native_finish_reason: blockReason,
+      };
       return [this.chunk([blocked])];
     }
     const choices = candidates.flatMap((candidate, position) => this.convertCandidate(candidate, candidate.index ?? position));

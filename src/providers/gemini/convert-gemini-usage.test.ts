@@ -47,7 +47,13 @@ describe('convertGeminiUsage', () => {
   });
 
   it('makes a sum none when a part of it is no count, and passes each figure on as sent, to be checked', () => {
-    const usage = convertGeminiUsage({ promptTokenCount: 5, toolUsePromptTokenCount: -9, candidatesTokenCount: 7, thoughtsTokenCount: 1.5, cachedContentTokenCount: -1 });
+    const usage = convertGeminiUsage({
+      promptTokenCount: 5,
+      toolUsePromptTokenCount: -9,
+      candidatesTokenCount: 7,
+      thoughtsTokenCount: 1.5,
+      cachedContentTokenCount: -1,
+    });
     expect(usage.prompt_tokens).toBeNaN();
     expect(usage.completion_tokens).toBeNaN();
     expect(usage.prompt_tokens_details).toStrictEqual({ cached_tokens: -1 });

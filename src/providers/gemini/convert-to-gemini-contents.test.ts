@@ -25,7 +25,12 @@ describe('convertToGeminiContents', () => {
   });
 
   it('sends a conversation of instructions only as the user turn, since Gemini refuses empty contents', () => {
-    expect(convert([{ role: 'system', content: 'Say hi.' }, { role: 'developer', content: 'In French.' }])).toStrictEqual({
+    expect(
+      convert([
+        { role: 'system', content: 'Say hi.' },
+        { role: 'developer', content: 'In French.' },
+      ]),
+    ).toStrictEqual({
       contents: [{ role: 'user', parts: [{ text: 'Say hi.' }, { text: 'In French.' }] }],
     });
   });
@@ -98,7 +103,14 @@ describe('convertToGeminiContents', () => {
         { role: 'user', content: 'Weather in Paris and Rome?' },
         { role: 'assistant', content: 'Let me check.', tool_calls: [weatherCall('call_0', 'Paris'), weatherCall('call_1', 'Rome')] },
         { role: 'tool', tool_call_id: 'call_0', content: '{"temperature":21}' },
-        { role: 'tool', tool_call_id: 'call_1', content: [{ type: 'text', text: 'Sunny, ' }, { type: 'text', text: '25 °C' }] },
+        {
+          role: 'tool',
+          tool_call_id: 'call_1',
+          content: [
+            { type: 'text', text: 'Sunny, ' },
+            { type: 'text', text: '25 °C' },
+          ],
+        },
         { role: 'user', content: 'Thanks' },
       ]).contents,
     ).toStrictEqual([
@@ -141,7 +153,11 @@ describe('convertToGeminiContents', () => {
 
   it('falls back to the call id for an unknown call, and to no arguments for arguments that are not a JSON object', () => {
     const contents = convert([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'lookup', arguments: '{"q": "unterminated' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'lookup', arguments: '{"q": "unterminated' } }],
+      },
       { role: 'tool', tool_call_id: 'call_x', content: '[1,2]' },
     ]).contents;
     expect(contents).toStrictEqual([
@@ -168,7 +184,13 @@ describe('convertToGeminiContents', () => {
     expect(
       convert([
         { role: 'user', content: '' },
-        { role: 'user', content: [{ type: 'text', text: '' }, { type: 'text', text: 'Hi' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '' },
+            { type: 'text', text: 'Hi' },
+          ],
+        },
         { role: 'assistant', content: '' },
         { role: 'system', content: '' },
       ]),

@@ -16,7 +16,10 @@ const TASK_TYPES: Record<string, string> = {
  * dimensionality when asked. Gemini's task types are upper-case enum names,
  * so one of its own written in lower case ("semantic_similarity") is sent upper-cased.
  */
-export function convertToGeminiEmbedRequest(request: EmbeddingsRequest, target: Pick<UpstreamTarget, 'upstreamModel'>): { requests: Record<string, unknown>[] } {
+export function convertToGeminiEmbedRequest(
+  request: EmbeddingsRequest,
+  target: Pick<UpstreamTarget, 'upstreamModel'>,
+): { requests: Record<string, unknown>[] } {
   const texts = request.input.kind === 'text' ? request.input.texts : [];
   const taskType = inputTypeFor(TASK_TYPES, request.input_type)?.toUpperCase();
   return {

@@ -69,14 +69,25 @@ describe('convertToGeminiRequest', () => {
   });
 
   it('treats null as unset, and keeps a list of stop sequences', () => {
-    const body = convertToGeminiRequest({ messages, temperature: null, max_tokens: null, max_completion_tokens: null, stop: ['a', 'b'] }, target);
+    const body = convertToGeminiRequest(
+      { messages, temperature: null, max_tokens: null, max_completion_tokens: null, stop: ['a', 'b'] },
+      target,
+    );
     expect(body.generationConfig).toStrictEqual({ stopSequences: ['a', 'b'] });
   });
 
   it('sends only the parameters an endpoint lists', () => {
     const listing = { ...target, supportedParameters: ['max_tokens', 'temperature', 'reasoning'] };
     const body = convertToGeminiRequest(
-      { messages, temperature: 1, top_k: 3, max_tokens: 50, tools: [weatherTool], response_format: { type: 'json_object' }, reasoning: { effort: 'low' } },
+      {
+        messages,
+        temperature: 1,
+        top_k: 3,
+        max_tokens: 50,
+        tools: [weatherTool],
+        response_format: { type: 'json_object' },
+        reasoning: { effort: 'low' },
+      },
       listing,
     );
     expect(body).toStrictEqual({
@@ -102,7 +113,10 @@ describe('convertToGeminiRequest', () => {
     ['auto', { mode: 'AUTO' }],
     ['none', { mode: 'NONE' }],
     ['required', { mode: 'ANY' }],
-    [{ type: 'function', function: { name: 'get_weather' } }, { mode: 'ANY', allowedFunctionNames: ['get_weather'] }],
+    [
+      { type: 'function', function: { name: 'get_weather' } },
+      { mode: 'ANY', allowedFunctionNames: ['get_weather'] },
+    ],
   ] as const)('maps tool_choice %j to functionCallingConfig %j', (toolChoice, config) => {
     const body = convertToGeminiRequest({ messages, tools: [weatherTool], tool_choice: toolChoice }, target);
     expect(body.toolConfig).toStrictEqual({ functionCallingConfig: config });
@@ -129,7 +143,9 @@ describe('convertToGeminiRequest', () => {
       convertToGeminiRequest({ messages, response_format: { type: 'json_schema', json_schema: { name: 'x' } } }, target).generationConfig,
     ).toStrictEqual({ responseMimeType: 'application/json' });
     expect(convertToGeminiRequest({ messages, response_format: { type: 'text' } }, target)).not.toHaveProperty('generationConfig');
-    expect(convertToGeminiRequest({ messages, response_format: { type: 'grammar', grammar: 'x' } }, target)).not.toHaveProperty('generationConfig');
+    expect(convertToGeminiRequest({ messages, response_format: { type: 'grammar', grammar: 'x' } }, target)).not.toHaveProperty(
+      'generationConfig',
+    );
   });
 
   it('puts the thinking config in generationConfig: a level for Gemini 3, a budget for older models', () => {
@@ -146,7 +162,11 @@ describe('convertToGeminiRequest', () => {
     const request: ChatRequest = {
       messages: [
         ...messages,
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_0', content: '{"temperature":21}' },
       ],
       tools: [weatherTool],

@@ -3,7 +3,11 @@ import type { ChatRequest, ReasoningEffort } from '../../protocol/chat.js';
 import { convertToGeminiThinkingConfig } from './convert-to-gemini-thinking-config.js';
 
 const messages: ChatRequest['messages'] = [{ role: 'user', content: 'Hi' }];
-const withReasoning = (reasoning: ChatRequest['reasoning'], extra: Partial<ChatRequest> = {}): ChatRequest => ({ messages, reasoning, ...extra });
+const withReasoning = (reasoning: ChatRequest['reasoning'], extra: Partial<ChatRequest> = {}): ChatRequest => ({
+  messages,
+  reasoning,
+  ...extra,
+});
 
 describe('convertToGeminiThinkingConfig', () => {
   it('sends nothing when the request says nothing about reasoning', () => {

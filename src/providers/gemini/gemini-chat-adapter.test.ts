@@ -1,13 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AdapterContext } from '../../protocol/adapters.js';
 import type { ChatCompletionChunk, ChatRequest } from '../../protocol/chat.js';
+import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
 import { resolveFixturesDir } from '../../sim/fixtures.js';
-import { startSimulator, type Simulator } from '../../sim/server.js';
+import { type Simulator, startSimulator } from '../../sim/server.js';
 import { closeAllPools } from '../shared/connection-pools.js';
 import { readFixtureEvents, readFixtureJson } from '../shared/recorded-fixtures.testing.js';
-import { startTestUpstream, type ReceivedRequest, type TestUpstream } from '../shared/upstream-server.testing.js';
-import type { AdapterContext } from '../../protocol/adapters.js';
-import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
+import { type ReceivedRequest, startTestUpstream, type TestUpstream } from '../shared/upstream-server.testing.js';
 import { geminiChatAdapter as adapter } from './gemini-chat-adapter.js';
 
 let sim: Simulator;
@@ -33,11 +33,21 @@ const request: ChatRequest = { model: 'google/gemini', messages: [{ role: 'user'
 const weatherRequest: ChatRequest = {
   ...request,
   messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
-  tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+  tools: [
+    { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+  ],
 };
 
 function target(upstreamModel: string, overrides: Partial<UpstreamTarget> = {}): UpstreamTarget {
-  return { providerId: 'google', kind: 'gemini', baseUrl: `${sim.url}/v1beta/`, apiKey: 'g-test', upstreamModel, timeoutMs: 2_000, ...overrides };
+  return {
+    providerId: 'google',
+    kind: 'gemini',
+    baseUrl: `${sim.url}/v1beta/`,
+    apiKey: 'g-test',
+    upstreamModel,
+    timeoutMs: 2_000,
+    ...overrides,
+  };
 }
 
 const contextWith = (signal: AbortSignal = new AbortController().signal): AdapterContext => ({ signal, endUserId: 'hashed-alice' });
@@ -56,7 +66,8 @@ async function failureOf(pending: Promise<unknown>): Promise<UpstreamError> {
   return error;
 }
 
-const simStats = async () => (await (await fetch(`${sim.url}/__sim/stats`)).json()) as { lastRequestBody: unknown; lastRequestHeaders: Record<string, string> };
+const simStats = async () =>
+  (await (await fetch(`${sim.url}/__sim/stats`)).json()) as { lastRequestBody: unknown; lastRequestHeaders: Record<string, string> };
 
 describe('geminiChatAdapter.complete (against the simulator)', () => {
   it('posts generateContent with the key in x-goog-api-key and maps the text answer', async () => {
@@ -88,24 +99,38 @@ describe('geminiChatAdapter.complete (against the simulator)', () => {
   it('maps a function call, with the synthesized id call_0', async () => {
     const completion = await adapter.complete(weatherRequest, target('sim-gemini'), contextWith());
     expect(completion.choices[0]).toMatchObject({
-      message: { content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"sim"}' } }] },
+      message: {
+        content: null,
+        tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"sim"}' } }],
+      },
       finish_reason: 'tool_calls',
     });
   });
 
   it('asks for thoughts and returns them as reasoning, counted as reasoning tokens', async () => {
-    const completion = await adapter.complete({ ...request, reasoning: { effort: 'low' } }, target('gemini-3-flash-preview'), contextWith());
+    const completion = await adapter.complete(
+      { ...request, reasoning: { effort: 'low' } },
+      target('gemini-3-flash-preview'),
+      contextWith(),
+    );
     expect(completion.choices[0]?.message.reasoning).toContain('The user wrote: "Hello there"');
     const reasoningTokens = completion.usage?.completion_tokens_details?.reasoning_tokens ?? 0;
     expect(reasoningTokens).toBeGreaterThan(0);
     expect(completion.usage?.completion_tokens).toBe(11 + reasoningTokens);
-    expect((await simStats()).lastRequestBody).toMatchObject({ generationConfig: { thinkingConfig: { thinkingLevel: 'low', includeThoughts: true } } });
+    expect((await simStats()).lastRequestBody).toMatchObject({
+      generationConfig: { thinkingConfig: { thinkingLevel: 'low', includeThoughts: true } },
+    });
   });
 
   it('maps the replayed prompt block (issue-19758-prompt-block) to an empty content_filter choice', async () => {
     const completion = await adapter.complete(request, target('fixture:gemini/issue-19758-prompt-block'), contextWith());
     expect(completion.choices).toStrictEqual([
-      { index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'content_filter', native_finish_reason: 'PROHIBITED_CONTENT' },
+      {
+        index: 0,
+        message: { role: 'assistant', content: '' },
+        finish_reason: 'content_filter',
+        native_finish_reason: 'PROHIBITED_CONTENT',
+      },
     ]);
   });
 
@@ -127,7 +152,9 @@ describe('geminiChatAdapter.complete (against the simulator)', () => {
   });
 
   it('rejects the replayed google-thinking-level-minimal-unsupported as a 400 INVALID_ARGUMENT', async () => {
-    const error = await failureOf(adapter.complete(request, target('fixture:gemini/google-thinking-level-minimal-unsupported'), contextWith()));
+    const error = await failureOf(
+      adapter.complete(request, target('fixture:gemini/google-thinking-level-minimal-unsupported'), contextWith()),
+    );
     expect(error.details).toMatchObject({ status: 400, providerCode: 'INVALID_ARGUMENT' });
     expect(error.details.retryAfterMs).toBeUndefined();
   });
@@ -166,11 +193,15 @@ describe('geminiChatAdapter.stream (against the simulator)', () => {
     ]);
     expect(chunks.map((chunk) => chunk.choices[0]?.finish_reason)).toEqual([null, null, 'stop', undefined]);
     expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 11, total_tokens: 14 } });
-    expect(chunks.every((chunk) => !('system_fingerprint' in chunk) && chunk.id === chunks[0]?.id && chunk.model === 'sim-gemini')).toBe(true);
+    expect(chunks.every((chunk) => !('system_fingerprint' in chunk) && chunk.id === chunks[0]?.id && chunk.model === 'sim-gemini')).toBe(
+      true,
+    );
   });
 
   it('streams thoughts as reasoning and a function call as one tool-call delta', async () => {
-    const chunks = await collect(await adapter.stream({ ...weatherRequest, reasoning: { effort: 'high' } }, target('sim-gemini'), contextWith()));
+    const chunks = await collect(
+      await adapter.stream({ ...weatherRequest, reasoning: { effort: 'high' } }, target('sim-gemini'), contextWith()),
+    );
     expect(chunks.map((chunk) => chunk.choices[0]?.delta)).toEqual([
       { role: 'assistant', reasoning: expect.stringContaining('The user wrote') },
       { tool_calls: [{ index: 0, id: 'call_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"sim"}' } }] },
@@ -193,14 +224,19 @@ describe('geminiChatAdapter.stream (against the simulator)', () => {
 
   it('throws a connection failure after the chunks that came before a broken connection', async () => {
     const received: ChatCompletionChunk[] = [];
-    const error = await failureOf(collect(await adapter.stream(request, target('sim-gemini@chunks=4,fail_after=2'), contextWith()), received));
+    const error = await failureOf(
+      collect(await adapter.stream(request, target('sim-gemini@chunks=4,fail_after=2'), contextWith()), received),
+    );
     expect(error.failure).toBe('connection');
     expect(received).toHaveLength(2);
   });
 
   it('throws a status failure with the Google code for an in-stream error event', async () => {
     const received: ChatCompletionChunk[] = [];
-    const pending = collect(await adapter.stream(request, target('sim-gemini@chunks=4,fail_after=1,fail_mode=error-event'), contextWith()), received);
+    const pending = collect(
+      await adapter.stream(request, target('sim-gemini@chunks=4,fail_after=1,fail_mode=error-event'), contextWith()),
+      received,
+    );
     const error = await failureOf(pending);
     expect(received).toHaveLength(1);
     expect(error.failure).toBe('status');
@@ -224,7 +260,9 @@ describe('geminiChatAdapter.stream (against the simulator)', () => {
 
   it('stops with aborted when the caller aborts mid-stream', async () => {
     const controller = new AbortController();
-    const chunks = (await adapter.stream(request, target('sim-gemini@chunks=5,chunk_delay=200'), contextWith(controller.signal)))[Symbol.asyncIterator]();
+    const chunks = (await adapter.stream(request, target('sim-gemini@chunks=5,chunk_delay=200'), contextWith(controller.signal)))[
+      Symbol.asyncIterator
+    ]();
     expect((await chunks.next()).value?.choices[0]?.delta.content).toBe('This is');
     controller.abort();
     expect((await failureOf(chunks.next())).failure).toBe('aborted');
@@ -252,7 +290,9 @@ describe('geminiChatAdapter.stream (against a test upstream)', () => {
       response.end(sse(readFixtureEvents('gemini/google-text.chunks.txt').slice(0, 2)));
     });
     const received: ChatCompletionChunk[] = [];
-    const error = await failureOf(collect(await adapter.stream(request, { ...target('gemini-2.5-flash'), baseUrl: server.origin }, contextWith()), received));
+    const error = await failureOf(
+      collect(await adapter.stream(request, { ...target('gemini-2.5-flash'), baseUrl: server.origin }, contextWith()), received),
+    );
     expect(error).toMatchObject({ failure: 'connection', message: 'stream ended early' });
     expect(received).toHaveLength(2);
   });

@@ -1,9 +1,9 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ChatCompletionChunk } from '../../protocol/chat.js';
-import { httpChatAdapter } from '../shared/http-chat-adapter.js';
-import { isRecord } from '../../util/is-record.js';
-import { parseStreamEventJson } from '../shared/read-upstream-body.js';
 import { UpstreamError } from '../../protocol/upstream.js';
+import { isRecord } from '../../util/is-record.js';
+import { httpChatAdapter } from '../shared/http-chat-adapter.js';
+import { parseStreamEventJson } from '../shared/read-upstream-body.js';
 import { convertGeminiResponse } from './convert-gemini-response.js';
 import { GeminiStreamConverter } from './convert-gemini-stream-chunk.js';
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';

@@ -11,10 +11,17 @@ describe('mapGeminiFinishReason', () => {
     expect(mapGeminiFinishReason('MAX_TOKENS', true)).toBe('length');
   });
 
-  it.each(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION', 'LANGUAGE'])(
-    'maps the block %s to content_filter',
-    (reason) => expect(mapGeminiFinishReason(reason, false)).toBe('content_filter'),
-  );
+  it.each([
+    'SAFETY',
+    'RECITATION',
+    'BLOCKLIST',
+    'PROHIBITED_CONTENT',
+    'SPII',
+    'IMAGE_SAFETY',
+    'IMAGE_PROHIBITED_CONTENT',
+    'IMAGE_RECITATION',
+    'LANGUAGE',
+  ])('maps the block %s to content_filter', (reason) => expect(mapGeminiFinishReason(reason, false)).toBe('content_filter'));
 
   it.each(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL', 'TOO_MANY_TOOL_CALLS', 'MISSING_THOUGHT_SIGNATURE'])(
     'maps the failed call %s to error',

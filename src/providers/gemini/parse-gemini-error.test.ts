@@ -20,7 +20,9 @@ describe('parseGeminiError', () => {
 
   it('reads whole and fractional durations, and skips unreadable ones', () => {
     const withDelay = (retryDelay: unknown) =>
-      parseGeminiError({ error: { code: 429, status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay }] } });
+      parseGeminiError({
+        error: { code: 429, status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay }] },
+      });
     expect(withDelay('7s').retryAfterMs).toBe(7000);
     expect(withDelay('0.250s').retryAfterMs).toBe(250);
     expect(withDelay('soon').retryAfterMs).toBeUndefined();

@@ -15,6 +15,9 @@ describe('convertToJinaEmbeddingsRequest', () => {
     ['clustering', 'separation'],
     ['text-matching', 'text-matching'],
   ])('sends input_type %s as task %s', (inputType, task) => {
-    expect(convertToJinaEmbeddingsRequest({ ...request, input_type: inputType, dimensions: 64 }, target)).toMatchObject({ task, dimensions: 64 });
+    expect(convertToJinaEmbeddingsRequest({ ...request, input_type: inputType, dimensions: 64 }, target)).toMatchObject({
+      task,
+      dimensions: 64,
+    });
   });
 });

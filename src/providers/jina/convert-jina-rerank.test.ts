@@ -20,7 +20,10 @@ describe('convertJinaRerankResponse', () => {
   it("reads Jina's shape: results with documents, total tokens", () => {
     const body = {
       model: 'jina-reranker-v2-base-multilingual',
-      results: [{ index: 1, relevance_score: 0.83, document: { text: 'Paris' } }, { index: 0, relevance_score: 0.02, document: { text: 'Berlin' } }],
+      results: [
+        { index: 1, relevance_score: 0.83, document: { text: 'Paris' } },
+        { index: 0, relevance_score: 0.02, document: { text: 'Berlin' } },
+      ],
       usage: { total_tokens: 21 },
     };
     expect(convertJinaRerankResponse(body)).toEqual({
@@ -43,7 +46,11 @@ describe('convertJinaRerankResponse', () => {
   });
 
   it('keeps an id and falls back to prompt_tokens (Together, Novita)', () => {
-    expect(convertJinaRerankResponse({ id: 'r-1', results: [], usage: { prompt_tokens: 9 } })).toEqual({ id: 'r-1', scores: [], usage: { total_tokens: 9 } });
+    expect(convertJinaRerankResponse({ id: 'r-1', results: [], usage: { prompt_tokens: 9 } })).toEqual({
+      id: 'r-1',
+      scores: [],
+      usage: { total_tokens: 9 },
+    });
   });
 
   it.each([

@@ -11,7 +11,10 @@ const TASKS: Record<string, string> = {
 };
 
 /** Jina's POST /v1/embeddings body: texts, floats (`embedding_type`), the task and dimensions when asked. */
-export function convertToJinaEmbeddingsRequest(request: EmbeddingsRequest, target: Pick<UpstreamTarget, 'upstreamModel'>): Record<string, unknown> {
+export function convertToJinaEmbeddingsRequest(
+  request: EmbeddingsRequest,
+  target: Pick<UpstreamTarget, 'upstreamModel'>,
+): Record<string, unknown> {
   const task = inputTypeFor(TASKS, request.input_type);
   return {
     model: target.upstreamModel,

@@ -1,2 +1,2 @@
-export { jinaRerankAdapter } from './jina-rerank-adapter.js';
 export { jinaEmbeddingsAdapter } from './jina-embeddings-adapter.js';
+export { jinaRerankAdapter } from './jina-rerank-adapter.js';

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { closeAllPools } from '../shared/connection-pools.js';
-import { startTestUpstream, type ReceivedRequest, type TestUpstream } from '../shared/upstream-server.testing.js';
 import type { UpstreamTarget } from '../../protocol/upstream.js';
+import { closeAllPools } from '../shared/connection-pools.js';
+import { type ReceivedRequest, startTestUpstream, type TestUpstream } from '../shared/upstream-server.testing.js';
 import { jinaRerankAdapter as adapter } from './jina-rerank-adapter.js';
 
 let server: TestUpstream | undefined;
@@ -29,13 +29,22 @@ const context = { signal: new AbortController().signal };
 describe('jinaRerankAdapter', () => {
   it('POSTs to /v1/rerank with the bearer key and configured headers, and reads scores and tokens', async () => {
     const up = await serve((_, response) =>
-      json(response, 200, { model: 'm', results: [{ index: 1, relevance_score: 0.9, document: { text: 'Paris' } }], usage: { total_tokens: 11 } }),
+      json(response, 200, {
+        model: 'm',
+        results: [{ index: 1, relevance_score: 0.9, document: { text: 'Paris' } }],
+        usage: { total_tokens: 11 },
+      }),
     );
     const answer = await adapter.rerank(request, target(up), context);
     expect(up.requests[0]).toMatchObject({
       path: '/v1/rerank',
       headers: { authorization: 'Bearer jina-key', 'x-team': 'search' },
-      body: { model: 'jina-reranker-v2-base-multilingual', query: 'capital of France', documents: ['Berlin', 'Paris'], return_documents: false },
+      body: {
+        model: 'jina-reranker-v2-base-multilingual',
+        query: 'capital of France',
+        documents: ['Berlin', 'Paris'],
+        return_documents: false,
+      },
     });
     expect(answer).toEqual({ scores: [{ index: 1, relevance_score: 0.9 }], usage: { total_tokens: 11 } });
   });

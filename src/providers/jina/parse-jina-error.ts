@@ -1,5 +1,5 @@
-import { parseOpenAIError } from '../openai/parse-openai-error.js';
 import { isRecord } from '../../util/is-record.js';
+import { parseOpenAIError } from '../openai/parse-openai-error.js';
 import type { ProviderErrorInfo } from '../shared/upstream-status-error.js';
 
 /**

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { rankResults } from '../../rerank/rank-results.js';
 import type { RerankRequest } from '../../protocol/rerank.js';
 import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
+import { rankResults } from '../../rerank/rank-results.js';
 import { localRerankAdapter } from './local-rerank-adapter.js';
 
-const request: RerankRequest = { model: 'local/bm25', query: 'capital of France', documents: ['Berlin is in Germany.', 'Paris is the capital of France.'] };
-const target = (upstreamModel: string): UpstreamTarget => ({ providerId: 'gateway', kind: 'local', baseUrl: '', upstreamModel, timeoutMs: 1_000 });
+const request: RerankRequest = {
+  model: 'local/bm25',
+  query: 'capital of France',
+  documents: ['Berlin is in Germany.', 'Paris is the capital of France.'],
+};
+const target = (upstreamModel: string): UpstreamTarget => ({
+  providerId: 'gateway',
+  kind: 'local',
+  baseUrl: '',
+  upstreamModel,
+  timeoutMs: 1_000,
+});
 const live = { signal: new AbortController().signal };
 
 describe('localRerankAdapter', () => {
@@ -17,7 +27,12 @@ describe('localRerankAdapter', () => {
   });
 
   it('ranks, once sorted, the relevant document first, keeps top_n, and keeps ties in input order', async () => {
-    const ties = { ...request, query: 'capital', documents: ['no match', 'the capital', 'Paris is the capital of France.', 'the capital'], top_n: 3 };
+    const ties = {
+      ...request,
+      query: 'capital',
+      documents: ['no match', 'the capital', 'Paris is the capital of France.', 'the capital'],
+      top_n: 3,
+    };
     const { scores } = await localRerankAdapter.rerank(ties, target('bm25'), live);
     expect(rankResults(scores, ties).map((r) => r.index)).toEqual([1, 3, 2]);
   });

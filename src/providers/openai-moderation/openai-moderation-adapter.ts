@@ -1,7 +1,7 @@
+import type { ModerationAdapter } from '../../protocol/adapters.js';
 import { parseOpenAIError } from '../openai/parse-openai-error.js';
 import { readUpstreamAnswer } from '../shared/read-upstream-body.js';
 import { sendUpstreamRequest } from '../shared/send-upstream-request.js';
-import type { ModerationAdapter } from '../../protocol/adapters.js';
 import { convertOpenAIModerationResponse } from './convert-openai-moderation-response.js';
 import type { OpenAIModerationRequest } from './openai-moderation-api-types.js';
 

@@ -5,8 +5,17 @@ import { toOpenAIVideoRequest } from './convert-to-openai-video-request.js';
 describe('OpenAI video objects', () => {
   it('reads each status', () => {
     expect(fromOpenAIVideo({ id: 'v', status: 'queued' })).toEqual({ status: 'queued', upstreamId: 'v' });
-    expect(fromOpenAIVideo({ id: 'v', status: 'completed', seconds: '8' })).toEqual({ status: 'completed', upstreamId: 'v', seconds: 8, outputs: 1 });
-    expect(fromOpenAIVideo({ id: 'v', status: 'failed', error: { message: 'x' } })).toEqual({ status: 'failed', upstreamId: 'v', message: 'x' });
+    expect(fromOpenAIVideo({ id: 'v', status: 'completed', seconds: '8' })).toEqual({
+      status: 'completed',
+      upstreamId: 'v',
+      seconds: 8,
+      outputs: 1,
+    });
+    expect(fromOpenAIVideo({ id: 'v', status: 'failed', error: { message: 'x' } })).toEqual({
+      status: 'failed',
+      upstreamId: 'v',
+      message: 'x',
+    });
     expect(fromOpenAIVideo({ id: 'v', status: 'weird' })).toBeUndefined();
     expect(fromOpenAIVideo('nope')).toBeUndefined();
   });
@@ -19,7 +28,10 @@ describe('OpenAI video objects', () => {
 
   it('sends the first frame as input_reference, by URL or data URL', () => {
     const frame = (url: string) => ({ type: 'image_url' as const, image_url: { url }, frame_type: 'first_frame' as const });
-    const body = toOpenAIVideoRequest({ model: 'm', prompt: 'p', frame_images: [frame('data:image/png;base64,AA==')], passthrough: {} }, 'sora-2');
+    const body = toOpenAIVideoRequest(
+      { model: 'm', prompt: 'p', frame_images: [frame('data:image/png;base64,AA==')], passthrough: {} },
+      'sora-2',
+    );
     expect(body).toEqual({ model: 'sora-2', prompt: 'p', input_reference: { image_url: 'data:image/png;base64,AA==' } });
   });
 });

@@ -1,5 +1,5 @@
-import { isRecord } from '../../util/is-record.js';
 import type { UpstreamVideoState } from '../../protocol/adapters.js';
+import { isRecord } from '../../util/is-record.js';
 
 /**
  * OpenAI's video object → the gateway's view of the job, or undefined when the

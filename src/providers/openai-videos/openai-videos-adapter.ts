@@ -1,9 +1,9 @@
+import type { VideoAdapter } from '../../protocol/adapters.js';
 import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
 import { parseOpenAIError } from '../openai/parse-openai-error.js';
 import { readUpstreamAnswer } from '../shared/read-upstream-body.js';
 import { sendUpstreamRequest } from '../shared/send-upstream-request.js';
 import { streamedVideo } from '../shared/streamed-video.js';
-import type { VideoAdapter } from '../../protocol/adapters.js';
 import { fromOpenAIVideo } from './convert-openai-video.js';
 import { toOpenAIVideoRequest } from './convert-to-openai-video-request.js';
 

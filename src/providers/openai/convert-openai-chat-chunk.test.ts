@@ -61,7 +61,7 @@ describe('convertOpenAIChatChunk', () => {
     expect(JSON.stringify(chunks)).not.toContain('obfuscation');
   });
 
-  it("maps azure-model-router: skips the leading prompt_filter_results chunk, drops filter results and null fingerprints", () => {
+  it('maps azure-model-router: skips the leading prompt_filter_results chunk, drops filter results and null fingerprints', () => {
     const chunks = convertRecording('openai/azure-model-router.1.chunks.txt');
     expect(chunks).toHaveLength(7);
     expect(chunks.every((chunk) => chunk.id === 'chatcmpl-CYPS1lijGoK8gd9lYzY3r9Sx50nbt')).toBe(true);
@@ -70,7 +70,12 @@ describe('convertOpenAIChatChunk', () => {
     expect(assemble(chunks)).toMatchObject({
       content: 'Capital of Denmark.',
       finish_reason: 'stop',
-      usage: { prompt_tokens: 15, completion_tokens: 78, total_tokens: 93, completion_tokens_details: { reasoning_tokens: 64, audio_tokens: 0 } },
+      usage: {
+        prompt_tokens: 15,
+        completion_tokens: 78,
+        total_tokens: 93,
+        completion_tokens_details: { reasoning_tokens: 64, audio_tokens: 0 },
+      },
     });
     expect(JSON.stringify(chunks)).not.toMatch(/content_filter_results|prompt_filter_results|obfuscation/);
   });
@@ -121,7 +126,7 @@ describe('convertOpenAIChatChunk', () => {
     });
   });
 
-  it("maps mistral-reasoning: content arrays split into reasoning (thinking parts) and text", () => {
+  it('maps mistral-reasoning: content arrays split into reasoning (thinking parts) and text', () => {
     const chunks = convertRecording('openai/mistral-reasoning.chunks.txt');
     expect(chunks[0]?.choices[0]?.delta).toStrictEqual({ role: 'assistant', reasoning: 'The user is asking' });
     expect(chunks[2]?.choices[0]?.delta).toStrictEqual({ content: '2 + 2 = 4' });
@@ -139,7 +144,16 @@ describe('convertOpenAIChatChunk', () => {
 
   it('gives Mistral-style tool calls without index their position', () => {
     const chunk = convertOpenAIChatChunk({
-      choices: [{ delta: { tool_calls: [{ id: 'a', function: { name: 'f', arguments: '{}' } }, { id: 'b', function: { name: 'g', arguments: '{}' } }] } }],
+      choices: [
+        {
+          delta: {
+            tool_calls: [
+              { id: 'a', function: { name: 'f', arguments: '{}' } },
+              { id: 'b', function: { name: 'g', arguments: '{}' } },
+            ],
+          },
+        },
+      ],
     });
     expect(chunk?.choices[0]?.delta.tool_calls?.map((call) => [call.index, call.id, call.type])).toEqual([
       [0, 'a', 'function'],

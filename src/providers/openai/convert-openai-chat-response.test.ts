@@ -70,7 +70,12 @@ describe('convertOpenAIChatResponse', () => {
       choices: [
         {
           finish_reason: 'stop',
-          message: { content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'hmm' }] }, { type: 'text', text: '4' }] },
+          message: {
+            content: [
+              { type: 'thinking', thinking: [{ type: 'text', text: 'hmm' }] },
+              { type: 'text', text: '4' },
+            ],
+          },
         },
       ],
     });

@@ -16,7 +16,8 @@ export function convertOpenAIEmbeddingsResponse(body: unknown): UpstreamEmbeddin
     if (!isRecord(item)) return undefined;
     const vector = readVector(item.embedding);
     const { index } = item;
-    if (!vector || !Number.isInteger(index) || (index as number) < 0 || (index as number) >= vectors.length || vectors[index as number]) return undefined;
+    if (!vector || !Number.isInteger(index) || (index as number) < 0 || (index as number) >= vectors.length || vectors[index as number])
+      return undefined;
     vectors[index as number] = vector;
   }
   const tokens = isRecord(body.usage) ? readCount(body.usage.prompt_tokens) : undefined;

@@ -6,13 +6,28 @@ const target = { upstreamModel: 'text-embedding-3-small' };
 
 describe('convertToOpenAIEmbeddingsRequest', () => {
   it('sends texts as floats with dimensions, and nothing of the gateway’s own', () => {
-    const request = { model: 'openai/te3', input: { kind: 'text' as const, texts: ['a', 'b'] }, dimensions: 256, input_type: 'search_query', provider: { sort: 'price' } };
-    expect(convertToOpenAIEmbeddingsRequest(request, target)).toEqual({ model: 'text-embedding-3-small', input: ['a', 'b'], encoding_format: 'float', dimensions: 256 });
+    const request = {
+      model: 'openai/te3',
+      input: { kind: 'text' as const, texts: ['a', 'b'] },
+      dimensions: 256,
+      input_type: 'search_query',
+      provider: { sort: 'price' },
+    };
+    expect(convertToOpenAIEmbeddingsRequest(request, target)).toEqual({
+      model: 'text-embedding-3-small',
+      input: ['a', 'b'],
+      encoding_format: 'float',
+      dimensions: 256,
+    });
   });
 
   it('sends token arrays as they are, and the end user as the keyed hash only when the client named one', () => {
     const tokens = { model: 'm', input: { kind: 'tokens' as const, tokens: [[1, 2]] } };
-    expect(convertToOpenAIEmbeddingsRequest(tokens, target, 'hash-1')).toEqual({ model: 'text-embedding-3-small', input: [[1, 2]], encoding_format: 'float' });
+    expect(convertToOpenAIEmbeddingsRequest(tokens, target, 'hash-1')).toEqual({
+      model: 'text-embedding-3-small',
+      input: [[1, 2]],
+      encoding_format: 'float',
+    });
     expect(convertToOpenAIEmbeddingsRequest({ ...tokens, user: 'alice' }, target, 'hash-1')).toMatchObject({ user: 'hash-1' });
   });
 });
@@ -28,7 +43,13 @@ describe('convertOpenAIEmbeddingsResponse', () => {
       model: 'text-embedding-3-small',
       usage: { prompt_tokens: 5, total_tokens: 5 },
     };
-    expect(convertOpenAIEmbeddingsResponse(body)).toEqual({ vectors: [[0.1, 0.2], [0.3, 0.4]], usage: { prompt_tokens: 5 } });
+    expect(convertOpenAIEmbeddingsResponse(body)).toEqual({
+      vectors: [
+        [0.1, 0.2],
+        [0.3, 0.4],
+      ],
+      usage: { prompt_tokens: 5 },
+    });
   });
 
   it('reads an answer without usage', () => {
@@ -41,7 +62,15 @@ describe('convertOpenAIEmbeddingsResponse', () => {
     ['an empty vector', { data: [{ index: 0, embedding: [] }] }],
     ['a non-number', { data: [{ index: 0, embedding: [1, 'x'] }] }],
     ['an index out of range', { data: [{ index: 1, embedding: [1] }] }],
-    ['an index twice', { data: [{ index: 0, embedding: [1] }, { index: 0, embedding: [2] }] }],
+    [
+      'an index twice',
+      {
+        data: [
+          { index: 0, embedding: [1] },
+          { index: 0, embedding: [2] },
+        ],
+      },
+    ],
     ['no JSON at all', undefined],
   ])('finds no embeddings in %s', (_, body) => {
     expect(convertOpenAIEmbeddingsResponse(body)).toBeUndefined();

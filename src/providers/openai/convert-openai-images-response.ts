@@ -21,7 +21,9 @@ export function convertOpenAIImagesResponse(body: unknown): UpstreamImages | und
     if (!image) return undefined;
     images.push(image);
   }
-  const usage = isRecord(body.usage) ? { input_tokens: readCount(body.usage.input_tokens), output_tokens: readCount(body.usage.output_tokens) } : undefined;
+  const usage = isRecord(body.usage)
+    ? { input_tokens: readCount(body.usage.input_tokens), output_tokens: readCount(body.usage.output_tokens) }
+    : undefined;
   return {
     ...(typeof body.created === 'number' && Number.isSafeInteger(body.created) ? { created: body.created } : {}),
     images,

@@ -6,7 +6,12 @@ const request = { model: 'openai/gpt-image-1', prompt: 'a cat', response_format:
 
 describe('convertToOpenAIImagesRequest', () => {
   it('sends the prompt and the fields asked, no response_format to a GPT image model', () => {
-    expect(convertToOpenAIImagesRequest({ ...request, n: 2, quality: 'high', background: 'transparent', output_format: 'webp', output_compression: 80 }, { upstreamModel: 'gpt-image-1' })).toEqual({
+    expect(
+      convertToOpenAIImagesRequest(
+        { ...request, n: 2, quality: 'high', background: 'transparent', output_format: 'webp', output_compression: 80 },
+        { upstreamModel: 'gpt-image-1' },
+      ),
+    ).toEqual({
       model: 'gpt-image-1',
       prompt: 'a cat',
       n: 2,
@@ -18,8 +23,15 @@ describe('convertToOpenAIImagesRequest', () => {
   });
 
   it('asks DALL·E for the format wanted, since it answers URLs by default', () => {
-    expect(convertToOpenAIImagesRequest({ ...request, style: 'vivid' }, { upstreamModel: 'dall-e-3' })).toEqual({ model: 'dall-e-3', prompt: 'a cat', style: 'vivid', response_format: 'b64_json' });
-    expect(convertToOpenAIImagesRequest({ ...request, response_format: 'url' }, { upstreamModel: 'dall-e-2' })).toMatchObject({ response_format: 'url' });
+    expect(convertToOpenAIImagesRequest({ ...request, style: 'vivid' }, { upstreamModel: 'dall-e-3' })).toEqual({
+      model: 'dall-e-3',
+      prompt: 'a cat',
+      style: 'vivid',
+      response_format: 'b64_json',
+    });
+    expect(convertToOpenAIImagesRequest({ ...request, response_format: 'url' }, { upstreamModel: 'dall-e-2' })).toMatchObject({
+      response_format: 'url',
+    });
   });
 
   it.each([
@@ -30,7 +42,9 @@ describe('convertToOpenAIImagesRequest', () => {
     ['auto', 'auto'],
   ])('turns aspect ratio %s into size %s; a size asked wins', (aspect_ratio, size) => {
     expect(convertToOpenAIImagesRequest({ ...request, aspect_ratio }, { upstreamModel: 'gpt-image-1' }).size).toBe(size);
-    expect(convertToOpenAIImagesRequest({ ...request, aspect_ratio, size: '1024x1024' }, { upstreamModel: 'gpt-image-1' }).size).toBe('1024x1024');
+    expect(convertToOpenAIImagesRequest({ ...request, aspect_ratio, size: '1024x1024' }, { upstreamModel: 'gpt-image-1' }).size).toBe(
+      '1024x1024',
+    );
   });
 
   it('sends the end user as the keyed hash only when the client named one', () => {
@@ -41,8 +55,18 @@ describe('convertToOpenAIImagesRequest', () => {
 
 describe('convertOpenAIImagesResponse', () => {
   it('reads a GPT image answer: base64, format and token usage', () => {
-    const body = { created: 1700000000, data: [{ b64_json: 'iVBO' }], output_format: 'png', usage: { input_tokens: 5, output_tokens: 272, total_tokens: 277 } };
-    expect(convertOpenAIImagesResponse(body)).toEqual({ created: 1700000000, images: [{ b64_json: 'iVBO' }], outputFormat: 'png', usage: { input_tokens: 5, output_tokens: 272 } });
+    const body = {
+      created: 1700000000,
+      data: [{ b64_json: 'iVBO' }],
+      output_format: 'png',
+      usage: { input_tokens: 5, output_tokens: 272, total_tokens: 277 },
+    };
+    expect(convertOpenAIImagesResponse(body)).toEqual({
+      created: 1700000000,
+      images: [{ b64_json: 'iVBO' }],
+      outputFormat: 'png',
+      usage: { input_tokens: 5, output_tokens: 272 },
+    });
   });
 
   it('reads a DALL·E 3 answer: URLs and revised prompts, no usage', () => {

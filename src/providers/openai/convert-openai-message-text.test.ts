@@ -20,7 +20,13 @@ describe('convertOpenAIMessageText', () => {
     expect(
       convertOpenAIMessageText({
         content: [
-          { type: 'thinking', thinking: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+          {
+            type: 'thinking',
+            thinking: [
+              { type: 'text', text: 'a' },
+              { type: 'text', text: 'b' },
+            ],
+          },
           { type: 'text', text: 'c' },
           { type: 'text', text: 'd' },
         ],

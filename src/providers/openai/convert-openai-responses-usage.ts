@@ -6,7 +6,11 @@ export function convertOpenAIResponsesUsage(usage: Partial<ResponsesUsage> | nul
   if (!usage) return undefined;
   const prompt = usage.input_tokens ?? 0;
   const completion = usage.output_tokens ?? 0;
-  const converted: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage.total_tokens ?? prompt + completion };
+  const converted: Usage = {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: usage.total_tokens ?? prompt + completion,
+  };
   const cached = usage.input_tokens_details?.cached_tokens;
   if (cached != null) converted.prompt_tokens_details = { cached_tokens: cached };
   const reasoning = usage.output_tokens_details?.reasoning_tokens;

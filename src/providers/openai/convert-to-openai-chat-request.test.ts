@@ -183,7 +183,12 @@ describe('convertToOpenAIChatRequest', () => {
   it('sends native web search as OpenAI’s web_search_options, location nested, without what OpenAI has no field for', () => {
     const request: ChatRequest = {
       messages: [{ role: 'user', content: 'news?' }],
-      web_search_options: { search_context_size: 'high', user_location: { type: 'approximate', city: 'Paris', country: 'FR', region: null }, max_uses: 3, allowed_domains: ['a.example'] },
+      web_search_options: {
+        search_context_size: 'high',
+        user_location: { type: 'approximate', city: 'Paris', country: 'FR', region: null },
+        max_uses: 3,
+        allowed_domains: ['a.example'],
+      },
     };
     expect(convert(request).web_search_options).toEqual({
       search_context_size: 'high',

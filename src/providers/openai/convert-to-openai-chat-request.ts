@@ -1,7 +1,7 @@
 import type { ChatMessage, ChatRequest, ContentPart, ReasoningEffort, WebSearchOptions } from '../../protocol/chat.js';
 import { offersTier } from '../../protocol/routing-vocabulary.js';
-import { upstreamEndUser } from '../shared/hash-end-user.js';
 import type { UpstreamTarget } from '../../protocol/upstream.js';
+import { upstreamEndUser } from '../shared/hash-end-user.js';
 
 /**
  * OpenAI Chat Completions parameters copied as they are. They are sent when

@@ -8,7 +8,11 @@ import { upstreamEndUser } from '../shared/hash-end-user.js';
  * `dimensions` when asked, the end user as the gateway's keyed hash.
  * `input_type` has no OpenAI counterpart and is not sent.
  */
-export function convertToOpenAIEmbeddingsRequest(request: EmbeddingsRequest, target: Pick<UpstreamTarget, 'upstreamModel'>, endUserId?: string): Record<string, unknown> {
+export function convertToOpenAIEmbeddingsRequest(
+  request: EmbeddingsRequest,
+  target: Pick<UpstreamTarget, 'upstreamModel'>,
+  endUserId?: string,
+): Record<string, unknown> {
   const user = upstreamEndUser(request, endUserId);
   return {
     model: target.upstreamModel,

@@ -20,7 +20,11 @@ const isDallE = (model: string) => model.startsWith('dall-e');
  * background, output format and compression, style, and the end user as the
  * gateway's keyed hash. `response_format` goes only to the models that take it.
  */
-export function convertToOpenAIImagesRequest(request: ImageRequest, target: Pick<UpstreamTarget, 'upstreamModel'>, endUserId?: string): Record<string, unknown> {
+export function convertToOpenAIImagesRequest(
+  request: ImageRequest,
+  target: Pick<UpstreamTarget, 'upstreamModel'>,
+  endUserId?: string,
+): Record<string, unknown> {
   const size = request.size ?? sizeFor(request.aspect_ratio);
   const user = upstreamEndUser(request, endUserId);
   const dallE = isDallE(target.upstreamModel);

@@ -2,7 +2,10 @@ import type { SpeechRequest } from '../../protocol/speech.js';
 import type { UpstreamTarget } from '../../protocol/upstream.js';
 
 /** OpenAI's POST /audio/speech body: the text, the voice, the format, and speed and instructions when asked. */
-export function convertToOpenAISpeechRequest(request: SpeechRequest, target: Pick<UpstreamTarget, 'upstreamModel'>): Record<string, unknown> {
+export function convertToOpenAISpeechRequest(
+  request: SpeechRequest,
+  target: Pick<UpstreamTarget, 'upstreamModel'>,
+): Record<string, unknown> {
   return {
     model: target.upstreamModel,
     input: request.input,

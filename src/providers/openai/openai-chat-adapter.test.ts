@@ -3,12 +3,12 @@ import type { ServerResponse } from 'node:http';
 import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { AdapterContext } from '../../protocol/adapters.js';
 import type { ChatCompletionChunk, ChatRequest } from '../../protocol/chat.js';
+import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
 import { closeAllPools } from '../shared/connection-pools.js';
 import { readFixtureEvents, readFixtureJson } from '../shared/recorded-fixtures.testing.js';
-import { startTestUpstream, type ReceivedRequest, type TestUpstream } from '../shared/upstream-server.testing.js';
-import type { AdapterContext } from '../../protocol/adapters.js';
-import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
+import { type ReceivedRequest, startTestUpstream, type TestUpstream } from '../shared/upstream-server.testing.js';
 import { openAIChatAdapter as adapter } from './openai-chat-adapter.js';
 
 const upstreams: TestUpstream[] = [];

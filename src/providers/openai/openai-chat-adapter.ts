@@ -1,10 +1,10 @@
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { ChatCompletionChunk } from '../../protocol/chat.js';
 import type { ChatAdapter } from '../../protocol/adapters.js';
-import { httpChatAdapter } from '../shared/http-chat-adapter.js';
-import { isRecord } from '../../util/is-record.js';
-import { parseStreamEventJson } from '../shared/read-upstream-body.js';
+import type { ChatCompletionChunk } from '../../protocol/chat.js';
 import { UpstreamError } from '../../protocol/upstream.js';
+import { isRecord } from '../../util/is-record.js';
+import { httpChatAdapter } from '../shared/http-chat-adapter.js';
+import { parseStreamEventJson } from '../shared/read-upstream-body.js';
 import { convertOpenAIChatChunk } from './convert-openai-chat-chunk.js';
 import { convertOpenAIChatResponse } from './convert-openai-chat-response.js';
 import { convertToOpenAIChatRequest } from './convert-to-openai-chat-request.js';

@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { AdapterContext, NativeResponses } from '../../protocol/adapters.js';
-import type { ResponseObject, ResponsesRequest, ResponseStreamEvent } from '../../protocol/responses.js';
+import type { ResponseObject, ResponseStreamEvent, ResponsesRequest } from '../../protocol/responses.js';
 import { TERMINAL_RESPONSE_EVENTS } from '../../protocol/responses.js';
 import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
 import { isRecord } from '../../util/is-record.js';
@@ -42,7 +42,9 @@ const OPENAI_SERVICE_TIERS = new Set(['auto', 'default', 'flex', 'priority', 'sc
  */
 export function openAIResponsesBody(body: ResponsesRequest, target: UpstreamTarget, stream: boolean): ResponsesRequest {
   const fields = body as unknown as Record<string, unknown>;
-  const picked = Object.fromEntries(OPENAI_RESPONSES_FIELDS.filter((field) => fields[field] != null).map((field) => [field, fields[field]]));
+  const picked = Object.fromEntries(
+    OPENAI_RESPONSES_FIELDS.filter((field) => fields[field] != null).map((field) => [field, fields[field]]),
+  );
   const tier = body.service_tier != null && OPENAI_SERVICE_TIERS.has(body.service_tier) ? { service_tier: body.service_tier } : {};
   return { ...(picked as unknown as ResponsesRequest), ...tier, model: target.upstreamModel, stream, store: false };
 }
@@ -76,9 +78,11 @@ export async function* readResponseEvents(events: AsyncIterable<EventSourceMessa
     // OpenAI sends no sentinel, but hosts that copy the API may end with one.
     if (data === '[DONE]' || ended) continue;
     const json = parseStreamEventJson(data, parseOpenAIError);
-    if (typeof json.type !== 'string') throw new UpstreamError('malformed', 'upstream sent a Responses event without a type', { body: json });
+    if (typeof json.type !== 'string')
+      throw new UpstreamError('malformed', 'upstream sent a Responses event without a type', { body: json });
     if (json.type === 'error') throw midStreamError(json, parseOpenAIError);
-    if (json.type === 'response.failed') throw midStreamError(json, parseOpenAIError, isRecord(json.response) ? json.response.error : undefined);
+    if (json.type === 'response.failed')
+      throw midStreamError(json, parseOpenAIError, isRecord(json.response) ? json.response.error : undefined);
     ended = TERMINAL_RESPONSE_EVENTS.has(json.type);
     yield json as ResponseStreamEvent;
   }

@@ -6,7 +6,14 @@ import { convertToOpenAISpeechRequest } from './convert-to-openai-speech-request
 import { parseOpenAIError } from './parse-openai-error.js';
 
 /** The audio types of OpenAI's formats, for an answer that names none. */
-const AUDIO_TYPES: Record<string, string> = { mp3: 'audio/mpeg', opus: 'audio/opus', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm' };
+const AUDIO_TYPES: Record<string, string> = {
+  mp3: 'audio/mpeg',
+  opus: 'audio/opus',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  wav: 'audio/wav',
+  pcm: 'audio/pcm',
+};
 
 /** OpenAI's text to speech (POST {base}/audio/speech): the audio streams back as it is made. */
 export const openAISpeechAdapter: SpeechAdapter = {

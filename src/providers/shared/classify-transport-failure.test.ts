@@ -25,7 +25,11 @@ describe('classifyTransportFailure', () => {
   });
 
   it('calls a process out of descriptors or memory its own failure, not the upstream’s', () => {
-    for (const error of [nodeError('EMFILE', 'connect EMFILE 127.0.0.1:443 - Local (undefined:undefined)'), nodeError('ENFILE', 'file table overflow'), nodeError('ENOBUFS', 'no buffer space')]) {
+    for (const error of [
+      nodeError('EMFILE', 'connect EMFILE 127.0.0.1:443 - Local (undefined:undefined)'),
+      nodeError('ENFILE', 'file table overflow'),
+      nodeError('ENOBUFS', 'no buffer space'),
+    ]) {
       const classified = classifyTransportFailure(error, quiet);
       expect(classified.failure).toBe('local');
       expect(classified.message).toMatch(/^the gateway could not open a connection \(/);

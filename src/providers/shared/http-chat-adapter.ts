@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../../protocol/chat.js';
 import type { AdapterContext, ChatAdapter } from '../../protocol/adapters.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../../protocol/chat.js';
 import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { readUpstreamAnswer, requireEventStream } from './read-upstream-body.js';
 import { readUpstreamEvents } from './read-upstream-events.js';

@@ -5,7 +5,7 @@ import { cohereEmbeddingsAdapter } from '../cohere/cohere-embeddings-adapter.js'
 import { geminiEmbeddingsAdapter } from '../gemini/gemini-embeddings-adapter.js';
 import { openAIEmbeddingsAdapter } from '../openai/openai-embeddings-adapter.js';
 import { closeAllPools } from './connection-pools.js';
-import { startTestUpstream, type ReceivedRequest, type TestUpstream } from './upstream-server.testing.js';
+import { type ReceivedRequest, startTestUpstream, type TestUpstream } from './upstream-server.testing.js';
 
 let server: TestUpstream | undefined;
 const serve = async (handle: (request: ReceivedRequest, response: ServerResponse) => void) => (server = await startTestUpstream(handle));
@@ -25,7 +25,10 @@ const target = (up: TestUpstream, kind: string, path: string): UpstreamTarget =>
   timeoutMs: 2_000,
 });
 const context = { signal: new AbortController().signal };
-const texts = (n: number) => ({ model: 'x/embed', input: { kind: 'text' as const, texts: Array.from({ length: n }, (_, i) => `text ${i}`) } });
+const texts = (n: number) => ({
+  model: 'x/embed',
+  input: { kind: 'text' as const, texts: Array.from({ length: n }, (_, i) => `text ${i}`) },
+});
 
 describe('httpEmbeddingsAdapter', () => {
   it('POSTs OpenAI’s body to {base}/embeddings with the bearer key', async () => {
@@ -38,13 +41,20 @@ describe('httpEmbeddingsAdapter', () => {
   it('calls Gemini’s batchEmbedContents with the key in x-goog-api-key', async () => {
     const up = await serve((_, res) => json(res, 200, { embeddings: [{ values: [0.5] }] }));
     await geminiEmbeddingsAdapter.embed(texts(1), target(up, 'gemini', '/v1beta'), context);
-    expect(up.requests[0]).toMatchObject({ path: '/v1beta/models/embed-model:batchEmbedContents', headers: { 'x-goog-api-key': 'the-key' } });
+    expect(up.requests[0]).toMatchObject({
+      path: '/v1beta/models/embed-model:batchEmbedContents',
+      headers: { 'x-goog-api-key': 'the-key' },
+    });
   });
 
   it('sends more texts than a call takes in consecutive batches, answered as one in input order', async () => {
     const up = await serve((request, res) => {
       const sent = (request.body as { texts: string[] }).texts;
-      json(res, 200, { id: `e-${sent.length}`, embeddings: { float: sent.map((t) => [Number(t.split(' ')[1])]) }, meta: { billed_units: { input_tokens: sent.length } } });
+      json(res, 200, {
+        id: `e-${sent.length}`,
+        embeddings: { float: sent.map((t) => [Number(t.split(' ')[1])]) },
+        meta: { billed_units: { input_tokens: sent.length } },
+      });
     });
     const answer = await cohereEmbeddingsAdapter.embed(texts(200), target(up, 'cohere', '/v2'), context);
     expect(up.requests.map((r) => (r.body as { texts: string[] }).texts.length)).toEqual([96, 96, 8]);
@@ -57,7 +67,10 @@ describe('httpEmbeddingsAdapter', () => {
     let call = 0;
     const up = await serve((request, res) => {
       const sent = (request.body as { texts: string[] }).texts;
-      json(res, 200, { embeddings: { float: sent.map(() => [1]) }, ...(call++ === 0 ? { meta: { billed_units: { input_tokens: 5 } } } : {}) });
+      json(res, 200, {
+        embeddings: { float: sent.map(() => [1]) },
+        ...(call++ === 0 ? { meta: { billed_units: { input_tokens: 5 } } } : {}),
+      });
     });
     expect((await cohereEmbeddingsAdapter.embed(texts(100), target(up, 'cohere', '/v2'), context)).usage).toEqual({});
   });
@@ -71,7 +84,9 @@ describe('httpEmbeddingsAdapter', () => {
   });
 
   it('turns an error body into a status error with its message and Retry-After', async () => {
-    const up = await serve((_, res) => json(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '2' }));
+    const up = await serve((_, res) =>
+      json(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '2' }),
+    );
     await expect(openAIEmbeddingsAdapter.embed(texts(1), target(up, 'openai', '/v1'), context)).rejects.toMatchObject({
       failure: 'status',
       message: 'upstream answered 429: Rate limit reached',

@@ -1,5 +1,5 @@
-import type { EmbeddingsRequest, UpstreamEmbeddings } from '../../protocol/embeddings.js';
 import type { AdapterContext, EmbeddingsAdapter } from '../../protocol/adapters.js';
+import type { EmbeddingsRequest, UpstreamEmbeddings } from '../../protocol/embeddings.js';
 import { UpstreamError, type UpstreamTarget } from '../../protocol/upstream.js';
 import { readUpstreamAnswer } from './read-upstream-body.js';
 import { sendUpstreamRequest } from './send-upstream-request.js';
@@ -25,10 +25,17 @@ export interface EmbeddingsProtocol {
 /** The request with only the items from `start` to `end` of its input. */
 function batchOf(request: EmbeddingsRequest, start: number, end: number): EmbeddingsRequest {
   const { input } = request;
-  return { ...request, input: input.kind === 'text' ? { kind: 'text', texts: input.texts.slice(start, end) } : { kind: 'tokens', tokens: input.tokens.slice(start, end) } };
+  return {
+    ...request,
+    input:
+      input.kind === 'text'
+        ? { kind: 'text', texts: input.texts.slice(start, end) }
+        : { kind: 'tokens', tokens: input.tokens.slice(start, end) },
+  };
 }
 
-const inputLength = (request: EmbeddingsRequest) => (request.input.kind === 'text' ? request.input.texts.length : request.input.tokens.length);
+const inputLength = (request: EmbeddingsRequest) =>
+  request.input.kind === 'text' ? request.input.texts.length : request.input.tokens.length;
 
 /**
  * An adapter for an embeddings API that takes one JSON POST and answers in
@@ -49,7 +56,10 @@ export function httpEmbeddingsAdapter(protocol: EmbeddingsProtocol): EmbeddingsA
     });
     const answer = await readUpstreamAnswer(response, protocol.fromResponseBody, 'embeddings');
     const sent = inputLength(request);
-    if (answer.vectors.length !== sent) throw new UpstreamError('malformed', `upstream answered ${answer.vectors.length} embeddings for ${sent} inputs`, { status: response.statusCode });
+    if (answer.vectors.length !== sent)
+      throw new UpstreamError('malformed', `upstream answered ${answer.vectors.length} embeddings for ${sent} inputs`, {
+        status: response.statusCode,
+      });
     return answer;
   }
 

@@ -1,5 +1,5 @@
-import type { RerankRequest, UpstreamRerank } from '../../protocol/rerank.js';
 import type { RerankAdapter } from '../../protocol/adapters.js';
+import type { RerankRequest, UpstreamRerank } from '../../protocol/rerank.js';
 import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { readUpstreamAnswer } from './read-upstream-body.js';
 import { sendUpstreamRequest } from './send-upstream-request.js';

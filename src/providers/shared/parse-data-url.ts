@@ -14,6 +14,8 @@ export function parseDataUrl(url: string): { mediaType: string; data: string } |
   const payload = match[2] ?? '';
   return {
     mediaType: type.trim().toLowerCase() || 'text/plain',
-    data: parameters.some((parameter) => parameter.toLowerCase() === 'base64') ? payload : Buffer.from(decodeURIComponent(payload)).toString('base64'),
+    data: parameters.some((parameter) => parameter.toLowerCase() === 'base64')
+      ? payload
+      : Buffer.from(decodeURIComponent(payload)).toString('base64'),
   };
 }

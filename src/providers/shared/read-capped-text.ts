@@ -12,7 +12,11 @@ export interface CappedText {
  * never held in memory. A body whose Content-Length fits is read whole by
  * undici, the cheaper way.
  */
-export async function readCappedText(body: Dispatcher.ResponseData['body'], headers: Dispatcher.ResponseData['headers'], maxBytes: number): Promise<CappedText> {
+export async function readCappedText(
+  body: Dispatcher.ResponseData['body'],
+  headers: Dispatcher.ResponseData['headers'],
+  maxBytes: number,
+): Promise<CappedText> {
   const declared = headers['content-length'] === undefined ? NaN : Number(headers['content-length']);
   if (Number.isInteger(declared) && declared <= maxBytes) return { text: await body.text(), cut: false };
   const read = await readCapped(body, maxBytes);

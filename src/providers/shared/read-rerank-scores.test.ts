@@ -3,7 +3,12 @@ import { readCount, readRerankScores } from './read-rerank-scores.js';
 
 describe('readRerankScores', () => {
   it('keeps index and score, ignoring echoed documents', () => {
-    expect(readRerankScores([{ index: 1, relevance_score: 0.5, document: { text: 'x' } }, { index: 0, relevance_score: 0 }])).toEqual([
+    expect(
+      readRerankScores([
+        { index: 1, relevance_score: 0.5, document: { text: 'x' } },
+        { index: 0, relevance_score: 0 },
+      ]),
+    ).toEqual([
       { index: 1, relevance_score: 0.5 },
       { index: 0, relevance_score: 0 },
     ]);

@@ -10,7 +10,10 @@ import { upstreamBodyLimits } from './upstream-body-limits.js';
  * at most maxEventChars: past it the parser drops what it buffered and the
  * stream fails, so an upstream that never ends an event cannot grow memory.
  */
-export async function* readSseEvents(body: AsyncIterable<Uint8Array>, maxEventChars = upstreamBodyLimits().maxAnswerBytes): AsyncGenerator<EventSourceMessage> {
+export async function* readSseEvents(
+  body: AsyncIterable<Uint8Array>,
+  maxEventChars = upstreamBodyLimits().maxAnswerBytes,
+): AsyncGenerator<EventSourceMessage> {
   const parsed: EventSourceMessage[] = [];
   let overflow = false;
   const parser = createParser({
@@ -24,7 +27,11 @@ export async function* readSseEvents(body: AsyncIterable<Uint8Array>, maxEventCh
   const decoder = new TextDecoder();
   const feed = (text: string) => {
     parser.feed(text);
-    if (overflow) throw new UpstreamError('malformed', `upstream sent a stream event larger than the gateway's ${maxEventChars}-character limit (UPSTREAM_MAX_ANSWER_BYTES)`);
+    if (overflow)
+      throw new UpstreamError(
+        'malformed',
+        `upstream sent a stream event larger than the gateway's ${maxEventChars}-character limit (UPSTREAM_MAX_ANSWER_BYTES)`,
+      );
   };
   for await (const bytes of body) {
     feed(decoder.decode(bytes, { stream: true }));

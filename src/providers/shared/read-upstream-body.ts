@@ -1,7 +1,7 @@
 import { UpstreamError } from '../../protocol/upstream.js';
 import { isRecord } from '../../util/is-record.js';
 import { parseJson } from './parse-json.js';
-import { readCappedText, type CappedText } from './read-capped-text.js';
+import { type CappedText, readCappedText } from './read-capped-text.js';
 import type { UpstreamResponse } from './send-upstream-request.js';
 import { excerpt, upstreamBodyLimits } from './upstream-body-limits.js';
 import { midStreamError, type ProviderErrorParser } from './upstream-status-error.js';
@@ -28,21 +28,32 @@ export async function readUpstreamText(response: UpstreamResponse): Promise<stri
   const readable = Number.isInteger(declared) && declared > maxAnswerBytes ? maxErrorBytes : maxAnswerBytes;
   const { text, cut } = await readWithin(response, readable);
   if (!cut) return text;
-  throw new UpstreamError('malformed', `upstream answered more than the gateway's ${maxAnswerBytes}-byte limit of an answer (UPSTREAM_MAX_ANSWER_BYTES)`, {
-    status: response.statusCode,
-    body: excerpt(text, maxErrorBytes),
-  });
+  throw new UpstreamError(
+    'malformed',
+    `upstream answered more than the gateway's ${maxAnswerBytes}-byte limit of an answer (UPSTREAM_MAX_ANSWER_BYTES)`,
+    {
+      status: response.statusCode,
+      body: excerpt(text, maxErrorBytes),
+    },
+  );
 }
 
 /**
  * The canonical answer of a one-JSON-body 2xx answer. A body that does not
  * convert is not the protocol; `expected` names what it lacked ("a message").
  */
-export async function readUpstreamAnswer<T>(response: UpstreamResponse, fromBody: (body: unknown) => T | undefined, expected: string): Promise<T> {
+export async function readUpstreamAnswer<T>(
+  response: UpstreamResponse,
+  fromBody: (body: unknown) => T | undefined,
+  expected: string,
+): Promise<T> {
   const text = await readUpstreamText(response);
   const answer = fromBody(parseJson(text));
   if (answer === undefined) {
-    throw new UpstreamError('malformed', `upstream answered without ${expected}`, { status: response.statusCode, body: excerpt(text, upstreamBodyLimits().maxErrorBytes) });
+    throw new UpstreamError('malformed', `upstream answered without ${expected}`, {
+      status: response.statusCode,
+      body: excerpt(text, upstreamBodyLimits().maxErrorBytes),
+    });
   }
   return answer;
 }
@@ -67,7 +78,8 @@ export async function requireEventStream(response: UpstreamResponse): Promise<vo
 export function parseStreamEventJson(data: string, parseProviderError: ProviderErrorParser): Record<string, unknown> {
   const json = parseJson(data);
   const { maxErrorBytes } = upstreamBodyLimits();
-  if (!isRecord(json)) throw new UpstreamError('malformed', 'upstream sent a stream event that is not a JSON object', { body: excerpt(data, maxErrorBytes) });
+  if (!isRecord(json))
+    throw new UpstreamError('malformed', 'upstream sent a stream event that is not a JSON object', { body: excerpt(data, maxErrorBytes) });
   if (json.error != null) throw midStreamError(data.length > maxErrorBytes ? excerpt(data, maxErrorBytes) : json, parseProviderError, json);
   return json;
 }

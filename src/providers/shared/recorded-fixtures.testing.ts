@@ -15,5 +15,7 @@ export function readFixtureJson(name: string): unknown {
 
 /** The `data:` payloads of a recorded stream, one per line, e.g. "openai/groq-tool-call.chunks.txt". */
 export function readFixtureEvents(name: string): string[] {
-  return readFileSync(fixtureUrl(name), 'utf8').split('\n').filter((line) => line.trim() !== '');
+  return readFileSync(fixtureUrl(name), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
 }

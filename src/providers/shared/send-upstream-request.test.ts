@@ -13,7 +13,8 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/hang') return; // never answers
     if (req.url === '/fail') return res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"down"}}');
-    if (req.url === '/huge-error') return res.writeHead(503, { 'content-type': 'text/plain' }).end('e'.repeat(DEFAULT_UPSTREAM_BODY_LIMITS.maxErrorBytes * 4));
+    if (req.url === '/huge-error')
+      return res.writeHead(503, { 'content-type': 'text/plain' }).end('e'.repeat(DEFAULT_UPSTREAM_BODY_LIMITS.maxErrorBytes * 4));
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -83,7 +84,9 @@ describe('sendUpstreamRequest', () => {
     const error = await failure(sendUpstreamRequest(call('/huge-error', new AbortController().signal)));
     const limit = DEFAULT_UPSTREAM_BODY_LIMITS.maxErrorBytes;
     expect(error).toMatchObject({ failure: 'status', details: { status: 503, body: 'e'.repeat(limit) } });
-    expect(error.message).toBe(`upstream answered 503 with an error body larger than the gateway's ${limit}-byte limit (UPSTREAM_MAX_ERROR_BYTES), cut there`);
+    expect(error.message).toBe(
+      `upstream answered 503 with an error body larger than the gateway's ${limit}-byte limit (UPSTREAM_MAX_ERROR_BYTES), cut there`,
+    );
   });
 
   it('lets a body that cannot be serialized fail as the gateway’s own error, not as a connection failure', async () => {

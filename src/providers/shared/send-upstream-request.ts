@@ -4,9 +4,9 @@ import type { AdapterContext } from '../../protocol/adapters.js';
 import type { UpstreamError } from '../../protocol/upstream.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 import { poolFor } from './connection-pools.js';
-import { readCappedText, type CappedText } from './read-capped-text.js';
+import { type CappedText, readCappedText } from './read-capped-text.js';
 import { upstreamBodyLimits } from './upstream-body-limits.js';
-import { upstreamStatusError, type ProviderErrorParser } from './upstream-status-error.js';
+import { type ProviderErrorParser, upstreamStatusError } from './upstream-status-error.js';
 
 export interface UpstreamRequest {
   url: string;
@@ -119,7 +119,9 @@ async function requestFollowing(call: UpstreamRequest, payload: string | undefin
     const response = await dispatcher.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
-      ...(payload === undefined ? { method: 'GET', headers } : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload }),
+      ...(payload === undefined
+        ? { method: 'GET', headers }
+        : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload }),
       signal,
     });
     const location = response.headers.location;

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { midStreamError, upstreamStatusError } from './upstream-status-error.js';
 
-const parser = (body: unknown) =>
-  typeof body === 'object' && body !== null ? { message: 'parsed', code: 'some_code' } : {};
+const parser = (body: unknown) => (typeof body === 'object' && body !== null ? { message: 'parsed', code: 'some_code' } : {});
 
 describe('upstreamStatusError', () => {
   it('carries status, parsed JSON body, provider code and retry hint', () => {

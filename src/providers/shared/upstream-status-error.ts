@@ -52,11 +52,15 @@ export function upstreamStatusError(
  */
 export function midStreamError(body: unknown, parseProviderError: ProviderErrorParser, parsed: unknown = body): UpstreamError {
   const info = parseProviderError(parsed);
-  return new UpstreamError('status', `upstream failed mid-stream${info.message ? `: ${excerpt(info.message, upstreamBodyLimits().maxErrorBytes)}` : ''}`, {
-    body,
-    providerCode: info.code,
-    ...(info.retryAfterMs !== undefined ? { retryAfterMs: info.retryAfterMs } : {}),
-  });
+  return new UpstreamError(
+    'status',
+    `upstream failed mid-stream${info.message ? `: ${excerpt(info.message, upstreamBodyLimits().maxErrorBytes)}` : ''}`,
+    {
+      body,
+      providerCode: info.code,
+      ...(info.retryAfterMs !== undefined ? { retryAfterMs: info.retryAfterMs } : {}),
+    },
+  );
 }
 
 function parseJsonOrText(text: string): unknown {

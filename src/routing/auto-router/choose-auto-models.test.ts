@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskType } from '../../protocol/routing-vocabulary.js';
 import type { RoutableModel } from '../routers/routable-model.js';
-import { chooseAutoModels, type AutoRouterSettings } from './choose-auto-models.js';
+import { type AutoRouterSettings, chooseAutoModels } from './choose-auto-models.js';
 
-const model = (id: string, price: number, scores: RoutableModel['scores']): RoutableModel => ({ id, price, promptPrice: price / 2, scores, endpoints: [] });
+const model = (id: string, price: number, scores: RoutableModel['scores']): RoutableModel => ({
+  id,
+  price,
+  promptPrice: price / 2,
+  scores,
+  endpoints: [],
+});
 const models = [
   model('a/cheap', 1, { coding: 0.3, general: 0.4 }),
   model('a/mid', 2, { coding: 0.6, general: 0.6, math: 0.7 }),
@@ -20,16 +26,43 @@ describe('chooseAutoModels', () => {
     { name: 'rule 4: cost_tier max', settings: { cost_tier: 'max' }, expected: ['b/best'] },
     { name: 'rule 4: cost_tier low', settings: { cost_tier: 'low' }, expected: ['a/cheap'] },
     { name: 'rule 4: an empty band takes the nearest, best score first', settings: { cost_tier: 'high' }, expected: ['b/good', 'a/mid'] },
-    { name: 'rule 5: tradeoff 0 permits up to the 90th percentile, best score first', settings: { cost_quality_tradeoff: 0 }, expected: ['b/good', 'a/mid', 'a/cheap'] },
+    {
+      name: 'rule 5: tradeoff 0 permits up to the 90th percentile, best score first',
+      settings: { cost_quality_tradeoff: 0 },
+      expected: ['b/good', 'a/mid', 'a/cheap'],
+    },
     { name: 'rule 5: cost_tier wins over the tradeoff', settings: { cost_tier: 'max', cost_quality_tradeoff: 10 }, expected: ['b/best'] },
-    { name: 'rule 1: allowed_models with a trailing wildcard', settings: { allowed_models: ['a/*'], cost_tier: 'max' }, expected: ['a/mid'] },
+    {
+      name: 'rule 1: allowed_models with a trailing wildcard',
+      settings: { allowed_models: ['a/*'], cost_tier: 'max' },
+      expected: ['a/mid'],
+    },
     { name: 'rule 1: allowed_models admits unranked models', settings: { allowed_models: ['c/*'] }, expected: ['c/unscored'] },
-    { name: 'rule 3: an excluded pattern wins over an allowed one', settings: { allowed_models: ['b/*'], excluded_models: ['b/best'], cost_tier: 'max' }, expected: ['b/good'] },
+    {
+      name: 'rule 3: an excluded pattern wins over an allowed one',
+      settings: { allowed_models: ['b/*'], excluded_models: ['b/best'], cost_tier: 'max' },
+      expected: ['b/good'],
+    },
     { name: 'rule 2: ranked models of the task only', task: 'math', expected: ['a/mid'] },
-    { name: 'rule 2: the default model set when nothing is ranked', task: 'translation', settings: { cost_quality_tradeoff: 0 }, expected: ['b/good', 'a/mid', 'a/cheap'] },
-    { name: 'rule 6: pin_model reuses the last assistant model first', settings: { pin_model: true }, pinned: 'b/best', expected: ['b/best', 'a/cheap'] },
+    {
+      name: 'rule 2: the default model set when nothing is ranked',
+      task: 'translation',
+      settings: { cost_quality_tradeoff: 0 },
+      expected: ['b/good', 'a/mid', 'a/cheap'],
+    },
+    {
+      name: 'rule 6: pin_model reuses the last assistant model first',
+      settings: { pin_model: true },
+      pinned: 'b/best',
+      expected: ['b/best', 'a/cheap'],
+    },
     { name: 'rule 6: pin_model off ignores it', pinned: 'b/best', expected: ['a/cheap'] },
-    { name: 'rule 6: a pinned model the patterns exclude is not reused', settings: { pin_model: true, excluded_models: ['b/*'] }, pinned: 'b/best', expected: ['a/cheap'] },
+    {
+      name: 'rule 6: a pinned model the patterns exclude is not reused',
+      settings: { pin_model: true, excluded_models: ['b/*'] },
+      pinned: 'b/best',
+      expected: ['a/cheap'],
+    },
     { name: 'rule 6: an unknown pinned model is not reused', settings: { pin_model: true }, pinned: 'z/gone', expected: ['a/cheap'] },
     { name: 'nothing left', settings: { excluded_models: ['*'] }, expected: [] },
   ];

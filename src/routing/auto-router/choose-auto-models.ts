@@ -2,7 +2,7 @@ import type { RoutableModel } from '../routers/routable-model.js';
 import type { ModelVerdict, RouterChoice } from '../routers/router-choice.js';
 import type { TaskClassification } from './classify-task.js';
 import { compileModelPatterns } from './match-model-pattern.js';
-import { costBand, costPercentiles, selectInBand, type CostTier } from './select-cost-band.js';
+import { type CostTier, costBand, costPercentiles, selectInBand } from './select-cost-band.js';
 
 /** The auto-router plugins' fields (spec 2.2; pin_model is auto-router's only). */
 export interface AutoRouterSettings {
@@ -43,9 +43,9 @@ export function chooseAutoModels({ models, classification, settings, pinned }: A
   const drop = (model: RoutableModel, reason: string) => dropped.push({ model: model.id, decision: 'dropped', reason });
 
   const eligible = models.filter((m) => {
-    if (allowed && !allowed.match(m.id)) return drop(m, 'not matched by allowed_models'), false;
+    if (allowed && !allowed.match(m.id)) return (drop(m, 'not matched by allowed_models'), false);
     const pattern = excluded.match(m.id);
-    if (pattern) return drop(m, `excluded_models: matches ${pattern}`), false;
+    if (pattern) return (drop(m, `excluded_models: matches ${pattern}`), false);
     return true;
   });
 
@@ -88,6 +88,9 @@ export function chooseAutoModels({ models, classification, settings, pinned }: A
     models: chosen.map((m) => m.id),
     summary,
     params,
-    verdicts: [...chosen.map((m): ModelVerdict => ({ model: m.id, decision: 'chosen', reason: reason(m) })), ...dropped.filter((v) => v.model !== pinnedModel?.id)],
+    verdicts: [
+      ...chosen.map((m): ModelVerdict => ({ model: m.id, decision: 'chosen', reason: reason(m) })),
+      ...dropped.filter((v) => v.model !== pinnedModel?.id),
+    ],
   };
 }

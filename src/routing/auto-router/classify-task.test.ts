@@ -30,7 +30,13 @@ describe('classifyTask', () => {
       { role: 'system', content: 'You translate documents.' },
       { role: 'user', content: 'Translate this to French' },
       { role: 'assistant', content: 'Bonjour' },
-      { role: 'user', content: [{ type: 'text', text: 'Now fix this bug:' }, { type: 'text', text: '```js\nfoo(\n```' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Now fix this bug:' },
+          { type: 'text', text: '```js\nfoo(\n```' },
+        ],
+      },
     ];
     expect(classifyTask(messages)).toEqual({ task: 'coding', cues: ['code block', 'programming word'] });
   });

@@ -1,5 +1,5 @@
-import type { TaskType } from '../../protocol/routing-vocabulary.js';
 import type { ChatMessage } from '../../protocol/chat.js';
+import type { TaskType } from '../../protocol/routing-vocabulary.js';
 
 export interface TaskClassification {
   task: TaskType;
@@ -27,8 +27,16 @@ const CUES: readonly (readonly [Exclude<TaskType, 'general'>, readonly Cue[]])[]
       [/(?:^|\n)\s*(?:import|from|#include|using|package)\s+[\w.<"/]/, 2, 'import line'],
       [/\bselect\s+[\w*,\s]+\s+from\s+\w+/, 2, 'SQL query'],
       [/\b(?:traceback|stack trace|segfault|nullpointerexception|typeerror|syntaxerror|compile error|compiler error)\b/, 2, 'error trace'],
-      [/\b(?:python|javascript|typescript|java|rust|golang|kotlin|swift|c\+\+|c#|php|ruby|bash|sql|html|css|react|node\.js)\b/, 1, 'language name'],
-      [/\b(?:code|coding|bug|debug|refactor|regex|function|method|compile|unit tests?|api endpoint|script|algorithm)\b/, 1, 'programming word'],
+      [
+        /\b(?:python|javascript|typescript|java|rust|golang|kotlin|swift|c\+\+|c#|php|ruby|bash|sql|html|css|react|node\.js)\b/,
+        1,
+        'language name',
+      ],
+      [
+        /\b(?:code|coding|bug|debug|refactor|regex|function|method|compile|unit tests?|api endpoint|script|algorithm)\b/,
+        1,
+        'programming word',
+      ],
     ],
   ],
   [
@@ -52,7 +60,11 @@ const CUES: readonly (readonly [Exclude<TaskType, 'general'>, readonly Cue[]])[]
   [
     'creative_writing',
     [
-      [/\b(?:write|compose|draft|create|tell)\b[^.?!\n]{0,40}\b(?:story|poem|haiku|sonnet|limerick|song|lyrics|novel|screenplay|script for a|fairy tale|fable)\b/, 3, 'creative piece'],
+      [
+        /\b(?:write|compose|draft|create|tell)\b[^.?!\n]{0,40}\b(?:story|poem|haiku|sonnet|limerick|song|lyrics|novel|screenplay|script for a|fairy tale|fable)\b/,
+        3,
+        'creative piece',
+      ],
       [/\b(?:story|poem|haiku|sonnet|lyrics|novel|fiction|fairy tale|short story)\b/, 2, 'creative form'],
       [/\b(?:character|plot|rhyme|fantasy|protagonist|villain|once upon a time|imaginative|creative)\b/, 1, 'creative word'],
     ],

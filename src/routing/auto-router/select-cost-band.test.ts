@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costBand, costPercentiles, selectInBand, type CostTier } from './select-cost-band.js';
+import { type CostTier, costBand, costPercentiles, selectInBand } from './select-cost-band.js';
 
 const prices = { a: 1, b: 2, c: 3, d: 4, e: 5 };
 const percentiles = costPercentiles(Object.keys(prices), (id) => prices[id as keyof typeof prices]);

@@ -43,7 +43,8 @@ export function costPercentiles<T>(items: readonly T[], cost: (item: T) => numbe
   return new Map(items.map((item, i) => [item, (100 * below(costs[i]!)) / span]));
 }
 
-const distance = (p: number, band: CostBand) => (p < band.from ? band.from - p : p > band.to || (p === band.to && !band.inclusive) ? p - band.to : 0);
+const distance = (p: number, band: CostBand) =>
+  p < band.from ? band.from - p : p > band.to || (p === band.to && !band.inclusive) ? p - band.to : 0;
 
 /**
  * The items whose cost percentile lies in the band. A band no item falls in

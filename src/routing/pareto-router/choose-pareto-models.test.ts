@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { RoutableModel } from '../routers/routable-model.js';
 import { chooseParetoModels, type ParetoRouterSettings } from './choose-pareto-models.js';
 
-const model = (id: string, coding: number | undefined, perMillionPrompt: number, endpoints: RoutableModel['endpoints'] = []): RoutableModel => ({
+const model = (
+  id: string,
+  coding: number | undefined,
+  perMillionPrompt: number,
+  endpoints: RoutableModel['endpoints'] = [],
+): RoutableModel => ({
   id,
   scores: coding === undefined ? {} : { coding },
   price: perMillionPrompt / 1e6,
@@ -30,13 +35,25 @@ describe('chooseParetoModels', () => {
   it.each([
     { name: 'omitted min_coding_score: the high tier, cheapest frontier model first', settings: {}, expected: ['p/b', 'p/a'] },
     { name: 'min_coding_score ≥ 0.66: high', settings: { min_coding_score: 0.9 }, expected: ['p/b', 'p/a'] },
-    { name: 'min_coding_score ≥ 0.33: medium, off-frontier models last', settings: { min_coding_score: 0.5 }, expected: ['p/b', 'p/a', 'p/g'] },
+    {
+      name: 'min_coding_score ≥ 0.33: medium, off-frontier models last',
+      settings: { min_coding_score: 0.5 },
+      expected: ['p/b', 'p/a', 'p/g'],
+    },
     { name: 'min_coding_score < 0.33: low, above the median', settings: { min_coding_score: 0.1 }, expected: ['p/c', 'p/b', 'p/a', 'p/g'] },
-    { name: 'max_price: best-scoring affordable frontier model, then cheaper ones', settings: { max_price: 5.5 }, expected: ['p/a', 'p/b', 'p/c'] },
+    {
+      name: 'max_price: best-scoring affordable frontier model, then cheaper ones',
+      settings: { max_price: 5.5 },
+      expected: ['p/a', 'p/b', 'p/c'],
+    },
     { name: 'max_price bypasses min_coding_score', settings: { max_price: 4, min_coding_score: 0.9 }, expected: ['p/b', 'p/c'] },
     { name: 'max_price nothing meets', settings: { max_price: 0.5 }, expected: [] },
     { name: 'price_source prompt is the list price', settings: { max_price: 2 }, expected: ['p/c'] },
-    { name: 'price_source weighted_avg weighs endpoints by traffic', settings: { max_price: 2, price_source: 'weighted_avg' }, expected: ['p/b', 'p/c'] },
+    {
+      name: 'price_source weighted_avg weighs endpoints by traffic',
+      settings: { max_price: 2, price_source: 'weighted_avg' },
+      expected: ['p/b', 'p/c'],
+    },
   ] satisfies { name: string; settings: ParetoRouterSettings; expected: string[] }[])('$name', ({ settings, expected }) => {
     expect(choose(settings).models).toEqual(expected);
   });
@@ -45,12 +62,22 @@ describe('chooseParetoModels', () => {
     const tiered = choose({ min_coding_score: 0.5 });
     expect(tiered.params).toEqual({ price_source: 'prompt', tier: 'medium', quality_floor: 0.75 });
     expect(tiered.verdicts).toContainEqual({ model: 'p/g', decision: 'chosen', reason: 'coding score 0.75, $6/M input, off the frontier' });
-    expect(tiered.verdicts).toContainEqual({ model: 'p/c', decision: 'dropped', reason: 'coding score 0.7 below the medium tier (percentile 50 < 60)' });
+    expect(tiered.verdicts).toContainEqual({
+      model: 'p/c',
+      decision: 'dropped',
+      reason: 'coding score 0.7 below the medium tier (percentile 50 < 60)',
+    });
     expect(tiered.verdicts).toContainEqual({ model: 'p/none', decision: 'dropped', reason: 'no coding score' });
 
     const capped = choose({ max_price: 2, price_source: 'weighted_avg' });
-    expect(capped.verdicts[0]).toEqual({ model: 'p/b', decision: 'chosen', reason: 'coding score 0.8, $1.5/M input (traffic-weighted), on the frontier' });
+    expect(capped.verdicts[0]).toEqual({
+      model: 'p/b',
+      decision: 'chosen',
+      reason: 'coding score 0.8, $1.5/M input (traffic-weighted), on the frontier',
+    });
     expect(capped.verdicts).toContainEqual({ model: 'p/a', decision: 'dropped', reason: '$5/M input above max_price 2' });
-    expect(choose({ max_price: 0.5 }).summary).toBe('no model with a coding score is priced at or under max_price $0.5/M input (price_source prompt)');
+    expect(choose({ max_price: 0.5 }).summary).toBe(
+      'no model with a coding score is priced at or under max_price $0.5/M input (price_source prompt)',
+    );
   });
 });

@@ -28,7 +28,8 @@ type Tier = 'high' | 'medium' | 'low';
 const TIER_FLOORS: Record<Tier, number> = { high: 80, medium: 60, low: 50 };
 
 /** min_coding_score's mapping to tiers; omitted means the highest. */
-const tierOf = (minScore: number | undefined): Tier => (minScore === undefined || minScore >= 0.66 ? 'high' : minScore >= 0.33 ? 'medium' : 'low');
+const tierOf = (minScore: number | undefined): Tier =>
+  minScore === undefined || minScore >= 0.66 ? 'high' : minScore >= 0.33 ? 'medium' : 'low';
 
 const perMillion = (usd: number) => Math.round(usd * 1e6 * 1e6) / 1e6;
 
@@ -65,7 +66,9 @@ export function chooseParetoModels({ models, settings, traffic }: ParetoRouterIn
   for (const m of models) if (m.scores.coding === undefined) dropped.push({ model: m.id, decision: 'dropped', reason: 'no coding score' });
 
   const coding = (m: RoutableModel) => m.scores.coding!;
-  const prices = new Map(scored.map((m) => [m, source === 'weighted_avg' ? weightedPromptPrice(m, traffic) : { price: m.promptPrice, weighted: false }]));
+  const prices = new Map(
+    scored.map((m) => [m, source === 'weighted_avg' ? weightedPromptPrice(m, traffic) : { price: m.promptPrice, weighted: false }]),
+  );
   const price = (m: RoutableModel) => prices.get(m)!.price;
   const span = Math.max(1, scored.length - 1);
   const percentile = (m: RoutableModel) => (scored.length === 1 ? 100 : (100 * scored.filter((o) => coding(o) < coding(m)).length) / span);
@@ -73,7 +76,12 @@ export function chooseParetoModels({ models, settings, traffic }: ParetoRouterIn
   const tier: Tier = settings.max_price !== undefined ? 'low' : tierOf(settings.min_coding_score);
   const pool = scored.filter((m) => percentile(m) >= TIER_FLOORS[tier]);
   for (const m of scored)
-    if (!pool.includes(m)) dropped.push({ model: m.id, decision: 'dropped', reason: `coding score ${coding(m)} below the ${tier} tier (percentile ${Math.round(percentile(m))} < ${TIER_FLOORS[tier]})` });
+    if (!pool.includes(m))
+      dropped.push({
+        model: m.id,
+        decision: 'dropped',
+        reason: `coding score ${coding(m)} below the ${tier} tier (percentile ${Math.round(percentile(m))} < ${TIER_FLOORS[tier]})`,
+      });
 
   const frontier = paretoFrontier(pool, price, coding);
   const describe = (m: RoutableModel) =>
@@ -85,7 +93,9 @@ export function chooseParetoModels({ models, settings, traffic }: ParetoRouterIn
   if (settings.max_price !== undefined) {
     const cap = settings.max_price;
     const affordable = pool.filter((m) => price(m) * 1e6 <= cap);
-    for (const m of pool) if (!affordable.includes(m)) dropped.push({ model: m.id, decision: 'dropped', reason: `$${perMillion(price(m))}/M input above max_price ${cap}` });
+    for (const m of pool)
+      if (!affordable.includes(m))
+        dropped.push({ model: m.id, decision: 'dropped', reason: `$${perMillion(price(m))}/M input above max_price ${cap}` });
     chosen = [...affordable.filter((m) => frontier.has(m)).sort(byScore), ...affordable.filter((m) => !frontier.has(m)).sort(byScore)];
   } else {
     chosen = [...pool.filter((m) => frontier.has(m)).sort(byPrice), ...pool.filter((m) => !frontier.has(m)).sort(byPrice)];

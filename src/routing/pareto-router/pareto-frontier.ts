@@ -5,6 +5,9 @@
  */
 export function paretoFrontier<T>(items: readonly T[], cost: (item: T) => number, quality: (item: T) => number): Set<T> {
   const dominated = (item: T) =>
-    items.some((other) => cost(other) <= cost(item) && quality(other) >= quality(item) && (cost(other) < cost(item) || quality(other) > quality(item)));
+    items.some(
+      (other) =>
+        cost(other) <= cost(item) && quality(other) >= quality(item) && (cost(other) < cost(item) || quality(other) > quality(item)),
+    );
   return new Set(items.filter((item) => !dominated(item)));
 }

@@ -15,7 +15,9 @@ describe('conversationKey', () => {
   });
 
   it('differs when the opening differs', () => {
-    expect(conversationKey({ messages: [first[0]!, { role: 'user', content: 'Explain loops.' }] })).not.toBe(conversationKey({ messages: first }));
+    expect(conversationKey({ messages: [first[0]!, { role: 'user', content: 'Explain loops.' }] })).not.toBe(
+      conversationKey({ messages: first }),
+    );
     expect(conversationKey({ messages: [first[1]!] })).not.toBe(conversationKey({ messages: first }));
   });
 

@@ -1,6 +1,6 @@
 import { modelTask } from '../../catalog/model-task.js';
-import type { ModelScores } from '../../protocol/routing-vocabulary.js';
 import type { Catalog, Model } from '../../catalog/types.js';
+import type { ModelScores } from '../../protocol/routing-vocabulary.js';
 import { rankingPrice } from '../endpoint-price.js';
 
 /** What the model routers (auto, pareto, switchyard) know of a chat model. */
@@ -32,7 +32,10 @@ const views = new WeakMap<Catalog, readonly RoutableModel[]>();
 export function routableModels(catalog: Catalog): readonly RoutableModel[] {
   let view = views.get(catalog);
   if (!view) {
-    view = catalog.listModels().filter((m) => modelTask(m) === 'chat' && m.endpoints.length > 0).map(toRoutableModel);
+    view = catalog
+      .listModels()
+      .filter((m) => modelTask(m) === 'chat' && m.endpoints.length > 0)
+      .map(toRoutableModel);
     views.set(catalog, view);
   }
   return view;

@@ -1,6 +1,6 @@
-import type { ChatRequest } from '../../protocol/chat.js';
 import { Errors } from '../../http/errors.js';
-import { chooseAutoModels, type AutoRouterSettings } from '../auto-router/choose-auto-models.js';
+import type { ChatRequest } from '../../protocol/chat.js';
+import { type AutoRouterSettings, chooseAutoModels } from '../auto-router/choose-auto-models.js';
 import { classifyTask } from '../auto-router/classify-task.js';
 import { chooseParetoModels, type ParetoRouterSettings } from '../pareto-router/choose-pareto-models.js';
 import { requestedModels } from '../plan-attempts.js';
@@ -106,7 +106,10 @@ export function routeModels(request: ChatRequest, context: RouterContext): Route
   const router = isRouterModel(request.model) ? request.model : undefined;
   const skipped = plugins
     .filter((p) => p.enabled !== false && routerOf(p.id) !== undefined && routerOf(p.id) !== router)
-    .map((p) => ({ plugin: p.id, reason: `not applied: the request names model ${request.model ?? requestedModels(undefined, request.models)[0]}` }));
+    .map((p) => ({
+      plugin: p.id,
+      reason: `not applied: the request names model ${request.model ?? requestedModels(undefined, request.models)[0]}`,
+    }));
   if (!router) return { requested, skipped };
 
   const candidates: readonly string[] = ROUTER_MODELS[router];
@@ -116,5 +119,9 @@ export function routeModels(request: ChatRequest, context: RouterContext): Route
   const { id: _id, enabled: _enabled, ...settings } = configured ?? { id: plugin };
   const choice = choose(plugin, settings, request, context);
   if (choice.models.length === 0) throw Errors.routerFoundNoModel(plugin, choice.summary);
-  return { requested: requestedModels(undefined, [...choice.models, ...requested.filter((id) => id !== router)]), decision: { router, plugin, choice }, skipped };
+  return {
+    requested: requestedModels(undefined, [...choice.models, ...requested.filter((id) => id !== router)]),
+    decision: { router, plugin, choice },
+    skipped,
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskType } from '../../protocol/routing-vocabulary.js';
-import type { RequestFeatures } from './request-features.js';
 import { chooseSwitchyardModels, ruleMismatch, type SwitchyardRule, type SwitchyardSettings } from './choose-switchyard-models.js';
+import type { RequestFeatures } from './request-features.js';
 
 const features = (over: Partial<Omit<RequestFeatures, 'task'>> & { task?: TaskType } = {}): RequestFeatures => {
   const { task = 'general', ...rest } = over;
@@ -16,7 +16,8 @@ const rules: SwitchyardRule[] = [
   { name: 'code', when: { task: 'coding', reasoning: true }, models: ['a/strong'] },
   { models: ['o/mini'] },
 ];
-const choose = (f: RequestFeatures, settings: SwitchyardSettings = { rules }, random = () => 0) => chooseSwitchyardModels(settings, f, random);
+const choose = (f: RequestFeatures, settings: SwitchyardSettings = { rules }, random = () => 0) =>
+  chooseSwitchyardModels(settings, f, random);
 
 describe('ruleMismatch', () => {
   it.each([
@@ -52,7 +53,11 @@ describe('chooseSwitchyardModels', () => {
 
   it('explains the decision: the rule that applied, why earlier ones did not, later ones not reached', () => {
     const choice = choose(features({ tools: true }));
-    expect(choice.params).toEqual({ algorithm: 'capability', rule: 'rule 3 (agents)', features: { tools: true, images: false, reasoning: false, prompt_tokens: 100, tool_errors: 0 } });
+    expect(choice.params).toEqual({
+      algorithm: 'capability',
+      rule: 'rule 3 (agents)',
+      features: { tools: true, images: false, reasoning: false, prompt_tokens: 100, tool_errors: 0 },
+    });
     expect(choice.verdicts).toEqual([
       { model: 'a/agent', decision: 'chosen', reason: 'rule 3 (agents) applies' },
       { model: 'o/agent', decision: 'chosen', reason: 'rule 3 (agents) applies' },

@@ -35,7 +35,8 @@ export function ruleMismatch(when: SwitchyardCondition | undefined, features: Re
     return `${features.promptTokens} prompt tokens < ${when.min_prompt_tokens}`;
   if (when.max_prompt_tokens !== undefined && features.promptTokens > when.max_prompt_tokens)
     return `${features.promptTokens} prompt tokens > ${when.max_prompt_tokens}`;
-  if (when.min_tool_errors !== undefined && features.toolErrors < when.min_tool_errors) return `${features.toolErrors} tool errors < ${when.min_tool_errors}`;
+  if (when.min_tool_errors !== undefined && features.toolErrors < when.min_tool_errors)
+    return `${features.toolErrors} tool errors < ${when.min_tool_errors}`;
   if (when.task !== undefined && features.task() !== when.task) return `task is ${features.task()}`;
   return undefined;
 }
@@ -47,10 +48,15 @@ function byRules(rules: readonly SwitchyardRule[], features: RequestFeatures): {
   const mismatches = rules.map((rule) => ruleMismatch(rule.when, features));
   const matched = mismatches.indexOf(undefined);
   const chosen = matched >= 0 ? rules[matched]!.models : [];
-  const verdicts: ModelVerdict[] = chosen.map((model) => ({ model, decision: 'chosen', reason: `${ruleName(rules[matched]!, matched)} applies` }));
+  const verdicts: ModelVerdict[] = chosen.map((model) => ({
+    model,
+    decision: 'chosen',
+    reason: `${ruleName(rules[matched]!, matched)} applies`,
+  }));
   rules.forEach((rule, i) => {
     if (i === matched) return;
-    const reason = matched < 0 || i < matched ? `${ruleName(rule, i)} does not apply: ${mismatches[i]}` : `${ruleName(rule, i)} not reached`;
+    const reason =
+      matched < 0 || i < matched ? `${ruleName(rule, i)} does not apply: ${mismatches[i]}` : `${ruleName(rule, i)} not reached`;
     for (const model of rule.models) if (!verdicts.some((v) => v.model === model)) verdicts.push({ model, decision: 'dropped', reason });
   });
   return { verdicts, matched };
@@ -61,7 +67,11 @@ function undecided(algorithm: 'passthrough' | 'random', rules: readonly Switchya
   const every = [...new Set(rules.flatMap((rule) => rule.models))];
   const first = algorithm === 'random' && every.length > 0 ? every[Math.floor(random() * every.length)] : undefined;
   const ordered = first ? [first, ...every.filter((m) => m !== first)] : every;
-  return ordered.map((model) => ({ model, decision: 'chosen', reason: model === first ? 'random: drawn first' : `${algorithm}: in rule order` }));
+  return ordered.map((model) => ({
+    model,
+    decision: 'chosen',
+    reason: model === first ? 'random: drawn first' : `${algorithm}: in rule order`,
+  }));
 }
 
 /**
@@ -84,7 +94,13 @@ export function chooseSwitchyardModels(settings: SwitchyardSettings, features: R
 
   const params = {
     algorithm,
-    features: { tools: features.tools, images: features.images, reasoning: features.reasoning, prompt_tokens: features.promptTokens, tool_errors: features.toolErrors },
+    features: {
+      tools: features.tools,
+      images: features.images,
+      reasoning: features.reasoning,
+      prompt_tokens: features.promptTokens,
+      tool_errors: features.toolErrors,
+    },
     ...(decided ? { rule: rule ?? null } : {}),
   };
   const summary =

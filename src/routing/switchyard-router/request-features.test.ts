@@ -7,7 +7,15 @@ const say = (content: string): ChatMessage[] => [{ role: 'user', content }];
 describe('requestFeatures', () => {
   it('reads tools, images, reasoning and the prompt size', () => {
     const features = requestFeatures({
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image_url', image_url: { url: 'https://x/a.png' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in this picture?' },
+            { type: 'image_url', image_url: { url: 'https://x/a.png' } },
+          ],
+        },
+      ],
       tools: [{ type: 'function', function: { name: 'f' } }],
       reasoning: { effort: 'high' },
     });

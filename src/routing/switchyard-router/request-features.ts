@@ -1,6 +1,6 @@
-import type { TaskType } from '../../protocol/routing-vocabulary.js';
 import { estimatePromptTokens } from '../../chat/estimate-tokens.js';
 import type { ChatMessage, ChatRequest } from '../../protocol/chat.js';
+import type { TaskType } from '../../protocol/routing-vocabulary.js';
 import { classifyTask } from '../auto-router/classify-task.js';
 
 /** What the switchyard rules look at in a request. */
@@ -36,7 +36,8 @@ export function requestFeatures(request: Pick<ChatRequest, 'messages' | 'tools' 
   return {
     tools: (request.tools?.length ?? 0) > 0,
     images: messages.some((m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'image_url')),
-    reasoning: (reasoning?.effort != null && reasoning.effort !== 'none') || reasoning?.enabled === true || (reasoning?.max_tokens ?? 0) > 0,
+    reasoning:
+      (reasoning?.effort != null && reasoning.effort !== 'none') || reasoning?.enabled === true || (reasoning?.max_tokens ?? 0) > 0,
     promptTokens: estimatePromptTokens(messages),
     toolErrors: countToolErrors(messages),
     task: () => (task ??= classifyTask(messages).task),

@@ -36,10 +36,12 @@ export const AnthropicErrors = {
   missingVersion: () => anthropicError(400, 'invalid_request_error', 'anthropic-version: header is required'),
   unparseableJson: () => anthropicError(400, 'invalid_request_error', 'The request body is not valid JSON.'),
   invalidRequest: (message: string) => anthropicError(400, 'invalid_request_error', message),
-  modelNotFound: (model: string, detail?: string) => anthropicError(404, 'not_found_error', `model: ${model}${detail ? ` (sim: ${detail})` : ''}`),
+  modelNotFound: (model: string, detail?: string) =>
+    anthropicError(404, 'not_found_error', `model: ${model}${detail ? ` (sim: ${detail})` : ''}`),
   /** The body for a `status` knob. */
   simulatedStatus: (status: number): AnthropicError => {
-    const [type, message] = SIMULATED_STATUS[status] ?? (status >= 500 ? SIMULATED_STATUS[500]! : ['invalid_request_error', `Simulated HTTP ${status} error.`]);
+    const [type, message] =
+      SIMULATED_STATUS[status] ?? (status >= 500 ? SIMULATED_STATUS[500]! : ['invalid_request_error', `Simulated HTTP ${status} error.`]);
     return anthropicError(status, type, message);
   },
 };

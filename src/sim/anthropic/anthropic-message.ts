@@ -1,5 +1,5 @@
-import type { MessageIdentity } from './message-identity.js';
 import type { NativeSearch } from '../search/native-search.js';
+import type { MessageIdentity } from './message-identity.js';
 import type { AnthropicReply } from './plan-anthropic-reply.js';
 
 /** The usage object as Anthropic sends it in a Message and in message_start: cache counters included, at zero. */
@@ -16,7 +16,8 @@ export const messageUsage = (plan: AnthropicReply, outputTokens: number) => ({
 function messageContent(plan: AnthropicReply, identity: MessageIdentity): object[] {
   const { reply } = plan;
   const blocks = thinkingBlocks(plan, identity);
-  if (reply.kind === 'tool_call') blocks.push({ type: 'tool_use', id: identity.toolUseId, name: reply.name, input: JSON.parse(reply.arguments) as unknown });
+  if (reply.kind === 'tool_call')
+    blocks.push({ type: 'tool_use', id: identity.toolUseId, name: reply.name, input: JSON.parse(reply.arguments) as unknown });
   else if (reply.chunks.length > 0) blocks.push({ type: 'text', text: reply.chunks.flat().join('') });
   return blocks;
 }
@@ -41,11 +42,25 @@ function searchedContent(search: NativeSearch, identity: MessageIdentity): objec
     {
       type: 'web_search_tool_result',
       tool_use_id: toolUseId,
-      content: search.pages.map((p) => ({ type: 'web_search_result', title: p.title, url: p.url, encrypted_content: opaque(p.text), page_age: null })),
+      content: search.pages.map((p) => ({
+        type: 'web_search_result',
+        title: p.title,
+        url: p.url,
+        encrypted_content: opaque(p.text),
+        page_age: null,
+      })),
     },
     { type: 'text', text: search.opening },
     {
-      citations: [{ type: 'web_search_result_location', cited_text: search.sentence, url: page.url, title: page.title, encrypted_index: opaque(page.url) }],
+      citations: [
+        {
+          type: 'web_search_result_location',
+          cited_text: search.sentence,
+          url: page.url,
+          title: page.title,
+          encrypted_index: opaque(page.url),
+        },
+      ],
       type: 'text',
       text: search.sentence,
     },

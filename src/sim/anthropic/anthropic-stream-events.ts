@@ -18,7 +18,16 @@ export function anthropicStreamEvents(plan: AnthropicReply, model: string, ident
   const events: object[] = [
     {
       type: 'message_start',
-      message: { model, id: identity.id, type: 'message', role: 'assistant', content: [], stop_reason: null, stop_sequence: null, usage: messageUsage(plan, 1) },
+      message: {
+        model,
+        id: identity.id,
+        type: 'message',
+        role: 'assistant',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: messageUsage(plan, 1),
+      },
     },
   ];
   let index = 0;
@@ -43,14 +52,22 @@ export function anthropicStreamEvents(plan: AnthropicReply, model: string, ident
       ['', ...reply.argumentChunks].map((partial_json) => ({ type: 'input_json_delta', partial_json })),
     );
   } else if (reply.chunks.length > 0) {
-    block({ type: 'text', text: '' }, reply.chunks.map((tokens) => ({ type: 'text_delta', text: tokens.join('') })));
+    block(
+      { type: 'text', text: '' },
+      reply.chunks.map((tokens) => ({ type: 'text_delta', text: tokens.join('') })),
+    );
   }
 
   events.push(
     {
       type: 'message_delta',
       delta: { stop_reason: plan.stopReason, stop_sequence: plan.stopSequence },
-      usage: { input_tokens: plan.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: plan.outputTokens },
+      usage: {
+        input_tokens: plan.inputTokens,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: plan.outputTokens,
+      },
     },
     { type: 'message_stop' },
   );

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingPath, resolveFixturesDir } from '../fixtures.js';
-import { startSimulator, type Simulator } from '../server.js';
+import { type Simulator, startSimulator } from '../server.js';
 import { readJson, readSimStats } from '../test-support.testing.js';
 import { postMessages, readEvents, readNamedEvents } from './anthropic-sim-client.testing.js';
 
@@ -14,7 +14,11 @@ afterAll(() => sim.close());
 
 const hello = { model: 'claude-sim', max_tokens: 1024, messages: [{ role: 'user', content: 'Hello there' }] };
 const streamed = { ...hello, stream: true };
-const weatherTool = { name: 'get_weather', description: 'Weather by city', input_schema: { type: 'object', properties: { city: { type: 'string' } } } };
+const weatherTool = {
+  name: 'get_weather',
+  description: 'Weather by city',
+  input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+};
 const weather = { ...hello, messages: [{ role: 'user', content: 'What is the weather in Paris?' }], tools: [weatherTool] };
 const thinking = { ...hello, max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 } };
 const usageShape = {
@@ -25,7 +29,11 @@ const usageShape = {
   output_tokens: expect.any(Number),
   service_tier: 'standard',
 };
-const errorBody = (type: string, message: unknown = expect.any(String)) => ({ type: 'error', error: { type, message }, request_id: expect.stringMatching(/^req_/) });
+const errorBody = (type: string, message: unknown = expect.any(String)) => ({
+  type: 'error',
+  error: { type, message },
+  request_id: expect.stringMatching(/^req_/),
+});
 
 describe('POST /v1/messages: authentication and validation, in Anthropic’s order and shapes', () => {
   it('answers 401 authentication_error without x-api-key, with the request id in header and body', async () => {
@@ -47,13 +55,33 @@ describe('POST /v1/messages: authentication and validation, in Anthropic’s ord
     ['no max_tokens', { model: 'claude-sim', messages: hello.messages }, 'max_tokens: Field required'],
     ['no messages', { model: 'claude-sim', max_tokens: 10 }, 'messages: Field required'],
     ['an empty messages list', { model: 'claude-sim', max_tokens: 10, messages: [] }, 'messages: at least one message is required'],
-    ['a system role in messages', { ...hello, messages: [{ role: 'system', content: 'x' }] }, "messages.0.role: Input should be 'user' or 'assistant'"],
+    [
+      'a system role in messages',
+      { ...hello, messages: [{ role: 'system', content: 'x' }] },
+      "messages.0.role: Input should be 'user' or 'assistant'",
+    ],
     ['a temperature above 1', { ...hello, temperature: 1.5 }, 'temperature: Input should be a number between 0 and 1'],
     ['an OpenAI service tier', { ...hello, service_tier: 'priority' }, "service_tier: Input should be 'auto' or 'standard_only'"],
-    ['a thinking budget below 1024', { ...thinking, thinking: { type: 'enabled', budget_tokens: 500 } }, 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024'],
-    ['a thinking budget not below max_tokens', { ...thinking, max_tokens: 2048 }, expect.stringMatching(/^`max_tokens` must be greater than `thinking.budget_tokens`/)],
-    ['a temperature while thinking', { ...thinking, temperature: 0.5 }, expect.stringMatching(/^`temperature` may only be set to 1 when thinking is enabled/)],
-    ['forced tool use while thinking', { ...thinking, tools: [weatherTool], tool_choice: { type: 'any' } }, 'Thinking may not be enabled when tool_choice forces tool use.'],
+    [
+      'a thinking budget below 1024',
+      { ...thinking, thinking: { type: 'enabled', budget_tokens: 500 } },
+      'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024',
+    ],
+    [
+      'a thinking budget not below max_tokens',
+      { ...thinking, max_tokens: 2048 },
+      expect.stringMatching(/^`max_tokens` must be greater than `thinking.budget_tokens`/),
+    ],
+    [
+      'a temperature while thinking',
+      { ...thinking, temperature: 0.5 },
+      expect.stringMatching(/^`temperature` may only be set to 1 when thinking is enabled/),
+    ],
+    [
+      'forced tool use while thinking',
+      { ...thinking, tools: [weatherTool], tool_choice: { type: 'any' } },
+      'Thinking may not be enabled when tool_choice forces tool use.',
+    ],
     [
       'a tool loop whose assistant turn does not start with thinking, while thinking',
       {
@@ -122,7 +150,11 @@ describe('POST /v1/messages, non-streaming', () => {
 
   it('stops at a stop sequence and names it', async () => {
     const body = await readJson(await postMessages(sim.url, { ...hello, stop_sequences: ['simulated'] }));
-    expect(body).toMatchObject({ content: [{ type: 'text', text: 'This is a ' }], stop_reason: 'stop_sequence', stop_sequence: 'simulated' });
+    expect(body).toMatchObject({
+      content: [{ type: 'text', text: 'This is a ' }],
+      stop_reason: 'stop_sequence',
+      stop_sequence: 'simulated',
+    });
   });
 
   it('stops at max_tokens', async () => {
@@ -185,8 +217,15 @@ describe('POST /v1/messages, streaming', () => {
 
   it('streams a tool call as an empty tool_use and input_json_delta pieces, the first one empty', async () => {
     const events = await readEvents(await postMessages(sim.url, { ...weather, stream: true }));
-    expect(events[1]?.data.content_block).toEqual({ type: 'tool_use', id: expect.stringMatching(/^toolu_/), name: 'get_weather', input: {} });
-    const pieces = events.filter(({ data }) => data.delta?.type === 'input_json_delta').map(({ data }) => data.delta.partial_json as string);
+    expect(events[1]?.data.content_block).toEqual({
+      type: 'tool_use',
+      id: expect.stringMatching(/^toolu_/),
+      name: 'get_weather',
+      input: {},
+    });
+    const pieces = events
+      .filter(({ data }) => data.delta?.type === 'input_json_delta')
+      .map(({ data }) => data.delta.partial_json as string);
     expect(pieces[0]).toBe('');
     expect(pieces.length).toBeGreaterThan(2);
     expect(JSON.parse(pieces.join(''))).toEqual({ city: 'sim' });
@@ -233,7 +272,9 @@ describe('fault knobs, answered in Anthropic’s protocol', () => {
   });
 
   it('fails mid-stream with an `event: error` overloaded_error in error-event mode', async () => {
-    const { events, failure } = await readNamedEvents(await postMessages(sim.url, { ...streamed, model: 'claude-sim@fail_after=4,fail_mode=error-event' }));
+    const { events, failure } = await readNamedEvents(
+      await postMessages(sim.url, { ...streamed, model: 'claude-sim@fail_after=4,fail_mode=error-event' }),
+    );
     expect(failure).toBeUndefined();
     expect(events.map(({ event }) => event)).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta', 'error']);
     expect(JSON.parse(events[4]!.data)).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
@@ -283,11 +324,14 @@ describe('replay of recorded Anthropic traffic as `fixture:anthropic/<recording>
     expect(raw).toBe(lines.map((line) => `event: ${(JSON.parse(line) as { type: string }).type}\ndata: ${line}\n\n`).join(''));
   });
 
-  it.each(['anthropic-text', 'anthropic-tool-no-args', 'issue-10372-tool-use.1', 'anthropic-clear-thinking.1'])('replays the Message %s as recorded', async (name) => {
-    const response = await postMessages(sim.url, { ...hello, model: `fixture:anthropic/${name}` });
-    expect(response.status).toBe(200);
-    expect(await response.text()).toBe(readFileSync(`${recordingPath(fixturesDir, `anthropic/${name}`)}.json`, 'utf8'));
-  });
+  it.each(['anthropic-text', 'anthropic-tool-no-args', 'issue-10372-tool-use.1', 'anthropic-clear-thinking.1'])(
+    'replays the Message %s as recorded',
+    async (name) => {
+      const response = await postMessages(sim.url, { ...hello, model: `fixture:anthropic/${name}` });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(readFileSync(`${recordingPath(fixturesDir, `anthropic/${name}`)}.json`, 'utf8'));
+    },
+  );
 
   it.each([
     ['anthropic/anthropic-issue-17366-error', false, 'not a Messages API recording'],

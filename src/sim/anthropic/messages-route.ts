@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
+import { parseJson, readBody, type SimContext, signalOnClose } from '../chat-route.js';
 import { deliverJson, deliverStream, pause, sendJson } from '../deliver.js';
 import { FIXTURE_MODEL_PREFIX, FixtureLibrary, type RecordingProtocol } from '../fixtures.js';
-import { parseKnobs, type Knobs } from '../knobs.js';
-import { AnthropicErrors, type AnthropicError } from './anthropic-errors.js';
+import { type Knobs, parseKnobs } from '../knobs.js';
+import { searchNatively } from '../search/native-search.js';
+import { type AnthropicError, AnthropicErrors } from './anthropic-errors.js';
 import { anthropicMessage } from './anthropic-message.js';
 import { anthropicFraming, anthropicStreamEvents } from './anthropic-stream-events.js';
 import { newMessageIdentity } from './message-identity.js';
 import { lastUserTextOf, planAnthropicReply } from './plan-anthropic-reply.js';
-import { searchNatively } from '../search/native-search.js';
 import type { SimMessagesRequest } from './sim-messages-request.js';
 import { validateMessagesRequest } from './validate-messages-request.js';
 

@@ -33,7 +33,14 @@ export function planAnthropicReply(request: SimMessagesRequest, chunks: number |
   return {
     ...(thinking ? { thinking } : {}),
     reply,
-    stopReason: reply.kind === 'tool_call' ? 'tool_use' : stopSequence !== null ? 'stop_sequence' : reply.finishReason === 'length' ? 'max_tokens' : 'end_turn',
+    stopReason:
+      reply.kind === 'tool_call'
+        ? 'tool_use'
+        : stopSequence !== null
+          ? 'stop_sequence'
+          : reply.finishReason === 'length'
+            ? 'max_tokens'
+            : 'end_turn',
     stopSequence,
     inputTokens: reply.usage.prompt_tokens,
     outputTokens: reply.usage.completion_tokens + thinkingTokens,
@@ -48,7 +55,8 @@ export function planAnthropicReply(request: SimMessagesRequest, chunks: number |
 function toChatRequest(request: SimMessagesRequest, maxTokens: number): SimChatRequest {
   const messages: ChatMessage[] = request.system === undefined ? [] : [{ role: 'system', content: messageText(request.system) }];
   for (const { role, content } of request.messages) {
-    const answersTools = role === 'user' && Array.isArray(content) && content.length > 0 && content.every((block) => block.type === 'tool_result');
+    const answersTools =
+      role === 'user' && Array.isArray(content) && content.length > 0 && content.every((block) => block.type === 'tool_result');
     messages.push(answersTools ? { role: 'tool', tool_call_id: '', content: '' } : { role, content: messageText(content) });
   }
   return {
@@ -57,7 +65,9 @@ function toChatRequest(request: SimMessagesRequest, maxTokens: number): SimChatR
     max_tokens: maxTokens,
     stop: request.stop_sequences ?? null,
     // Server tools (web search) are Anthropic's to run, never the client's to call.
-    tools: request.tools?.filter((tool) => !isServerTool(tool)).map((tool) => ({ type: 'function', function: { name: tool.name, parameters: tool.input_schema ?? { type: 'object' } } })),
+    tools: request.tools
+      ?.filter((tool) => !isServerTool(tool))
+      .map((tool) => ({ type: 'function', function: { name: tool.name, parameters: tool.input_schema ?? { type: 'object' } } })),
     ...(request.tool_choice ? { tool_choice: toolChoice(request.tool_choice) } : {}),
   };
 }

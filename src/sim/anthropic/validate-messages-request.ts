@@ -1,4 +1,4 @@
-import { AnthropicErrors, type AnthropicError } from './anthropic-errors.js';
+import { type AnthropicError, AnthropicErrors } from './anthropic-errors.js';
 import type { SimMessagesRequest } from './sim-messages-request.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -42,7 +42,10 @@ export function validateMessagesRequest(
   if (body.system !== undefined && typeof body.system !== 'string' && !(Array.isArray(body.system) && body.system.every(isObject))) {
     return fail('system: Input should be a valid string or a list of text blocks');
   }
-  if (body.stop_sequences !== undefined && !(Array.isArray(body.stop_sequences) && body.stop_sequences.every((s) => typeof s === 'string'))) {
+  if (
+    body.stop_sequences !== undefined &&
+    !(Array.isArray(body.stop_sequences) && body.stop_sequences.every((s) => typeof s === 'string'))
+  ) {
     return fail('stop_sequences: Input should be a valid list of strings');
   }
   if (body.temperature !== undefined && (typeof body.temperature !== 'number' || body.temperature < 0 || body.temperature > 1)) {
@@ -70,10 +73,14 @@ export function validateMessagesRequest(
       return fail('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
     }
     if (maxTokens <= (thinking.budget_tokens as number)) {
-      return fail(`\`max_tokens\` must be greater than \`thinking.budget_tokens\`. Please consult our documentation at ${EXTENDED_THINKING_DOCS}`);
+      return fail(
+        `\`max_tokens\` must be greater than \`thinking.budget_tokens\`. Please consult our documentation at ${EXTENDED_THINKING_DOCS}`,
+      );
     }
     if (body.temperature !== undefined && body.temperature !== 1) {
-      return fail(`\`temperature\` may only be set to 1 when thinking is enabled. Please consult our documentation at ${EXTENDED_THINKING_DOCS}`);
+      return fail(
+        `\`temperature\` may only be set to 1 when thinking is enabled. Please consult our documentation at ${EXTENDED_THINKING_DOCS}`,
+      );
     }
     if (isObject(choice) && (choice.type === 'any' || choice.type === 'tool')) {
       return fail('Thinking may not be enabled when tool_choice forces tool use.');

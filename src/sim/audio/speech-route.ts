@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hasBearerToken, parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
+import { hasBearerToken, parseJson, readBody, type SimContext, signalOnClose } from '../chat-route.js';
 import { pause, sendError } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
-import { SimErrors, type OpenAiError } from '../openai-errors.js';
+import { type OpenAiError, SimErrors } from '../openai-errors.js';
 import { silentMp3, tonePcm, wav } from './sim-audio.js';
 
 const VOICES = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer', 'verse'];
@@ -20,17 +20,30 @@ interface SimSpeechRequest {
 }
 
 /** Reads a body as OpenAI's POST /v1/audio/speech checks it. */
-export function readSpeechRequest(body: unknown, model: string | undefined): { ok: true; request: SimSpeechRequest } | { ok: false; error: OpenAiError } {
+export function readSpeechRequest(
+  body: unknown,
+  model: string | undefined,
+): { ok: true; request: SimSpeechRequest } | { ok: false; error: OpenAiError } {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (!model) return { ok: false, error: SimErrors.missingModel() };
   const { input, voice, response_format = 'mp3', speed = 1 } = fields;
   if (typeof input !== 'string' || input === '') return { ok: false, error: SimErrors.missingParameter('input') };
-  if (input.length > MAX_INPUT) return { ok: false, error: SimErrors.invalidType('input', `a string of at most ${MAX_INPUT} characters`, `${input.length} characters`) };
+  if (input.length > MAX_INPUT)
+    return {
+      ok: false,
+      error: SimErrors.invalidType('input', `a string of at most ${MAX_INPUT} characters`, `${input.length} characters`),
+    };
   if (voice === undefined) return { ok: false, error: SimErrors.missingParameter('voice') };
   if (!VOICES.includes(voice as string)) return { ok: false, error: SimErrors.invalidValue('voice', String(voice), VOICES) };
-  if (!FORMATS.includes(response_format as string)) return { ok: false, error: SimErrors.invalidValue('response_format', String(response_format), FORMATS) };
-  if (!RENDERED[response_format as string]) return { ok: false, error: SimErrors.invalidValue('response_format', `${String(response_format)} (sim: not rendered)`, Object.keys(RENDERED)) };
-  if (typeof speed !== 'number' || speed < 0.25 || speed > 4) return { ok: false, error: SimErrors.invalidValue('speed', String(speed), ['0.25 to 4.0']) };
+  if (!FORMATS.includes(response_format as string))
+    return { ok: false, error: SimErrors.invalidValue('response_format', String(response_format), FORMATS) };
+  if (!RENDERED[response_format as string])
+    return {
+      ok: false,
+      error: SimErrors.invalidValue('response_format', `${String(response_format)} (sim: not rendered)`, Object.keys(RENDERED)),
+    };
+  if (typeof speed !== 'number' || speed < 0.25 || speed > 4)
+    return { ok: false, error: SimErrors.invalidValue('speed', String(speed), ['0.25 to 4.0']) };
   return { ok: true, request: { input, format: response_format as string, speed } };
 }
 
@@ -59,7 +72,8 @@ export async function handleSpeech(req: IncomingMessage, res: ServerResponse, co
   if (knobs.hang) return;
   const signal = signalOnClose(res);
   await pause(knobs.latencyMs, signal);
-  if (knobs.status !== undefined) return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? ''), knobs.retryAfterSeconds);
+  if (knobs.status !== undefined)
+    return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? ''), knobs.retryAfterSeconds);
   const read = readSpeechRequest(body.value, parsed.model);
   if (!read.ok) return sendError(res, read.error);
   const audio = speechAudio(read.request);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
+import { parseJson, readBody, type SimContext, signalOnClose } from '../chat-route.js';
 import { deliverJson, pause, sendJson } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
 
@@ -24,7 +24,8 @@ export interface SimEmbeddingsProtocol<Q> {
   answer(request: Q): unknown;
 }
 
-const send = (res: ServerResponse, error: SimError, headers: Record<string, string> = {}) => sendJson(res, error.status, JSON.stringify(error.body), headers);
+const send = (res: ServerResponse, error: SimError, headers: Record<string, string> = {}) =>
+  sendJson(res, error.status, JSON.stringify(error.body), headers);
 
 /**
  * A simulated embeddings endpoint, checked in the chat route's order: the
@@ -33,7 +34,10 @@ const send = (res: ServerResponse, error: SimError, headers: Record<string, stri
  * knobs.ts), then the request. `modelOf` finds the model: in the body, or
  * in the path (Gemini).
  */
-export function embeddingsRoute<Q>(protocol: SimEmbeddingsProtocol<Q>, modelOf: (body: unknown, pathModel: string | undefined) => string | undefined) {
+export function embeddingsRoute<Q>(
+  protocol: SimEmbeddingsProtocol<Q>,
+  modelOf: (body: unknown, pathModel: string | undefined) => string | undefined,
+) {
   return async (req: IncomingMessage, res: ServerResponse, context: SimContext, pathModel?: string): Promise<void> => {
     const raw = await readBody(req);
     const body = parseJson(raw);

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../server.js';
+import { type Simulator, startSimulator } from '../server.js';
 import { readJson } from '../test-support.testing.js';
 import { SIM_DIMENSIONS, simVector } from './sim-vectors.js';
 
@@ -58,7 +58,13 @@ describe('POST /v1/embeddings (OpenAI)', () => {
 
 describe('POST /v2/embed (Cohere)', () => {
   it('answers vectors by type, the texts and billed input tokens', async () => {
-    const response = await post('/v2/embed', { model: 'embed-v4.0', texts: ['a b'], input_type: 'search_query', embedding_types: ['float', 'base64'], output_dimension: 256 });
+    const response = await post('/v2/embed', {
+      model: 'embed-v4.0',
+      texts: ['a b'],
+      input_type: 'search_query',
+      embedding_types: ['float', 'base64'],
+      output_dimension: 256,
+    });
     const body = await readJson(response);
     expect(body).toEqual({
       id: expect.any(String),
@@ -81,7 +87,9 @@ describe('POST /v2/embed (Cohere)', () => {
 
 describe('POST /jina/v1/embeddings (Jina)', () => {
   it('answers OpenAI’s list shape with the model and usage', async () => {
-    const body = await readJson(await post('/jina/v1/embeddings', { model: 'jina-embeddings-v3', input: ['a b'], task: 'retrieval.passage', dimensions: 32 }));
+    const body = await readJson(
+      await post('/jina/v1/embeddings', { model: 'jina-embeddings-v3', input: ['a b'], task: 'retrieval.passage', dimensions: 32 }),
+    );
     expect(body).toEqual({
       model: 'jina-embeddings-v3',
       object: 'list',
@@ -104,7 +112,11 @@ describe('POST /v1beta/models/{model}:batchEmbedContents (Gemini)', () => {
   const request = (model: string, text: string) => ({ model: `models/${model}`, content: { parts: [{ text }] }, outputDimensionality: 8 });
 
   it('answers values in request order, without usage', async () => {
-    const response = await post('/v1beta/models/gemini-embedding-001:batchEmbedContents', { requests: [request('gemini-embedding-001', 'a'), request('gemini-embedding-001', 'b')] }, { 'x-goog-api-key': 'k' });
+    const response = await post(
+      '/v1beta/models/gemini-embedding-001:batchEmbedContents',
+      { requests: [request('gemini-embedding-001', 'a'), request('gemini-embedding-001', 'b')] },
+      { 'x-goog-api-key': 'k' },
+    );
     expect(await readJson(response)).toEqual({ embeddings: [{ values: simVector('a', 8) }, { values: simVector('b', 8) }] });
   });
 
@@ -117,7 +129,11 @@ describe('POST /v1beta/models/{model}:batchEmbedContents (Gemini)', () => {
   });
 
   it('puts a retry hint in the body for a status knob with retry_after', async () => {
-    const response = await post('/v1beta/models/e@status=429,retry_after=2:batchEmbedContents', { requests: [request('e@status=429,retry_after=2', 'a')] }, { 'x-goog-api-key': 'k' });
+    const response = await post(
+      '/v1beta/models/e@status=429,retry_after=2:batchEmbedContents',
+      { requests: [request('e@status=429,retry_after=2', 'a')] },
+      { 'x-goog-api-key': 'k' },
+    );
     expect(response.status).toBe(429);
     expect(JSON.stringify(await readJson(response))).toContain('"retryDelay":"2s"');
   });

@@ -30,23 +30,44 @@ const textOf = (content: unknown): string | undefined => {
  * each naming the model of the path, with text parts; outputDimensionality
  * taken from the first.
  */
-export function readGeminiEmbedRequest(body: unknown, model: string, rawModel: string): { ok: true; request: SimGeminiEmbedRequest } | { ok: false; error: ReturnType<typeof GoogleErrors.invalidArgument> } {
+export function readGeminiEmbedRequest(
+  body: unknown,
+  model: string,
+  rawModel: string,
+): { ok: true; request: SimGeminiEmbedRequest } | { ok: false; error: ReturnType<typeof GoogleErrors.invalidArgument> } {
   const requests = typeof body === 'object' && body !== null ? (body as { requests?: unknown }).requests : undefined;
-  if (!Array.isArray(requests) || requests.length === 0) return { ok: false, error: GoogleErrors.invalidArgument('* BatchEmbedContentsRequest.requests: contents is not specified') };
-  if (requests.length > MAX_REQUESTS) return { ok: false, error: GoogleErrors.invalidArgument(`* BatchEmbedContentsRequest.requests: at most ${MAX_REQUESTS} requests can be in one batch`) };
+  if (!Array.isArray(requests) || requests.length === 0)
+    return { ok: false, error: GoogleErrors.invalidArgument('* BatchEmbedContentsRequest.requests: contents is not specified') };
+  if (requests.length > MAX_REQUESTS)
+    return {
+      ok: false,
+      error: GoogleErrors.invalidArgument(`* BatchEmbedContentsRequest.requests: at most ${MAX_REQUESTS} requests can be in one batch`),
+    };
   const texts: string[] = [];
   let dimensions: number | undefined;
   for (const [i, request] of requests.entries()) {
     const fields = (typeof request === 'object' && request !== null ? request : {}) as Record<string, unknown>;
     if (fields.model !== `models/${rawModel}` && fields.model !== `models/${model}`) {
-      return { ok: false, error: GoogleErrors.invalidArgument(`Model name in request ${i} (${String(fields.model)}) does not match the model of the batch, models/${model}.`) };
+      return {
+        ok: false,
+        error: GoogleErrors.invalidArgument(
+          `Model name in request ${i} (${String(fields.model)}) does not match the model of the batch, models/${model}.`,
+        ),
+      };
     }
     const text = textOf(fields.content);
-    if (text === undefined) return { ok: false, error: GoogleErrors.invalidArgument(`* BatchEmbedContentsRequest.requests[${i}].content.parts: contents.parts must not be empty.`) };
+    if (text === undefined)
+      return {
+        ok: false,
+        error: GoogleErrors.invalidArgument(`* BatchEmbedContentsRequest.requests[${i}].content.parts: contents.parts must not be empty.`),
+      };
     texts.push(text);
     if (fields.outputDimensionality !== undefined) {
       if (!(Number.isInteger(fields.outputDimensionality) && (fields.outputDimensionality as number) >= 1)) {
-        return { ok: false, error: GoogleErrors.invalidArgument(`* BatchEmbedContentsRequest.requests[${i}].output_dimensionality: must be positive`) };
+        return {
+          ok: false,
+          error: GoogleErrors.invalidArgument(`* BatchEmbedContentsRequest.requests[${i}].output_dimensionality: must be positive`),
+        };
       }
       dimensions = fields.outputDimensionality as number;
     }

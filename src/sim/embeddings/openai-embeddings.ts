@@ -1,7 +1,7 @@
+import { encodeBase64 } from '../../embeddings/embedding-items.js';
 import { hasBearerToken } from '../chat-route.js';
 import { SimErrors } from '../openai-errors.js';
 import { bodyModel, embeddingsRoute } from './embeddings-route.js';
-import { encodeBase64 } from '../../embeddings/embedding-items.js';
 import { simTokens, simVector } from './sim-vectors.js';
 
 /** What OpenAI's embeddings API reads; it refuses any other field. */
@@ -15,7 +15,8 @@ export interface SimOpenAIEmbeddingsRequest {
   dimensions?: number;
 }
 
-const isTokens = (value: unknown): value is number[] => Array.isArray(value) && value.length > 0 && value.every((x) => Number.isInteger(x) && x >= 0);
+const isTokens = (value: unknown): value is number[] =>
+  Array.isArray(value) && value.length > 0 && value.every((x) => Number.isInteger(x) && x >= 0);
 
 /** OpenAI's input shapes: a string, strings, a token array, token arrays; undefined for anything else. */
 function inputItems(input: unknown): (string | number[])[] | undefined {
@@ -27,7 +28,10 @@ function inputItems(input: unknown): (string | number[])[] | undefined {
 }
 
 /** Reads a body as OpenAI's POST /v1/embeddings checks it. */
-export function readOpenAIEmbeddingsRequest(body: unknown, model: string): { ok: true; request: SimOpenAIEmbeddingsRequest } | { ok: false; error: ReturnType<typeof SimErrors.missingModel> } {
+export function readOpenAIEmbeddingsRequest(
+  body: unknown,
+  model: string,
+): { ok: true; request: SimOpenAIEmbeddingsRequest } | { ok: false; error: ReturnType<typeof SimErrors.missingModel> } {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (!model) return { ok: false, error: SimErrors.missingModel() };
   const unknown = Object.keys(fields).find((name) => !FIELDS.has(name));
@@ -36,13 +40,30 @@ export function readOpenAIEmbeddingsRequest(body: unknown, model: string): { ok:
   if (input === undefined) return { ok: false, error: SimErrors.missingParameter('input') };
   if (Array.isArray(input) && input.length === 0) return { ok: false, error: SimErrors.emptyArray('input') };
   const items = inputItems(input);
-  if (!items) return { ok: false, error: SimErrors.invalidType('input', 'a string, an array of strings, an array of integers or an array of integer arrays', Array.isArray(input) ? 'an invalid array' : typeof input) };
+  if (!items)
+    return {
+      ok: false,
+      error: SimErrors.invalidType(
+        'input',
+        'a string, an array of strings, an array of integers or an array of integer arrays',
+        Array.isArray(input) ? 'an invalid array' : typeof input,
+      ),
+    };
   if (items.length > MAX_INPUTS) return { ok: false, error: SimErrors.arrayTooLong('input', MAX_INPUTS, items.length) };
   if (encoding_format !== undefined && encoding_format !== 'float' && encoding_format !== 'base64') {
     return { ok: false, error: SimErrors.invalidValue('encoding_format', String(encoding_format), ['float', 'base64']) };
   }
-  if (dimensions !== undefined && !(Number.isInteger(dimensions) && (dimensions as number) >= 1)) return { ok: false, error: SimErrors.belowMinimum('dimensions', 1, dimensions) };
-  return { ok: true, request: { model, items, base64: encoding_format === 'base64', ...(dimensions !== undefined ? { dimensions: dimensions as number } : {}) } };
+  if (dimensions !== undefined && !(Number.isInteger(dimensions) && (dimensions as number) >= 1))
+    return { ok: false, error: SimErrors.belowMinimum('dimensions', 1, dimensions) };
+  return {
+    ok: true,
+    request: {
+      model,
+      items,
+      base64: encoding_format === 'base64',
+      ...(dimensions !== undefined ? { dimensions: dimensions as number } : {}),
+    },
+  };
 }
 
 /**

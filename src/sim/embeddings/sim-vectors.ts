@@ -29,4 +29,5 @@ export function simVector(item: string | readonly number[], dimensions = SIM_DIM
 }
 
 /** The tokens the simulator counts for an input item (its own tokenizer for text, the ids as sent). */
-export const simTokens = (item: string | readonly number[]): number => (typeof item === 'string' ? Math.max(1, splitTokens(item).length) : item.length);
+export const simTokens = (item: string | readonly number[]): number =>
+  typeof item === 'string' ? Math.max(1, splitTokens(item).length) : item.length;

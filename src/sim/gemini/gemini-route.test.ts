@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingPath, resolveFixturesDir } from '../fixtures.js';
-import { startSimulator, type Simulator } from '../server.js';
+import { type Simulator, startSimulator } from '../server.js';
 import { readJson, readSimStats, readSseData, readSseUntilFailure } from '../test-support.testing.js';
 
 const fixturesDir = resolveFixturesDir();
@@ -30,7 +30,11 @@ const events = async (response: Response) => (await readSseData(response)).map((
 
 const weatherTool = {
   functionDeclarations: [
-    { name: 'get_weather', description: 'Weather', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+    {
+      name: 'get_weather',
+      description: 'Weather',
+      parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
   ],
 };
 
@@ -69,7 +73,11 @@ describe('generateContent', () => {
   it('refuses a request without a key the way Google does', async () => {
     const response = await postGemini('sim-gemini', ask('Hi'), { headers: {} });
     expect(response.status).toBe(403);
-    expect((await readJson(response)).error).toMatchObject({ code: 403, status: 'PERMISSION_DENIED', message: expect.stringContaining('unregistered callers') });
+    expect((await readJson(response)).error).toMatchObject({
+      code: 403,
+      status: 'PERMISSION_DENIED',
+      message: expect.stringContaining('unregistered callers'),
+    });
   });
 
   it('calls the weather function when tools are given and the user asks about the weather', async () => {
@@ -97,18 +105,25 @@ describe('generateContent', () => {
 
   it('thinks when asked, showing the thought summary only with includeThoughts', async () => {
     const shown = await readJson(
-      await postGemini('sim-gemini', ask('Hello there', { generationConfig: { thinkingConfig: { thinkingLevel: 'low', includeThoughts: true } } })),
+      await postGemini(
+        'sim-gemini',
+        ask('Hello there', { generationConfig: { thinkingConfig: { thinkingLevel: 'low', includeThoughts: true } } }),
+      ),
     );
     const [thought, text] = shown.candidates[0].content.parts;
     expect(thought).toEqual({ text: expect.stringContaining('The user wrote: "Hello there"'), thought: true });
     expect(text.text).toMatch(/^This is a simulated reply/);
     expect(shown.usageMetadata.thoughtsTokenCount).toBeGreaterThan(0);
 
-    const hidden = await readJson(await postGemini('sim-gemini', ask('Hello there', { generationConfig: { thinkingConfig: { thinkingBudget: 1024 } } })));
+    const hidden = await readJson(
+      await postGemini('sim-gemini', ask('Hello there', { generationConfig: { thinkingConfig: { thinkingBudget: 1024 } } })),
+    );
     expect(hidden.candidates[0].content.parts).toHaveLength(1);
     expect(hidden.usageMetadata.thoughtsTokenCount).toBe(shown.usageMetadata.thoughtsTokenCount);
 
-    const off = await readJson(await postGemini('sim-gemini', ask('Hello there', { generationConfig: { thinkingConfig: { thinkingBudget: 0 } } })));
+    const off = await readJson(
+      await postGemini('sim-gemini', ask('Hello there', { generationConfig: { thinkingConfig: { thinkingBudget: 0 } } })),
+    );
     expect(off.usageMetadata).not.toHaveProperty('thoughtsTokenCount');
   });
 
@@ -123,13 +138,25 @@ describe('generateContent', () => {
   });
 
   it.each([
-    ['an unknown generationConfig field', ask('Hi', { generationConfig: { max_tokens: 5 } }), `Unknown name "max_tokens" at 'generation_config': Cannot find field.`],
+    [
+      'an unknown generationConfig field',
+      ask('Hi', { generationConfig: { max_tokens: 5 } }),
+      `Unknown name "max_tokens" at 'generation_config': Cannot find field.`,
+    ],
     ['an unknown top-level field', ask('Hi', { messages: [] }), 'Unknown name "messages": Cannot find field.'],
     ['no contents', { contents: [] }, 'contents is not specified'],
-    ['a role other than user and model', { contents: [{ role: 'assistant', parts: [{ text: 'Hi' }] }] }, 'Please use a valid role: user, model.'],
+    [
+      'a role other than user and model',
+      { contents: [{ role: 'assistant', parts: [{ text: 'Hi' }] }] },
+      'Please use a valid role: user, model.',
+    ],
     ['empty parts', { contents: [{ role: 'user', parts: [] }] }, 'contents.parts must not be empty'],
     ['an unknown thinking level', ask('Hi', { generationConfig: { thinkingConfig: { thinkingLevel: 'extreme' } } }), 'thinking_level'],
-    ['a budget beside a level', ask('Hi', { generationConfig: { thinkingConfig: { thinkingLevel: 'low', thinkingBudget: 10 } } }), 'only set one'],
+    [
+      'a budget beside a level',
+      ask('Hi', { generationConfig: { thinkingConfig: { thinkingLevel: 'low', thinkingBudget: 10 } } }),
+      'only set one',
+    ],
   ])('refuses %s with 400 INVALID_ARGUMENT', async (_case, body, message) => {
     const response = await postGemini('sim-gemini', body);
     expect(response.status).toBe(400);
@@ -139,11 +166,17 @@ describe('generateContent', () => {
   it('refuses a body that is not JSON', async () => {
     const response = await postGemini('sim-gemini', '{"contents": [');
     expect(response.status).toBe(400);
-    expect((await readJson(response)).error).toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringMatching(/^Invalid JSON payload received/) });
+    expect((await readJson(response)).error).toMatchObject({
+      status: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/^Invalid JSON payload received/),
+    });
   });
 
   it('accepts the proto snake_case names as Google does', async () => {
-    const response = await postGemini('sim-gemini', { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }], generation_config: { max_output_tokens: 2 } });
+    const response = await postGemini('sim-gemini', {
+      contents: [{ role: 'user', parts: [{ text: 'Hi' }] }],
+      generation_config: { max_output_tokens: 2 },
+    });
     expect((await readJson(response)).candidates[0].finishReason).toBe('MAX_TOKENS');
   });
 });
@@ -158,7 +191,9 @@ describe('streamGenerateContent?alt=sse', () => {
     expect(frames.slice(0, -1).every((frame) => frame.startsWith('data: {'))).toBe(true);
     const parsed = frames.slice(0, -1).map((frame) => JSON.parse(frame.slice('data: '.length)));
     expect(parsed).toHaveLength(3);
-    expect(parsed.map((event) => event.candidates[0].content.parts[0].text).join('')).toBe('This is a simulated reply. You said: Hello there');
+    expect(parsed.map((event) => event.candidates[0].content.parts[0].text).join('')).toBe(
+      'This is a simulated reply. You said: Hello there',
+    );
     expect(parsed.slice(0, 2).every((event) => event.candidates[0].finishReason === undefined)).toBe(true);
     expect(parsed[2].candidates[0].finishReason).toBe('STOP');
     expect(parsed.map((event) => event.usageMetadata.candidatesTokenCount)).toEqual([3, 7, 11]);
@@ -191,7 +226,11 @@ describe('fault knobs', () => {
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBeNull();
     const { error } = await readJson(response);
-    expect(error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED', message: expect.stringContaining('exceeded your current quota') });
+    expect(error).toMatchObject({
+      code: 429,
+      status: 'RESOURCE_EXHAUSTED',
+      message: expect.stringContaining('exceeded your current quota'),
+    });
     expect(error.details).toEqual([
       expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.QuotaFailure' }),
       { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '3s' },
@@ -222,7 +261,9 @@ describe('fault knobs', () => {
     const cut = await readSseUntilFailure(await postGemini('sim-gemini@chunks=4,fail_after=2', ask('Hello there'), { stream: true }));
     expect(cut.data).toHaveLength(2);
     expect(cut.failure).toBeInstanceOf(Error);
-    const errored = await readSseData(await postGemini('sim-gemini@chunks=4,fail_after=1,fail_mode=error-event', ask('Hello there'), { stream: true }));
+    const errored = await readSseData(
+      await postGemini('sim-gemini@chunks=4,fail_after=1,fail_mode=error-event', ask('Hello there'), { stream: true }),
+    );
     expect(errored).toHaveLength(2);
     expect(JSON.parse(errored[1] as string)).toEqual({ error: { code: 500, status: 'INTERNAL', message: expect.any(String) } });
   });
@@ -251,13 +292,20 @@ describe('replay of recorded Gemini traffic', () => {
   ])('streams %s byte for byte in Gemini framing: %s', async (name) => {
     const response = await postGemini(`fixture:${name}`, ask('replay'), { stream: true });
     expect(response.status).toBe(200);
-    expect(await response.text()).toBe(recordedLines(name).map((line) => `data: ${line}\r\n\r\n`).join(''));
+    expect(await response.text()).toBe(
+      recordedLines(name)
+        .map((line) => `data: ${line}\r\n\r\n`)
+        .join(''),
+    );
   });
 
-  it.each(['gemini/google-text', 'gemini/google-tool-call', 'gemini/issue-19758-prompt-block'])('answers %s with the recorded body', async (name) => {
-    const response = await postGemini(`fixture:${name}`, ask('replay'));
-    expect(await response.text()).toBe(readFileSync(`${recordingPath(fixturesDir, name)}.json`, 'utf8'));
-  });
+  it.each(['gemini/google-text', 'gemini/google-tool-call', 'gemini/issue-19758-prompt-block'])(
+    'answers %s with the recorded body',
+    async (name) => {
+      const response = await postGemini(`fixture:${name}`, ask('replay'));
+      expect(await response.text()).toBe(readFileSync(`${recordingPath(fixturesDir, name)}.json`, 'utf8'));
+    },
+  );
 
   it.each([
     ['gemini/google-429-retry-info', 429],
@@ -280,7 +328,9 @@ describe('replay of recorded Gemini traffic', () => {
   });
 
   it('applies the knobs to a replay', async () => {
-    const { data, failure } = await readSseUntilFailure(await postGemini('fixture:gemini/google-stream-no-args-tool-call@fail_after=3', ask('replay'), { stream: true }));
+    const { data, failure } = await readSseUntilFailure(
+      await postGemini('fixture:gemini/google-stream-no-args-tool-call@fail_after=3', ask('replay'), { stream: true }),
+    );
     expect(data).toEqual(recordedLines('gemini/google-stream-no-args-tool-call').slice(0, 3));
     expect(failure).toBeInstanceOf(Error);
   });

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
-import { deliverJson, deliverStream, pause, sendJson, type SseFraming } from '../deliver.js';
+import { parseJson, readBody, type SimContext, signalOnClose } from '../chat-route.js';
+import { deliverJson, deliverStream, pause, type SseFraming, sendJson } from '../deliver.js';
 import { FIXTURE_MODEL_PREFIX, FixtureLibrary, type RecordingProtocol } from '../fixtures.js';
-import { parseKnobs, type Knobs } from '../knobs.js';
+import { type Knobs, parseKnobs } from '../knobs.js';
 import { planReply } from '../reply.js';
 import { searchNatively } from '../search/native-search.js';
 import { messageText } from '../tokens.js';
 import { generateContentEvents, generateContentResponse, newResponseId, thoughtAbout } from './generate-content-responses.js';
-import { GoogleErrors, type GoogleError } from './google-errors.js';
+import { type GoogleError, GoogleErrors } from './google-errors.js';
 import { readGenerateContentRequest, type SimGenerateContentRequest } from './read-generate-content-request.js';
 
 /** `POST /v1beta/models/{model}:generateContent` or `:streamGenerateContent`; the model may hold `/` (`fixture:gemini/…`) and knobs. */
@@ -69,7 +69,12 @@ const sendGoogleError = (res: ServerResponse, error: GoogleError) => sendJson(re
  * and the user asks about the weather), plus a thought summary when thinking
  * is asked for with includeThoughts.
  */
-export async function handleGenerateContent(req: IncomingMessage, res: ServerResponse, context: SimContext, call: GeminiCall): Promise<void> {
+export async function handleGenerateContent(
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: SimContext,
+  call: GeminiCall,
+): Promise<void> {
   const query = new URL(req.url ?? '/', 'http://sim').searchParams;
   const raw = await readBody(req);
   const body = parseJson(raw);
@@ -97,7 +102,9 @@ export async function handleGenerateContent(req: IncomingMessage, res: ServerRes
     ? await replay(recordingsIn(context.fixtures.dir), model, call.stream)
     : simulate(read.request, knobs);
   if ('error' in answer) return sendGoogleError(res, answer.error);
-  return 'events' in answer ? deliverStream(res, answer.events, knobs, signal, GEMINI_FRAMING) : deliverJson(res, answer.json, knobs, signal);
+  return 'events' in answer
+    ? deliverStream(res, answer.events, knobs, signal, GEMINI_FRAMING)
+    : deliverJson(res, answer.json, knobs, signal);
 }
 
 function simulate(request: SimGenerateContentRequest, knobs: Knobs): Answer {
@@ -105,7 +112,10 @@ function simulate(request: SimGenerateContentRequest, knobs: Knobs): Answer {
   const lastUser = chat.messages.findLast((message) => message.role === 'user');
   const reply = planReply(chat, knobs.chunks);
   // Grounding with Google Search, non-streaming: the simulated model searches the simulated web first.
-  const search = request.searches && !chat.stream && reply.kind === 'text' && lastUser ? searchNatively(messageText(lastUser.content).trim()) : undefined;
+  const search =
+    request.searches && !chat.stream && reply.kind === 'text' && lastUser
+      ? searchNatively(messageText(lastUser.content).trim())
+      : undefined;
   const answer = {
     reply,
     model: chat.model,

@@ -112,6 +112,11 @@ function groundingMetadata(search: NativeSearch): object {
   return {
     webSearchQueries: [search.query],
     groundingChunks: search.pages.map((page) => ({ web: { uri: page.url, title: new URL(page.url).hostname } })),
-    groundingSupports: [{ segment: { startIndex: start, endIndex: start + Buffer.byteLength(search.sentence), text: search.sentence }, groundingChunkIndices: [0] }],
+    groundingSupports: [
+      {
+        segment: { startIndex: start, endIndex: start + Buffer.byteLength(search.sentence), text: search.sentence },
+        groundingChunkIndices: [0],
+      },
+    ],
   };
 }

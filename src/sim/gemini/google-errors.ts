@@ -14,7 +14,8 @@ const googleError = (code: number, status: string, message: string, details?: Re
   body: { error: { code, message, status, ...(details ? { details } : {}) } },
 });
 
-const INTERNAL_MESSAGE = 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting';
+const INTERNAL_MESSAGE =
+  'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting';
 
 const modelNotFound = (model: string, detail?: string) =>
   googleError(

@@ -1,6 +1,6 @@
 import type { ChatMessage, FunctionTool, ToolChoice } from '../../protocol/chat.js';
 import type { SimChatRequest } from '../reply.js';
-import { GoogleErrors, type GoogleError } from './google-errors.js';
+import { type GoogleError, GoogleErrors } from './google-errors.js';
 
 /**
  * A generateContent request the simulator accepted, read into the chat
@@ -20,7 +20,16 @@ export type ReadResult = { ok: true; request: SimGenerateContentRequest } | { ok
 
 type Json = Record<string, unknown>;
 
-const REQUEST_FIELDS = ['model', 'contents', 'tools', 'toolConfig', 'safetySettings', 'systemInstruction', 'generationConfig', 'cachedContent'];
+const REQUEST_FIELDS = [
+  'model',
+  'contents',
+  'tools',
+  'toolConfig',
+  'safetySettings',
+  'systemInstruction',
+  'generationConfig',
+  'cachedContent',
+];
 const GENERATION_CONFIG_FIELDS = [
   'stopSequences',
   'responseMimeType',
@@ -88,8 +97,10 @@ export function readGenerateContentRequest(body: unknown, model: string, stream:
   if (contents.length === 0) return invalid('* GenerateContentRequest.contents: contents is not specified\n');
   for (const [i, content] of contents.entries()) {
     if (!isJson(content)) return invalid(`* GenerateContentRequest.contents[${i}]: must be an object\n`);
-    if (content.role !== undefined && content.role !== 'user' && content.role !== 'model') return invalid('Please use a valid role: user, model.');
-    if (arrayAt(content, 'parts').length === 0) return invalid(`* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.\n`);
+    if (content.role !== undefined && content.role !== 'user' && content.role !== 'model')
+      return invalid('Please use a valid role: user, model.');
+    if (arrayAt(content, 'parts').length === 0)
+      return invalid(`* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.\n`);
   }
 
   const level = field(thinking, 'thinkingLevel');
@@ -107,7 +118,9 @@ export function readGenerateContentRequest(body: unknown, model: string, stream:
     request: {
       chat: toChatRequest(body, config, model, stream),
       thinks: Object.keys(thinking).length > 0 && budget !== 0,
-      searches: arrayAt(body, 'tools').some((tool) => isJson(tool) && (field(tool, 'googleSearch') !== undefined || field(tool, 'google_search') !== undefined)),
+      searches: arrayAt(body, 'tools').some(
+        (tool) => isJson(tool) && (field(tool, 'googleSearch') !== undefined || field(tool, 'google_search') !== undefined),
+      ),
       includeThoughts,
     },
   };
@@ -123,13 +136,17 @@ function toChatRequest(body: Json, config: Json, model: string, stream: boolean)
 
   const tools: FunctionTool[] = arrayAt(body, 'tools').flatMap((tool) =>
     isJson(tool)
-      ? arrayAt(tool, 'functionDeclarations').filter(isJson).map((declaration): FunctionTool => ({
-          type: 'function',
-          function: {
-            name: String(declaration.name),
-            parameters: (field(declaration, 'parametersJsonSchema') ?? declaration.parameters) as Record<string, unknown> | undefined,
-          },
-        }))
+      ? arrayAt(tool, 'functionDeclarations')
+          .filter(isJson)
+          .map(
+            (declaration): FunctionTool => ({
+              type: 'function',
+              function: {
+                name: String(declaration.name),
+                parameters: (field(declaration, 'parametersJsonSchema') ?? declaration.parameters) as Record<string, unknown> | undefined,
+              },
+            }),
+          )
       : [],
   );
 

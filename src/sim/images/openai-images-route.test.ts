@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../server.js';
+import { type Simulator, startSimulator } from '../server.js';
 import { readJson } from '../test-support.testing.js';
 import { promptColour, solidPng } from './sim-png.js';
 
@@ -11,7 +11,11 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 const post = (body: unknown) =>
-  fetch(`${sim.url}/v1/images/generations`, { method: 'POST', headers: { authorization: 'Bearer sim', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${sim.url}/v1/images/generations`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer sim', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('POST /v1/images/generations (OpenAI)', () => {
   it('answers the official client: GPT image models in base64 with token usage', async () => {
@@ -31,7 +35,11 @@ describe('POST /v1/images/generations (OpenAI)', () => {
 
   it.each([
     ['no prompt', { model: 'gpt-image-1' }, "Missing required parameter: 'prompt'."],
-    ['response_format for a GPT image model', { model: 'gpt-image-1', prompt: 'x', response_format: 'url' }, "Unknown parameter: 'response_format'."],
+    [
+      'response_format for a GPT image model',
+      { model: 'gpt-image-1', prompt: 'x', response_format: 'url' },
+      "Unknown parameter: 'response_format'.",
+    ],
     ['two DALL·E 3 images', { model: 'dall-e-3', prompt: 'x', n: 2 }, "Invalid 'n': integer above maximum value"],
     ['a size the model does not make', { model: 'gpt-image-1', prompt: 'x', size: '1792x1024' }, "Invalid value: '1792x1024'."],
   ])('refuses %s with OpenAI’s 400', async (_, request, message) => {

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hasBearerToken, parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
+import { hasBearerToken, parseJson, readBody, type SimContext, signalOnClose } from '../chat-route.js';
 import { deliverJson, pause, sendError } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
-import { SimErrors, type OpenAiError } from '../openai-errors.js';
+import { type OpenAiError, SimErrors } from '../openai-errors.js';
 import { promptColour, solidPng } from './sim-png.js';
 
 /** Where the simulator hosts the images it answers by URL, as OpenAI hosts DALL·E's. */
@@ -30,7 +30,10 @@ interface SimImageRequest {
 }
 
 /** Reads a body as OpenAI's POST /v1/images/generations checks it. */
-export function readImageRequest(body: unknown, model: string | undefined): { ok: true; request: SimImageRequest } | { ok: false; error: OpenAiError } {
+export function readImageRequest(
+  body: unknown,
+  model: string | undefined,
+): { ok: true; request: SimImageRequest } | { ok: false; error: OpenAiError } {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const name = model ?? 'dall-e-2';
   const family = familyOf(name);
@@ -39,13 +42,26 @@ export function readImageRequest(body: unknown, model: string | undefined): { ok
   if (!Number.isInteger(n) || (n as number) < 1) return { ok: false, error: SimErrors.belowMinimum('n', 1, n) };
   const most = family === 'dall-e-3' ? 1 : 10;
   if ((n as number) > most) return { ok: false, error: SimErrors.aboveMaximum('n', most, n) };
-  if (size !== undefined && !SIZES[family]!.includes(size as string)) return { ok: false, error: SimErrors.invalidValue('size', String(size), SIZES[family]!) };
+  if (size !== undefined && !SIZES[family]!.includes(size as string))
+    return { ok: false, error: SimErrors.invalidValue('size', String(size), SIZES[family]!) };
   if (response_format !== undefined) {
     if (family === 'gpt') return { ok: false, error: SimErrors.unknownParameter('response_format') };
-    if (response_format !== 'url' && response_format !== 'b64_json') return { ok: false, error: SimErrors.invalidValue('response_format', String(response_format), ['url', 'b64_json']) };
+    if (response_format !== 'url' && response_format !== 'b64_json')
+      return { ok: false, error: SimErrors.invalidValue('response_format', String(response_format), ['url', 'b64_json']) };
   }
   const url = family !== 'gpt' && response_format !== 'b64_json';
-  return { ok: true, request: { model: name, prompt, n: n as number, family, size: (size as string | undefined) ?? '1024x1024', quality: typeof quality === 'string' ? quality : 'auto', url } };
+  return {
+    ok: true,
+    request: {
+      model: name,
+      prompt,
+      n: n as number,
+      family,
+      size: (size as string | undefined) ?? '1024x1024',
+      quality: typeof quality === 'string' ? quality : 'auto',
+      url,
+    },
+  };
 }
 
 const hex = (colour: readonly number[]) => colour.map((c) => c.toString(16).padStart(2, '0')).join('');
@@ -68,7 +84,12 @@ function answer(request: SimImageRequest, origin: string) {
     output_format: 'png',
     quality: request.quality === 'auto' ? 'medium' : request.quality,
     size: request.size === 'auto' ? '1024x1024' : request.size,
-    usage: { input_tokens: textTokens, input_tokens_details: { image_tokens: 0, text_tokens: textTokens }, output_tokens: outputTokens, total_tokens: textTokens + outputTokens },
+    usage: {
+      input_tokens: textTokens,
+      input_tokens_details: { image_tokens: 0, text_tokens: textTokens },
+      output_tokens: outputTokens,
+      total_tokens: textTokens + outputTokens,
+    },
   };
 }
 
@@ -92,7 +113,8 @@ export async function handleImageGenerations(req: IncomingMessage, res: ServerRe
   if (knobs.hang) return;
   const signal = signalOnClose(res);
   await pause(knobs.latencyMs, signal);
-  if (knobs.status !== undefined) return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? 'dall-e-2'), knobs.retryAfterSeconds);
+  if (knobs.status !== undefined)
+    return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? 'dall-e-2'), knobs.retryAfterSeconds);
   const read = readImageRequest(body.value, parsed.model);
   if (!read.ok) return sendError(res, read.error);
   return deliverJson(res, JSON.stringify(answer(read.request, `http://${req.headers.host ?? '127.0.0.1'}`)), knobs, signal);

@@ -18,7 +18,12 @@ export function solidPng([red, green, blue]: readonly [number, number, number], 
   header.set([8, 2, 0, 0, 0], 8); // 8 bits a sample, RGB, deflate, no filter method, no interlace
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: side }, () => [red, green, blue]).flat())]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: side }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** The colour of a prompt's image, and of its i-th variation: the same prompt always makes the same images. */

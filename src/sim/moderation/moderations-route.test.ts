@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../server.js';
+import { type Simulator, startSimulator } from '../server.js';
 
 /** The official OpenAI client parses the simulator's moderation answers. */
 describe('simulator POST /v1/moderations', () => {
@@ -22,8 +22,14 @@ describe('simulator POST /v1/moderations', () => {
   });
 
   it('takes a single string and answers knobs and errors in OpenAI shape', async () => {
-    expect((await client.moderations.create({ model: 'omni-moderation-latest', input: 'methamphetamine' })).results[0]?.categories.illicit).toBe(true);
-    await expect(client.moderations.create({ model: 'omni-moderation-latest@status=503', input: 'x' })).rejects.toMatchObject({ status: 503 });
-    await expect(client.moderations.create({ model: 'omni-moderation-latest', input: [] as string[] })).rejects.toMatchObject({ status: 400 });
+    expect(
+      (await client.moderations.create({ model: 'omni-moderation-latest', input: 'methamphetamine' })).results[0]?.categories.illicit,
+    ).toBe(true);
+    await expect(client.moderations.create({ model: 'omni-moderation-latest@status=503', input: 'x' })).rejects.toMatchObject({
+      status: 503,
+    });
+    await expect(client.moderations.create({ model: 'omni-moderation-latest', input: [] as string[] })).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });

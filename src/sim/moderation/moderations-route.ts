@@ -1,6 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { hasBearerToken, parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hasBearerToken, parseJson, readBody, type SimContext, signalOnClose } from '../chat-route.js';
 import { deliverJson, pause, sendError } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
 import { SimErrors } from '../openai-errors.js';
@@ -13,7 +13,12 @@ function textInputs(input: unknown): string[] | undefined {
   const texts: string[] = [];
   for (const item of input) {
     if (typeof item === 'string') texts.push(item);
-    else if (typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'text' && typeof (item as { text?: unknown }).text === 'string')
+    else if (
+      typeof item === 'object' &&
+      item !== null &&
+      (item as { type?: unknown }).type === 'text' &&
+      typeof (item as { text?: unknown }).text === 'string'
+    )
       texts.push((item as { text: string }).text);
     else return undefined;
   }
@@ -44,7 +49,15 @@ export async function handleModerations(req: IncomingMessage, res: ServerRespons
   if (knobs.status !== undefined) return sendError(res, SimErrors.simulatedStatus(knobs.status, model), knobs.retryAfterSeconds);
   if (request.input === undefined) return sendError(res, SimErrors.missingParameter('input'));
   const inputs = textInputs(request.input);
-  if (!inputs) return sendError(res, SimErrors.invalidType('input', 'a string or an array of strings', Array.isArray(request.input) ? 'an invalid array' : typeof request.input));
+  if (!inputs)
+    return sendError(
+      res,
+      SimErrors.invalidType(
+        'input',
+        'a string or an array of strings',
+        Array.isArray(request.input) ? 'an invalid array' : typeof request.input,
+      ),
+    );
 
   const answer = { id: `modr-${randomBytes(12).toString('hex')}`, model, results: inputs.map(moderate) };
   return deliverJson(res, JSON.stringify(answer), knobs, signal);

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hasBearerToken, parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
+import type { RerankScore } from '../../protocol/rerank.js';
+import { hasBearerToken, parseJson, readBody, type SimContext, signalOnClose } from '../chat-route.js';
 import { deliverJson, pause, sendJson } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
-import type { RerankScore } from '../../protocol/rerank.js';
 import { overlapScores } from './overlap-scores.js';
-import { validateRerankRequest, type SimRerankRequest } from './validate-rerank-request.js';
+import { type SimRerankRequest, validateRerankRequest } from './validate-rerank-request.js';
 
 /** What differs between the simulated rerank APIs: their error body and their answer. */
 export interface SimRerankProtocol {
@@ -29,7 +29,12 @@ function statusMessage(status: number): string {
  */
 export function rerankRoute(protocol: SimRerankProtocol) {
   const fail = (res: ServerResponse, status: number, message: string, retryAfterSeconds?: number) =>
-    sendJson(res, status, JSON.stringify(protocol.errorBody(message)), retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) });
+    sendJson(
+      res,
+      status,
+      JSON.stringify(protocol.errorBody(message)),
+      retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
+    );
 
   return async (req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> => {
     const raw = await readBody(req);

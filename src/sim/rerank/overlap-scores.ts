@@ -1,5 +1,5 @@
-import { words } from '../../providers/local/bm25-relevance.js';
 import type { RerankScore } from '../../protocol/rerank.js';
+import { words } from '../../providers/local/bm25-relevance.js';
 
 /**
  * The simulator's deterministic relevance: the share of the query's distinct

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../server.js';
+import { type Simulator, startSimulator } from '../server.js';
 import { readJson, readSimStats } from '../test-support.testing.js';
 
 let sim: Simulator;
@@ -66,7 +66,9 @@ describe('POST /v1/rerank (Jina)', () => {
   });
 
   it('leaves the documents out when asked to', async () => {
-    const body = await readJson(await post('/v1/rerank', { model: 'sim-rerank', query: 'paris', documents, return_documents: false, top_n: 1 }));
+    const body = await readJson(
+      await post('/v1/rerank', { model: 'sim-rerank', query: 'paris', documents, return_documents: false, top_n: 1 }),
+    );
     expect(body.results).toEqual([{ index: 1, relevance_score: 1 }]);
   });
 

@@ -17,9 +17,12 @@ export function validateRerankRequest(body: unknown, model: string | undefined):
   if (!model) return { ok: false, message: 'invalid request: model is required' };
   if (typeof body.query !== 'string' || body.query.trim() === '') return { ok: false, message: 'invalid request: query must not be empty' };
   const { documents, top_n, return_documents } = body;
-  if (!Array.isArray(documents) || documents.length === 0) return { ok: false, message: 'invalid request: list of documents must not be empty' };
-  if (!documents.every((d): d is string => typeof d === 'string')) return { ok: false, message: 'invalid request: documents must be strings' };
-  if (top_n !== undefined && !(Number.isInteger(top_n) && (top_n as number) >= 1)) return { ok: false, message: 'invalid request: top_n must be at least 1' };
+  if (!Array.isArray(documents) || documents.length === 0)
+    return { ok: false, message: 'invalid request: list of documents must not be empty' };
+  if (!documents.every((d): d is string => typeof d === 'string'))
+    return { ok: false, message: 'invalid request: documents must be strings' };
+  if (top_n !== undefined && !(Number.isInteger(top_n) && (top_n as number) >= 1))
+    return { ok: false, message: 'invalid request: top_n must be at least 1' };
   return {
     ok: true,
     request: {

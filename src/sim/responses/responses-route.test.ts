@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../server.js';
+import { type Simulator, startSimulator } from '../server.js';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -10,7 +10,11 @@ afterAll(() => sim.close());
 const json = async (response: Response): Promise<any> => response.json();
 
 const post = (body: unknown, headers: Record<string, string> = { authorization: 'Bearer k' }) =>
-  fetch(`${sim.url}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(`${sim.url}/v1/responses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 /** Each SSE frame's event name and parsed data, as sent. */
 async function frames(response: Response): Promise<{ event: string | undefined; data: any }[]> {
@@ -37,7 +41,14 @@ describe('POST /v1/responses', () => {
       model: 'sim-model',
       instructions: 'Be brief.',
       store: true,
-      output: [{ type: 'message', role: 'assistant', id: expect.stringMatching(/^msg_/), content: [{ type: 'output_text', text: expect.stringContaining('hello there') }] }],
+      output: [
+        {
+          type: 'message',
+          role: 'assistant',
+          id: expect.stringMatching(/^msg_/),
+          content: [{ type: 'output_text', text: expect.stringContaining('hello there') }],
+        },
+      ],
       usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number), total_tokens: expect.any(Number) },
     });
   });
@@ -84,6 +95,9 @@ describe('POST /v1/responses', () => {
   it('ends a failing stream with an error event numbered after the last event sent', async () => {
     const sent = await frames(await post({ model: 'sim-model@fail_after=3,fail_mode=error-event', input: 'hello', stream: true }));
     expect(sent).toHaveLength(4);
-    expect(sent.at(-1)).toEqual({ event: 'error', data: { type: 'error', code: 'server_error', message: expect.any(String), param: null, sequence_number: 3 } });
+    expect(sent.at(-1)).toEqual({
+      event: 'error',
+      data: { type: 'error', code: 'server_error', message: expect.any(String), param: null, sequence_number: 3 },
+    });
   });
 });

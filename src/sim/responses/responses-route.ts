@@ -1,14 +1,14 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatCompletion, ChatCompletionChunk } from '../../protocol/chat.js';
 import type { ResponsesRequest } from '../../protocol/responses.js';
 import { ChatChunksToResponseEvents } from '../../responses/convert-chat-chunks-to-response-events.js';
-import { convertChatCompletionToResponse, responseShell, type ItemIds } from '../../responses/convert-chat-to-response.js';
+import { convertChatCompletionToResponse, type ItemIds, responseShell } from '../../responses/convert-chat-to-response.js';
 import { convertResponsesRequest } from '../../responses/convert-responses-request.js';
 import { chatCompletionChunks } from '../chat-chunks.js';
 import { chatCompletion } from '../chat-completion.js';
-import { hasBearerToken, parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
-import { deliverJson, deliverStream, pause, sendError, type SseFraming } from '../deliver.js';
+import { hasBearerToken, parseJson, readBody, type SimContext, signalOnClose } from '../chat-route.js';
+import { deliverJson, deliverStream, pause, type SseFraming, sendError } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
 import { SimErrors } from '../openai-errors.js';
 import { planReply } from '../reply.js';
@@ -25,7 +25,13 @@ const itemIds: ItemIds = (prefix) => `${prefix}_sim${randomHex(29)}`;
  */
 function responsesFraming(events: readonly string[], sent: number): SseFraming {
   const names = events.map((data) => (JSON.parse(data) as { type: string }).type);
-  const error = { type: 'error', code: 'server_error', message: SimErrors.serverError().body.error.message, param: null, sequence_number: sent };
+  const error = {
+    type: 'error',
+    code: 'server_error',
+    message: SimErrors.serverError().body.error.message,
+    param: null,
+    sequence_number: sent,
+  };
   return {
     frame: (data, index) => `event: ${names[index]}\ndata: ${data}\n\n`,
     end: '',
@@ -55,7 +61,8 @@ export async function handleResponses(req: IncomingMessage, res: ServerResponse,
 
   const signal = signalOnClose(res);
   await pause(knobs.latencyMs, signal);
-  if (knobs.status !== undefined) return sendError(res, SimErrors.simulatedStatus(knobs.status, model ?? 'sim-model'), knobs.retryAfterSeconds);
+  if (knobs.status !== undefined)
+    return sendError(res, SimErrors.simulatedStatus(knobs.status, model ?? 'sim-model'), knobs.retryAfterSeconds);
   const validation = validateResponsesRequest(body.value, model);
   if (!validation.ok) return sendError(res, validation.error);
 
@@ -65,13 +72,24 @@ export async function handleResponses(req: IncomingMessage, res: ServerResponse,
   const reply = planReply(chat, knobs.chunks);
   const identity = newResponseIdentity(validation.model);
   // OpenAI stores a response unless asked not to (store defaults to true), and says so.
-  const shell = { ...responseShell(request, { id: `resp_sim${randomHex(29)}`, model: validation.model, createdAt: identity.created }), store: request.store ?? true };
+  const shell = {
+    ...responseShell(request, { id: `resp_sim${randomHex(29)}`, model: validation.model, createdAt: identity.created }),
+    store: request.store ?? true,
+  };
   if (!request.stream) {
     const completion = chatCompletion(reply, chat, identity, knobs.usage) as ChatCompletion;
     return deliverJson(res, JSON.stringify(convertChatCompletionToResponse(completion, shell, itemIds, identity.created)), knobs, signal);
   }
   const converter = new ChatChunksToResponseEvents(shell, itemIds);
   const chunks = chatCompletionChunks(reply, chat, identity, knobs.usage).map((text) => JSON.parse(text) as ChatCompletionChunk);
-  const events = [...converter.start(), ...chunks.flatMap((chunk) => converter.push(chunk)), ...converter.finish(identity.created)].map((event) => JSON.stringify(event));
-  return deliverStream(res, events, knobs, signal, responsesFraming(events, Math.min(knobs.failAfterChunks ?? events.length, events.length)));
+  const events = [...converter.start(), ...chunks.flatMap((chunk) => converter.push(chunk)), ...converter.finish(identity.created)].map(
+    (event) => JSON.stringify(event),
+  );
+  return deliverStream(
+    res,
+    events,
+    knobs,
+    signal,
+    responsesFraming(events, Math.min(knobs.failAfterChunks ?? events.length, events.length)),
+  );
 }

@@ -1,5 +1,5 @@
 import type { ResponsesRequest } from '../../protocol/responses.js';
-import { SimErrors, type OpenAiError } from '../openai-errors.js';
+import { type OpenAiError, SimErrors } from '../openai-errors.js';
 import { REASONING_EFFORTS } from '../reply.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -29,21 +29,27 @@ export function validateResponsesRequest(
     for (const [i, item] of input.entries()) {
       if (!isObject(item)) return fail(SimErrors.invalidType(`input[${i}]`, 'an object', typeof item));
       const type = item.type ?? 'message';
-      if (!ITEM_TYPES.includes(type as (typeof ITEM_TYPES)[number])) return fail(SimErrors.invalidValue(`input[${i}].type`, String(type), ITEM_TYPES));
-      if (type === 'message' && !ROLES.includes(item.role as (typeof ROLES)[number])) return fail(SimErrors.invalidValue(`input[${i}].role`, String(item.role), ROLES));
-      if (type === 'message' && typeof item.content !== 'string' && !Array.isArray(item.content)) return fail(SimErrors.missingParameter(`input[${i}].content`));
-      if ((type === 'function_call' || type === 'function_call_output') && typeof item.call_id !== 'string') return fail(SimErrors.missingParameter(`input[${i}].call_id`));
+      if (!ITEM_TYPES.includes(type as (typeof ITEM_TYPES)[number]))
+        return fail(SimErrors.invalidValue(`input[${i}].type`, String(type), ITEM_TYPES));
+      if (type === 'message' && !ROLES.includes(item.role as (typeof ROLES)[number]))
+        return fail(SimErrors.invalidValue(`input[${i}].role`, String(item.role), ROLES));
+      if (type === 'message' && typeof item.content !== 'string' && !Array.isArray(item.content))
+        return fail(SimErrors.missingParameter(`input[${i}].content`));
+      if ((type === 'function_call' || type === 'function_call_output') && typeof item.call_id !== 'string')
+        return fail(SimErrors.missingParameter(`input[${i}].call_id`));
       if (type === 'function_call_output' && item.output === undefined) return fail(SimErrors.missingParameter(`input[${i}].output`));
       if (type === 'reasoning' && !Array.isArray(item.summary)) return fail(SimErrors.missingParameter(`input[${i}].summary`));
     }
   }
-  if (body.tools != null && !Array.isArray(body.tools)) return fail(SimErrors.invalidType('tools', 'an array of objects', typeof body.tools));
+  if (body.tools != null && !Array.isArray(body.tools))
+    return fail(SimErrors.invalidType('tools', 'an array of objects', typeof body.tools));
   const tools = (body.tools ?? []) as unknown[];
   const nameless = tools.findIndex((tool) => !isObject(tool) || (tool.type === 'function' && typeof tool.name !== 'string'));
   if (nameless >= 0) return fail(SimErrors.missingParameter(`tools[${nameless}].name`));
   const format = isObject(body.text) ? body.text.format : undefined;
   if (isObject(format)) {
-    if (!FORMATS.includes(format.type as (typeof FORMATS)[number])) return fail(SimErrors.invalidValue('text.format.type', String(format.type), FORMATS));
+    if (!FORMATS.includes(format.type as (typeof FORMATS)[number]))
+      return fail(SimErrors.invalidValue('text.format.type', String(format.type), FORMATS));
     if (format.type === 'json_schema' && typeof format.name !== 'string') return fail(SimErrors.missingParameter('text.format.name'));
     if (format.type === 'json_schema' && !isObject(format.schema)) return fail(SimErrors.missingParameter('text.format.schema'));
   }

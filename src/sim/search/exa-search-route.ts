@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseJson, readBody, signalOnClose, type SimContext } from '../chat-route.js';
+import { parseJson, readBody, type SimContext, signalOnClose } from '../chat-route.js';
 import { deliverJson, pause, sendJson } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
 import { newRequestId } from '../response-identity.js';
@@ -18,7 +18,12 @@ const DEFAULT_RESULTS = 10;
 const MAX_RESULTS = 100;
 
 const fail = (res: ServerResponse, status: number, error: string, retryAfterSeconds?: number) =>
-  sendJson(res, status, JSON.stringify({ requestId: newRequestId(), error }), retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) });
+  sendJson(
+    res,
+    status,
+    JSON.stringify({ requestId: newRequestId(), error }),
+    retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
+  );
 
 /**
  * `POST /search`, Exa's search API: key in `x-api-key`, `{query, type,
@@ -33,7 +38,8 @@ export async function handleExaSearch(req: IncomingMessage, res: ServerResponse,
   const raw = await readBody(req);
   const body = parseJson(raw);
   context.stats.recordChatRequest(body.ok ? body.value : raw, req.headers);
-  if (typeof req.headers['x-api-key'] !== 'string' || req.headers['x-api-key'] === '') return fail(res, 401, 'Missing API key: pass it in the x-api-key header');
+  if (typeof req.headers['x-api-key'] !== 'string' || req.headers['x-api-key'] === '')
+    return fail(res, 401, 'Missing API key: pass it in the x-api-key header');
   if (!body.ok) return fail(res, 400, 'Invalid JSON body');
   const parsed = parseKnobs(undefined, req.headers);
   if (!parsed.ok) return fail(res, 400, parsed.message);
@@ -82,6 +88,14 @@ function readRequest(value: unknown): ExaSearchRequest | string {
   if (typeof includeDomains === 'string') return includeDomains;
   if (typeof excludeDomains === 'string') return excludeDomains;
   const text = (body.contents as { text?: { maxCharacters?: unknown } } | undefined)?.text;
-  const maxCharacters = typeof text === 'object' && text !== null && typeof text.maxCharacters === 'number' ? text.maxCharacters : undefined;
-  return { query: body.query, numResults, includeDomains, excludeDomains, maxCharacters, type: typeof body.type === 'string' ? body.type : 'auto' };
+  const maxCharacters =
+    typeof text === 'object' && text !== null && typeof text.maxCharacters === 'number' ? text.maxCharacters : undefined;
+  return {
+    query: body.query,
+    numResults,
+    includeDomains,
+    excludeDomains,
+    maxCharacters,
+    type: typeof body.type === 'string' ? body.type : 'auto',
+  };
 }

@@ -1,4 +1,4 @@
-import { firstSentence, searchCorpus, type CorpusPage } from './search-corpus.js';
+import { type CorpusPage, firstSentence, searchCorpus } from './search-corpus.js';
 
 /** What a simulated model that searched by itself found and says: the opening, then a sentence quoted from the best page. */
 export interface NativeSearch {

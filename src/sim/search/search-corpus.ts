@@ -66,7 +66,10 @@ export function searchCorpus(
     if (domains.includeDomains?.length && !domains.includeDomains.some((rule) => matchesDomainRule(url, rule))) return false;
     return !domains.excludeDomains?.some((rule) => matchesDomainRule(url, rule));
   });
-  return overlapScores(query, pages.map((page) => `${page.title} ${page.text}`))
+  return overlapScores(
+    query,
+    pages.map((page) => `${page.title} ${page.text}`),
+  )
     .filter((score) => score.relevance_score > 0)
     .slice(0, maxResults)
     .map(({ index, relevance_score }) => ({ page: pages[index] as CorpusPage, score: relevance_score }));

@@ -178,20 +178,46 @@ function moov(sampleSizes: number[], chunkOffset: number, avcC: Buffer): Buffer 
     fullBox('stsz', 0, 0, u32(0), u32(frames), ...sampleSizes.map(u32)),
     fullBox('stco', 0, 0, u32(1), u32(chunkOffset)),
   );
-  const minf = box(
-    'minf',
-    fullBox('vmhd', 0, 1, zeros(8)),
-    box('dinf', fullBox('dref', 0, 0, u32(1), fullBox('url ', 0, 1))),
-    stbl,
-  );
+  const minf = box('minf', fullBox('vmhd', 0, 1, zeros(8)), box('dinf', fullBox('dref', 0, 0, u32(1), fullBox('url ', 0, 1))), stbl);
   const mdia = box(
     'mdia',
     fullBox('mdhd', 0, 0, u32(0), u32(0), u32(FPS), u32(frames), u16(0x55c4), u16(0)),
     fullBox('hdlr', 0, 0, u32(0), Buffer.from('vide'), zeros(12), Buffer.from('VideoHandler\0')),
     minf,
   );
-  const tkhd = fullBox('tkhd', 0, 3, u32(0), u32(0), u32(1), zeros(4), u32(durationMs), zeros(8), u16(0), u16(0), u16(0), zeros(2), MATRIX, u32(WIDTH << 16), u32(HEIGHT << 16));
-  const mvhd = fullBox('mvhd', 0, 0, u32(0), u32(0), u32(1000), u32(durationMs), u32(0x00010000), u16(0x0100), zeros(10), MATRIX, zeros(24), u32(2));
+  const tkhd = fullBox(
+    'tkhd',
+    0,
+    3,
+    u32(0),
+    u32(0),
+    u32(1),
+    zeros(4),
+    u32(durationMs),
+    zeros(8),
+    u16(0),
+    u16(0),
+    u16(0),
+    zeros(2),
+    MATRIX,
+    u32(WIDTH << 16),
+    u32(HEIGHT << 16),
+  );
+  const mvhd = fullBox(
+    'mvhd',
+    0,
+    0,
+    u32(0),
+    u32(0),
+    u32(1000),
+    u32(durationMs),
+    u32(0x00010000),
+    u16(0x0100),
+    zeros(10),
+    MATRIX,
+    zeros(24),
+    u32(2),
+  );
   return box('moov', mvhd, box('trak', tkhd, mdia));
 }
 

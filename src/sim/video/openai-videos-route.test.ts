@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../server.js';
+import { type Simulator, startSimulator } from '../server.js';
 import { fixtureMp4 } from './fixture-mp4.js';
 
 let sim: Simulator;
@@ -10,7 +10,11 @@ afterAll(() => sim.close());
 
 const AUTH = { authorization: 'Bearer sim-key' };
 async function create(body: unknown, headers: Record<string, string> = AUTH) {
-  const response = await fetch(`${sim.url}/v1/videos`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(`${sim.url}/v1/videos`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as any };
 }
 const retrieve = async (id: string) => (await (await fetch(`${sim.url}/v1/videos/${id}`, { headers: AUTH })).json()) as any;
@@ -36,15 +40,30 @@ describe('the simulator’s OpenAI Videos API', () => {
 
   it('takes the first frame as input_reference and refuses values OpenAI does not take', async () => {
     expect((await create({ model: 'sora-2', prompt: 'p', input_reference: { image_url: 'data:image/png;base64,AA==' } })).status).toBe(200);
-    expect((await create({ model: 'sora-2', prompt: 'p', input_reference: 'cat.png' })).body.error).toMatchObject({ param: 'input_reference', code: 'invalid_type' });
-    expect((await create({ model: 'sora-2', prompt: 'p', seconds: '5' })).body.error).toMatchObject({ param: 'seconds', code: 'invalid_value' });
-    expect((await create({ model: 'sora-2', prompt: 'p', size: '640x480' })).body.error).toMatchObject({ param: 'size', code: 'invalid_value' });
+    expect((await create({ model: 'sora-2', prompt: 'p', input_reference: 'cat.png' })).body.error).toMatchObject({
+      param: 'input_reference',
+      code: 'invalid_type',
+    });
+    expect((await create({ model: 'sora-2', prompt: 'p', seconds: '5' })).body.error).toMatchObject({
+      param: 'seconds',
+      code: 'invalid_value',
+    });
+    expect((await create({ model: 'sora-2', prompt: 'p', size: '640x480' })).body.error).toMatchObject({
+      param: 'size',
+      code: 'invalid_value',
+    });
   });
 
   it('fails, refuses and breaks downloads as the knobs say', async () => {
     const failing = await create({ model: 'sora-2@render_ms=0,fail=1', prompt: 'p' });
-    expect(await ended(failing.body.id)).toMatchObject({ status: 'failed', error: { code: 'video_generation_failed', message: 'The simulated render failed' } });
-    expect(await create({ model: 'sora-2@status=429', prompt: 'p' })).toMatchObject({ status: 429, body: { error: { code: 'rate_limit_exceeded' } } });
+    expect(await ended(failing.body.id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'video_generation_failed', message: 'The simulated render failed' },
+    });
+    expect(await create({ model: 'sora-2@status=429', prompt: 'p' })).toMatchObject({
+      status: 429,
+      body: { error: { code: 'rate_limit_exceeded' } },
+    });
     const broken = await create({ model: 'sora-2@render_ms=0,content_status=503', prompt: 'p' });
     expect((await fetch(`${sim.url}/v1/videos/${broken.body.id}/content`, { headers: AUTH })).status).toBe(503);
     expect((await create({ model: 'sora-2', prompt: 'p' }, {})).status).toBe(401);

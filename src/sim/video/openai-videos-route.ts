@@ -1,5 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hasBearerToken, parseJson, readBody, type SimContext } from '../chat-route.js';
 import { sendError, sendJson } from '../deliver.js';
 import { SimErrors } from '../openai-errors.js';
@@ -44,7 +44,9 @@ const SIZES = ['720x1280', '1280x720', '1024x1792', '1792x1024'];
 
 /** The JSON form of `input_reference`: an image URL (or data URL), or an uploaded file's id. */
 const isImageReference = (v: unknown) =>
-  typeof v === 'object' && v !== null && (typeof (v as { image_url?: unknown }).image_url === 'string' || typeof (v as { file_id?: unknown }).file_id === 'string');
+  typeof v === 'object' &&
+  v !== null &&
+  (typeof (v as { image_url?: unknown }).image_url === 'string' || typeof (v as { file_id?: unknown }).file_id === 'string');
 
 const PATH = /^\/v1\/videos(?:\/([^/]+)(\/content)?)?$/;
 
@@ -54,7 +56,8 @@ export const matchVideoCall = (method: string, path: string) => {
   if (!m) return undefined;
   const [, id, content] = m;
   if (method === 'POST' && id === undefined) return { op: 'create' as const };
-  if (method === 'GET' && id !== undefined) return { op: content ? ('content' as const) : ('retrieve' as const), id: decodeURIComponent(id) };
+  if (method === 'GET' && id !== undefined)
+    return { op: content ? ('content' as const) : ('retrieve' as const), id: decodeURIComponent(id) };
   return undefined;
 };
 
@@ -82,7 +85,14 @@ export async function handleVideoCall(
     const parsed = parseVideoKnobs(model);
     if (!parsed.ok) return sendError(res, SimErrors.invalidKnob(parsed.message));
     if (parsed.knobs.status) return sendError(res, SimErrors.simulatedStatus(parsed.knobs.status, parsed.model));
-    const video: SimVideo = { id: `video_${randomBytes(12).toString('hex')}`, model, seconds: String(seconds), size: String(size), createdAt: now, knobs: parsed.knobs };
+    const video: SimVideo = {
+      id: `video_${randomBytes(12).toString('hex')}`,
+      model,
+      seconds: String(seconds),
+      size: String(size),
+      createdAt: now,
+      knobs: parsed.knobs,
+    };
     videos.set(video.id, video);
     return sendJson(res, 200, JSON.stringify(videoObject(video, now)));
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../server.js';
+import { type Simulator, startSimulator } from '../server.js';
 import { fixtureMp4 } from './fixture-mp4.js';
 
 let sim: Simulator;
@@ -34,7 +34,10 @@ async function doneOperation(name: string) {
 describe('the simulator’s Veo (Gemini API long-running operations)', () => {
   it('starts an operation, reports only its name while rendering, then the video file', async () => {
     const rendering = await create('veo-3.1-generate-preview@render_ms=60000');
-    expect(rendering).toEqual({ status: 200, body: { name: expect.stringMatching(/^models\/veo-3\.1-generate-preview\/operations\/\w+$/) } });
+    expect(rendering).toEqual({
+      status: 200,
+      body: { name: expect.stringMatching(/^models\/veo-3\.1-generate-preview\/operations\/\w+$/) },
+    });
     expect(await (await get(rendering.body.name)).json()).toEqual({ name: rendering.body.name });
     const created = await create('veo-3.1-generate-preview@render_ms=0');
     const done = await doneOperation(created.body.name);
@@ -43,7 +46,9 @@ describe('the simulator’s Veo (Gemini API long-running operations)', () => {
       done: true,
       response: {
         '@type': 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse',
-        generateVideoResponse: { generatedSamples: [{ video: { uri: expect.stringMatching(/\/v1beta\/files\/\w+:download\?alt=media$/) } }] },
+        generateVideoResponse: {
+          generatedSamples: [{ video: { uri: expect.stringMatching(/\/v1beta\/files\/\w+:download\?alt=media$/) } }],
+        },
       },
     });
   });
@@ -79,13 +84,19 @@ describe('the simulator’s Veo (Gemini API long-running operations)', () => {
   });
 
   it('answers in Google’s error shape: no key, bad request, status knob, unknown operation, download knob', async () => {
-    expect(await create('veo-3.1-generate-preview', undefined, {})).toMatchObject({ status: 403, body: { error: { status: 'PERMISSION_DENIED' } } });
+    expect(await create('veo-3.1-generate-preview', undefined, {})).toMatchObject({
+      status: 403,
+      body: { error: { status: 'PERMISSION_DENIED' } },
+    });
     const refused = await create('veo-3.1-generate-preview', { instances: [{ prompt: 'p' }], parameters: { aspectRatio: '1:1' } });
     expect(refused).toEqual({
       status: 400,
       body: { error: { code: 400, message: 'aspectRatio "1:1" is not supported; use one of 16:9, 9:16', status: 'INVALID_ARGUMENT' } },
     });
-    expect(await create('veo-3.1-generate-preview@status=429')).toMatchObject({ status: 429, body: { error: { status: 'RESOURCE_EXHAUSTED' } } });
+    expect(await create('veo-3.1-generate-preview@status=429')).toMatchObject({
+      status: 429,
+      body: { error: { status: 'RESOURCE_EXHAUSTED' } },
+    });
     expect((await get('models/veo-3.1-generate-preview/operations/nope')).status).toBe(404);
     const broken = await doneOperation((await create('veo-3.1-generate-preview@render_ms=0,content_status=500')).body.name);
     expect((await fetch(broken.response.generateVideoResponse.generatedSamples[0].video.uri, { headers: KEY })).status).toBe(500);
@@ -94,13 +105,20 @@ describe('the simulator’s Veo (Gemini API long-running operations)', () => {
   it('takes images as Veo does: base64 with a PNG or JPEG type, not Gemini’s inlineData', async () => {
     const image = await create('veo-3.1-generate-preview', { instances: [{ prompt: 'p', image: PNG, lastFrame: PNG }] });
     expect(image.status).toBe(200);
-    const references = await create('veo-3.1-generate-preview', { instances: [{ prompt: 'p', referenceImages: [{ image: PNG, referenceType: 'asset' }] }] });
+    const references = await create('veo-3.1-generate-preview', {
+      instances: [{ prompt: 'p', referenceImages: [{ image: PNG, referenceType: 'asset' }] }],
+    });
     expect(references.status).toBe(200);
-    const inline = await create('veo-3.1-generate-preview', { instances: [{ prompt: 'p', image: { inlineData: { mimeType: 'image/png', data: 'AA==' } } }] });
+    const inline = await create('veo-3.1-generate-preview', {
+      instances: [{ prompt: 'p', image: { inlineData: { mimeType: 'image/png', data: 'AA==' } } }],
+    });
     expect(inline).toMatchObject({ status: 400, body: { error: { message: "`inlineData` isn't supported by this model." } } });
     const lastOnly = await create('veo-3.1-generate-preview', { instances: [{ prompt: 'p', lastFrame: PNG }] });
     expect(lastOnly.body.error.message).toBe('instances[0].lastFrame needs instances[0].image');
-    const long1080 = await create('veo-3.1-generate-preview', { instances: [{ prompt: 'p' }], parameters: { resolution: '1080p', durationSeconds: 4 } });
+    const long1080 = await create('veo-3.1-generate-preview', {
+      instances: [{ prompt: 'p' }],
+      parameters: { resolution: '1080p', durationSeconds: 4 },
+    });
     expect(long1080.body.error.message).toBe('1080p videos are 8 seconds long');
   });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseJson, readBody, type SimContext } from '../chat-route.js';
 import { sendJson } from '../deliver.js';
-import { GoogleErrors, type GoogleError } from '../gemini/google-errors.js';
+import { type GoogleError, GoogleErrors } from '../gemini/google-errors.js';
 import { fixtureMp4 } from './fixture-mp4.js';
 import { readVeoRequest } from './read-veo-request.js';
 import { parseVideoKnobs, type VideoKnobs } from './video-knobs.js';
@@ -79,7 +79,12 @@ const notFound = (what: string) => ({ status: 404, body: { error: { code: 404, m
  * `alt=media`) through a redirect to a signed storage URL that needs none,
  * as Google's files do.
  */
-export async function handleVeoCall(req: IncomingMessage, res: ServerResponse, context: SimContext & { veo: SimVeo }, call: VeoCall): Promise<void> {
+export async function handleVeoCall(
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: SimContext & { veo: SimVeo },
+  call: VeoCall,
+): Promise<void> {
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'sim'}`);
   const raw = req.method === 'POST' ? await readBody(req) : '';
   if (call.op === 'storage') return serveStorage(res, context.veo, call.id, url.searchParams.get('token'));
@@ -95,8 +100,18 @@ export async function handleVeoCall(req: IncomingMessage, res: ServerResponse, c
     if (parsed.knobs.status) return sendGoogleError(res, GoogleErrors.simulatedStatus(parsed.knobs.status, parsed.model));
     const read = readVeoRequest(body.value);
     if (!read.ok) return sendGoogleError(res, read.error);
-    const files = Array.from({ length: read.request.samples }, () => ({ id: randomBytes(6).toString('hex'), token: randomBytes(8).toString('hex') }));
-    const op: SimOperation = { id: randomBytes(6).toString('hex'), model: parsed.model, createdAt: now, knobs: parsed.knobs, files, cancelled: false };
+    const files = Array.from({ length: read.request.samples }, () => ({
+      id: randomBytes(6).toString('hex'),
+      token: randomBytes(8).toString('hex'),
+    }));
+    const op: SimOperation = {
+      id: randomBytes(6).toString('hex'),
+      model: parsed.model,
+      createdAt: now,
+      knobs: parsed.knobs,
+      files,
+      cancelled: false,
+    };
     context.veo.operations.set(op.id, op);
     for (const file of files) context.veo.files.set(file.id, { operation: op, token: file.token });
     return sendJson(res, 200, JSON.stringify({ name: `models/${op.model}/operations/${op.id}` }));
@@ -105,8 +120,10 @@ export async function handleVeoCall(req: IncomingMessage, res: ServerResponse, c
   if (call.op === 'download') {
     const file = context.veo.files.get(call.id);
     if (!file || operationAt(file.operation, now, url.origin).done !== true) return sendGoogleError(res, notFound(`File ${call.id}`));
-    if (file.operation.knobs.contentStatus) return sendGoogleError(res, GoogleErrors.simulatedStatus(file.operation.knobs.contentStatus, file.operation.model));
-    if (url.searchParams.get('alt') !== 'media') return sendGoogleError(res, GoogleErrors.invalidArgument('sim: files are downloaded with alt=media'));
+    if (file.operation.knobs.contentStatus)
+      return sendGoogleError(res, GoogleErrors.simulatedStatus(file.operation.knobs.contentStatus, file.operation.model));
+    if (url.searchParams.get('alt') !== 'media')
+      return sendGoogleError(res, GoogleErrors.invalidArgument('sim: files are downloaded with alt=media'));
     res.writeHead(302, { location: `${url.origin}/storage/veo/${call.id}.mp4?token=${file.token}` });
     return void res.end();
   }

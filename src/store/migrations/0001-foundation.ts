@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import type { Engine } from '../database.js';
 import { INT, MONEY, TEXT } from './column-types.js';
 
-
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('organizations')
@@ -85,11 +84,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('byok_usage_weekly', MONEY, (c) => c.notNull().defaultTo(0))
     .addColumn('byok_usage_monthly', MONEY, (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema
-    .createIndex('api_keys_org_workspace')
-    .on('api_keys')
-    .columns(['organization_id', 'workspace_id', 'created_at'])
-    .execute();
+  await db.schema.createIndex('api_keys_org_workspace').on('api_keys').columns(['organization_id', 'workspace_id', 'created_at']).execute();
 
   await db.schema
     .createTable('authorization_codes')

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../database.js';
 import { INT, MONEY, TEXT } from './column-types.js';
 
-
 /**
  * The ledger: one row per generation, success or not. It has no foreign key to
  * api_keys on purpose: deleting a key must never delete what it was charged.

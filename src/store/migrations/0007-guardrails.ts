@@ -24,7 +24,11 @@ export async function up(db: Kysely<unknown>, _engine: Engine): Promise<void> {
     .addColumn('created_at', TEXT, (c) => c.notNull())
     .addColumn('updated_at', TEXT)
     .execute();
-  await db.schema.createIndex('guardrails_org_workspace').on('guardrails').columns(['organization_id', 'workspace_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('guardrails_org_workspace')
+    .on('guardrails')
+    .columns(['organization_id', 'workspace_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('guardrail_assignments')

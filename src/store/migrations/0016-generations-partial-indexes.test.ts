@@ -10,7 +10,9 @@ describe.each(testEngines)('migration 0016-generations-partial-indexes on $name'
     const { rows } =
       engine.name === 'sqlite'
         ? await sql<{ text: string }>`select sql as text from sqlite_master where type = 'index' and name = ${name}`.execute(store.db)
-        : await sql<{ text: string }>`select indexdef as text from pg_indexes where schemaname = current_schema() and indexname = ${name}`.execute(store.db);
+        : await sql<{
+            text: string;
+          }>`select indexdef as text from pg_indexes where schemaname = current_schema() and indexname = ${name}`.execute(store.db);
     return rows[0]?.text ?? '';
   };
 
@@ -20,7 +22,9 @@ describe.each(testEngines)('migration 0016-generations-partial-indexes on $name'
   });
 
   it.runIf(engine.name === 'sqlite')('still serves a lookup by intern run from its index', async () => {
-    const { rows } = await sql<{ detail: string }>`explain query plan select id from generations where intern_run_id = ${'run-1'}`.execute(store.db);
+    const { rows } = await sql<{ detail: string }>`explain query plan select id from generations where intern_run_id = ${'run-1'}`.execute(
+      store.db,
+    );
     expect(rows.map((r) => r.detail).join(' ')).toContain('generations_intern_run');
   });
 });

@@ -10,7 +10,9 @@ describe.each(testEngines)('migration 0017-generations-unread-indexes on $name',
     const { rows } =
       engine.name === 'sqlite'
         ? await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'generations'`.execute(store.db)
-        : await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = 'generations'`.execute(store.db);
+        : await sql<{
+            name: string;
+          }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = 'generations'`.execute(store.db);
     return rows.map((r) => r.name).sort();
   };
 
@@ -22,9 +24,9 @@ describe.each(testEngines)('migration 0017-generations-unread-indexes on $name',
   });
 
   it.runIf(engine.name === 'sqlite')('still finds a generation by its id from the primary key', async () => {
-    const { rows } = await sql<{ detail: string }>`explain query plan select * from generations where organization_id = ${'org-1'} and id = ${'gen-1'}`.execute(
-      store.db,
-    );
+    const { rows } = await sql<{
+      detail: string;
+    }>`explain query plan select * from generations where organization_id = ${'org-1'} and id = ${'gen-1'}`.execute(store.db);
     expect(rows.map((r) => r.detail).join(' ')).toMatch(/USING INDEX sqlite_autoindex_generations_1 \(id=\?\)/);
   });
 });

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../database.js';
 import { COUNT, MONEY, TEXT } from './column-types.js';
 

@@ -14,5 +14,9 @@ export async function up(db: Kysely<unknown>, _engine: Engine): Promise<void> {
     .addColumn('comment', TEXT)
     .addColumn('created_at', TEXT, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('generation_feedback_generation').on('generation_feedback').columns(['organization_id', 'generation_id']).execute();
+  await db.schema
+    .createIndex('generation_feedback_generation')
+    .on('generation_feedback')
+    .columns(['organization_id', 'generation_id'])
+    .execute();
 }

@@ -1,14 +1,27 @@
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngines, type TestDatabase } from '../../../test/support/databases.js';
+import { type TestDatabase, testEngines } from '../../../test/support/databases.js';
 import { openStore, type Store } from '../database.js';
 import { migrateToLatest } from '../migrate.js';
 import type { UsageHourlyTable } from '../schema.js';
 import { migrationProvider } from './index.js';
 
 const hour = (at: string, fields: Partial<UsageHourlyTable> = {}): UsageHourlyTable => ({
-  organization_id: 'o1', hour: at, workspace_id: 'w1', api_key_hash: 'k1', model: 'm1', provider_name: 'p1', requests: 1, errors: 0,
-  tokens_prompt: 10, tokens_completion: 5, tokens_reasoning: 1, tokens_cached: 2, cost: 0.25, latency_ms_sum: 100, latency_count: 1,
+  organization_id: 'o1',
+  hour: at,
+  workspace_id: 'w1',
+  api_key_hash: 'k1',
+  model: 'm1',
+  provider_name: 'p1',
+  requests: 1,
+  errors: 0,
+  tokens_prompt: 10,
+  tokens_completion: 5,
+  tokens_reasoning: 1,
+  tokens_cached: 2,
+  cost: 0.25,
+  latency_ms_sum: 100,
+  latency_count: 1,
   ...fields,
 });
 
@@ -25,8 +38,13 @@ describe.each(testEngines)('migration 0028-usage-daily on $name', (engine) => {
   });
 
   it('sums the hourly rollups written before it by day', async () => {
-    const schema = engine.name === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(store.db)).rows[0]!.s : undefined;
-    const migrator = new Migrator({ db: store.db, provider: migrationProvider(engine.name), ...(schema ? { migrationTableSchema: schema } : {}) });
+    const schema =
+      engine.name === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(store.db)).rows[0]!.s : undefined;
+    const migrator = new Migrator({
+      db: store.db,
+      provider: migrationProvider(engine.name),
+      ...(schema ? { migrationTableSchema: schema } : {}),
+    });
     const { error } = await migrator.migrateTo('0024-generation-feedback');
     expect(error).toBeUndefined();
     await store.db
@@ -41,15 +59,47 @@ describe.each(testEngines)('migration 0028-usage-daily on $name', (engine) => {
       .execute();
     expect(await migrateToLatest(store)).toContain('0028-usage-daily');
 
-    const daily = await store.db.selectFrom('usage_daily').selectAll().orderBy('organization_id').orderBy('day').orderBy('provider_name').execute();
+    const daily = await store.db
+      .selectFrom('usage_daily')
+      .selectAll()
+      .orderBy('organization_id')
+      .orderBy('day')
+      .orderBy('provider_name')
+      .execute();
     expect(daily).toEqual([
       {
-        organization_id: 'o1', day: '2026-11-20', workspace_id: 'w1', api_key_hash: 'k1', model: 'm1', provider_name: '',
-        requests: 1, errors: 0, tokens_prompt: 10, tokens_completion: 5, tokens_reasoning: 1, tokens_cached: 2, cost: 0.25, latency_ms_sum: 100, latency_count: 1,
+        organization_id: 'o1',
+        day: '2026-11-20',
+        workspace_id: 'w1',
+        api_key_hash: 'k1',
+        model: 'm1',
+        provider_name: '',
+        requests: 1,
+        errors: 0,
+        tokens_prompt: 10,
+        tokens_completion: 5,
+        tokens_reasoning: 1,
+        tokens_cached: 2,
+        cost: 0.25,
+        latency_ms_sum: 100,
+        latency_count: 1,
       },
       {
-        organization_id: 'o1', day: '2026-11-20', workspace_id: 'w1', api_key_hash: 'k1', model: 'm1', provider_name: 'p1',
-        requests: 2, errors: 1, tokens_prompt: 20, tokens_completion: 10, tokens_reasoning: 2, tokens_cached: 4, cost: 0.5, latency_ms_sum: 100, latency_count: 1,
+        organization_id: 'o1',
+        day: '2026-11-20',
+        workspace_id: 'w1',
+        api_key_hash: 'k1',
+        model: 'm1',
+        provider_name: 'p1',
+        requests: 2,
+        errors: 1,
+        tokens_prompt: 20,
+        tokens_completion: 10,
+        tokens_reasoning: 2,
+        tokens_cached: 4,
+        cost: 0.5,
+        latency_ms_sum: 100,
+        latency_count: 1,
       },
       expect.objectContaining({ organization_id: 'o1', day: '2026-11-21', requests: 1 }),
       expect.objectContaining({ organization_id: 'o2', day: '2026-11-20', requests: 1, cost: 1 }),

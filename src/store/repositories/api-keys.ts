@@ -20,12 +20,7 @@ export function findApiKeyByHash(db: Kysely<Database>, hash: string): Promise<Ap
 
 /** A key of this organization; another organization's key is as absent as a missing one. */
 export function findApiKey(db: Kysely<Database>, organizationId: string, hash: string): Promise<ApiKeyRow | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('hash', '=', hash)
-    .executeTakeFirst();
+  return db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId).where('hash', '=', hash).executeTakeFirst();
 }
 
 export interface ApiKeyListQuery {
@@ -70,7 +65,12 @@ export async function deleteApiKey(db: Kysely<Database>, organizationId: string,
       .where('hash', '=', hash)
       .executeTakeFirst();
     // A deleted key's guardrail assignment goes with it.
-    await tx.deleteFrom('guardrail_assignments').where('organization_id', '=', organizationId).where('scope', '=', 'api-key').where('target_id', '=', hash).execute();
+    await tx
+      .deleteFrom('guardrail_assignments')
+      .where('organization_id', '=', organizationId)
+      .where('scope', '=', 'api-key')
+      .where('target_id', '=', hash)
+      .execute();
     return result.numDeletedRows > 0n;
   });
 }

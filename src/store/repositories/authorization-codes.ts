@@ -3,10 +3,7 @@ import type { AuthorizationCodesTable, Database } from '../schema.js';
 
 export type AuthorizationCode = Selectable<AuthorizationCodesTable>;
 
-export async function insertAuthorizationCode(
-  db: Kysely<Database>,
-  row: Insertable<AuthorizationCodesTable>,
-): Promise<void> {
+export async function insertAuthorizationCode(db: Kysely<Database>, row: Insertable<AuthorizationCodesTable>): Promise<void> {
   await db.insertInto('authorization_codes').values(row).execute();
 }
 

@@ -21,5 +21,8 @@ export async function deleteConsoleSession(db: Kysely<Database>, idHash: string)
 
 /** Removes every session idle since before `idleBefore` or past its end. */
 export async function deleteEndedConsoleSessions(db: Kysely<Database>, idleBefore: string, now: string): Promise<void> {
-  await db.deleteFrom('console_sessions').where((eb) => eb.or([eb('last_seen_at', '<', idleBefore), eb('expires_at', '<=', now)])).execute();
+  await db
+    .deleteFrom('console_sessions')
+    .where((eb) => eb.or([eb('last_seen_at', '<', idleBefore), eb('expires_at', '<=', now)]))
+    .execute();
 }

@@ -4,8 +4,17 @@ import type { Database, GenerationContentsTable, GenerationFeedbackTable } from 
 export type GenerationContentRow = Selectable<GenerationContentsTable>;
 
 /** The stored content of a generation of this organization, if its content was stored. */
-export function findGenerationContent(db: Kysely<Database>, organizationId: string, generationId: string): Promise<GenerationContentRow | undefined> {
-  return db.selectFrom('generation_contents').selectAll().where('generation_id', '=', generationId).where('organization_id', '=', organizationId).executeTakeFirst();
+export function findGenerationContent(
+  db: Kysely<Database>,
+  organizationId: string,
+  generationId: string,
+): Promise<GenerationContentRow | undefined> {
+  return db
+    .selectFrom('generation_contents')
+    .selectAll()
+    .where('generation_id', '=', generationId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
 }
 
 /** Keeps one feedback on a generation (each is kept, none replaces another). */

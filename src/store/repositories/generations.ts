@@ -5,12 +5,7 @@ export type GenerationRow = Selectable<GenerationsTable>;
 
 /** A generation of this organization; another organization's is as absent as a missing one. */
 export function findGeneration(db: Kysely<Database>, organizationId: string, id: string): Promise<GenerationRow | undefined> {
-  return db
-    .selectFrom('generations')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('generations').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 /** What GET /generations filters by; times are ISO 8601, `from` inclusive and `to` exclusive. */

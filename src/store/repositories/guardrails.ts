@@ -36,14 +36,28 @@ export function listGuardrails(db: Kysely<Database>, organizationId: string, wor
   );
 }
 
-export async function insertGuardrail(db: Kysely<Database>, organizationId: string, fields: GuardrailFields, now: string): Promise<GuardrailRow> {
+export async function insertGuardrail(
+  db: Kysely<Database>,
+  organizationId: string,
+  fields: GuardrailFields,
+  now: string,
+): Promise<GuardrailRow> {
   const row: GuardrailRow = { id: newUuid(), organization_id: organizationId, ...fields, created_at: now, updated_at: null };
   await db.insertInto('guardrails').values(row).execute();
   return row;
 }
 
-export async function updateGuardrail(db: Kysely<Database>, row: GuardrailRow, fields: GuardrailFields, now: string): Promise<GuardrailRow> {
-  await db.updateTable('guardrails').set({ ...fields, updated_at: now }).where('id', '=', row.id).execute();
+export async function updateGuardrail(
+  db: Kysely<Database>,
+  row: GuardrailRow,
+  fields: GuardrailFields,
+  now: string,
+): Promise<GuardrailRow> {
+  await db
+    .updateTable('guardrails')
+    .set({ ...fields, updated_at: now })
+    .where('id', '=', row.id)
+    .execute();
   return { ...row, ...fields, updated_at: now };
 }
 
@@ -103,7 +117,12 @@ export async function assignGuardrail(
 }
 
 /** Removes a guardrail from targets of one scope; returns how many assignments went. */
-export async function unassignGuardrail(db: Kysely<Database>, guardrailId: string, scope: GuardrailScope, targets: readonly string[]): Promise<number> {
+export async function unassignGuardrail(
+  db: Kysely<Database>,
+  guardrailId: string,
+  scope: GuardrailScope,
+  targets: readonly string[],
+): Promise<number> {
   const result = await db
     .deleteFrom('guardrail_assignments')
     .where('guardrail_id', '=', guardrailId)
@@ -132,20 +151,41 @@ export async function loadOrganizationGuardrails(db: Kysely<Database>, organizat
   const [guardrails, assignments] = await Promise.all([
     db
       .selectFrom('guardrails')
-      .select(['id', 'name', 'rules', 'limit_usd', 'reset_interval', 'include_byok_in_budgets']).where('organization_id', '=', organizationId).execute(),
-    db.selectFrom('guardrail_assignments').select(['guardrail_id', 'scope', 'target_id']).where('organization_id', '=', organizationId).execute(),
+      .select(['id', 'name', 'rules', 'limit_usd', 'reset_interval', 'include_byok_in_budgets'])
+      .where('organization_id', '=', organizationId)
+      .execute(),
+    db
+      .selectFrom('guardrail_assignments')
+      .select(['guardrail_id', 'scope', 'target_id'])
+      .where('organization_id', '=', organizationId)
+      .execute(),
   ]);
   return { guardrails, assignments };
 }
 
 /** Which of these ids name a target of the scope in the organization (keys, members, workspaces). */
-export async function existingTargets(db: Kysely<Database>, organizationId: string, scope: GuardrailScope, ids: readonly string[]): Promise<Set<string>> {
+export async function existingTargets(
+  db: Kysely<Database>,
+  organizationId: string,
+  scope: GuardrailScope,
+  ids: readonly string[],
+): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows =
     scope === 'api-key'
-      ? await db.selectFrom('api_keys').select('hash as id').where('organization_id', '=', organizationId).where('hash', 'in', ids).execute()
+      ? await db
+          .selectFrom('api_keys')
+          .select('hash as id')
+          .where('organization_id', '=', organizationId)
+          .where('hash', 'in', ids)
+          .execute()
       : scope === 'member'
-        ? await db.selectFrom('memberships').select('user_id as id').where('organization_id', '=', organizationId).where('user_id', 'in', ids).execute()
+        ? await db
+            .selectFrom('memberships')
+            .select('user_id as id')
+            .where('organization_id', '=', organizationId)
+            .where('user_id', 'in', ids)
+            .execute()
         : await db.selectFrom('workspaces').select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
   return new Set(rows.map((r) => r.id));
 }
@@ -153,6 +193,11 @@ export async function existingTargets(db: Kysely<Database>, organizationId: stri
 /** Names and labels of keys, for the reference's KeyAssignment. */
 export async function keyNames(db: Kysely<Database>, organizationId: string, hashes: readonly string[]) {
   if (hashes.length === 0) return new Map<string, { name: string; label: string }>();
-  const rows = await db.selectFrom('api_keys').select(['hash', 'name', 'label']).where('organization_id', '=', organizationId).where('hash', 'in', hashes).execute();
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['hash', 'name', 'label'])
+    .where('organization_id', '=', organizationId)
+    .where('hash', 'in', hashes)
+    .execute();
   return new Map(rows.map((r) => [r.hash, { name: r.name, label: r.label }]));
 }

@@ -17,8 +17,17 @@ export function findCreateKey(db: Kysely<Database>, ref: CreateKeyRef, since: Da
 }
 
 /** Forgets the caller's keys of this source made before `before` (past their window), so the key may be used anew. */
-export async function forgetCreateKeys(db: Kysely<Database>, { api_key_hash, source }: Pick<CreateKeyRef, 'api_key_hash' | 'source'>, before: Date): Promise<void> {
-  await db.deleteFrom('intern_create_keys').where('api_key_hash', '=', api_key_hash).where('source', '=', source).where('created_at', '<', before.toISOString()).execute();
+export async function forgetCreateKeys(
+  db: Kysely<Database>,
+  { api_key_hash, source }: Pick<CreateKeyRef, 'api_key_hash' | 'source'>,
+  before: Date,
+): Promise<void> {
+  await db
+    .deleteFrom('intern_create_keys')
+    .where('api_key_hash', '=', api_key_hash)
+    .where('source', '=', source)
+    .where('created_at', '<', before.toISOString())
+    .execute();
 }
 
 /** Refused by the primary key when the same key was stored meanwhile: the caller then answers as that create did. */

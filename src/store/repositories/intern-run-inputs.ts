@@ -4,7 +4,10 @@ import type { Database, InternRunInputsTable } from '../schema.js';
 export type InternRunInputRow = Selectable<InternRunInputsTable>;
 
 export async function postRunInput(db: Kysely<Database>, input: Omit<InternRunInputRow, 'taken_at' | 'error'>): Promise<void> {
-  await db.insertInto('intern_run_inputs').values({ ...input, taken_at: null, error: null }).execute();
+  await db
+    .insertInto('intern_run_inputs')
+    .values({ ...input, taken_at: null, error: null })
+    .execute();
 }
 
 export function findRunInput(db: Kysely<Database>, id: string): Promise<InternRunInputRow | undefined> {
@@ -14,12 +17,24 @@ export function findRunInput(db: Kysely<Database>, id: string): Promise<InternRu
 /** Inputs still waiting for these runs' driver, oldest first (steers keep their order). */
 export function waitingRunInputs(db: Kysely<Database>, runIds: readonly string[]): Promise<InternRunInputRow[]> {
   if (runIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('intern_run_inputs').selectAll().where('run_id', 'in', runIds).where('taken_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('intern_run_inputs')
+    .selectAll()
+    .where('run_id', 'in', runIds)
+    .where('taken_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** The driver's word on a waiting input: taken, or refused with `error`. False when its sender already gave up on it. */
 export async function settleRunInput(db: Kysely<Database>, id: string, now: Date, error?: string): Promise<boolean> {
-  const result = await db.updateTable('intern_run_inputs').set({ taken_at: now.toISOString(), error: error ?? null }).where('id', '=', id).where('taken_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('intern_run_inputs')
+    .set({ taken_at: now.toISOString(), error: error ?? null })
+    .where('id', '=', id)
+    .where('taken_at', 'is', null)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 

@@ -1,7 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, InternVaultSecretsTable } from '../schema.js';
 
-export type VaultSecretRow = Pick<Selectable<InternVaultSecretsTable>, 'name' | 'ciphertext' | 'hosts' | 'fingerprint' | 'created_at' | 'updated_at'>;
+export type VaultSecretRow = Pick<
+  Selectable<InternVaultSecretsTable>,
+  'name' | 'ciphertext' | 'hosts' | 'fingerprint' | 'created_at' | 'updated_at'
+>;
 export interface SealedSecret {
   name: string;
   ciphertext: string;
@@ -11,7 +14,9 @@ export interface SealedSecret {
 }
 
 /** An intern's vault, or a workspace's: the same operations on two tables. */
-export type VaultScope = { table: 'intern_vault_secrets'; internId: string } | { table: 'vault_secrets'; workspaceId: string; organizationId: string };
+export type VaultScope =
+  | { table: 'intern_vault_secrets'; internId: string }
+  | { table: 'vault_secrets'; workspaceId: string; organizationId: string };
 
 const COLUMNS = ['name', 'ciphertext', 'hosts', 'fingerprint', 'created_at', 'updated_at'] as const;
 
@@ -40,16 +45,47 @@ export async function putSecret(db: Kysely<Database>, scope: VaultScope, secret:
 export function findSecrets(db: Kysely<Database>, scope: VaultScope, names: readonly string[]): Promise<VaultSecretRow[]> {
   if (names.length === 0) return Promise.resolve([]);
   return scope.table === 'intern_vault_secrets'
-    ? db.selectFrom('intern_vault_secrets').select(COLUMNS).where('intern_id', '=', scope.internId).where('name', 'in', names).orderBy('name').execute()
-    : db.selectFrom('vault_secrets').select(COLUMNS).where('workspace_id', '=', scope.workspaceId).where('name', 'in', names).orderBy('name').execute();
+    ? db
+        .selectFrom('intern_vault_secrets')
+        .select(COLUMNS)
+        .where('intern_id', '=', scope.internId)
+        .where('name', 'in', names)
+        .orderBy('name')
+        .execute()
+    : db
+        .selectFrom('vault_secrets')
+        .select(COLUMNS)
+        .where('workspace_id', '=', scope.workspaceId)
+        .where('name', 'in', names)
+        .orderBy('name')
+        .execute();
 }
 
 /** By name; one row more than `limit` is read to tell whether more follow. */
-export async function listSecrets(db: Kysely<Database>, scope: VaultScope, limit: number, offset: number): Promise<{ rows: VaultSecretRow[]; hasMore: boolean }> {
+export async function listSecrets(
+  db: Kysely<Database>,
+  scope: VaultScope,
+  limit: number,
+  offset: number,
+): Promise<{ rows: VaultSecretRow[]; hasMore: boolean }> {
   const rows =
     scope.table === 'intern_vault_secrets'
-      ? await db.selectFrom('intern_vault_secrets').select(COLUMNS).where('intern_id', '=', scope.internId).orderBy('name').limit(limit + 1).offset(offset).execute()
-      : await db.selectFrom('vault_secrets').select(COLUMNS).where('workspace_id', '=', scope.workspaceId).orderBy('name').limit(limit + 1).offset(offset).execute();
+      ? await db
+          .selectFrom('intern_vault_secrets')
+          .select(COLUMNS)
+          .where('intern_id', '=', scope.internId)
+          .orderBy('name')
+          .limit(limit + 1)
+          .offset(offset)
+          .execute()
+      : await db
+          .selectFrom('vault_secrets')
+          .select(COLUMNS)
+          .where('workspace_id', '=', scope.workspaceId)
+          .orderBy('name')
+          .limit(limit + 1)
+          .offset(offset)
+          .execute();
   return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 

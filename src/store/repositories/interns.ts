@@ -6,7 +6,11 @@ export type NewIntern = Insertable<InternsTable>;
 export type InternPatch = Omit<Updateable<InternsTable>, 'id' | 'organization_id' | 'created_at'>;
 
 export async function isEnrolled(db: Kysely<Database>, organizationId: string): Promise<boolean> {
-  const row = await db.selectFrom('intern_programme').select('organization_id').where('organization_id', '=', organizationId).executeTakeFirst();
+  const row = await db
+    .selectFrom('intern_programme')
+    .select('organization_id')
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -43,19 +47,34 @@ export interface InternPageQuery {
 }
 
 /** Newest first; one row more than `limit` is read to tell whether another page follows. */
-export async function listInterns(db: Kysely<Database>, organizationId: string, query: InternPageQuery): Promise<{ rows: InternRow[]; hasMore: boolean }> {
+export async function listInterns(
+  db: Kysely<Database>,
+  organizationId: string,
+  query: InternPageQuery,
+): Promise<{ rows: InternRow[]; hasMore: boolean }> {
   let q = db.selectFrom('interns').selectAll().where('organization_id', '=', organizationId);
   if (query.workspaceId !== undefined) q = q.where('workspace_id', '=', query.workspaceId);
   if (query.statuses && query.statuses.length > 0) q = q.where('status', 'in', query.statuses);
   const after = query.after;
   if (after) {
-    q = q.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+    q = q.where((eb) =>
+      eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
+    );
   }
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
+  const rows = await q
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit + 1)
+    .execute();
   return { rows: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
 }
 
-export async function updateIntern(db: Kysely<Database>, organizationId: string, id: string, patch: InternPatch): Promise<InternRow | undefined> {
+export async function updateIntern(
+  db: Kysely<Database>,
+  organizationId: string,
+  id: string,
+  patch: InternPatch,
+): Promise<InternRow | undefined> {
   await db.updateTable('interns').set(patch).where('id', '=', id).where('organization_id', '=', organizationId).execute();
   return findIntern(db, organizationId, id);
 }

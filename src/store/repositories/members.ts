@@ -93,6 +93,10 @@ export async function addMember(
 export async function removeMember(db: Kysely<Database>, organizationId: string, email: string): Promise<string | undefined> {
   const user = await db.selectFrom('users').select('id').where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
   if (!user) return undefined;
-  const result = await db.deleteFrom('memberships').where('organization_id', '=', organizationId).where('user_id', '=', user.id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('memberships')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0 ? user.id : undefined;
 }

@@ -16,7 +16,13 @@ export async function saveOrganizationSettings(
 ): Promise<OrganizationSettingsRow> {
   return db
     .insertInto('organization_settings')
-    .values({ organization_id: organizationId, provider: documents.provider ?? null, plugins: documents.plugins ?? null, store_content: documents.store_content ?? 0, updated_at: now })
+    .values({
+      organization_id: organizationId,
+      provider: documents.provider ?? null,
+      plugins: documents.plugins ?? null,
+      store_content: documents.store_content ?? 0,
+      updated_at: now,
+    })
     .onConflict((oc) => oc.column('organization_id').doUpdateSet({ ...documents, updated_at: now }))
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -22,11 +22,7 @@ export function findDefaultWorkspace(db: Kysely<Database>, organizationId: strin
 }
 
 /** A workspace of this organization; another organization's is as absent as a missing one. */
-export function findWorkspace(
-  db: Kysely<Database>,
-  organizationId: string,
-  workspaceId: string,
-): Promise<Workspace | undefined> {
+export function findWorkspace(db: Kysely<Database>, organizationId: string, workspaceId: string): Promise<Workspace | undefined> {
   return db
     .selectFrom('workspaces')
     .selectAll()

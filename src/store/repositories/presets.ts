@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, PresetsTable, PresetVersionsTable } from '../schema.js';
 import { newUuid } from '../../util/ids.js';
+import type { Database, PresetsTable, PresetVersionsTable } from '../schema.js';
 
 export type PresetRow = Selectable<PresetsTable>;
 export type PresetVersionRow = Selectable<PresetVersionsTable>;
@@ -31,7 +31,11 @@ export async function findPreset(db: Kysely<Database>, organizationId: string, s
 }
 
 /** The settings of a preset's designated version, in one query: what a chat request naming the preset applies. */
-export async function findDesignatedSettings(db: Kysely<Database>, organizationId: string, slug: string): Promise<{ config: string; system_prompt: string | null } | undefined> {
+export async function findDesignatedSettings(
+  db: Kysely<Database>,
+  organizationId: string,
+  slug: string,
+): Promise<{ config: string; system_prompt: string | null } | undefined> {
   return db
     .selectFrom('presets')
     .innerJoin('preset_versions', 'preset_versions.id', 'presets.designated_version_id')
@@ -42,11 +46,7 @@ export async function findDesignatedSettings(db: Kysely<Database>, organizationI
 }
 
 /** Most recently updated first, as the reference lists them. */
-export async function listPresets(
-  db: Kysely<Database>,
-  organizationId: string,
-  page: Page,
-): Promise<{ rows: PresetRow[]; total: number }> {
+export async function listPresets(db: Kysely<Database>, organizationId: string, page: Page): Promise<{ rows: PresetRow[]; total: number }> {
   const rows = await db
     .selectFrom('presets')
     .selectAll()
@@ -160,7 +160,11 @@ export async function updatePresetDetails(
   details: { name?: string; description?: string | null },
   now: string,
 ): Promise<void> {
-  await db.updateTable('presets').set({ ...details, updated_at: now }).where('id', '=', presetId).execute();
+  await db
+    .updateTable('presets')
+    .set({ ...details, updated_at: now })
+    .where('id', '=', presetId)
+    .execute();
 }
 
 export async function deletePreset(db: Kysely<Database>, organizationId: string, slug: string): Promise<boolean> {

@@ -1,16 +1,40 @@
+import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { testEngines } from '../../../test/support/databases.js';
 import { migratedStore } from '../../../test/support/migrated-store.js';
-import type { Kysely } from 'kysely';
 import type { Database, UsageDailyTable, UsageHourlyTable } from '../schema.js';
-import { queryUsage, wholeDays, type UsageQuery } from './usage-hourly.js';
+import { queryUsage, type UsageQuery, wholeDays } from './usage-hourly.js';
 
 const hour = (at: string, model: string, requests: number, extra: Partial<UsageHourlyTable> = {}): UsageHourlyTable => ({
-  organization_id: 'org', hour: at, workspace_id: 'ws', api_key_hash: 'key', model, provider_name: 'p', requests, errors: 0,
-  tokens_prompt: 0, tokens_completion: 0, tokens_reasoning: 0, tokens_cached: 0, cost: 0, latency_ms_sum: 0, latency_count: 0, ...extra,
+  organization_id: 'org',
+  hour: at,
+  workspace_id: 'ws',
+  api_key_hash: 'key',
+  model,
+  provider_name: 'p',
+  requests,
+  errors: 0,
+  tokens_prompt: 0,
+  tokens_completion: 0,
+  tokens_reasoning: 0,
+  tokens_cached: 0,
+  cost: 0,
+  latency_ms_sum: 0,
+  latency_count: 0,
+  ...extra,
 });
 
-const SUMS = ['requests', 'errors', 'tokens_prompt', 'tokens_completion', 'tokens_reasoning', 'tokens_cached', 'cost', 'latency_ms_sum', 'latency_count'] as const;
+const SUMS = [
+  'requests',
+  'errors',
+  'tokens_prompt',
+  'tokens_completion',
+  'tokens_reasoning',
+  'tokens_cached',
+  'cost',
+  'latency_ms_sum',
+  'latency_count',
+] as const;
 
 /** Rows of usage_hourly, and their sums by day in usage_daily, as the ledger's writer keeps both (accounting/usage-rollup.ts). */
 async function addUsage(db: Kysely<Database>, rows: UsageHourlyTable[]): Promise<void> {
@@ -23,7 +47,10 @@ async function addUsage(db: Kysely<Database>, rows: UsageHourlyTable[]): Promise
     if (sums) for (const name of SUMS) sums[name] += day[name];
     else days.set(id, day);
   }
-  await db.insertInto('usage_daily').values([...days.values()]).execute();
+  await db
+    .insertInto('usage_daily')
+    .values([...days.values()])
+    .execute();
 }
 
 describe('wholeDays', () => {
@@ -38,7 +65,13 @@ describe('wholeDays', () => {
 
 describe.each(testEngines)('queryUsage on $name', (engine) => {
   const store = migratedStore(engine);
-  const base: Omit<UsageQuery, 'measures' | 'order' | 'groupBy' | 'bucket'> = { organizationId: 'org', from: '2026-11-01T00', to: '2026-11-03T00', filters: [], limit: 100 };
+  const base: Omit<UsageQuery, 'measures' | 'order' | 'groupBy' | 'bucket'> = {
+    organizationId: 'org',
+    from: '2026-11-01T00',
+    to: '2026-11-03T00',
+    filters: [],
+    limit: 100,
+  };
 
   it('buckets by day, keeps at most group_limit rows per group in order, and returns numbers (null for a ratio over nothing)', async () => {
     await addUsage(store.db, [
@@ -72,13 +105,20 @@ describe.each(testEngines)('queryUsage on $name', (engine) => {
 
   it('filters in and out, and says when rows were left past the limit', async () => {
     const query = (fields: Partial<UsageQuery>) =>
-      queryUsage(store.db, { ...base, bucket: null, groupBy: ['model'], measures: new Map([['requests', { sum: ['requests'] }]]), order: [{ by: 'model', descending: false }], ...fields });
+      queryUsage(store.db, {
+        ...base,
+        bucket: null,
+        groupBy: ['model'],
+        measures: new Map([['requests', { sum: ['requests'] }]]),
+        order: [{ by: 'model', descending: false }],
+        ...fields,
+      });
     expect((await query({ filters: [{ column: 'model', values: ['a'], exclude: true }] })).rows).toEqual([{ model: 'b', requests: 6 }]);
     expect((await query({ filters: [{ column: 'model', values: [], exclude: false }] })).rows).toEqual([]);
     expect(await query({ limit: 1 })).toEqual({ rows: [{ model: 'a', requests: 6 }], truncated: true });
   });
 
-  it('reads whole days from the daily sums and the hours at a range\'s ends from the hourly ones, by day, by hour or not bucketed', async () => {
+  it("reads whole days from the daily sums and the hours at a range's ends from the hourly ones, by day, by hour or not bucketed", async () => {
     const org = 'org-edges';
     await addUsage(store.db, [
       { ...hour('2026-10-31T22', 'a', 1), organization_id: org },
@@ -90,7 +130,13 @@ describe.each(testEngines)('queryUsage on $name', (engine) => {
     ]);
     const query = (bucket: UsageQuery['bucket'], from: string, to: string) =>
       queryUsage(store.db, {
-        organizationId: org, from, to, bucket, filters: [], limit: 100, groupBy: ['model'],
+        organizationId: org,
+        from,
+        to,
+        bucket,
+        filters: [],
+        limit: 100,
+        groupBy: ['model'],
         measures: new Map([['requests', { sum: ['requests'] }]]),
         order: [...(bucket ? [{ by: 'bucket' as const, descending: false }] : []), { by: 'model', descending: false }],
       });
@@ -101,12 +147,18 @@ describe.each(testEngines)('queryUsage on $name', (engine) => {
       { bucket: '2026-11-01', model: 'b', requests: 8 },
       { bucket: '2026-11-02', model: 'a', requests: 16 },
     ]);
-    expect((await query(null, '2026-10-31T23', '2026-11-02T05')).rows).toEqual([{ model: 'a', requests: 22 }, { model: 'b', requests: 8 }]);
+    expect((await query(null, '2026-10-31T23', '2026-11-02T05')).rows).toEqual([
+      { model: 'a', requests: 22 },
+      { model: 'b', requests: 8 },
+    ]);
     expect((await query('hour', '2026-10-31T23', '2026-11-01T01')).rows).toEqual([
       { bucket: '2026-10-31T23', model: 'a', requests: 2 },
       { bucket: '2026-11-01T00', model: 'a', requests: 4 },
     ]);
     // No whole day: the hours alone.
-    expect((await query(null, '2026-11-01T01', '2026-11-02T05')).rows).toEqual([{ model: 'a', requests: 16 }, { model: 'b', requests: 8 }]);
+    expect((await query(null, '2026-11-01T01', '2026-11-02T05')).rows).toEqual([
+      { model: 'a', requests: 16 },
+      { model: 'b', requests: 8 },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, UsageHourlyTable } from '../schema.js';
 
 /** The columns of usage_hourly a query may group or filter by. */
@@ -46,11 +46,24 @@ const RANK = '__rank';
 
 const measureSql = (measure: UsageMeasure): RawBuilder<unknown> =>
   'sum' in measure
-    ? sql.join(measure.sum.map((column) => sql`sum(${sql.ref(column)})`), sql` + `)
+    ? sql.join(
+        measure.sum.map((column) => sql`sum(${sql.ref(column)})`),
+        sql` + `,
+      )
     : sql`case when sum(${sql.ref(measure.ratio[1])}) = 0 then null else sum(${sql.ref(measure.ratio[0])}) * 1.0 / sum(${sql.ref(measure.ratio[1])}) end`;
 
 const DAY_MS = 86_400_000;
-const SUM_COLUMNS = ['requests', 'errors', 'tokens_prompt', 'tokens_completion', 'tokens_reasoning', 'tokens_cached', 'cost', 'latency_ms_sum', 'latency_count'] as const satisfies readonly UsageSum[];
+const SUM_COLUMNS = [
+  'requests',
+  'errors',
+  'tokens_prompt',
+  'tokens_completion',
+  'tokens_reasoning',
+  'tokens_cached',
+  'cost',
+  'latency_ms_sum',
+  'latency_count',
+] as const satisfies readonly UsageSum[];
 
 /** The whole UTC days of the hours [from, to): days [first, end), 'YYYY-MM-DD', when there is one. */
 export function wholeDays(from: string, to: string): { first: string; end: string } | undefined {
@@ -78,13 +91,19 @@ export async function queryUsage(db: Kysely<Database>, query: UsageQuery): Promi
     else if (!exclude) filters.push(sql`1 = 0`);
   }
   const where = (time: 'hour' | 'day', from: string, to: string) =>
-    sql.join([sql`organization_id = ${query.organizationId}`, sql`${sql.ref(time)} >= ${from}`, sql`${sql.ref(time)} < ${to}`, ...filters], sql` and `);
+    sql.join(
+      [sql`organization_id = ${query.organizationId}`, sql`${sql.ref(time)} >= ${from}`, sql`${sql.ref(time)} < ${to}`, ...filters],
+      sql` and `,
+    );
   let source: RawBuilder<unknown>;
   let bucket: RawBuilder<unknown>;
   const days = query.bucket === 'hour' ? undefined : wholeDays(query.from, query.to);
   if (days) {
-    const columns = sql.join([...(['workspace_id', 'api_key_hash', 'model', 'provider_name'] as const), ...SUM_COLUMNS].map((column) => sql.ref(column)));
-    const hours = (from: string, to: string) => sql`select substr(hour, 1, 10) as ${sql.id('day')}, ${columns} from usage_hourly where ${where('hour', from, to)}`;
+    const columns = sql.join(
+      [...(['workspace_id', 'api_key_hash', 'model', 'provider_name'] as const), ...SUM_COLUMNS].map((column) => sql.ref(column)),
+    );
+    const hours = (from: string, to: string) =>
+      sql`select substr(hour, 1, 10) as ${sql.id('day')}, ${columns} from usage_hourly where ${where('hour', from, to)}`;
     const parts = [
       ...(query.from < `${days.first}T00` ? [hours(query.from, `${days.first}T00`)] : []),
       sql`select ${sql.ref('day')}, ${columns} from usage_daily where ${where('day', days.first, days.end)}`,
@@ -110,7 +129,8 @@ export async function queryUsage(db: Kysely<Database>, query: UsageQuery): Promi
     const name = order.by.measure;
     return sql`${inner ? measureSql(query.measures.get(name)!) : sql.id(name)} ${direction}`;
   };
-  const order = (inner: boolean) => (query.order.length > 0 ? sql`order by ${sql.join(query.order.map((o) => orderItem(o, inner)))}` : sql``);
+  const order = (inner: boolean) =>
+    query.order.length > 0 ? sql`order by ${sql.join(query.order.map((o) => orderItem(o, inner)))}` : sql``;
   const grouping = groups.length > 0 ? sql`group by ${sql.join(groups)}` : sql``;
   const from = sql`from ${source} ${grouping}`;
   const fetch = query.limit + 1;

@@ -17,7 +17,9 @@ export function runningJobReservations(
 ): Promise<{ id: string; reserved_usd: number; reserved_until: string }[]> {
   if ('keyHashes' in whose && whose.keyHashes.length === 0) return Promise.resolve([]);
   const jobs = db.selectFrom('video_jobs').select(['id', 'reserved_usd', 'reserved_until']);
-  return ('keyHashes' in whose ? jobs.where('api_key_hash', 'in', whose.keyHashes) : jobs.where('organization_id', '=', whose.organizationId))
+  return (
+    'keyHashes' in whose ? jobs.where('api_key_hash', 'in', whose.keyHashes) : jobs.where('organization_id', '=', whose.organizationId)
+  )
     .where('status', 'in', RUNNING)
     .where('reserved_usd', 'is not', null)
     .where('reserved_until', 'is not', null)
@@ -57,12 +59,22 @@ export async function claimDueVideoJobs(
     .where('claimed_until', '<=', nowIso)
     .where('status', 'in', RUNNING)
     .execute();
-  return db.selectFrom('video_jobs').selectAll().where('claim_token', '=', token).where('claimed_until', '=', leaseUntil.toISOString()).execute();
+  return db
+    .selectFrom('video_jobs')
+    .selectAll()
+    .where('claim_token', '=', token)
+    .where('claimed_until', '=', leaseUntil.toISOString())
+    .execute();
 }
 
 /** Gives a lease back unchanged (the instance is stopping mid-poll), so another instance polls the job at once. */
 export async function releaseVideoJob(db: Kysely<Database>, { id, token, now }: { id: string; token: string; now: Date }): Promise<void> {
-  await db.updateTable('video_jobs').set({ claimed_until: now.toISOString(), claim_token: null }).where('id', '=', id).where('claim_token', '=', token).execute();
+  await db
+    .updateTable('video_jobs')
+    .set({ claimed_until: now.toISOString(), claim_token: null })
+    .where('id', '=', id)
+    .where('claim_token', '=', token)
+    .execute();
 }
 
 /** A job moved to the next planned endpoint: its provider, upstream model and the endpoints left after it. */
@@ -83,7 +95,14 @@ export type VideoJobChange = Pick<VideoJobRow, 'status' | 'upstream_id' | 'error
  */
 export async function updateLeasedVideoJob(
   db: Kysely<Database>,
-  { id, token, change, cost, route, now }: { id: string; token: string; change: VideoJobChange; cost?: number; route?: JobRoute; now: Date },
+  {
+    id,
+    token,
+    change,
+    cost,
+    route,
+    now,
+  }: { id: string; token: string; change: VideoJobChange; cost?: number; route?: JobRoute; now: Date },
 ): Promise<boolean> {
   const nowIso = now.toISOString();
   const result = await db
