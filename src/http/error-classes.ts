@@ -93,7 +93,7 @@ export const ERROR_CLASSES: readonly ErrorClassMapping[] = [
   },
   { name: 'ConfigError', file: 'src/config/config-error.ts', becomes: [], where: 'start-up and config check: main.ts prints it and exits' },
   { name: 'CatalogError', file: 'src/catalog/catalog-error.ts', becomes: [], where: 'start-up: main.ts prints it and exits' },
-  { name: 'SettingsError', file: 'src/config/settings.ts', becomes: [], where: 'start-up: main.ts prints it and exits' },
+  { name: 'SettingsError', file: 'src/config/settings-error.ts', becomes: [], where: 'start-up: main.ts prints it and exits' },
   { name: 'DatabaseUrlError', file: 'src/store/database.ts', becomes: [], where: 'start-up: main.ts prints it and exits' },
   { name: 'StartError', file: 'src/cli/listen-address.ts', becomes: [], where: 'start-up: main.ts prints it and exits' },
 ];
