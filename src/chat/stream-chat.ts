@@ -8,7 +8,7 @@ import { type StreamedLoopEnd, streamWithServerTools } from '../plugins/server-t
 import { ToolLoop } from '../plugins/server-tools/tool-loop.js';
 import { urlCitations } from '../plugins/web/url-citations.js';
 import type { ChatCompletionChunk, ChatRequest, FinishReason, Usage } from '../protocol/chat.js';
-import { isGatewayError } from '../protocol/gateway-error.js';
+import { type GatewayError, isGatewayError } from '../protocol/gateway-error.js';
 import type { MessagesStreamEvent } from '../protocol/messages.js';
 import { UpstreamError } from '../protocol/upstream.js';
 import type { Attempt } from '../routing/plan-attempts.js';
@@ -101,6 +101,27 @@ class StreamTally {
  * The ledger row is written before `[DONE]`. `output` speaks the client's
  * protocol: chat-completions chunks unless told otherwise (POST /messages).
  */
+/**
+ * How a stream that broke after its first byte ends: cancelled, without a
+ * failure (the client left, or its upstream call was aborted), or failed with
+ * what the client is told: the shutdown's error (a stop ends a stream as a
+ * failure, billed for what it delivered), the gateway's own refusal as it is
+ * (a server-tool step its reservation cannot cover), or the upstream's
+ * failure. `stopped` when the upstream's stream must be closed.
+ */
+export function streamBreak(
+  error: unknown,
+  signal: AbortSignal,
+  sse: SseWriter,
+  provider: string,
+): { stopped: boolean; failure?: GatewayError } {
+  if (signal.reason === SHUTTING_DOWN && !sse.closed) return { stopped: true, failure: Errors.shuttingDown() };
+  if (signal.aborted || sse.closed || (error instanceof UpstreamError && error.failure === 'aborted')) return { stopped: true };
+  if (isGatewayError(error)) return { stopped: false, failure: error };
+  const why = error instanceof Error ? error.message : 'the stream broke';
+  return { stopped: false, failure: Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${why}`) };
+}
+
 export async function streamChat(
   services: ChatServices,
   run: ChatRun,
@@ -255,24 +276,13 @@ async function relay(
     }
   } catch (error) {
     const usage = await usageSoFar();
-    // The gateway's shutdown ends a stream as a failure the client is told of, billed for what it delivered.
-    const stopping = signal.reason === SHUTTING_DOWN && !sse.closed;
-    const cancelled = !stopping && (signal.aborted || sse.closed || (error instanceof UpstreamError && error.failure === 'aborted'));
-    if (stopping || cancelled) await chunks.return?.();
-    if (cancelled) {
+    const broke = streamBreak(error, signal, sse, provider);
+    if (broke.stopped) await chunks.return?.();
+    if (!broke.failure) {
       await settleRun(services, finished(), end({ status: 'cancelled' }, usage));
       return sse.end();
     }
-    // The gateway's own refusal mid-stream (a server-tool step its reservation cannot cover) is passed on as it is.
-    const failure = stopping
-      ? Errors.shuttingDown()
-      : isGatewayError(error)
-        ? error
-        : Errors.upstreamFailed(
-            { provider_name: provider },
-            provider,
-            `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`,
-          );
+    const { failure } = broke;
     await settleRun(services, finished(), end({ status: 'error', finishReason: 'error', error: runError(failure) }, usage));
     await output.fail(failure, identity);
     return sse.end();

@@ -9,7 +9,7 @@ import type { ChatServices } from '../chat/run-services.js';
 import { attemptOptions, failRun, noteServed } from '../chat/serve-run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
 import { type RunEnd, runError, settleRun } from '../chat/settle-run.js';
-import { replay, startKeepAlive } from '../chat/stream-chat.js';
+import { replay, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
 import { withWebSearches } from '../chat/sum-usage.js';
 import { Errors } from '../http/errors.js';
 import { SHUTTING_DOWN } from '../http/shutdown.js';
@@ -153,23 +153,13 @@ async function relay(
     if (!terminal) throw new UpstreamError('malformed', 'the stream ended without its terminal event');
   } catch (error) {
     const usage = await check();
-    const stopping = signal.reason === SHUTTING_DOWN && !sse.closed;
-    const cancelled = !stopping && (signal.aborted || sse.closed || (error instanceof UpstreamError && error.failure === 'aborted'));
-    if (stopping || cancelled) await events.return?.();
-    if (cancelled) {
+    const broke = streamBreak(error, signal, sse, attempt.endpoint.provider);
+    if (broke.stopped) await events.return?.();
+    if (!broke.failure) {
       await settleRun(services, run, end({ status: 'cancelled' }, usage));
       return sse.end();
     }
-    const provider = attempt.endpoint.provider;
-    const failure = stopping
-      ? Errors.shuttingDown()
-      : isGatewayError(error)
-        ? error
-        : Errors.upstreamFailed(
-            { provider_name: provider },
-            provider,
-            `mid-stream: ${error instanceof Error ? error.message : 'the stream broke'}`,
-          );
+    const { failure } = broke;
     await settleRun(services, run, end({ status: 'error', finishReason: 'error', error: runError(failure) }, usage));
     const shell = latest ?? responseShell(body, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
     const response: ResponseObject = { ...shell, status: 'failed', error: { code: failureCode(failure), message: failure.message } };

@@ -41,30 +41,54 @@ export function signalOnClose(res: ServerResponse): AbortSignal {
   return controller.signal;
 }
 
+/** What an OpenAI JSON endpoint goes on with once the request passed the checks every such endpoint makes first. */
+export interface AdmittedRequest {
+  body: unknown;
+  knobs: Knobs;
+  model: string | undefined;
+  signal: AbortSignal;
+}
+
+/**
+ * The checks OpenAI's JSON endpoints make before reading the request, in its
+ * order: the body read (and recorded), authentication, JSON; then the knobs'
+ * faults (a hang never answers, the latency, a simulated status). Undefined
+ * once it has answered, or when it never will.
+ */
+export async function admitOpenAIRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: SimContext,
+): Promise<AdmittedRequest | undefined> {
+  const raw = await readBody(req);
+  const body = parseJson(raw);
+  context.stats.recordChatRequest(body.ok ? body.value : raw, req.headers);
+  if (!hasBearerToken(req.headers.authorization)) return void sendError(res, SimErrors.missingApiKey());
+  if (!body.ok) return void sendError(res, SimErrors.unparseableJson());
+
+  const requestedModel = (body.value as { model?: unknown } | null)?.model;
+  const parsed = parseKnobs(typeof requestedModel === 'string' ? requestedModel : undefined, req.headers);
+  if (!parsed.ok) return void sendError(res, SimErrors.invalidKnob(parsed.message));
+  const { knobs, model } = parsed;
+  if (knobs.hang) return undefined; // never answer: the socket stays open until the client gives up or the simulator closes
+
+  const signal = signalOnClose(res);
+  await pause(knobs.latencyMs, signal);
+  if (knobs.status !== undefined)
+    return void sendError(res, SimErrors.simulatedStatus(knobs.status, model ?? 'sim-model'), knobs.retryAfterSeconds);
+  return { body: body.value, knobs, model, signal };
+}
+
 /**
  * `POST /v1/chat/completions`, in OpenAI's order of checks: authentication,
  * JSON, then the request; the knobs' faults come between the JSON and the
  * request checks, so that they work whatever the body holds.
  */
 export async function handleChatCompletions(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
-  const raw = await readBody(req);
-  const body = parseJson(raw);
-  context.stats.recordChatRequest(body.ok ? body.value : raw, req.headers);
-  if (!hasBearerToken(req.headers.authorization)) return sendError(res, SimErrors.missingApiKey());
-  if (!body.ok) return sendError(res, SimErrors.unparseableJson());
-
-  const requestedModel = (body.value as { model?: unknown } | null)?.model;
-  const parsed = parseKnobs(typeof requestedModel === 'string' ? requestedModel : undefined, req.headers);
-  if (!parsed.ok) return sendError(res, SimErrors.invalidKnob(parsed.message));
-  const { knobs, model } = parsed;
-  if (knobs.hang) return; // never answer: the socket stays open until the client gives up or the simulator closes
-
-  const signal = signalOnClose(res);
-  await pause(knobs.latencyMs, signal);
-  if (knobs.status !== undefined) {
-    return sendError(res, SimErrors.simulatedStatus(knobs.status, model ?? 'sim-model'), knobs.retryAfterSeconds);
-  }
-  const validation = validateChatRequest(body.value, model);
+  const admitted = await admitOpenAIRequest(req, res, context);
+  if (!admitted) return;
+  const { body, knobs, model, signal } = admitted;
+  const validation = validateChatRequest(body, model);
   if (!validation.ok) return sendError(res, validation.error);
 
   const answer = await answerFor(validation.request, knobs, context.fixtures);

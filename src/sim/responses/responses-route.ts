@@ -7,9 +7,8 @@ import { convertChatCompletionToResponse, type ItemIds, responseShell } from '..
 import { convertResponsesRequest } from '../../responses/convert-responses-request.js';
 import { chatCompletionChunks } from '../chat-chunks.js';
 import { chatCompletion } from '../chat-completion.js';
-import { hasBearerToken, parseJson, readBody, type SimContext, signalOnClose } from '../chat-route.js';
-import { deliverJson, deliverStream, pause, type SseFraming, sendError } from '../deliver.js';
-import { parseKnobs } from '../knobs.js';
+import { admitOpenAIRequest, type SimContext } from '../chat-route.js';
+import { deliverJson, deliverStream, type SseFraming, sendError } from '../deliver.js';
 import { SimErrors } from '../openai-errors.js';
 import { planReply } from '../reply.js';
 import { newResponseIdentity } from '../response-identity.js';
@@ -47,23 +46,10 @@ function responsesFraming(events: readonly string[], sent: number): SseFraming {
  * or its typed events.
  */
 export async function handleResponses(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
-  const raw = await readBody(req);
-  const body = parseJson(raw);
-  context.stats.recordChatRequest(body.ok ? body.value : raw, req.headers);
-  if (!hasBearerToken(req.headers.authorization)) return sendError(res, SimErrors.missingApiKey());
-  if (!body.ok) return sendError(res, SimErrors.unparseableJson());
-
-  const requestedModel = (body.value as { model?: unknown } | null)?.model;
-  const parsed = parseKnobs(typeof requestedModel === 'string' ? requestedModel : undefined, req.headers);
-  if (!parsed.ok) return sendError(res, SimErrors.invalidKnob(parsed.message));
-  const { knobs, model } = parsed;
-  if (knobs.hang) return;
-
-  const signal = signalOnClose(res);
-  await pause(knobs.latencyMs, signal);
-  if (knobs.status !== undefined)
-    return sendError(res, SimErrors.simulatedStatus(knobs.status, model ?? 'sim-model'), knobs.retryAfterSeconds);
-  const validation = validateResponsesRequest(body.value, model);
+  const admitted = await admitOpenAIRequest(req, res, context);
+  if (!admitted) return;
+  const { body, knobs, signal } = admitted;
+  const validation = validateResponsesRequest(body, admitted.model);
   if (!validation.ok) return sendError(res, validation.error);
 
   const request: ResponsesRequest = validation.request;
