@@ -133,12 +133,35 @@ describe.each(testEngines)('the OpenAI Agents SDK through the gateway on $name',
       ]);
     });
 
+    it('hands off to another agent, whose model answers', async () => {
+      const spanish = new Agent({ name: 'Spanish', handoffDescription: 'Answers in Spanish', model: makeModel(model) });
+      const triage = new Agent({ name: 'Triage', model: makeModel(model), handoffs: [spanish] });
+      // The simulated model calls the tools the user names: here the handoff's.
+      const result = await run(triage, 'Please transfer_to_Spanish now');
+      expect(result.lastAgent?.name).toBe('Spanish');
+      expect(result.newItems.map((item) => item.type)).toEqual(['handoff_call_item', 'handoff_output_item', 'message_output_item']);
+      expect(result.finalOutput).toContain('This is a simulated reply.');
+    });
+
     it("falls back to the model's next endpoint when the first fails", async () => {
       const agent = new Agent({ name: 'Resilient', model: makeModel('sim/flaky') });
       const result = await run(agent, 'hello there');
       expect(result.finalOutput).toContain('hello there');
       const row = await generation(result.rawResponses[0]!.responseId!);
       expect(row).toMatchObject({ api_type: 'completions', status: 'success', provider_name: 'beta', model: 'sim/flaky' });
+    });
+  });
+
+  // The Anthropic adapter sends no response_format (Messages has no counterpart it maps to), so only OpenAI endpoints here.
+  describe.each([
+    ['Responses', responsesModel],
+    ['Chat Completions', chatModel],
+  ] as const)('on the %s model of sim/native', (_api, makeModel) => {
+    it('answers a structured output the SDK parses with its zod schema', async () => {
+      const Person = z.object({ name: z.string(), age: z.number().int() });
+      const agent = new Agent({ name: 'Extractor', model: makeModel('sim/native'), outputType: Person });
+      const result = await run(agent, 'Make up a person');
+      expect(Person.parse(result.finalOutput)).toEqual({ name: expect.any(String), age: expect.any(Number) });
     });
   });
 
@@ -185,6 +208,35 @@ describe.each(testEngines)('the OpenAI Agents SDK through the gateway on $name',
     });
     const row = await generation(result.rawResponses[0]!.responseId!);
     expect(row).toMatchObject({ api_type: 'completions', status: 'success', finish_reason: 'stop' });
+  });
+
+  it("accepts every model setting the SDK sends to the Responses API, as OpenAI's own fields", async () => {
+    const agent = new Agent({
+      name: 'Tuned',
+      model: responsesModel('sim/native'),
+      tools: [getWeather],
+      modelSettings: {
+        temperature: 0.2,
+        topP: 0.9,
+        maxTokens: 200,
+        toolChoice: 'get_weather',
+        parallelToolCalls: true,
+        truncation: 'auto',
+        store: true,
+        promptCacheRetention: '24h',
+        promptCacheOptions: { mode: 'implicit', ttl: '30m' },
+        reasoning: { effort: 'low', summary: 'concise' },
+        text: { verbosity: 'medium' },
+      },
+      resetToolChoice: true,
+    });
+    const result = await run(agent, 'Which city is warmest?');
+    expect(result.finalOutput).toContain('The tool said: Sunny in');
+    expect((await readSimStats(sim.url)).lastRequestBody).toMatchObject({
+      prompt_cache_retention: '24h',
+      prompt_cache_options: { mode: 'implicit', ttl: '30m' },
+      truncation: 'auto',
+    });
   });
 
   it('continues a conversation from the result history, as a stateless client must', async () => {
