@@ -3,10 +3,13 @@ import {
   type AgentInputItem,
   type Model,
   OpenAIChatCompletionsModel,
+  OpenAIProvider,
   OpenAIResponsesModel,
+  Runner,
   run,
   setTracingDisabled,
   tool,
+  webSearchTool,
 } from '@openai/agents';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -246,8 +249,28 @@ describe.each(testEngines)('the OpenAI Agents SDK through the gateway on $name',
     expect(second.finalOutput).toContain('And tell me about Rome');
   });
 
-  it('refuses to continue from a previous_response_id, naming the field: the gateway keeps no state', async () => {
+  it("serves agents that name only a model, through a provider on the gateway's client, on either API", async () => {
+    const upstreamCalls = async () => {
+      const { requests } = await readSimStats(sim.url);
+      return [requests['/v1/responses'] ?? 0, requests['/v1/chat/completions'] ?? 0];
+    };
+    const on = (useResponses: boolean) => new Runner({ modelProvider: new OpenAIProvider({ openAIClient: client, useResponses }) });
+    const agent = new Agent({ name: 'Plain', model: 'sim/native', tools: [getWeather] });
+    const [responses, chat] = await upstreamCalls();
+    const viaResponses = await on(true).run(agent, 'What is the weather in Oslo?');
+    expect(viaResponses.finalOutput).toContain('The tool said: Sunny in');
+    // The tool's call, then the answer: two model calls, on the upstream's Responses API.
+    expect(await upstreamCalls()).toEqual([responses + 2, chat]);
+    const viaChat = await on(false).run(agent, 'What is the weather in Oslo?');
+    expect(viaChat.finalOutput).toContain('The tool said: Sunny in');
+    expect(await upstreamCalls()).toEqual([responses + 2, chat + 2]);
+  });
+
+  it('refuses server-side state and hosted tools, naming the field: the gateway keeps no state and runs only function tools', async () => {
     const agent = new Agent({ name: 'Stateful', model: responsesModel('sim/native') });
     await expect(run(agent, 'hi', { previousResponseId: 'resp_1' })).rejects.toThrow(/previous_response_id is not supported/);
+    await expect(run(agent, 'hi', { conversationId: 'conv_1' })).rejects.toThrow(/conversation is not supported/);
+    const searcher = new Agent({ name: 'Searcher', model: responsesModel('sim/native'), tools: [webSearchTool()] });
+    await expect(run(searcher, 'search the news')).rejects.toThrow(/^400 tools\[0\]/);
   });
 });
