@@ -213,6 +213,47 @@ describe.each(testEngines)('the OpenAI Agents SDK through the gateway on $name',
     expect(row).toMatchObject({ api_type: 'completions', status: 'success', finish_reason: 'stop' });
   });
 
+  it.each(['sim/native', 'sim/claude'])('takes a tool output of text and image parts on %s', async (model) => {
+    const snapshot = tool({
+      name: 'get_weather',
+      description: 'The weather in a city, with a picture',
+      parameters: z.object({ city: z.string() }),
+      execute: async ({ city }) => [
+        { type: 'text' as const, text: `Rain in ${city}` },
+        { type: 'image' as const, image: 'https://example.com/radar.png', detail: 'low' as const },
+      ],
+    });
+    const agent = new Agent({ name: 'Radar', model: responsesModel(model), tools: [snapshot] });
+    const result = await run(agent, 'What is the weather in Paris?');
+    expect(result.finalOutput).toContain('The tool said: Rain in');
+  });
+
+  it("sends a thinking model's reasoning item back in the next turn of a tool loop, as the SDK keeps it", async () => {
+    const agent = new Agent({
+      name: 'Thinker',
+      model: responsesModel('sim/claude'),
+      tools: [getWeather],
+      modelSettings: { reasoning: { effort: 'low', summary: 'auto' } },
+    });
+    const result = await run(agent, 'What is the weather in Paris?');
+    expect(result.newItems.map((item) => item.type)).toEqual([
+      'reasoning_item',
+      'tool_call_item',
+      'tool_call_output_item',
+      'message_output_item',
+    ]);
+    expect(result.finalOutput).toContain('The tool said: Sunny in');
+    const stream = await run(agent, 'What is the weather in Paris?', { stream: true });
+    await stream.completed;
+    expect(stream.error).toBeNull();
+    expect(stream.newItems.map((item) => item.type)).toEqual(result.newItems.map((item) => item.type));
+    // The SDK keeps a Response's reasoning_text parts beside the item, and sends them back as they came.
+    expect(stream.newItems[0]?.rawItem).toMatchObject({
+      type: 'reasoning',
+      providerData: { content: [{ type: 'reasoning_text', text: expect.any(String) }] },
+    });
+  });
+
   it("accepts every model setting the SDK sends to the Responses API, as OpenAI's own fields", async () => {
     const agent = new Agent({
       name: 'Tuned',
