@@ -49,6 +49,8 @@ describe.each(testEngines)('the OpenAI Agents SDK through the gateway on $name',
       [
         { id: 'sim/native', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=5' }] },
         { id: 'sim/claude', endpoints: [{ provider: 'claude', upstream: 'claude-sim@chunks=5' }] },
+        { id: 'sim/breaks', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=6,fail_after=6' }] },
+        { id: 'sim/claude-breaks', endpoints: [{ provider: 'claude', upstream: 'claude-sim@chunks=6,fail_after=6' }] },
         {
           id: 'sim/flaky',
           endpoints: [
@@ -212,6 +214,28 @@ describe.each(testEngines)('the OpenAI Agents SDK through the gateway on $name',
     const row = await generation(result.rawResponses[0]!.responseId!);
     expect(row).toMatchObject({ api_type: 'completions', status: 'success', finish_reason: 'stop' });
   });
+
+  it.each(['sim/breaks', 'sim/claude-breaks'])(
+    'ends a streamed run whose stream breaks with an error, and records the failure (%s)',
+    async (model) => {
+      const agent = new Agent({ name: 'Fragile', model: responsesModel(model) });
+      const stream = await run(agent, 'tell me a story', { stream: true });
+      let text = '';
+      const consumed = (async () => {
+        for await (const event of stream)
+          if (event.type === 'raw_model_stream_event' && event.data.type === 'output_text_delta') text += event.data.delta;
+      })();
+      await expect(Promise.all([consumed, stream.completed])).rejects.toThrow(/mid-stream/);
+      expect(text.length).toBeGreaterThan(0);
+      const row = await gw.store.db
+        .selectFrom('generations')
+        .selectAll()
+        .where('model', '=', model)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ api_type: 'completions', status: 'error', streamed: 1 });
+    },
+  );
 
   it.each(['sim/native', 'sim/claude'])('takes a tool output of text and image parts on %s', async (model) => {
     const snapshot = tool({
