@@ -170,50 +170,71 @@ describe.each(testEngines)('the OpenAI Agents SDK through the gateway on $name',
     });
   });
 
-  it('serves a Codex-style stateless turn: store false, the whole conversation in input, earlier reasoning kept encrypted', async () => {
-    const agent = new Agent({
-      name: 'Coder',
-      instructions: 'You are a coding agent.',
-      model: responsesModel('sim/native'),
-      tools: [getWeather],
-      modelSettings: {
-        store: false,
-        parallelToolCalls: false,
-        truncation: 'disabled',
-        reasoning: { effort: 'medium', summary: 'auto' },
-        text: { verbosity: 'low' },
-        providerData: { include: ['reasoning.encrypted_content'], prompt_cache_key: 'session-1', metadata: { session: 'one' } },
-      },
-    });
-    const history: AgentInputItem[] = [
-      { role: 'user', content: 'What is the weather in Paris?' },
-      {
-        type: 'reasoning',
-        id: 'rs_1',
-        content: [{ type: 'input_text', text: 'Look it up.' }],
-        providerData: { encryptedContent: 'opaque-reasoning' },
-      },
-      { type: 'function_call', id: 'fc_1', callId: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
-      { type: 'function_call_result', callId: 'call_1', name: 'get_weather', status: 'completed', output: 'Sunny, 24 degrees' },
-    ];
-    const result = await run(agent, history);
-    expect(result.finalOutput).toContain('The tool said: Sunny, 24 degrees');
-    // The native endpoint got the client's body: the encrypted reasoning and the settings a stateless client relies on.
-    expect((await readSimStats(sim.url)).lastRequestBody).toMatchObject({
-      store: false,
-      include: ['reasoning.encrypted_content'],
-      prompt_cache_key: 'session-1',
-      parallel_tool_calls: false,
-      input: [
-        { role: 'user' },
-        { type: 'reasoning', encrypted_content: 'opaque-reasoning', summary: [{ type: 'summary_text', text: 'Look it up.' }] },
-        { type: 'function_call', call_id: 'call_1' },
-        { type: 'function_call_output', call_id: 'call_1', output: 'Sunny, 24 degrees' },
-      ],
-    });
-    const row = await generation(result.rawResponses[0]!.responseId!);
-    expect(row).toMatchObject({ api_type: 'completions', status: 'success', finish_reason: 'stop' });
-  });
+  it.each([
+    { model: 'sim/native', stream: false },
+    { model: 'sim/claude', stream: true },
+  ])(
+    'serves a Codex-style stateless turn on $model (streamed: $stream): store false, the whole conversation in input, earlier reasoning kept encrypted',
+    async ({ model, stream }) => {
+      const agent = new Agent({
+        name: 'Coder',
+        instructions: 'You are a coding agent.',
+        model: responsesModel(model),
+        tools: [getWeather],
+        modelSettings: {
+          store: false,
+          parallelToolCalls: false,
+          truncation: 'disabled',
+          reasoning: { effort: 'medium', summary: 'auto' },
+          text: { verbosity: 'low' },
+          providerData: { include: ['reasoning.encrypted_content'], prompt_cache_key: 'session-1', metadata: { session: 'one' } },
+        },
+      });
+      const history: AgentInputItem[] = [
+        { role: 'user', content: 'What is the weather in Paris?' },
+        {
+          type: 'reasoning',
+          id: 'rs_1',
+          content: [{ type: 'input_text', text: 'Look it up.' }],
+          providerData: { encryptedContent: 'opaque-reasoning' },
+        },
+        { type: 'function_call', id: 'fc_1', callId: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+        { type: 'function_call_result', callId: 'call_1', name: 'get_weather', status: 'completed', output: 'Sunny, 24 degrees' },
+      ];
+      const result = stream
+        ? await run(agent, history, { stream: true }).then(async (streamed) => {
+            await streamed.completed;
+            return streamed;
+          })
+        : await run(agent, history);
+      expect(result.finalOutput).toContain('The tool said: Sunny, 24 degrees');
+      const upstream = (await readSimStats(sim.url)).lastRequestBody;
+      if (model === 'sim/native') {
+        // The native endpoint got the client's body: the encrypted reasoning and the settings a stateless client relies on.
+        expect(upstream).toMatchObject({
+          store: false,
+          include: ['reasoning.encrypted_content'],
+          prompt_cache_key: 'session-1',
+          parallel_tool_calls: false,
+          input: [
+            { role: 'user' },
+            { type: 'reasoning', encrypted_content: 'opaque-reasoning', summary: [{ type: 'summary_text', text: 'Look it up.' }] },
+            { type: 'function_call', call_id: 'call_1' },
+            { type: 'function_call_output', call_id: 'call_1', output: 'Sunny, 24 degrees' },
+          ],
+        });
+      } else {
+        // Translated: the call and its output as Anthropic's tool_use and tool_result (reasoning of another model has no place there).
+        expect(upstream.messages).toMatchObject([
+          { role: 'user' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1' }] },
+        ]);
+      }
+      const row = await generation(result.rawResponses[0]!.responseId!);
+      expect(row).toMatchObject({ api_type: 'completions', status: 'success', streamed: stream ? 1 : 0, finish_reason: 'stop' });
+    },
+  );
 
   it.each(['sim/breaks', 'sim/claude-breaks'])(
     'ends a streamed run whose stream breaks with an error, and records the failure (%s)',
