@@ -109,6 +109,8 @@ export interface ResponsesRequest {
   previous_response_id?: string | null;
   service_tier?: string | null;
   prompt_cache_key?: string | null;
+  prompt_cache_options?: { mode?: 'implicit' | 'explicit'; ttl?: string | null } | null;
+  prompt_cache_retention?: string | null;
   include?: string[] | null;
   truncation?: 'auto' | 'disabled' | null;
 }

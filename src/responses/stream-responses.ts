@@ -39,6 +39,24 @@ const failureCode = (error: GatewayError) =>
   error.statusCode === 429 ? 'rate_limit_exceeded' : error.statusCode >= 500 ? 'server_error' : String(error.statusCode);
 
 /**
+ * OpenAI's `error` event, as its stream sends one before `response.failed`
+ * (see the recorded openai-error fixture): the documented fields, and the
+ * `error` object the API nests them in, on which the openai SDK throws (so an
+ * agent's run fails rather than taking the failed Response as an empty turn).
+ */
+function errorEvent(error: GatewayError, sequence: number): string {
+  const code = failureCode(error);
+  return JSON.stringify({
+    type: 'error',
+    code,
+    message: error.message,
+    param: null,
+    sequence_number: sequence,
+    error: { type: code, code, message: error.message, param: null },
+  });
+}
+
+/**
  * A streamed POST /responses. As for chat, nothing but keep-alive comments
  * reaches the client until an attempt's first event is in hand, so a
  * failure before it falls back to the next endpoint. A native endpoint's
@@ -46,7 +64,8 @@ const failureCode = (error: GatewayError) =>
  * the gateway's); another's chat chunks become typed events
  * (ChatChunksToResponseEvents). The terminal event is held back until the
  * ledger row is written, then sent with the checked usage and its cost; a
- * failure after the start ends the stream with `response.failed`.
+ * failure after the start ends the stream with an `error` event and
+ * `response.failed`, as OpenAI's does.
  */
 export async function streamResponses(
   services: ChatServices,
@@ -87,11 +106,7 @@ export async function streamResponses(
     if (signal.aborted && failure === recorded) return sse.end();
     if (!sse.started) return respondWithError(failure);
     // Keep-alive comments went out: the failure is the stream's own error event.
-    const gatewayError = isGatewayError(failure) ? failure : Errors.internal();
-    await sse.event(
-      'error',
-      JSON.stringify({ type: 'error', code: failureCode(gatewayError), message: gatewayError.message, param: null, sequence_number: 0 }),
-    );
+    await sse.event('error', errorEvent(isGatewayError(failure) ? failure : Errors.internal(), 0));
     return sse.end();
   }
   keepAlive.stop();
@@ -163,7 +178,8 @@ async function relay(
     await settleRun(services, run, end({ status: 'error', finishReason: 'error', error: runError(failure) }, usage));
     const shell = latest ?? responseShell(body, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
     const response: ResponseObject = { ...shell, status: 'failed', error: { code: failureCode(failure), message: failure.message } };
-    await sse.event('response.failed', JSON.stringify({ type: 'response.failed', sequence_number: sequence + 1, response }));
+    await sse.event('error', errorEvent(failure, sequence + 1));
+    await sse.event('response.failed', JSON.stringify({ type: 'response.failed', sequence_number: sequence + 2, response }));
     return sse.end();
   }
 

@@ -313,8 +313,9 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     expect(await simRequests()).toMatchObject({ '/v1beta/models/sim-gemini:generateContent': 1 });
   });
 
-  it('ends a translated stream that breaks midway with response.failed', async () => {
+  it('ends a translated stream that breaks midway with an error event and response.failed', async () => {
     const events = await stream({ model: 'sim/claude-breaks', input: 'tell me a story' });
+    expect(events.at(-2)).toMatchObject({ type: 'error', error: { code: 'server_error', message: expect.stringContaining('mid-stream') } });
     expect(events.at(-1)).toMatchObject({ type: 'response.failed', response: { status: 'failed', model: 'sim/claude-breaks' } });
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, i) => i));
     expect(await generation(events.at(-1).response.id)).toMatchObject({ api_type: 'completions', status: 'error', streamed: 1 });
@@ -432,8 +433,16 @@ describe.each(testEngines)('POST /responses on $name', (engine) => {
     expect(await lastUpstreamBody()).toMatchObject({ thinking: { type: 'enabled', budget_tokens: expect.any(Number) } });
   });
 
-  it('ends a stream that breaks midway with response.failed and records the error', async () => {
+  it('ends a stream that breaks midway as OpenAI does, with an error event then response.failed, and records the error', async () => {
     const events = await stream({ model: 'sim/breaks', input: 'tell me a story' });
+    // The documented fields, and the nested error object the API sends (and the openai SDK throws on).
+    expect(events.at(-2)).toMatchObject({
+      type: 'error',
+      code: 'server_error',
+      message: expect.stringContaining('mid-stream'),
+      param: null,
+      error: { code: 'server_error', message: expect.stringContaining('mid-stream') },
+    });
     const last = events.at(-1);
     expect(last).toMatchObject({
       type: 'response.failed',

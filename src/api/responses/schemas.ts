@@ -102,20 +102,17 @@ const TextFormat = DiscriminatedUnion('type', [
 ]);
 
 /** The gateway's own fields, the same as chat's: routing, provider preferences, plugins, sessions, tracing. */
-const {
-  models,
-  provider,
-  plugins,
-  session_id,
-  service_tier,
-  route,
-  trace,
-  top_k,
-  frequency_penalty,
-  presence_penalty,
-  prompt_cache_options,
-  cache_control,
-} = ChatRequestBody.properties;
+const { models, provider, plugins, session_id, service_tier, route, trace, top_k, frequency_penalty, presence_penalty, cache_control } =
+  ChatRequestBody.properties;
+
+/**
+ * OpenAI's Responses `prompt_cache_options`: `mode` implicit (its default:
+ * what the Agents SDK sends for promptCacheOptions) or explicit, either left
+ * out; chat's, as the reference has it, knows explicit only.
+ */
+const PromptCacheOptions = Nullable(
+  Type.Object({ mode: Type.Optional(StringEnum(['implicit', 'explicit'])), ttl: Type.Optional(Nullable(Type.String())) }),
+);
 
 /**
  * The body of POST /responses: OpenAI's Responses API (the reference's
@@ -150,6 +147,9 @@ export const ResponsesRequestBody = Type.Object({
   include: Type.Optional(Nullable(Type.Array(Type.String()))),
   truncation: Type.Optional(NullableStringEnum(['auto', 'disabled'])),
   prompt_cache_key: Type.Optional(Nullable(Type.String())),
+  prompt_cache_options: Type.Optional(PromptCacheOptions),
+  // OpenAI's own values ('in_memory', '24h', and its SDKs' spellings) are OpenAI's to check: the field goes to native endpoints only.
+  prompt_cache_retention: Type.Optional(Nullable(Type.String())),
 
   models,
   provider,
@@ -161,7 +161,6 @@ export const ResponsesRequestBody = Type.Object({
   top_k,
   frequency_penalty,
   presence_penalty,
-  prompt_cache_options,
   cache_control,
 });
 

@@ -58,6 +58,9 @@ describe('openAIResponsesBody', () => {
       models: ['a'],
       service_tier: 'flex',
       plugins: [],
+      prompt_cache_key: 'session-1',
+      prompt_cache_options: { mode: 'implicit', ttl: '30m' },
+      prompt_cache_retention: '24h',
     };
     expect(openAIResponsesBody(client as ResponsesRequest, { upstreamModel: 'gpt-test' } as UpstreamTarget, true)).toEqual({
       input: 'Hi',
@@ -65,6 +68,9 @@ describe('openAIResponsesBody', () => {
       reasoning: { effort: 'low' },
       text: { format: { type: 'json_object' } },
       service_tier: 'flex',
+      prompt_cache_key: 'session-1',
+      prompt_cache_options: { mode: 'implicit', ttl: '30m' },
+      prompt_cache_retention: '24h',
       model: 'gpt-test',
       stream: true,
       store: false,

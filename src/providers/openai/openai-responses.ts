@@ -28,6 +28,8 @@ const OPENAI_RESPONSES_FIELDS = [
   'user',
   'safety_identifier',
   'prompt_cache_key',
+  'prompt_cache_options',
+  'prompt_cache_retention',
   'include',
   'truncation',
 ] as const;

@@ -132,7 +132,7 @@ describe('POST /v1/messages, non-streaming', () => {
     expect(body.stop_reason).toBe('tool_use');
   });
 
-  it('answers in text once the user turn holds the tool result, and follows tool_choice', async () => {
+  it('answers in text once the user turn holds the tool result, reporting what it said, and follows tool_choice', async () => {
     const afterTool = {
       ...weather,
       messages: [
@@ -141,7 +141,9 @@ describe('POST /v1/messages, non-streaming', () => {
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Sunny' }] },
       ],
     };
-    expect((await readJson(await postMessages(sim.url, afterTool))).stop_reason).toBe('end_turn');
+    const answer = await readJson(await postMessages(sim.url, afterTool));
+    expect(answer.stop_reason).toBe('end_turn');
+    expect(answer.content[0].text).toContain('The tool said: Sunny');
     const forced = { ...hello, tools: [weatherTool], tool_choice: { type: 'tool', name: 'get_weather' } };
     expect((await readJson(await postMessages(sim.url, forced))).stop_reason).toBe('tool_use');
     const refused = { ...weather, tool_choice: { type: 'none' } };

@@ -49,15 +49,20 @@ export function planAnthropicReply(request: SimMessagesRequest, chunks: number |
 
 /**
  * The request as the OpenAI-side planner reads it. A user turn made only of
- * tool results answers a tool call, as an OpenAI tool message does: the
- * model then replies in text, which keeps agent loops finite.
+ * tool results answers a tool call, as an OpenAI tool message (with their
+ * text) does: the model then replies in text, reporting what the tools said,
+ * which keeps agent loops finite and shows the results reached it.
  */
 function toChatRequest(request: SimMessagesRequest, maxTokens: number): SimChatRequest {
   const messages: ChatMessage[] = request.system === undefined ? [] : [{ role: 'system', content: messageText(request.system) }];
   for (const { role, content } of request.messages) {
     const answersTools =
       role === 'user' && Array.isArray(content) && content.length > 0 && content.every((block) => block.type === 'tool_result');
-    messages.push(answersTools ? { role: 'tool', tool_call_id: '', content: '' } : { role, content: messageText(content) });
+    messages.push(
+      answersTools
+        ? { role: 'tool', tool_call_id: '', content: content.map((block) => messageText(block.content)).join(' ') }
+        : { role, content: messageText(content) },
+    );
   }
   return {
     model: request.model,

@@ -13,8 +13,10 @@ export interface SimMessagesRequest {
   temperature?: number;
 }
 
-/** A content block: text is read, the rest (images, tool_use, tool_result, documents) only counted as present. */
+/** A content block: text and a tool_result's content are read, the rest (images, tool_use, documents) only counted as present. */
 export interface SimContentBlock {
   type: string;
   text?: string;
+  /** A tool_result's: a string or text blocks. */
+  content?: string | SimContentBlock[];
 }

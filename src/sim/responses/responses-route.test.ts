@@ -92,12 +92,20 @@ describe('POST /v1/responses', () => {
     }
   });
 
-  it('ends a failing stream with an error event numbered after the last event sent', async () => {
+  it('ends a failing stream as OpenAI does: an error event, then response.failed, numbered after the last event sent', async () => {
     const sent = await frames(await post({ model: 'sim-model@fail_after=3,fail_mode=error-event', input: 'hello', stream: true }));
-    expect(sent).toHaveLength(4);
-    expect(sent.at(-1)).toEqual({
+    expect(sent).toHaveLength(5);
+    expect(sent.at(-2)).toEqual({
       event: 'error',
-      data: { type: 'error', code: 'server_error', message: expect.any(String), param: null, sequence_number: 3 },
+      data: {
+        type: 'error',
+        sequence_number: 3,
+        error: { type: 'server_error', code: 'server_error', message: expect.any(String), param: null },
+      },
+    });
+    expect(sent.at(-1)).toMatchObject({
+      event: 'response.failed',
+      data: { type: 'response.failed', sequence_number: 4, response: { status: 'failed', error: { code: 'server_error' } } },
     });
   });
 });

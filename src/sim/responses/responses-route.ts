@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatCompletion, ChatCompletionChunk } from '../../protocol/chat.js';
-import type { ResponsesRequest } from '../../protocol/responses.js';
+import type { ResponseObject, ResponsesRequest } from '../../protocol/responses.js';
 import { ChatChunksToResponseEvents } from '../../responses/convert-chat-chunks-to-response-events.js';
 import { convertChatCompletionToResponse, type ItemIds, responseShell } from '../../responses/convert-chat-to-response.js';
 import { convertResponsesRequest } from '../../responses/convert-responses-request.js';
@@ -19,22 +19,24 @@ const itemIds: ItemIds = (prefix) => `${prefix}_sim${randomHex(29)}`;
 
 /**
  * OpenAI's Responses SSE: each event named by its type, no `[DONE]`; a
- * failing stream (`fail_mode=error-event`) ends with an `error` event whose
- * sequence number follows the last event sent.
+ * failing stream (`fail_mode=error-event`) ends as OpenAI's does (the
+ * recorded openai-error stream): an `error` event with the error nested,
+ * then `response.failed` with the Response failed, numbered after the last
+ * event sent.
  */
-function responsesFraming(events: readonly string[], sent: number): SseFraming {
+function responsesFraming(events: readonly string[], sent: number, shell: ResponseObject): SseFraming {
   const names = events.map((data) => (JSON.parse(data) as { type: string }).type);
-  const error = {
-    type: 'error',
-    code: 'server_error',
-    message: SimErrors.serverError().body.error.message,
-    param: null,
-    sequence_number: sent,
+  const { message } = SimErrors.serverError().body.error;
+  const error = { type: 'error', sequence_number: sent, error: { type: 'server_error', code: 'server_error', message, param: null } };
+  const failed = {
+    type: 'response.failed',
+    sequence_number: sent + 1,
+    response: { ...shell, status: 'failed', error: { code: 'server_error', message } },
   };
   return {
     frame: (data, index) => `event: ${names[index]}\ndata: ${data}\n\n`,
     end: '',
-    errorEnd: `event: error\ndata: ${JSON.stringify(error)}\n\n`,
+    errorEnd: `event: error\ndata: ${JSON.stringify(error)}\n\nevent: response.failed\ndata: ${JSON.stringify(failed)}\n\n`,
   };
 }
 
@@ -76,6 +78,6 @@ export async function handleResponses(req: IncomingMessage, res: ServerResponse,
     events,
     knobs,
     signal,
-    responsesFraming(events, Math.min(knobs.failAfterChunks ?? events.length, events.length)),
+    responsesFraming(events, Math.min(knobs.failAfterChunks ?? events.length, events.length), shell),
   );
 }
