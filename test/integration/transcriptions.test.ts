@@ -22,7 +22,7 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) body.append(name, v);
     return body;
   };
-  const transcribe = (body: BodyInit, key = gw.managementKey, headers: Record<string, string> = {}) =>
+  const transcribe = (body: FormData | string, key = gw.managementKey, headers: Record<string, string> = {}) =>
     fetch(`${gw.baseUrl}/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, ...headers }, body });
   const simCalls = async () => ((await readSimStats(sim.url)).requests['/v1/audio/transcriptions'] as number | undefined) ?? 0;
   const generation = async (res: Response) =>
