@@ -40,6 +40,7 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
           { provider: 'openai-b', upstream: 'whisper-1', pricing },
         ],
       },
+      { id: 'sim/down-stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1@status=503', pricing }] },
       { id: 'sim/pricey-stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1', pricing: '{ audio_second: 0.01 }' }] },
     ]);
     gw = await startGateway(engine, {
@@ -109,6 +110,17 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     ]);
     expect(gen.total_cost).toBe(2 * PER_SECOND);
     expect(await simCalls()).toBe(2);
+  });
+
+  it('records a failed stt row, uncharged, when every endpoint fails', async () => {
+    const res = await transcribe(form({ model: 'sim/down-stt' }));
+    expect(res.status).toBe(503);
+    const rows = await gw.store.db
+      .selectFrom('generations')
+      .select(['api_type', 'status', 'total_cost', 'error_code'])
+      .where('model', '=', 'sim/down-stt')
+      .execute();
+    expect(rows).toEqual([{ api_type: 'stt', status: 'error', total_cost: 0, error_code: 503 }]);
   });
 
   it('refuses with 402 the audio the key’s limit cannot cover (the longest the file can hold), before any upstream call', async () => {
