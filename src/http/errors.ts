@@ -394,8 +394,8 @@ export const Errors = {
   notMultipart: define({
     code: 'GW_ERR_NOT_MULTIPART',
     status: 415,
-    description: 'An upload route was sent a body that is not multipart/form-data',
-    message: (type: string) => `The body must be multipart/form-data (a file upload), not ${type}`,
+    description: 'An upload route was sent neither multipart/form-data nor JSON',
+    message: (type: string) => `The body must be multipart/form-data (a file upload) or JSON with base64 input_audio, not ${type}`,
     example: ['application/json'],
   }),
 

@@ -167,10 +167,27 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     expect(await simCalls()).toBe(0);
   });
 
-  it('refuses a body that is not multipart with a 415 in the envelope', async () => {
-    const res = await transcribe(JSON.stringify({ model: 'sim/stt' }), gw.managementKey, { 'content-type': 'application/json' });
+  it('takes the reference’s JSON form, base64 input_audio, under the same rules and cap', async () => {
+    const json = (body: Record<string, unknown>) =>
+      transcribe(JSON.stringify(body), gw.managementKey, { 'content-type': 'application/json' });
+    const data = silence(1.5).toString('base64');
+    const res = await json({ model: 'sim/stt', input_audio: { data, format: 'wav' }, response_format: 'text' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('Simulated speech, part 1 of 1.\n');
+    expect((await generation(res)).total_cost).toBe(2 * PER_SECOND);
+    expect((await errorOf(await json({ model: 'sim/stt' }))).message).toContain('file is required');
+    const big = await json({ model: 'sim/stt', input_audio: { data: Buffer.alloc(MAX_BYTES + 3).toString('base64'), format: 'wav' } });
+    expect(big.status).toBe(413);
+    expect((await errorOf(big)).message).toContain('(TRANSCRIPTION_MAX_BYTES)');
+  });
+
+  it('refuses a request without a body with a 415 in the envelope', async () => {
+    const res = await fetch(`${gw.baseUrl}/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.managementKey}` },
+    });
     expect(res.status).toBe(415);
-    expect((await errorOf(res)).message).toBe('The body must be multipart/form-data (a file upload), not application/json');
+    expect(res.headers.get('x-error-code')).toBe('GW_ERR_NOT_MULTIPART');
   });
 
   it('refuses a chat model here, naming its endpoint', async () => {

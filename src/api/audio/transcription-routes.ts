@@ -11,18 +11,26 @@ import {
   transcriptionRunCeiling,
 } from '../../transcription/transcription-run.js';
 import { clientGone, runContext } from '../request-context.js';
+import { readJsonUpload } from './json-upload.js';
 import { readUpload } from './read-upload.js';
 import { toTranscriptionRequest } from './to-transcription-request.js';
 
-/** POST /audio/transcriptions: OpenAI's multipart upload; the multipart parser is registered for this route's scope only. */
+/**
+ * POST /audio/transcriptions: OpenAI's multipart upload, or the reference's
+ * JSON with base64 `input_audio`; the multipart parser is registered for
+ * this route's scope only.
+ */
 export function transcriptionRoutes(
   services: TranscriptionServices & { auth: Authenticator; shutdown: Shutdown; maxBytes: number },
 ): FastifyPluginAsync {
   return async (app) => {
     await app.register(fastifyMultipart, { throwFileSizeLimit: true });
     app.post('/audio/transcriptions', { onRequest: services.auth.requireKey }, async (request, reply) => {
-      // Read before the hold: a slow upload costs nothing and must not delay a stop.
-      const upload = await readUpload(request, services.maxBytes);
+      // Read before the hold: a slow upload costs nothing and must not delay a stop. JSON is the reference's base64 form.
+      const upload =
+        request.body !== undefined && !request.isMultipart()
+          ? readJsonUpload(request.body, services.maxBytes)
+          : await readUpload(request, services.maxBytes);
       const transcriptionRequest = toTranscriptionRequest(upload.fields, upload.file);
       const signal = clientGone(reply, services.shutdown.signal);
       // Held until its ledger row is written: a stop closes the database only after.
