@@ -190,6 +190,16 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     expect(res.headers.get('x-error-code')).toBe('GW_ERR_NOT_MULTIPART');
   });
 
+  it('lists the model in /models as audio in, transcription out', async () => {
+    const models = await call(gw, 'GET', '/models', { key: gw.managementKey });
+    const stt = models.body.data.find((m: { id: string }) => m.id === 'sim/stt');
+    expect(stt.architecture).toMatchObject({
+      modality: 'audio->transcription',
+      input_modalities: ['audio'],
+      output_modalities: ['transcription'],
+    });
+  });
+
   it('refuses a chat model here, naming its endpoint', async () => {
     const res = await transcribe(form({ model: 'sim/chat' }));
     expect((await errorOf(res)).message).toBe('Model sim/chat is a chat model: send it to POST /chat/completions');
