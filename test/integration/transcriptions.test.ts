@@ -190,6 +190,21 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     expect(res.headers.get('x-error-code')).toBe('GW_ERR_NOT_MULTIPART');
   });
 
+  it('runs the key’s guardrails on the prompt: a blocked keyword is a 403 before any upstream call', async () => {
+    const made = (await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'guarded' } })).body;
+    const guard = await call(gw, 'POST', '/guardrails', { key: gw.managementKey, body: { name: 'Guard', blocked_keywords: ['falcon'] } });
+    await call(gw, 'POST', `/guardrails/${guard.body.data.id}/assignments/keys`, {
+      key: gw.managementKey,
+      body: { key_hashes: [made.data.hash] },
+    });
+    const blocked = await transcribe(form({ model: 'sim/stt', prompt: 'The falcon flies.' }), made.key);
+    expect(blocked.status).toBe(403);
+    expect(((await errorOf(blocked)).metadata as { patterns: string[] }).patterns).toEqual(['falcon']);
+    expect((await transcribe(form({ model: 'sim/stt', prompt: 'A quiet room.' }), made.key)).status).toBe(200);
+    expect(await simCalls()).toBe(1);
+    await call(gw, 'DELETE', `/guardrails/${guard.body.data.id}`, { key: gw.managementKey });
+  });
+
   it('lists the model in /models as audio in, transcription out', async () => {
     const models = await call(gw, 'GET', '/models', { key: gw.managementKey });
     const stt = models.body.data.find((m: { id: string }) => m.id === 'sim/stt');
