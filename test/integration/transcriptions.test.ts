@@ -40,6 +40,10 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
           { provider: 'openai-b', upstream: 'whisper-1', pricing },
         ],
       },
+      {
+        id: 'sim/4o-stt',
+        endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-transcribe', pricing: '{ prompt: 0.0000025, completion: 0.00001 }' }],
+      },
       { id: 'sim/down-stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1@status=503', pricing }] },
       { id: 'sim/pricey-stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1', pricing: '{ audio_second: 0.01 }' }] },
     ]);
@@ -98,6 +102,20 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     expect(body.segments).toEqual([expect.objectContaining({ id: 0, start: 0, end: 1.5, text: ' Simulated speech, part 1 of 1.' })]);
     expect((body.words as unknown[]).length).toBe(6);
     expect((await readSimStats(sim.url)).lastRequestBody).toMatchObject({ format: 'verbose_json', granularities: ['word', 'segment'] });
+  });
+
+  it('bills a model billed by token by the tokens it reports, and passes on its 400 for a format it cannot give', async () => {
+    const res = await transcribe(form({ model: 'sim/4o-stt' }));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { usage: Record<string, number> };
+    // 1.5 s: 15 audio tokens in, the 30-character transcript's 8 out.
+    expect(body.usage).toMatchObject({ type: 'tokens', input_tokens: 15, output_tokens: 8, total_tokens: 23 });
+    const gen = await generation(res);
+    expect(gen).toMatchObject({ api_type: 'stt', tokens_prompt: 15, tokens_completion: 8, usage_estimated: false });
+    expect(gen.total_cost).toBeCloseTo(15 * 0.0000025 + 8 * 0.00001, 12);
+    const srt = await transcribe(form({ model: 'sim/4o-stt', response_format: 'srt' }));
+    expect(srt.status).toBe(400);
+    expect((await errorOf(srt)).message).toContain("response_format 'verbose_json' is not compatible with model 'gpt-4o-transcribe'");
   });
 
   it('falls back past an endpoint that answers 503, sending the file again', async () => {

@@ -10,6 +10,10 @@ import { audioDuration, simTranscript } from './transcription-audio.js';
 /** OpenAI's upload cap for audio: 25 MiB. */
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const GRANULARITIES = ['word', 'segment'];
+/** The gpt-4o transcribe models: billed by token, and answering json or text only. */
+const TOKEN_BILLED = /^gpt-4o(-mini)?-transcribe/;
+/** Audio tokens a second OpenAI's audio models count. */
+const AUDIO_TOKENS_PER_SECOND = 10;
 
 interface SimTranscriptionRequest {
   model: string;
@@ -77,7 +81,8 @@ async function readRaw(req: IncomingMessage): Promise<Buffer> {
  * deterministic transcript of the uploaded audio, whose duration is read
  * from a WAV header (other files: their size at 128 kbit/s), in every
  * format OpenAI answers (json and verbose_json with `usage` in whole
- * seconds, text, srt, vtt); words in verbose_json when asked. The model
+ * seconds, text, srt, vtt); words in verbose_json when asked. The
+ * gpt-4o transcribe models answer json or text only, with token usage. The model
  * name's knobs work as elsewhere (`status`, `retry_after`, `latency`, `hang`).
  */
 export async function handleTranscription(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
@@ -93,7 +98,22 @@ export async function handleTranscription(req: IncomingMessage, res: ServerRespo
   await pause(knobs.latencyMs, signalOnClose(res));
   if (knobs.status !== undefined)
     return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? ''), knobs.retryAfterSeconds);
-  const { audio, format, granularities, language } = read.request;
+  const { model, audio, format, granularities, language } = read.request;
+  const tokenBilled = TOKEN_BILLED.test(parsed.model ?? model);
+  if (tokenBilled && format !== 'json' && format !== 'text')
+    return sendError(
+      res,
+      openAiError(
+        400,
+        `response_format '${format}' is not compatible with model '${parsed.model ?? model}'. Use 'json' or 'text' instead.`,
+        {
+          param: 'response_format',
+          code: 'unsupported_value',
+        },
+      ),
+    );
+  if (tokenBilled && granularities.length > 0)
+    return sendError(res, SimErrors.invalidValue('timestamp_granularities[]', granularities.join(', '), ['(none with this model)']));
   const duration = Math.round(audioDuration(audio) * 1000) / 1000;
   const { text, segments, words } = simTranscript(duration);
   const answer = {
@@ -102,8 +122,19 @@ export async function handleTranscription(req: IncomingMessage, res: ServerRespo
     ...(granularities.length === 0 || granularities.includes('segment') ? { segments } : {}),
     ...(granularities.includes('word') ? { words } : {}),
   };
-  // OpenAI bills whisper by the second, rounded up; its usage says so.
-  const rendered = renderTranscription(format, answer, duration, { type: 'duration', seconds: Math.ceil(duration) });
+  // OpenAI bills whisper by the second, rounded up, and the gpt-4o models by token; its usage says which.
+  const audioTokens = Math.ceil(duration * AUDIO_TOKENS_PER_SECOND);
+  const outputTokens = Math.ceil(text.length / 4);
+  const usage = tokenBilled
+    ? {
+        type: 'tokens',
+        input_tokens: audioTokens,
+        input_token_details: { text_tokens: 0, audio_tokens: audioTokens },
+        output_tokens: outputTokens,
+        total_tokens: audioTokens + outputTokens,
+      }
+    : { type: 'duration', seconds: Math.ceil(duration) };
+  const rendered = renderTranscription(format, answer, duration, usage);
   res.writeHead(200, { 'content-type': rendered.contentType, 'content-length': Buffer.byteLength(rendered.body) });
   res.end(rendered.body);
 }
