@@ -10,6 +10,7 @@ import type { KeyRateLimiter } from './accounts/key-rate-limiter.js';
 import { activityRoutes } from './api/activity/routes.js';
 import { analyticsRoutes } from './api/analytics/routes.js';
 import { audioRoutes } from './api/audio/routes.js';
+import { transcriptionRoutes } from './api/audio/transcription-routes.js';
 import { authRoutes } from './api/auth/routes.js';
 import { chatRoutes } from './api/chat/routes.js';
 import { serveConsole } from './api/console/serve-console.js';
@@ -74,6 +75,7 @@ import {
   KINDS_BY_TASK,
   RERANK_ADAPTERS,
   SPEECH_ADAPTERS,
+  TRANSCRIPTION_ADAPTERS,
   VIDEO_ADAPTERS,
 } from './providers/registry.js';
 import { endUserHasher } from './providers/shared/hash-end-user.js';
@@ -316,11 +318,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(chatRoutes({ ...chat, auth: services.auth, shutdown }));
       await api.register(responsesRoutes({ ...chat, auth: services.auth, shutdown }));
       await api.register(messagesRoutes({ ...chat, auth: services.auth, shutdown }));
-      // Rerank, embeddings, images and speech share chat's endpoint health, retry budget and waits; each has its own adapters.
+      // Rerank, embeddings, images, speech and transcription share chat's endpoint health, retry budget and waits; each has its own adapters.
       await api.register(rerankRoutes({ ...chat, adapters: RERANK_ADAPTERS, auth: services.auth, shutdown }));
       await api.register(embeddingsRoutes({ ...chat, adapters: EMBEDDINGS_ADAPTERS, auth: services.auth, shutdown }));
       await api.register(imagesRoutes({ ...chat, adapters: IMAGES_ADAPTERS, auth: services.auth, shutdown }));
       await api.register(audioRoutes({ ...chat, adapters: SPEECH_ADAPTERS, auth: services.auth, shutdown }));
+      await api.register(
+        transcriptionRoutes({
+          ...chat,
+          adapters: TRANSCRIPTION_ADAPTERS,
+          auth: services.auth,
+          shutdown,
+          maxBytes: limits.transcriptionMaxBytes,
+        }),
+      );
       await api.register(keysRoutes(services));
       await api.register(presetsRoutes(services));
       await api.register(authRoutes(services));

@@ -8,7 +8,11 @@ import { countOrZero } from './check-usage.js';
 export interface BilledUnits {
   images?: number | undefined;
   characters?: number | undefined;
+  /** Seconds of audio transcribed: any finite amount ≥ 0, not only whole ones. */
+  seconds?: number | undefined;
 }
+
+const secondsOrZero = (value: number | undefined): number => (value !== undefined && Number.isFinite(value) && value > 0 ? value : 0);
 
 export interface CostBreakdown {
   total: number;
@@ -28,7 +32,8 @@ export interface CostBreakdown {
  * checkUsage, which settlement runs first) counts as none, so that the cost
  * is always a finite amount ≥ 0. `units` are what an image or speech model
  * is billed by: images made at the endpoint's `image` price, characters
- * spoken at its `character` price.
+ * spoken at its `character` price, seconds of audio transcribed at its
+ * `audio_second` price.
  */
 export function computeCost(
   basePricing: Pricing,
@@ -58,6 +63,7 @@ export function computeCost(
     requests * (pricing.request ?? 0) +
     countOrZero(units.images) * (pricing.image ?? 0) +
     countOrZero(units.characters) * (pricing.character ?? 0) +
+    secondsOrZero(units.seconds) * (pricing.audio_second ?? 0) +
     countOrZero(usage?.server_tool_use_details?.web_search_requests) * (pricing.web_search ?? 0);
   const total = gross * (1 - (pricing.discount ?? 0));
   const cacheDiscount = cached * prompt - cacheRead + (cacheWrite * prompt - cacheWriteCost);

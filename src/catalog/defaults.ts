@@ -17,6 +17,8 @@ export const IMAGE: Architecture = { input_modalities: ['text'], output_modaliti
 
 /** A text-to-speech model: text in, spoken audio out ("speech" is the reference's output modality for it). */
 export const SPEECH: Architecture = { input_modalities: ['text'], output_modalities: ['speech'], tokenizer: 'Other' };
+/** A speech-to-text model: audio in, its transcript out ("transcription" is the reference's output modality for it). */
+export const TRANSCRIPTION: Architecture = { input_modalities: ['audio'], output_modalities: ['transcription'], tokenizer: 'Other' };
 
 /** A video generation model: a prompt (and frame images) in, video out. */
 export const VIDEO: Architecture = { input_modalities: ['text', 'image'], output_modalities: ['video'], tokenizer: 'Other' };

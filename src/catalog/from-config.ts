@@ -3,7 +3,7 @@ import { normalizeBaseUrl } from './base-url.js';
 import { BUILTIN_MODELS } from './builtin/index.js';
 import { BUILTIN_SCORES } from './builtin/model-scores.js';
 import { CatalogError } from './catalog-error.js';
-import { DEFAULT_TIMEOUT_MS, EMBEDDINGS, IMAGE, RERANK, SPEECH, TEXT_ONLY, VIDEO } from './defaults.js';
+import { DEFAULT_TIMEOUT_MS, EMBEDDINGS, IMAGE, RERANK, SPEECH, TEXT_ONLY, TRANSCRIPTION, VIDEO } from './defaults.js';
 import type { Architecture, CatalogContents, Endpoint, Model, Pricing, Provider } from './types.js';
 
 /** The architecture each declared `type` other than chat stands for. */
@@ -12,6 +12,7 @@ const TYPE_ARCHITECTURES: Readonly<Record<string, Architecture>> = {
   embeddings: EMBEDDINGS,
   image: IMAGE,
   speech: SPEECH,
+  transcription: TRANSCRIPTION,
   video: VIDEO,
 };
 
@@ -32,8 +33,8 @@ const toProvider = (p: ProviderConfig): Provider => ({
 
 /** An endpoint that states no price would be served for $0 by accident; 0 must be written to mean free. */
 function toPricing(model: ModelConfig, index: number, endpoint: EndpointConfig): Pricing {
-  const { prompt, completion, request, video_second, image, character } = endpoint.pricing;
-  const perUnit = (model.type === 'image' && image !== undefined) || character !== undefined;
+  const { prompt, completion, request, video_second, image, character, audio_second } = endpoint.pricing;
+  const perUnit = (model.type === 'image' && image !== undefined) || character !== undefined || audio_second !== undefined;
   if (prompt === undefined && completion === undefined && request === undefined && video_second === undefined && !perUnit) {
     throw new CatalogError(
       `model "${model.id}" endpoint ${index} (provider "${endpoint.provider}", upstream model "${endpoint.upstream_model}") ` +

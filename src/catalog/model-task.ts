@@ -1,14 +1,14 @@
 import type { Model } from './types.js';
 
-/** What a model is called for: chat completions, reranking, embeddings, image generation, speech or video generation jobs. */
-export type ModelTask = 'chat' | 'rerank' | 'embeddings' | 'image' | 'speech' | 'video';
+/** What a model is called for: chat completions, reranking, embeddings, image generation, speech, transcription or video generation jobs. */
+export type ModelTask = 'chat' | 'rerank' | 'embeddings' | 'image' | 'speech' | 'transcription' | 'video';
 
 /** The tasks other than chat, each named by the output modality that marks it. */
-const OUTPUT_TASKS = ['rerank', 'embeddings', 'speech', 'video'] as const;
+const OUTPUT_TASKS = ['rerank', 'embeddings', 'speech', 'transcription', 'video'] as const;
 
 /**
  * Read from the model's output modalities, the reference's own vocabulary
- * (its OutputModality has "rerank", "embeddings", "image", "speech" and "video"), so /models
+ * (its OutputModality has "rerank", "embeddings", "image", "speech", "transcription" and "video"), so /models
  * shows the same fact the router acts on.
  */
 export const modelTask = (model: Pick<Model, 'architecture'>): ModelTask => {
@@ -18,7 +18,7 @@ export const modelTask = (model: Pick<Model, 'architecture'>): ModelTask => {
   return OUTPUT_TASKS.find((task) => outputs.includes(task)) ?? 'chat';
 };
 
-/** Whether the catalog serves a chat model of this id (not a rerank, embeddings, image, speech or video one). */
+/** Whether the catalog serves a chat model of this id (not a rerank, embeddings, image, speech, transcription or video one). */
 export const servesChat =
   (catalog: { getModel(id: string): Pick<Model, 'architecture'> | undefined }) =>
   (id: string): boolean => {

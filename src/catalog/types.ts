@@ -40,6 +40,8 @@ export interface Pricing {
   video_second?: number;
   /** USD per character of text spoken (speech models). */
   character?: number;
+  /** USD per second of audio transcribed (transcription models). */
+  audio_second?: number;
   /** USD per second of video of these sizes (WIDTHxHEIGHT) or resolutions (1080p), where it differs from video_second. */
   video_second_by_size?: Readonly<Record<string, number>>;
   /** Fraction taken off every price, 0 to 1. */

@@ -33,6 +33,8 @@ export interface RunEnd {
   images?: number;
   /** The characters a speech model spoke: the endpoint's `character` price applies once per character. */
   characters?: number;
+  /** The seconds of audio a transcription model heard: the endpoint's `audio_second` price applies once per second. */
+  seconds?: number;
   /** What the model answered, kept with the row when the run stores its content (run.storedInput). */
   output?: GeneratedText;
 }
@@ -51,6 +53,7 @@ const API_TYPES: Record<ModelTask, string> = {
   embeddings: 'embeddings',
   image: 'image',
   speech: 'tts',
+  transcription: 'stt',
   video: 'video',
 };
 
@@ -76,6 +79,7 @@ export async function settleRun(
       ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? 1, {
           images: end.images,
           characters: end.characters,
+          seconds: end.seconds,
         })
       : { total: 0, cacheDiscount: 0 };
   services.observer?.settled(run, end, cost.total);
@@ -120,6 +124,7 @@ export async function settleRun(
         ...(end.searchUnits !== undefined ? { search_units: end.searchUnits } : {}),
         ...(end.images !== undefined ? { images: end.images } : {}),
         ...(end.characters !== undefined ? { characters: end.characters } : {}),
+        ...(end.seconds !== undefined ? { seconds: end.seconds } : {}),
       }),
       origin: run.origin,
       user_agent: run.userAgent,

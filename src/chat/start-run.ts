@@ -64,6 +64,7 @@ const TASK_ENDPOINTS: Record<ModelTask, string> = {
   embeddings: 'POST /embeddings',
   image: 'POST /images',
   speech: 'POST /audio/speech',
+  transcription: 'POST /audio/transcriptions',
   video: 'POST /videos',
 };
 

@@ -3,7 +3,7 @@ import { LOCAL_SERVER_VARIABLES } from '../catalog/local-servers.js';
 import { type ModelTask, modelTask } from '../catalog/model-task.js';
 import type { Model } from '../catalog/types.js';
 
-const TASKS: readonly ModelTask[] = ['chat', 'rerank', 'embeddings', 'image', 'speech', 'video'];
+const TASKS: readonly ModelTask[] = ['chat', 'rerank', 'embeddings', 'image', 'speech', 'transcription', 'video'];
 
 /** "3 chat, 1 rerank": the enabled models by what they are called for, tasks without any left out. */
 export function modelsByTask(models: readonly Pick<Model, 'architecture'>[]): string {

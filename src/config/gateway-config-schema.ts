@@ -43,6 +43,8 @@ export const PricingSchema = Type.Object(
     video_second: Type.Optional(Usd),
     /** USD per character of text spoken (speech models). */
     character: Type.Optional(Usd),
+    /** USD per second of audio transcribed (transcription models). */
+    audio_second: Type.Optional(Usd),
     /** USD per second of video of a size (1792x1024) or resolution (1080p) priced apart. */
     video_second_by_size: Type.Optional(Type.Record(Type.String({ pattern: '^(\\d+x\\d+|\\d+p|4k)$' }), Usd)),
     discount: Type.Optional(Fraction),
@@ -96,8 +98,8 @@ export const ModelConfigSchema = Type.Object(
     id: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._:-]*$' }),
     name: Type.Optional(Type.String({ minLength: 1 })),
     description: Type.Optional(Type.String()),
-    /** What the model is called for: chat completions (the default), POST /rerank, POST /embeddings, POST /images, POST /audio/speech or POST /videos. */
-    type: Type.Optional(Type.Enum(['chat', 'rerank', 'embeddings', 'image', 'speech', 'video'])),
+    /** What the model is called for: chat completions (the default), POST /rerank, POST /embeddings, POST /images, POST /audio/speech, POST /audio/transcriptions or POST /videos. */
+    type: Type.Optional(Type.Enum(['chat', 'rerank', 'embeddings', 'image', 'speech', 'transcription', 'video'])),
     context_length: Type.Optional(Type.Integer({ minimum: 1 })),
     /** Replace the built-in scores of a model the built-in table knows, task by task. */
     scores: Type.Optional(ModelScoresSchema),

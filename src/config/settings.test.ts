@@ -11,6 +11,7 @@ describe('readSettings: limits', () => {
       headersTimeoutMs: 30_000,
       bodyTimeoutMs: 30_000,
       bodyLimit: 10_485_760,
+      transcriptionMaxBytes: 26_214_400,
       maxJsonDepth: 64,
       maxConnections: undefined,
     });
@@ -23,6 +24,7 @@ describe('readSettings: limits', () => {
         HEADERS_TIMEOUT_MS: '1000',
         BODY_TIMEOUT_MS: '2000',
         MAX_BODY_BYTES: '4096',
+        TRANSCRIPTION_MAX_BYTES: '8192',
         MAX_JSON_DEPTH: '32',
         MAX_CONNECTIONS: '100',
         UPSTREAM_MAX_ANSWER_BYTES: '1048576',
@@ -34,6 +36,7 @@ describe('readSettings: limits', () => {
       headersTimeoutMs: 1000,
       bodyTimeoutMs: 2000,
       bodyLimit: 4096,
+      transcriptionMaxBytes: 8192,
       maxJsonDepth: 32,
       maxConnections: 100,
     });

@@ -117,6 +117,7 @@ function readClientLimits(env: NodeJS.ProcessEnv, openFiles: () => number | unde
     headersTimeoutMs: positiveInteger(env, 'HEADERS_TIMEOUT_MS', DEFAULT_CLIENT_LIMITS.headersTimeoutMs),
     bodyTimeoutMs: positiveInteger(env, 'BODY_TIMEOUT_MS', DEFAULT_CLIENT_LIMITS.bodyTimeoutMs),
     bodyLimit: positiveInteger(env, 'MAX_BODY_BYTES', DEFAULT_CLIENT_LIMITS.bodyLimit),
+    transcriptionMaxBytes: positiveInteger(env, 'TRANSCRIPTION_MAX_BYTES', DEFAULT_CLIENT_LIMITS.transcriptionMaxBytes),
     maxJsonDepth: positiveInteger(env, 'MAX_JSON_DEPTH', DEFAULT_CLIENT_LIMITS.maxJsonDepth, MAX_JSON_DEPTH_SETTING),
     maxConnections: explicit
       ? positiveInteger(env, 'MAX_CONNECTIONS', 1)

@@ -8,6 +8,8 @@ export interface ClientLimits {
   bodyTimeoutMs: number;
   /** Largest request body, in bytes. */
   bodyLimit: number;
+  /** Largest audio file POST /audio/transcriptions takes, in bytes (OpenAI's 25 MiB by default). */
+  transcriptionMaxBytes: number;
   /** Deepest nesting of objects and arrays in a JSON body (the body itself is level 1). */
   maxJsonDepth: number;
   /** Open client connections at most; Node closes the ones beyond at once. Undefined: no cap. */
@@ -18,6 +20,7 @@ export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
   headersTimeoutMs: 30_000,
   bodyTimeoutMs: 30_000,
   bodyLimit: 10 * 1024 * 1024,
+  transcriptionMaxBytes: 25 * 1024 * 1024,
   maxJsonDepth: 64,
   maxConnections: undefined,
 };

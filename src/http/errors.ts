@@ -375,12 +375,28 @@ export const Errors = {
     message: (limit: number) => `Request body exceeds the ${limit}-byte limit`,
     example: [10485760],
   }),
+  uploadTooLarge: define({
+    code: 'GW_ERR_UPLOAD_TOO_LARGE',
+    status: 413,
+    description: 'A multipart upload breaks one of its limits: the file size, the number of files or fields, or a field size',
+    message: (detail: string) => `Upload too large: ${detail}`,
+    example: ['the file exceeds the 26214400-byte limit (TRANSCRIPTION_MAX_BYTES)'],
+  }),
   chunkExtensionsTooLarge: define({
     code: 'GW_ERR_CHUNK_EXTENSIONS_TOO_LARGE',
     status: 413,
     description: "The chunk extensions of a chunked body exceed Node's limit",
     message: (limit: number) => `The chunk extensions of the request body exceed the ${limit}-byte limit`,
     example: [16384],
+  }),
+
+  // 415
+  notMultipart: define({
+    code: 'GW_ERR_NOT_MULTIPART',
+    status: 415,
+    description: 'An upload route was sent neither multipart/form-data nor JSON',
+    message: (type: string) => `The body must be multipart/form-data (a file upload) or JSON with base64 input_audio, not ${type}`,
+    example: ['application/json'],
   }),
 
   // 414, 431

@@ -8,6 +8,7 @@ import type { EmbeddingsRequest } from '../protocol/embeddings.js';
 import type { ImageRequest } from '../protocol/images.js';
 import type { RerankRequest } from '../protocol/rerank.js';
 import type { SpeechRequest } from '../protocol/speech.js';
+import type { TranscriptionRequest } from '../protocol/transcription.js';
 import type { Clock } from '../util/clock.js';
 import { contextCompressionStage } from './context-compression/context-compression-stage.js';
 import { fileParserStage, hasFileParts } from './file-parser/file-parser-stage.js';
@@ -17,7 +18,7 @@ import { type ModerationProvider, moderationStage } from './moderation-stage.js'
 import { activePlugins } from './plugin-configs.js';
 import type { PluginServices } from './plugin-services.js';
 import { type RequestStage, runRequestStages } from './request-stage.js';
-import { CHAT_VIEW, EMBEDDINGS_VIEW, IMAGES_VIEW, RERANK_VIEW, SPEECH_VIEW } from './request-views.js';
+import { CHAT_VIEW, EMBEDDINGS_VIEW, IMAGES_VIEW, RERANK_VIEW, SPEECH_VIEW, TRANSCRIPTION_VIEW } from './request-views.js';
 import { responseHealingStage } from './response-healing.js';
 import { type ResponseStage, runResponseStages } from './response-stage.js';
 import type { ServerToolRegistry } from './server-tools/server-tool.js';
@@ -50,6 +51,7 @@ export interface Pipeline {
   prepareEmbeddings(run: Run<EmbeddingsRequest>, signal: AbortSignal): Promise<Run<EmbeddingsRequest>>;
   prepareImages(run: Run<ImageRequest>, signal: AbortSignal): Promise<Run<ImageRequest>>;
   prepareSpeech(run: Run<SpeechRequest>, signal: AbortSignal): Promise<Run<SpeechRequest>>;
+  prepareTranscription(run: Run<TranscriptionRequest>, signal: AbortSignal): Promise<Run<TranscriptionRequest>>;
   finishChat: (run: ChatRun, completion: Parameters<typeof runResponseStages>[2]) => ReturnType<typeof runResponseStages>;
   serverTools: ServerToolRegistry;
 }
@@ -107,7 +109,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     contextCompressionStage(options.plugins.tokens),
     streamingLimits,
   ].map(observed);
-  /** The APIs without plugins (rerank, embeddings, images, speech) run only the key's guardrails. */
+  /** The APIs without plugins (rerank, embeddings, images, speech, transcription) run only the key's guardrails. */
   const guardedOnly = <R extends RoutedRequest>(view: GuardedRequestView<R>) => {
     const stages: RequestStage<R>[] = [observed(guardrailStage(view))];
     return async (run: Run<R>, signal: AbortSignal): Promise<Run<R>> => {
@@ -134,6 +136,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     prepareEmbeddings: guardedOnly(EMBEDDINGS_VIEW),
     prepareImages: guardedOnly(IMAGES_VIEW),
     prepareSpeech: guardedOnly(SPEECH_VIEW),
+    prepareTranscription: guardedOnly(TRANSCRIPTION_VIEW),
     finishChat: (run, completion) => runResponseStages(responseStages, run, completion),
   };
 }

@@ -5,6 +5,7 @@ import type { EmbeddingsRequest } from '../protocol/embeddings.js';
 import type { ImageRequest } from '../protocol/images.js';
 import type { RerankRequest } from '../protocol/rerank.js';
 import type { SpeechRequest } from '../protocol/speech.js';
+import type { TranscriptionRequest } from '../protocol/transcription.js';
 import type { GuardedRequestView } from './guardrail-stage.js';
 
 /** A chat request as guardrails read it: its messages' texts, the prompt estimate and the completion limit. */
@@ -50,4 +51,10 @@ export const IMAGES_VIEW: GuardedRequestView<ImageRequest> = {
 export const SPEECH_VIEW: GuardedRequestView<SpeechRequest> = {
   texts: (request) => [{ role: 'user', text: request.input }],
   withTexts: (request, texts) => ({ ...request, input: texts[0]?.text ?? request.input }),
+};
+
+/** A transcription as guardrails read it: its prompt is the user's text (the audio is not text to read). */
+export const TRANSCRIPTION_VIEW: GuardedRequestView<TranscriptionRequest> = {
+  texts: (request) => (request.prompt !== undefined ? [{ role: 'user', text: request.prompt }] : []),
+  withTexts: (request, texts) => (request.prompt !== undefined ? { ...request, prompt: texts[0]?.text ?? request.prompt } : request),
 };

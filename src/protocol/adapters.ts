@@ -1,6 +1,6 @@
 /**
  * The adapter interfaces: one per kind of API a provider protocol speaks (chat, rerank,
- * embeddings, images, speech, moderation, video). Implementations live in providers/<name>/; everything above them
+ * embeddings, images, speech, transcription, moderation, video). Implementations live in providers/<name>/; everything above them
  * calls through these and sees only the canonical shapes and UpstreamError.
  */
 import type { Dispatcher } from 'undici';
@@ -11,6 +11,7 @@ import type { MessagesRequest, MessagesResponse, MessagesStreamEvent } from './m
 import type { RerankRequest, UpstreamRerank } from './rerank.js';
 import type { ResponseObject, ResponseStreamEvent, ResponsesRequest } from './responses.js';
 import type { SpeechRequest } from './speech.js';
+import type { TranscriptionRequest, UpstreamTranscription } from './transcription.js';
 import type { UpstreamTarget } from './upstream.js';
 import type { UpstreamVideoRequest, VideoRequest } from './video-request.js';
 
@@ -115,6 +116,12 @@ export interface SpeechAdapter {
   readonly kind: string;
   /** Resolves once the upstream accepted the request, to its audio as it streams; rejects with UpstreamError. */
   speak(request: SpeechRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamVideoContent>;
+}
+
+export interface TranscriptionAdapter {
+  readonly kind: string;
+  /** Resolves to the provider's transcript (with its duration and usage as reported), or rejects with UpstreamError. */
+  transcribe(request: TranscriptionRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamTranscription>;
 }
 
 /** A moderation verdict on one input: flagged or not, the categories that flagged it, and every category's score. */

@@ -5,6 +5,7 @@ import type {
   ModerationAdapter,
   RerankAdapter,
   SpeechAdapter,
+  TranscriptionAdapter,
   VideoAdapter,
 } from '../protocol/adapters.js';
 import { anthropicChatAdapter } from './anthropic/index.js';
@@ -13,7 +14,13 @@ import { geminiChatAdapter, geminiEmbeddingsAdapter } from './gemini/index.js';
 import { geminiVideosAdapter } from './gemini-videos/index.js';
 import { jinaEmbeddingsAdapter, jinaRerankAdapter } from './jina/index.js';
 import { localRerankAdapter } from './local/index.js';
-import { openAIChatAdapter, openAIEmbeddingsAdapter, openAIImagesAdapter, openAISpeechAdapter } from './openai/index.js';
+import {
+  openAIChatAdapter,
+  openAIEmbeddingsAdapter,
+  openAIImagesAdapter,
+  openAISpeechAdapter,
+  openAITranscriptionAdapter,
+} from './openai/index.js';
 import { openAIModerationAdapter } from './openai-moderation/index.js';
 import { openAIVideosAdapter } from './openai-videos/index.js';
 
@@ -49,6 +56,11 @@ export const SPEECH_ADAPTERS: Readonly<Record<string, SpeechAdapter>> = {
   openai: openAISpeechAdapter,
 };
 
+/** The speech-to-text adapter of each provider kind: OpenAI's audio API. */
+export const TRANSCRIPTION_ADAPTERS: Readonly<Record<string, TranscriptionAdapter>> = {
+  openai: openAITranscriptionAdapter,
+};
+
 /** The video-job adapter of each provider kind: OpenAI's Videos API on `openai` providers, Veo on `gemini` ones. */
 export const VIDEO_ADAPTERS: Readonly<Record<string, VideoAdapter>> = {
   openai: openAIVideosAdapter,
@@ -77,5 +89,6 @@ export const KINDS_BY_TASK = {
   embeddings: Object.keys(EMBEDDINGS_ADAPTERS),
   image: Object.keys(IMAGES_ADAPTERS),
   speech: Object.keys(SPEECH_ADAPTERS),
+  transcription: Object.keys(TRANSCRIPTION_ADAPTERS),
   video: Object.keys(VIDEO_ADAPTERS),
 };

@@ -8,7 +8,7 @@ export interface OpenAiError {
   body: { error: { message: string; type: string; param: string | null; code: string | null } };
 }
 
-const openAiError = (
+export const openAiError = (
   status: number,
   message: string,
   { type = 'invalid_request_error', param = null, code = null }: { type?: string; param?: string | null; code?: string | null } = {},

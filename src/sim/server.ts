@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { handleMessages } from './anthropic/messages-route.js';
 import { handleSpeech } from './audio/speech-route.js';
+import { handleTranscription } from './audio/transcription-route.js';
 import { handleChatCompletions, hasBearerToken, type SimContext } from './chat-route.js';
 import { sendError, sendJson } from './deliver.js';
 import { handleCohereEmbed } from './embeddings/cohere-embed.js';
@@ -58,6 +59,7 @@ async function route(req: IncomingMessage, res: ServerResponse, context: SimCont
   if (endpoint === 'POST /v2/embed') return handleCohereEmbed(req, res, context);
   if (endpoint === 'POST /v1/images/generations') return handleImageGenerations(req, res, context);
   if (endpoint === 'POST /v1/audio/speech') return handleSpeech(req, res, context);
+  if (endpoint === 'POST /v1/audio/transcriptions') return handleTranscription(req, res, context);
   const simImage = req.method === 'GET' ? SIM_IMAGE_PATH.exec(path) : null;
   if (simImage) return handleSimImage(res, simImage[1]!);
   // Jina's API under /jina: its embeddings path is OpenAI's, so a Jina provider's base URL is {sim}/jina/v1.

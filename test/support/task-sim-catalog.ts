@@ -10,7 +10,7 @@ export interface TaskSimModel {
 }
 
 /**
- * A catalog of models of one `type` (embeddings, image, speech) on one simulator,
+ * A catalog of models of one `type` (embeddings, image, speech, transcription) on one simulator,
  * written as a config file so that tests go through the loader the server
  * uses: `openai-*` providers speak OpenAI's API (`/v1`), `gemini-a` Gemini's,
  * `cohere-a` Cohere's v2, `jina-a` Jina's (the simulator's `/jina/v1`).
@@ -18,7 +18,7 @@ export interface TaskSimModel {
  */
 export function taskSimCatalog(
   simUrl: string,
-  type: 'embeddings' | 'image' | 'speech',
+  type: 'embeddings' | 'image' | 'speech' | 'transcription',
   models: TaskSimModel[],
   timeoutMs = 2_000,
 ): Catalog {

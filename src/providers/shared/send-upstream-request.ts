@@ -11,8 +11,10 @@ import { type ProviderErrorParser, upstreamStatusError } from './upstream-status
 export interface UpstreamRequest {
   url: string;
   headers: Record<string, string>;
-  /** Sent as JSON with a POST; without one the request is a GET. */
+  /** Sent as JSON with a POST; without one (or a form) the request is a GET. */
   body?: unknown;
+  /** Sent as multipart/form-data with a POST instead of JSON (an audio upload). */
+  form?: FormData;
   timeoutMs: number;
   context: Pick<AdapterContext, 'signal' | 'dispatcher'>;
   parseProviderError: ProviderErrorParser;
@@ -34,7 +36,7 @@ export interface UpstreamResponse {
 }
 
 /**
- * POSTs JSON to an upstream (or GETs, without a body) through the caller's dispatcher or the shared
+ * POSTs JSON or a form to an upstream (or GETs, without a body) through the caller's dispatcher or the shared
  * keep-alive pool of its origin. One deadline (timeoutMs) covers the answer
  * from connecting until the caller stops it; it and the caller's signal both
  * abort the request, which closes the upstream socket. A non-2xx answer is
@@ -43,7 +45,7 @@ export interface UpstreamResponse {
 export async function sendUpstreamRequest(call: UpstreamRequest): Promise<UpstreamResponse> {
   // Serialized before the call, outside its failure handling: a body that cannot be serialized
   // is the gateway's failure, never one of the upstream's connection.
-  const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
+  const payload = call.form !== undefined ? await encodeForm(call.form) : call.body === undefined ? undefined : jsonPayload(call.body);
   // One switch per call, thrown by the caller's signal or by a timer (not AbortSignal.timeout,
   // because a stream stops it at its first event).
   const abort = new AbortSwitch();
@@ -89,6 +91,21 @@ export async function sendUpstreamRequest(call: UpstreamRequest): Promise<Upstre
   return { statusCode, headers, body, stopDeadline, classify };
 }
 
+/** A POST's body and its content type. */
+interface Payload {
+  contentType: string;
+  data: string | Buffer;
+}
+
+const jsonPayload = (body: unknown): Payload => ({ contentType: 'application/json', data: JSON.stringify(body) });
+
+/** A form encoded by the platform's own multipart encoder (its boundary in the content type), as one buffer. */
+async function encodeForm(form: FormData): Promise<Payload> {
+  const encoded = new Response(form);
+  const data = Buffer.from(await encoded.arrayBuffer());
+  return { contentType: encoded.headers.get('content-type') ?? 'multipart/form-data', data };
+}
+
 /**
  * What undici takes as a request's signal: an EventEmitter with `aborted`.
  * Cheaper to make per call than an AbortController, whose signal the
@@ -110,7 +127,11 @@ class AbortSwitch extends EventEmitter {
  * origin only: a redirect to another origin (a signed storage URL) is
  * followed without them.
  */
-async function requestFollowing(call: UpstreamRequest, payload: string | undefined, signal: AbortSwitch): Promise<Dispatcher.ResponseData> {
+async function requestFollowing(
+  call: UpstreamRequest,
+  payload: Payload | undefined,
+  signal: AbortSwitch,
+): Promise<Dispatcher.ResponseData> {
   let url = new URL(call.url);
   let headers = call.headers;
   for (let hops = 0; ; hops++) {
@@ -121,7 +142,7 @@ async function requestFollowing(call: UpstreamRequest, payload: string | undefin
       path: `${url.pathname}${url.search}`,
       ...(payload === undefined
         ? { method: 'GET', headers }
-        : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload }),
+        : { method: 'POST', headers: { 'content-type': payload.contentType, ...headers }, body: payload.data }),
       signal,
     });
     const location = response.headers.location;

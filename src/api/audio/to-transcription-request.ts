@@ -1,0 +1,56 @@
+import { Errors } from '../../http/errors.js';
+import {
+  type AudioFile,
+  TRANSCRIPTION_FORMATS,
+  type TranscriptionFormat,
+  type TranscriptionRequest,
+} from '../../protocol/transcription.js';
+
+/** The text fields of a multipart form, each with every value sent (in order). */
+export type FormFields = ReadonlyMap<string, readonly string[]>;
+
+const GRANULARITIES = ['word', 'segment'] as const;
+
+/** The one value of a field, or undefined; a field sent twice is a 400 naming it. */
+function single(fields: FormFields, name: string): string | undefined {
+  const values = fields.get(name);
+  if (!values || values.length === 0) return undefined;
+  if (values.length > 1) throw Errors.invalidRequest(`${name} must be sent once (it was sent ${values.length} times)`);
+  return values[0];
+}
+
+/**
+ * A transcription request from OpenAI's form fields: `file` and `model`
+ * required; `language`, `prompt`, `response_format` (json by default: json,
+ * text, srt, verbose_json or vtt), `temperature` (0 to 1),
+ * `timestamp_granularities[]` (word, segment; verbose_json only) and `user`.
+ * Fields it does not know are left out. Each broken rule is a 400 naming
+ * the field.
+ */
+export function toTranscriptionRequest(fields: FormFields, file: AudioFile | undefined): TranscriptionRequest {
+  if (!file) throw Errors.invalidRequest('file is required: the audio to transcribe, as a file part named "file"');
+  if (file.bytes.length === 0) throw Errors.invalidRequest('file must not be empty');
+  const model = single(fields, 'model');
+  if (!model) throw Errors.invalidRequest('model is required');
+  const format = single(fields, 'response_format') ?? 'json';
+  if (!(TRANSCRIPTION_FORMATS as readonly string[]).includes(format))
+    throw Errors.invalidRequest(`response_format must be one of ${TRANSCRIPTION_FORMATS.join(', ')} (got "${format}")`);
+  const temperatureText = single(fields, 'temperature');
+  const temperature = temperatureText === undefined ? undefined : Number(temperatureText);
+  if (temperature !== undefined && (temperatureText?.trim() === '' || !(temperature >= 0 && temperature <= 1)))
+    throw Errors.invalidRequest(`temperature must be a number from 0 to 1 (got "${temperatureText}")`);
+  const granularities = [...(fields.get('timestamp_granularities[]') ?? []), ...(fields.get('timestamp_granularities') ?? [])];
+  for (const value of granularities)
+    if (!(GRANULARITIES as readonly string[]).includes(value))
+      throw Errors.invalidRequest(`timestamp_granularities[] must be word or segment (got "${value}")`);
+  if (granularities.length > 0 && format !== 'verbose_json')
+    throw Errors.invalidRequest(`timestamp_granularities[] needs response_format verbose_json (got "${format}")`);
+  const optional = { language: single(fields, 'language'), prompt: single(fields, 'prompt'), temperature, user: single(fields, 'user') };
+  return {
+    model,
+    file,
+    response_format: format as TranscriptionFormat,
+    ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
+    ...(granularities.length > 0 ? { timestamp_granularities: [...new Set(granularities)] as ('word' | 'segment')[] } : {}),
+  };
+}

@@ -1,0 +1,66 @@
+import type { TranscriptionSegment, TranscriptionWord } from '../../protocol/transcription.js';
+
+/** Audio bytes a second the simulator assumes of a file that is not a WAV it can read: 128 kbit/s, a common MP3 rate. */
+const ASSUMED_BYTES_PER_SECOND = 16_000;
+/** The longest segment the simulator cuts its transcript into, in seconds. */
+const SEGMENT_SECONDS = 10;
+
+/** The duration of a WAV file from its header (byte rate and data chunk), or undefined when the bytes are not one. */
+export function wavDuration(bytes: Buffer): number | undefined {
+  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WAVE') return undefined;
+  let byteRate: number | undefined;
+  // Chunks follow the RIFF header: `fmt ` holds the byte rate, `data` the samples (its size may overstate a cut file).
+  for (let offset = 12; offset + 8 <= bytes.length; ) {
+    const id = bytes.toString('latin1', offset, offset + 4);
+    const size = bytes.readUInt32LE(offset + 4);
+    if (id === 'fmt ' && offset + 16 <= bytes.length) byteRate = bytes.readUInt32LE(offset + 16);
+    if (id === 'data') return byteRate ? Math.min(size, bytes.length - offset - 8) / byteRate : undefined;
+    offset += 8 + size + (size % 2);
+  }
+  return undefined;
+}
+
+/** Seconds of audio in a file: a WAV's own, else its size at 128 kbit/s. */
+export const audioDuration = (bytes: Buffer): number => wavDuration(bytes) ?? bytes.length / ASSUMED_BYTES_PER_SECOND;
+
+const round = (seconds: number) => Math.round(seconds * 100) / 100;
+
+/**
+ * The simulator's transcript of audio this long: one sentence per ten
+ * seconds (or part), each a segment, its words spread evenly over it. The
+ * same audio always gives the same transcript.
+ */
+export function simTranscript(duration: number): { text: string; segments: TranscriptionSegment[]; words: TranscriptionWord[] } {
+  const count = Math.max(1, Math.ceil(duration / SEGMENT_SECONDS));
+  const segments: TranscriptionSegment[] = [];
+  const words: TranscriptionWord[] = [];
+  for (let id = 0; id < count; id++) {
+    const start = id * SEGMENT_SECONDS;
+    const end = Math.min(duration, start + SEGMENT_SECONDS);
+    const text = ` Simulated speech, part ${id + 1} of ${count}.`;
+    segments.push({
+      id,
+      seek: 0,
+      start: round(start),
+      end: round(end),
+      text,
+      tokens: [],
+      temperature: 0,
+      avg_logprob: -0.2,
+      compression_ratio: 1,
+      no_speech_prob: 0.01,
+    });
+    const spoken = text.trim().split(' ');
+    const step = (end - start) / spoken.length;
+    for (const [i, word] of spoken.entries())
+      words.push({ word: word.replace(/[.,]$/, ''), start: round(start + i * step), end: round(start + (i + 1) * step) });
+  }
+  return {
+    text: segments
+      .map((s) => s.text)
+      .join('')
+      .trim(),
+    segments,
+    words,
+  };
+}

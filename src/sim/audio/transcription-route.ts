@@ -1,0 +1,140 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TRANSCRIPTION_FORMATS, type TranscriptionFormat } from '../../protocol/transcription.js';
+import { renderTranscription } from '../../transcription/render-transcription.js';
+import { hasBearerToken, type SimContext, signalOnClose } from '../chat-route.js';
+import { pause, sendError } from '../deliver.js';
+import { parseKnobs } from '../knobs.js';
+import { type OpenAiError, openAiError, SimErrors } from '../openai-errors.js';
+import { audioDuration, simTranscript } from './transcription-audio.js';
+
+/** OpenAI's upload cap for audio: 25 MiB. */
+const MAX_FILE_BYTES = 25 * 1024 * 1024;
+const GRANULARITIES = ['word', 'segment'];
+/** The gpt-4o transcribe models: billed by token, and answering json or text only. */
+const TOKEN_BILLED = /^gpt-4o(-mini)?-transcribe/;
+/** Audio tokens a second OpenAI's audio models count. */
+const AUDIO_TOKENS_PER_SECOND = 10;
+
+interface SimTranscriptionRequest {
+  model: string;
+  audio: Buffer;
+  format: TranscriptionFormat;
+  granularities: string[];
+  language: string;
+}
+
+/** Reads the body as OpenAI's POST /v1/audio/transcriptions does: multipart form data with a file and a model. */
+export async function readTranscriptionRequest(
+  raw: Buffer,
+  contentType: string | undefined,
+): Promise<{ ok: true; request: SimTranscriptionRequest } | { ok: false; error: OpenAiError }> {
+  if (!contentType?.toLowerCase().startsWith('multipart/form-data'))
+    return {
+      ok: false,
+      error: openAiError(400, `Invalid Content-Type header (${contentType ?? 'none'}), expected multipart/form-data.`),
+    };
+  if (raw.length > MAX_FILE_BYTES)
+    return { ok: false, error: openAiError(413, `Maximum content size limit (${MAX_FILE_BYTES}) exceeded (${raw.length} bytes read)`) };
+  let form: FormData;
+  try {
+    // The platform's own multipart parser (fetch's Response.formData).
+    form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    return { ok: false, error: openAiError(400, 'Could not parse multipart form') };
+  }
+  const file = form.get('file');
+  if (!(file instanceof Blob)) return { ok: false, error: SimErrors.missingParameter('file') };
+  const model = form.get('model');
+  if (typeof model !== 'string' || model === '') return { ok: false, error: SimErrors.missingModel() };
+  const format = form.get('response_format') ?? 'json';
+  if (!(TRANSCRIPTION_FORMATS as readonly unknown[]).includes(format))
+    return { ok: false, error: SimErrors.invalidValue('response_format', String(format), TRANSCRIPTION_FORMATS) };
+  const granularities = form.getAll('timestamp_granularities[]').map(String);
+  const unknown = granularities.find((g) => !GRANULARITIES.includes(g));
+  if (unknown !== undefined) return { ok: false, error: SimErrors.invalidValue('timestamp_granularities[]', unknown, GRANULARITIES) };
+  const temperature = form.get('temperature');
+  if (temperature !== null && !(Number(temperature) >= 0 && Number(temperature) <= 1))
+    return { ok: false, error: SimErrors.invalidValue('temperature', String(temperature), ['0 to 1']) };
+  const audio = Buffer.from(await file.arrayBuffer());
+  if (audio.length === 0) return { ok: false, error: openAiError(400, 'Audio file is empty.', { param: 'file' }) };
+  const language = form.get('language');
+  return {
+    ok: true,
+    request: {
+      model,
+      audio,
+      format: format as TranscriptionFormat,
+      granularities,
+      language: typeof language === 'string' ? language : 'english',
+    },
+  };
+}
+
+async function readRaw(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * `POST /v1/audio/transcriptions`, OpenAI's speech to text (Whisper): a
+ * deterministic transcript of the uploaded audio, whose duration is read
+ * from a WAV header (other files: their size at 128 kbit/s), in every
+ * format OpenAI answers (json and verbose_json with `usage` in whole
+ * seconds, text, srt, vtt); words in verbose_json when asked. The
+ * gpt-4o transcribe models answer json or text only, with token usage. The model
+ * name's knobs work as elsewhere (`status`, `retry_after`, `latency`, `hang`).
+ */
+export async function handleTranscription(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
+  const raw = await readRaw(req);
+  if (!hasBearerToken(req.headers.authorization)) return sendError(res, SimErrors.missingApiKey());
+  const read = await readTranscriptionRequest(raw, req.headers['content-type']);
+  context.stats.recordChatRequest(read.ok ? { ...read.request, audio: `${read.request.audio.length} bytes` } : null, req.headers);
+  if (!read.ok) return sendError(res, read.error);
+  const parsed = parseKnobs(read.request.model, req.headers);
+  if (!parsed.ok) return sendError(res, SimErrors.invalidKnob(parsed.message));
+  const { knobs } = parsed;
+  if (knobs.hang) return;
+  await pause(knobs.latencyMs, signalOnClose(res));
+  if (knobs.status !== undefined)
+    return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? ''), knobs.retryAfterSeconds);
+  const { model, audio, format, granularities, language } = read.request;
+  const tokenBilled = TOKEN_BILLED.test(parsed.model ?? model);
+  if (tokenBilled && format !== 'json' && format !== 'text')
+    return sendError(
+      res,
+      openAiError(
+        400,
+        `response_format '${format}' is not compatible with model '${parsed.model ?? model}'. Use 'json' or 'text' instead.`,
+        {
+          param: 'response_format',
+          code: 'unsupported_value',
+        },
+      ),
+    );
+  if (tokenBilled && granularities.length > 0)
+    return sendError(res, SimErrors.invalidValue('timestamp_granularities[]', granularities.join(', '), ['(none with this model)']));
+  const duration = Math.round(audioDuration(audio) * 1000) / 1000;
+  const { text, segments, words } = simTranscript(duration);
+  const answer = {
+    text,
+    language,
+    ...(granularities.length === 0 || granularities.includes('segment') ? { segments } : {}),
+    ...(granularities.includes('word') ? { words } : {}),
+  };
+  // OpenAI bills whisper by the second, rounded up, and the gpt-4o models by token; its usage says which.
+  const audioTokens = Math.ceil(duration * AUDIO_TOKENS_PER_SECOND);
+  const outputTokens = Math.ceil(text.length / 4);
+  const usage = tokenBilled
+    ? {
+        type: 'tokens',
+        input_tokens: audioTokens,
+        input_token_details: { text_tokens: 0, audio_tokens: audioTokens },
+        output_tokens: outputTokens,
+        total_tokens: audioTokens + outputTokens,
+      }
+    : { type: 'duration', seconds: Math.ceil(duration) };
+  const rendered = renderTranscription(format, answer, duration, usage);
+  res.writeHead(200, { 'content-type': rendered.contentType, 'content-length': Buffer.byteLength(rendered.body) });
+  res.end(rendered.body);
+}

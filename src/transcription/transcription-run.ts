@@ -1,0 +1,95 @@
+import { computeCost } from '../accounting/compute-cost.js';
+import type { CostCeiling } from '../accounting/reservation-ceiling.js';
+import { adapterFor } from '../chat/adapter-for.js';
+import type { Run, RunContext } from '../chat/run.js';
+import type { RunServices } from '../chat/run-services.js';
+import { serveRun } from '../chat/serve-run.js';
+import { settleRun } from '../chat/settle-run.js';
+import { startRun } from '../chat/start-run.js';
+import type { TranscriptionAdapter } from '../protocol/adapters.js';
+import type { TranscriptionRequest } from '../protocol/transcription.js';
+import type { ApiKeyRow } from '../store/repositories/api-keys.js';
+import { type RenderedTranscription, renderTranscription } from './render-transcription.js';
+import { checkTranscriptionUsage, maxAudioSeconds, maxAudioTokens } from './transcription-usage.js';
+
+/** What the transcription flow needs beyond the request; built once in app.ts. */
+export interface TranscriptionServices extends RunServices {
+  adapters: Readonly<Record<string, TranscriptionAdapter>>;
+}
+
+export type TranscriptionRun = Run<TranscriptionRequest>;
+
+/** Plans a transcription: the model's endpoints as chat plans them. A model of another type is a 400 naming its endpoint. */
+export function startTranscriptionRun(
+  services: TranscriptionServices,
+  key: ApiKeyRow,
+  request: TranscriptionRequest,
+  context: RunContext,
+): TranscriptionRun {
+  return startRun(services, key, request, context, { task: 'transcription', requested: [request.model] });
+}
+
+/**
+ * The most a transcription can cost, at the dearest endpoint: the longest
+ * audio its file can hold (maxAudioSeconds) at the `audio_second` price, as
+ * many tokens in and out as that audio can be billed at the token prices,
+ * and the `request` price.
+ */
+export function transcriptionRunCeiling(run: TranscriptionRun): CostCeiling {
+  const at = new Date(run.startedAt);
+  const seconds = maxAudioSeconds(run.request.file.bytes.length);
+  const tokens = maxAudioTokens(seconds);
+  const usage = { prompt_tokens: tokens, completion_tokens: tokens, total_tokens: 2 * tokens };
+  return { usd: Math.max(0, ...run.attempts.map((a) => computeCost(a.endpoint.pricing, usage, at, 1, { seconds }).total)) };
+}
+
+/** A served transcription: the answer in the client's format and the cost charged. */
+export interface ServedTranscription extends RenderedTranscription {
+  cost: number;
+}
+
+/**
+ * A transcription: try the plan as chat does (fallbacks, Retry-After,
+ * health), bill the checked duration and tokens at the serving endpoint's
+ * prices, record the row, then render the client's format.
+ */
+export function completeTranscription(
+  services: TranscriptionServices,
+  run: TranscriptionRun,
+  signal: AbortSignal,
+): Promise<ServedTranscription> {
+  return serveRun(
+    services,
+    run,
+    signal,
+    async (attempt) => {
+      const { adapter, target } = adapterFor(services, attempt);
+      return adapter.transcribe(run.request, target, { signal, endUserId: run.endUserId });
+    },
+    async ({ result, attempt, outcomes }) => {
+      const billed = checkTranscriptionUsage(result, maxAudioSeconds(run.request.file.bytes.length));
+      const { cost } = await settleRun(services, run, {
+        status: 'success',
+        streamed: false,
+        attempt,
+        outcomes,
+        usage: billed.usage,
+        usageEstimated: billed.estimated,
+        seconds: billed.seconds,
+      });
+      // The usage as OpenAI states it (tokens for the models billed by token, else the duration), with the cost as the reference adds it.
+      const usage =
+        billed.usage.total_tokens > 0
+          ? {
+              type: 'tokens',
+              input_tokens: billed.usage.prompt_tokens,
+              output_tokens: billed.usage.completion_tokens,
+              total_tokens: billed.usage.total_tokens,
+              seconds: billed.seconds,
+              cost,
+            }
+          : { type: 'duration', seconds: billed.seconds, cost };
+      return { ...renderTranscription(run.request.response_format, result, billed.seconds, usage), cost };
+    },
+  );
+}

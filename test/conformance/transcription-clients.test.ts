@@ -1,0 +1,69 @@
+import OpenAI, { toFile } from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_RATE, wav } from '../../src/sim/audio/sim-audio.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
+import { testEngines } from '../support/databases.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
+import { taskSimCatalog } from '../support/task-sim-catalog.js';
+
+/** A second of 24 kHz 16-bit silence, as a WAV file. */
+const SECOND_OF_SILENCE = wav(Buffer.alloc(SAMPLE_RATE * 2));
+const PRICING = '{ audio_second: 0.0001 }';
+/** `sim/stt` answers from its one endpoint; `sim/flaky-stt`'s first endpoint answers 503, so its second serves. */
+const MODELS = [
+  ['sim/stt', 'openai-a'],
+  ['sim/flaky-stt', 'openai-b'],
+] as const;
+
+/** The openai client's audio.transcriptions against gateway + simulator, unchanged but for base URL and key. */
+describe.each(testEngines)('transcription through the openai client on $name', (engine) => {
+  let sim: Simulator;
+  let gw: RunningGateway;
+  let openai: OpenAI;
+  const audio = () => toFile(SECOND_OF_SILENCE, 'silence.wav', { type: 'audio/wav' });
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    const catalog = taskSimCatalog(sim.url, 'transcription', [
+      { id: 'sim/stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1', pricing: PRICING }] },
+      {
+        id: 'sim/flaky-stt',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'whisper-1@status=503', pricing: PRICING },
+          { provider: 'openai-b', upstream: 'whisper-1', pricing: PRICING },
+        ],
+      },
+    ]);
+    gw = await startGateway(engine, { catalog, chat: { retryBudget: { maxWaitMs: 0, totalWaitMs: 0 } } });
+    openai = new OpenAI({ baseURL: gw.baseUrl, apiKey: gw.managementKey, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await sim.close();
+  });
+
+  it.each(MODELS)('openai: audio.transcriptions.create with %s', async (model, provider) => {
+    const { data, response } = await openai.audio.transcriptions.create({ model, file: await audio() }).withResponse();
+    expect(data.text).toBe('Simulated speech, part 1 of 1.');
+    expect(data.usage).toEqual({ type: 'duration', seconds: 1, cost: 0.0001 });
+    const gen = await call(gw, 'GET', `/generation?id=${response.headers.get('x-generation-id')}`, { key: gw.managementKey });
+    expect(gen.body.data).toMatchObject({ api_type: 'stt', provider_name: provider, total_cost: 0.0001 });
+  });
+
+  it('openai: verbose_json with word timestamps, and srt as a string', async () => {
+    const verbose = await openai.audio.transcriptions.create({
+      model: 'sim/stt',
+      file: await audio(),
+      response_format: 'verbose_json',
+      timestamp_granularities: ['word'],
+    });
+    expect(verbose).toMatchObject({ duration: 1, language: 'english', text: 'Simulated speech, part 1 of 1.' });
+    expect(verbose.words?.[0]).toEqual({ word: 'Simulated', start: 0, end: 0.17 });
+    const srt = await openai.audio.transcriptions.create({ model: 'sim/stt', file: await audio(), response_format: 'srt' });
+    expect(srt).toBe('1\n00:00:00,000 --> 00:00:01,000\nSimulated speech, part 1 of 1.\n');
+  });
+
+  it('openai: a file the gateway refuses is an APIError with its status', async () => {
+    await expect(openai.audio.transcriptions.create({ model: 'sim/chat', file: await audio() })).rejects.toMatchObject({ status: 400 });
+  });
+});
