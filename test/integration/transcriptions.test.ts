@@ -159,6 +159,14 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     two.append('file', new Blob([silence(0.1)]), 'second.wav');
     expect((await transcribe(two)).status).toBe(413);
     expect(await simCalls()).toBe(0);
+    const longPrompt = await transcribe(form({ model: 'sim/stt', prompt: 'x'.repeat(20_000) }));
+    expect(longPrompt.status).toBe(413);
+    expect((await errorOf(longPrompt)).message).toBe('Upload too large: the field prompt exceeds the 16384-byte limit of a field');
+    const cut = await transcribe('--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nsim/stt', gw.managementKey, {
+      'content-type': 'multipart/form-data; boundary=b',
+    });
+    expect(cut.status).toBe(400);
+    expect(await simCalls()).toBe(0);
     expect((await transcribe(form({ model: 'sim/stt' }))).status).toBe(200);
   });
 

@@ -8,7 +8,7 @@ export const UPLOAD_LIMITS = { files: 1, fields: 16, fieldSize: 16 * 1024, parts
 
 /** @fastify/multipart's and busboy's failures, as the catalogue's 413s and 400s naming the limit. */
 function uploadError(error: unknown, maxBytes: number): unknown {
-  const code = (error as { code?: unknown }).code;
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
   switch (code) {
     case 'FST_REQ_FILE_TOO_LARGE':
       return Errors.uploadTooLarge(`the file exceeds the ${maxBytes}-byte limit (TRANSCRIPTION_MAX_BYTES)`);
