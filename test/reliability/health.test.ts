@@ -72,7 +72,11 @@ describe('GET /ready through the phases of a gateway', () => {
     const draining = await request({ baseUrl: base }, 'GET', '/ready');
     expect(draining.status).toBe(503);
     expect(draining.body.error).toMatchObject({ message: 'Not ready: the gateway is shutting down', metadata: { phase: 'draining' } });
-    // Liveness does not change: the process still serves.
+    // Liveness does not change: the process still serves; nor do the metrics, which a drain is worth watching through.
     expect((await request({ baseUrl: base }, 'GET', '/health')).status).toBe(200);
+    expect((await fetch(new URL('/metrics', base))).status).toBe(200);
+    // Anything else is refused in the envelope, its connection closed.
+    const refused = await request({ baseUrl: base }, 'GET', '/api/v1/models');
+    expect(refused.status).toBe(503);
   });
 });
