@@ -59,6 +59,8 @@ export async function admitOpenAIRequest(
   req: IncomingMessage,
   res: ServerResponse,
   context: SimContext,
+  /** The model a simulated status names when the request names none. */
+  defaultModel = 'sim-model',
 ): Promise<AdmittedRequest | undefined> {
   const raw = await readBody(req);
   const body = parseJson(raw);
@@ -75,7 +77,7 @@ export async function admitOpenAIRequest(
   const signal = signalOnClose(res);
   await pause(knobs.latencyMs, signal);
   if (knobs.status !== undefined)
-    return void sendError(res, SimErrors.simulatedStatus(knobs.status, model ?? 'sim-model'), knobs.retryAfterSeconds);
+    return void sendError(res, SimErrors.simulatedStatus(knobs.status, model ?? defaultModel), knobs.retryAfterSeconds);
   return { body: body.value, knobs, model, signal };
 }
 

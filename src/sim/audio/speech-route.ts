@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hasBearerToken, parseJson, readBody, type SimContext, signalOnClose } from '../chat-route.js';
+import { admitOpenAIRequest, type SimContext } from '../chat-route.js';
 import { pause, sendError } from '../deliver.js';
-import { parseKnobs } from '../knobs.js';
 import { type OpenAiError, SimErrors } from '../openai-errors.js';
 import { silentMp3, tonePcm, wav } from './sim-audio.js';
 
@@ -60,21 +59,10 @@ export function speechAudio({ input, format, speed }: SimSpeechRequest): Buffer 
  * elsewhere; OpenAI's error bodies.
  */
 export async function handleSpeech(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
-  const raw = await readBody(req);
-  const body = parseJson(raw);
-  context.stats.recordChatRequest(body.ok ? body.value : raw, req.headers);
-  if (!hasBearerToken(req.headers.authorization)) return sendError(res, SimErrors.missingApiKey());
-  if (!body.ok) return sendError(res, SimErrors.unparseableJson());
-  const requested = (body.value as { model?: unknown } | null)?.model;
-  const parsed = parseKnobs(typeof requested === 'string' ? requested : undefined, req.headers);
-  if (!parsed.ok) return sendError(res, SimErrors.invalidKnob(parsed.message));
-  const { knobs } = parsed;
-  if (knobs.hang) return;
-  const signal = signalOnClose(res);
-  await pause(knobs.latencyMs, signal);
-  if (knobs.status !== undefined)
-    return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? ''), knobs.retryAfterSeconds);
-  const read = readSpeechRequest(body.value, parsed.model);
+  const admitted = await admitOpenAIRequest(req, res, context, '');
+  if (!admitted) return;
+  const { knobs, signal } = admitted;
+  const read = readSpeechRequest(admitted.body, admitted.model);
   if (!read.ok) return sendError(res, read.error);
   const audio = speechAudio(read.request);
   res.writeHead(200, { 'content-type': RENDERED[read.request.format]!, 'transfer-encoding': 'chunked' });

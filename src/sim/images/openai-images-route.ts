@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hasBearerToken, parseJson, readBody, type SimContext, signalOnClose } from '../chat-route.js';
-import { deliverJson, pause, sendError } from '../deliver.js';
-import { parseKnobs } from '../knobs.js';
+import { admitOpenAIRequest, type SimContext } from '../chat-route.js';
+import { deliverJson, sendError } from '../deliver.js';
 import { type OpenAiError, SimErrors } from '../openai-errors.js';
 import { promptColour, solidPng } from './sim-png.js';
 
@@ -101,21 +100,10 @@ function answer(request: SimImageRequest, origin: string) {
  * headers; OpenAI's error bodies.
  */
 export async function handleImageGenerations(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
-  const raw = await readBody(req);
-  const body = parseJson(raw);
-  context.stats.recordChatRequest(body.ok ? body.value : raw, req.headers);
-  if (!hasBearerToken(req.headers.authorization)) return sendError(res, SimErrors.missingApiKey());
-  if (!body.ok) return sendError(res, SimErrors.unparseableJson());
-  const requested = (body.value as { model?: unknown } | null)?.model;
-  const parsed = parseKnobs(typeof requested === 'string' ? requested : undefined, req.headers);
-  if (!parsed.ok) return sendError(res, SimErrors.invalidKnob(parsed.message));
-  const { knobs } = parsed;
-  if (knobs.hang) return;
-  const signal = signalOnClose(res);
-  await pause(knobs.latencyMs, signal);
-  if (knobs.status !== undefined)
-    return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? 'dall-e-2'), knobs.retryAfterSeconds);
-  const read = readImageRequest(body.value, parsed.model);
+  const admitted = await admitOpenAIRequest(req, res, context, 'dall-e-2');
+  if (!admitted) return;
+  const { knobs, signal } = admitted;
+  const read = readImageRequest(admitted.body, admitted.model);
   if (!read.ok) return sendError(res, read.error);
   return deliverJson(res, JSON.stringify(answer(read.request, `http://${req.headers.host ?? '127.0.0.1'}`)), knobs, signal);
 }
