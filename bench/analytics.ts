@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { ledgerWrites } from '../src/accounting/ledger-writes.js';
+import { FOLD_DELAY_MS } from '../src/accounting/usage-day-folds.js';
 import { bootstrap } from '../src/accounts/bootstrap.js';
 import { createApiKey } from '../src/accounts/create-api-key.js';
 import { activityQuery } from '../src/analytics/activity.js';
 import { openStore, type Store } from '../src/store/database.js';
 import { migrateToLatest } from '../src/store/migrate.js';
+import { foldNextUsageDay } from '../src/store/repositories/usage-daily.js';
 import { queryUsage } from '../src/store/repositories/usage-hourly.js';
 import type { Database as Schema } from '../src/store/schema.js';
 import { newUuid } from '../src/util/ids.js';
@@ -93,7 +95,19 @@ async function organization(store: Store, now: Date): Promise<{ organizationId: 
 }
 
 /** Writes the month through the gateway's ledger path (rows, key counters, rollups in one commit per batch), timed. */
-async function fill(store: Store, organizationId: string, callers: Caller[], now: Date): Promise<{ seconds: number; rollupRows: number }> {
+interface Filled {
+  seconds: number;
+  rollupRows: number;
+  /** The days folded into usage_daily after the fill, and the longest fold of one (on PostgreSQL it holds ledger commits that long). */
+  foldedDays: number;
+  longestFoldMs: number;
+}
+
+/**
+ * Writes the month through the ledger's own path (its rows are of earlier days than `now`, so each commit adds them to
+ * their days too), then folds the days as a server running through the month would have, timing each day's fold.
+ */
+async function fill(store: Store, organizationId: string, callers: Caller[], now: Date): Promise<Filled> {
   const write = ledgerWrites(store);
   const started = performance.now();
   let written = 0;
@@ -104,11 +118,20 @@ async function fill(store: Store, organizationId: string, callers: Caller[], now
       process.stderr.write(`  ${written.toLocaleString('en')} rows, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   }
   const seconds = (performance.now() - started) / 1000;
+  let longestFoldMs = 0;
+  let foldedDays = 0;
+  for (;;) {
+    const foldStarted = performance.now();
+    const day = await foldNextUsageDay(store.db, store.engine, new Date(now.getTime() - FOLD_DELAY_MS).toISOString().slice(0, 10));
+    if (day === undefined) break;
+    foldedDays++;
+    longestFoldMs = Math.max(longestFoldMs, performance.now() - foldStarted);
+  }
   const { count } = await store.db
     .selectFrom('usage_hourly')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
-  return { seconds, rollupRows: Number(count) };
+  return { seconds, rollupRows: Number(count), foldedDays, longestFoldMs };
 }
 
 interface Query {
@@ -232,10 +255,10 @@ async function serve(processes: Processes, database: Database, dir: string): Pro
   return origin;
 }
 
-async function measure(database: Database, dir: string): Promise<{ fillSeconds: number; rollupRows: number; timings: Timing[] }> {
+async function measure(database: Database, dir: string): Promise<{ filled: Filled; timings: Timing[] }> {
   const now = new Date();
   const store = openStore(database.url);
-  let filled: Awaited<ReturnType<typeof fill>>;
+  let filled: Filled;
   let setup: Awaited<ReturnType<typeof organization>>;
   try {
     await migrateToLatest(store);
@@ -254,7 +277,7 @@ async function measure(database: Database, dir: string): Promise<{ fillSeconds: 
     const timings: Timing[] = [];
     for (const query of queries(now, setup.organizationId, MODEL_IDS, setup.workspaces[1]!))
       timings.push(await time(origin, reader.db, database.engine, query));
-    return { fillSeconds: filled.seconds, rollupRows: filled.rollupRows, timings };
+    return { filled, timings };
   } finally {
     await reader.close();
     await processes.stopAll();
@@ -295,7 +318,7 @@ for (const result of Object.values(results)) {
 }
 const fills = Object.entries(results).map(
   ([engine, r]) =>
-    `  ${engine}: ${ROWS.toLocaleString('en')} generations written in ${r.fillSeconds.toFixed(0)} s (${Math.round(ROWS / r.fillSeconds).toLocaleString('en')} rows/s), ${r.rollupRows.toLocaleString('en')} rows of usage_hourly`,
+    `  ${engine}: ${ROWS.toLocaleString('en')} generations written in ${r.filled.seconds.toFixed(0)} s (${Math.round(ROWS / r.filled.seconds).toLocaleString('en')} rows/s), ${r.filled.rollupRows.toLocaleString('en')} rows of usage_hourly; ${r.filled.foldedDays} days folded, the longest in ${r.filled.longestFoldMs.toFixed(0)} ms`,
 );
 process.stdout.write(
   `\nAnalytics over ${ROWS.toLocaleString('en')} generations in ${SHAPE.days} days, ${RUNS} runs a query: the whole request, and the query (analytics: the server's query_time_ms; activity: its query run here)\n${fills.join('\n')}\n\n${table(lines)}\n`,

@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { LedgerOutbox } from './accounting/ledger-outbox.js';
 import { storeLedgerWriter } from './accounting/ledger-writes.js';
 import { type SpendSettings, spendGuard } from './accounting/spend-guard.js';
+import { usageDayFolder } from './accounting/usage-day-folds.js';
 import { KeyCache } from './accounts/key-cache.js';
 import type { KeyRateLimiter } from './accounts/key-rate-limiter.js';
 import { activityRoutes } from './api/activity/routes.js';
@@ -287,6 +288,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('videoPoller', videos.poller);
   app.addHook('onReady', async () => videos.poller.start());
   app.addHook('onClose', async () => videos.poller.stop());
+  // usage_daily is folded from the hours once a day is over, so that no ledger commit keeps it (accounting/usage-day-folds.ts).
+  const dayFolder = usageDayFolder(options.store, clock, (error) =>
+    isDatabaseUnavailable(error)
+      ? app.log.debug({ err: error }, 'usage day fold failed')
+      : app.log.error({ err: error }, 'usage day fold failed'),
+  );
+  app.addHook('onReady', async () => dayFolder.start());
+  app.addHook('onClose', async () => dayFolder.stop());
   // Vault secrets are sealed under a key generated once per deployment and kept in the database.
   const vaultBox = secretBox(await settingOrCreate(services.db, 'vault_key', () => randomBytes(32).toString('hex')));
   const internSecrets = internSecretReader({ db: services.db, box: vaultBox });

@@ -56,7 +56,7 @@ export function ledgerWritesOnce(db: Kysely<Database>): WriteGenerations {
           .executeTakeFirst();
         if (result.numInsertedOrUpdatedRows) inserted.push(row);
       }
-      for (const query of [...chargeStatements(trx, inserted, now), ...rollupStatements(trx, inserted)]) await trx.executeQuery(query);
+      for (const query of [...chargeStatements(trx, inserted, now), ...rollupStatements(trx, inserted, now)]) await trx.executeQuery(query);
     });
 }
 

@@ -55,7 +55,7 @@ export function ledgerStatements(
 ): CompiledQuery[] {
   const statements: CompiledQuery[] = [];
   for (let i = 0; i < rows.length; i += rowsPerInsert) statements.push(insertGenerationsQuery(db, rows.slice(i, i + rowsPerInsert)));
-  statements.push(...chargeStatements(db, rows, now), ...rollupStatements(db, rows));
+  statements.push(...chargeStatements(db, rows, now), ...rollupStatements(db, rows, now));
   for (const content of contents)
     statements.push(insertContent(db, { ...content, completion: content.completion ?? null, reasoning: content.reasoning ?? null }));
   return statements;

@@ -3,32 +3,12 @@ import { type TestDatabase, testEngines } from '../../test/support/databases.js'
 import { openStore, type Store } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import type { GenerationRecord } from '../store/schema.js';
+import { generationRow } from './generation-row.testing.js';
 import { ledgerWrites, ledgerWritesOnce } from './ledger-writes.js';
 import { recordGenerations } from './record-generation.js';
+import { foldUsageDays } from './usage-day-folds.js';
 
 const now = new Date('2026-11-23T12:30:00.000Z');
-let next = 0;
-const row = (fields: Partial<GenerationRecord> = {}): GenerationRecord => ({
-  id: `gen-${++next}`,
-  organization_id: 'org',
-  workspace_id: 'ws',
-  api_key_hash: 'key',
-  model: 'acme/fast',
-  provider_name: 'acme',
-  api_type: 'completions',
-  status: 'success',
-  streamed: 0,
-  cancelled: 0,
-  total_cost: 0.5,
-  tokens_prompt: 10,
-  tokens_completion: 4,
-  tokens_reasoning: 1,
-  tokens_cached: 2,
-  latency_ms: 200,
-  created_at: '2026-11-23T12:10:00.000Z',
-  ...fields,
-});
-
 describe.each(testEngines)('the usage rollups on $name', (engine) => {
   let database: TestDatabase;
   let store: Store;
@@ -67,16 +47,16 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
     const org = 'org-a';
     await recordGenerations(
       store.db,
-      [row({ organization_id: org }), row({ organization_id: org, status: 'error', total_cost: 0, latency_ms: null })],
+      [generationRow({ organization_id: org }), generationRow({ organization_id: org, status: 'error', total_cost: 0, latency_ms: null })],
       now,
     );
     await recordGenerations(
       store.db,
       [
-        row({ organization_id: org, total_cost: 0.25, latency_ms: 100 }),
-        row({ organization_id: org, created_at: '2026-11-23T13:00:00.000Z' }),
-        row({ organization_id: org, api_key_hash: 'other' }),
-        row({ organization_id: org, provider_name: null, total_cost: 0 }),
+        generationRow({ organization_id: org, total_cost: 0.25, latency_ms: 100 }),
+        generationRow({ organization_id: org, created_at: '2026-11-23T13:00:00.000Z' }),
+        generationRow({ organization_id: org, api_key_hash: 'other' }),
+        generationRow({ organization_id: org, provider_name: null, total_cost: 0 }),
       ],
       now,
     );
@@ -118,7 +98,10 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
       expect.objectContaining({ hour: '2026-11-23T12', api_key_hash: 'other', requests: 1, cost: 0.5 }),
       expect.objectContaining({ hour: '2026-11-23T13', api_key_hash: 'key', requests: 1, cost: 0.5 }),
     ]);
-    // The same sums by day (migration 0028): the two hours of key's rows at acme in one row.
+    // Rows of the current day are not added to usage_daily by their commit: the day is folded from its hours once over.
+    expect(await days(org)).toEqual([]);
+    await foldUsageDays(store, new Date('2026-11-24T01:30:00.000Z'));
+    // The same sums by day: the two hours of key's rows at acme in one row.
     expect(await days(org)).toEqual([
       {
         organization_id: org,
@@ -161,24 +144,43 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
 
   it("are written by the ledger's own path (SQLite's synchronous transaction) too", async () => {
     const org = 'org-b';
-    await ledgerWrites(store)([row({ organization_id: org }), row({ organization_id: org })], now);
+    await ledgerWrites(store)([generationRow({ organization_id: org }), generationRow({ organization_id: org })], now);
     expect(await hours(org)).toEqual([expect.objectContaining({ requests: 2, cost: 1 })]);
-    expect(await days(org)).toEqual([expect.objectContaining({ requests: 2, cost: 1 })]);
+    expect(await days(org)).toEqual([]);
     expect(await spent(org)).toBe(1);
   });
 
   it('count a row written back from the outbox once, even when it was in the database already', async () => {
     const org = 'org-c';
-    const first = row({ organization_id: org });
+    const first = generationRow({ organization_id: org });
     await recordGenerations(store.db, [first], now);
-    await ledgerWritesOnce(store.db)([first, row({ organization_id: org, total_cost: 0.125 })], now);
+    await ledgerWritesOnce(store.db)([first, generationRow({ organization_id: org, total_cost: 0.125 })], now);
     expect(await hours(org)).toEqual([expect.objectContaining({ requests: 2, cost: 0.625 })]);
-    expect(await days(org)).toEqual([expect.objectContaining({ requests: 2, cost: 0.625 })]);
+    expect(await days(org)).toEqual([]);
     expect(await spent(org)).toBe(0.625);
   });
 
+  it("add a row of an earlier day than the commit's to its day too, folded or not, on either write path", async () => {
+    const org = 'org-late';
+    const afterMidnight = new Date('2026-11-24T00:20:00.000Z');
+    const late = (fields: Partial<GenerationRecord> = {}) =>
+      generationRow({ organization_id: org, created_at: '2026-11-23T23:50:00.000Z', ...fields });
+    await recordGenerations(
+      store.db,
+      [late(), generationRow({ organization_id: org, created_at: '2026-11-24T00:10:00.000Z' })],
+      afterMidnight,
+    );
+    await ledgerWrites(store)([late({ total_cost: 0.25 })], afterMidnight);
+    await ledgerWritesOnce(store.db)([late({ total_cost: 0.125 })], afterMidnight);
+    expect(await days(org)).toEqual([expect.objectContaining({ day: '2026-11-23', requests: 3, cost: 0.875 })]);
+    expect(await hours(org)).toEqual([
+      expect.objectContaining({ hour: '2026-11-23T23', requests: 3, cost: 0.875 }),
+      expect.objectContaining({ hour: '2026-11-24T00', requests: 1, cost: 0.5 }),
+    ]);
+  });
+
   it('leave an organization that spent nothing out of organization_usage', async () => {
-    await recordGenerations(store.db, [row({ organization_id: 'org-d', total_cost: 0, status: 'error' })], now);
+    await recordGenerations(store.db, [generationRow({ organization_id: 'org-d', total_cost: 0, status: 'error' })], now);
     expect(await spent('org-d')).toBeUndefined();
     expect(await hours('org-d')).toEqual([expect.objectContaining({ requests: 1, errors: 1 })]);
   });

@@ -105,17 +105,27 @@ function sumsBy(rows: readonly RolledRow[], length: number): Map<string, { at: s
   return buckets;
 }
 
+/** A row of a day before `now`'s UTC day: one whose day usage-day-folds.ts may have folded already. */
+const ofAnEarlierDay = (row: RolledRow, today: string) => row.created_at.slice(0, 10) < today;
+
 /**
  * The upserts that add a batch of ledger rows to the rollups, to run in the
  * batch's transaction: one per hour bucket (organization, UTC hour,
- * workspace, key, model, provider) the rows fall in, one per day bucket
- * (migration 0028), and one per organization whose rows cost something
- * (migration 0021).
+ * workspace, key, model, provider) the rows fall in, and one per
+ * organization whose rows cost something (migration 0021). usage_daily is
+ * not kept here (that upsert cost every commit, bench/ledger-cost.ts): a day
+ * is folded from its hours once it is over (usage-day-folds.ts). Only a row
+ * of an earlier day than `now`'s (a long job that started before midnight,
+ * a row replayed from the outbox) is added to its day too, after its hour, in
+ * case that day was folded already; a day that was not is folded again from
+ * its hours, so the addition never counts twice.
  */
-export function rollupStatements(db: Kysely<Database>, rows: readonly RolledRow[]): CompiledQuery[] {
+export function rollupStatements(db: Kysely<Database>, rows: readonly RolledRow[], now: Date): CompiledQuery[] {
   const statements: CompiledQuery[] = [];
   for (const { at, sums } of sumsBy(rows, 13).values()) statements.push(addToHour(db, { ...sums, hour: at }));
-  for (const { at, sums } of sumsBy(rows, 10).values()) statements.push(addToDay(db, { ...sums, day: at }));
+  const today = now.toISOString().slice(0, 10);
+  const late = rows.filter((row) => ofAnEarlierDay(row, today));
+  for (const { at, sums } of sumsBy(late, 10).values()) statements.push(addToDay(db, { ...sums, day: at }));
   const spent = new Map<string, number>();
   for (const row of rows) {
     const cost = row.total_cost ?? 0;

@@ -414,11 +414,18 @@ export interface UsageHourlyTable {
   latency_count: number;
 }
 
-/** usage_hourly's sums by UTC day (migration 0028), kept with each ledger write: what queries over whole days read. */
+/** usage_hourly's sums by UTC day (migration 0028), folded from the hours once a day is over (migration 0031): what queries over whole days read. */
 export type UsageDailyTable = Omit<UsageHourlyTable, 'hour'> & {
   /** The day, 'YYYY-MM-DD' (UTC): a ledger row's created_at cut to 10 characters. */
   day: string;
 };
+
+/** How far usage_daily is complete (migration 0031): one row, id 1. */
+export interface UsageDailyFoldsTable {
+  id: number;
+  /** The first day not folded yet, 'YYYY-MM-DD'; null before the first fold. */
+  folded_before: string | null;
+}
 
 /** What an organization spent in all (migration 0021): the usage its credits are checked against. */
 export interface OrganizationUsageTable {
@@ -507,6 +514,7 @@ export interface Database {
   guardrail_assignments: GuardrailAssignmentsTable;
   usage_hourly: UsageHourlyTable;
   usage_daily: UsageDailyTable;
+  usage_daily_folds: UsageDailyFoldsTable;
   organization_usage: OrganizationUsageTable;
   credit_grants: CreditGrantsTable;
   generation_contents: GenerationContentsTable;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { claimDueVideoJobs } from '../store/repositories/video-jobs.js';
+import { PeriodicTask } from '../util/periodic-task.js';
 import { pollJob } from './poll-job.js';
 import type { VideoServices } from './video-services.js';
 
@@ -19,45 +20,29 @@ export interface PollerOptions {
  * and stopped with the server; stop() waits for the tick in progress.
  */
 export class VideoPoller {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private readonly stopping = new AbortController();
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly services: VideoServices,
     private readonly options: PollerOptions,
-  ) {}
+  ) {
+    this.task = new PeriodicTask((signal) => this.tick(signal), { everyMs: options.tickMs, onError: options.onError });
+  }
 
   start(): void {
-    if (this.stopping.signal.aborted || this.timer) return;
-    this.schedule(0);
+    this.task.start();
   }
 
   /** Looks for due jobs now (a job was just submitted) rather than at the next tick. */
   wake(): void {
-    if (this.stopping.signal.aborted || !this.timer || this.running) return;
-    clearTimeout(this.timer);
-    this.schedule(0);
+    this.task.wake();
   }
 
-  async stop(): Promise<void> {
-    this.stopping.abort();
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
-  private schedule(ms: number): void {
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .catch(this.options.onError)
-        .finally(() => {
-          this.running = undefined;
-          if (!this.stopping.signal.aborted) this.schedule(this.options.tickMs);
-        });
-    }, ms);
-  }
-
-  private async tick(): Promise<void> {
+  private async tick(signal: AbortSignal): Promise<void> {
     const now = this.services.clock();
     const token = randomBytes(12).toString('hex');
     const jobs = await claimDueVideoJobs(this.services.db, {
@@ -66,6 +51,6 @@ export class VideoPoller {
       leaseUntil: new Date(now.getTime() + this.options.leaseMs),
       limit: this.options.batch,
     });
-    await Promise.all(jobs.map((job) => pollJob(this.services, job, token, this.stopping.signal).catch(this.options.onError)));
+    await Promise.all(jobs.map((job) => pollJob(this.services, job, token, signal).catch(this.options.onError)));
   }
 }

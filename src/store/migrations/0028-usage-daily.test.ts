@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, testEngines } from '../../../test/support/databases.js';
 import { openStore, type Store } from '../database.js';
 import { migrateToLatest } from '../migrate.js';
+import { foldedBefore } from '../repositories/usage-daily.js';
 import type { UsageHourlyTable } from '../schema.js';
 import { migrationProvider } from './index.js';
 
@@ -104,5 +105,7 @@ describe.each(testEngines)('migration 0028-usage-daily on $name', (engine) => {
       expect.objectContaining({ organization_id: 'o1', day: '2026-11-21', requests: 1 }),
       expect.objectContaining({ organization_id: 'o2', day: '2026-11-20', requests: 1, cost: 1 }),
     ]);
+    // Migration 0031: the days before the newest one were kept whole, so they count as folded; the newest is folded again.
+    expect(await foldedBefore(store.db)).toBe('2026-11-21');
   });
 });

@@ -26,6 +26,7 @@ import * as generationErrorName from './0025-generation-error-name.js';
 import * as usageDaily from './0028-usage-daily.js';
 import * as consoleSessions from './0029-console-sessions.js';
 import * as generationsListIndexes from './0030-generations-list-indexes.js';
+import * as usageDailyFolds from './0031-usage-daily-folds.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -59,6 +60,7 @@ const migrations: Record<string, EngineMigration> = {
   '0028-usage-daily': usageDaily,
   '0029-console-sessions': consoleSessions,
   '0030-generations-list-indexes': generationsListIndexes,
+  '0031-usage-daily-folds': usageDailyFolds,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -36,8 +36,9 @@ const SUMS = [
   'latency_count',
 ] as const;
 
-/** Rows of usage_hourly, and their sums by day in usage_daily, as the ledger's writer keeps both (accounting/usage-rollup.ts). */
+/** Rows of usage_hourly, and their sums by day in usage_daily with every day to 2026-11-02 folded, as the folds keep them (accounting/usage-day-folds.ts). */
 async function addUsage(db: Kysely<Database>, rows: UsageHourlyTable[]): Promise<void> {
+  await db.updateTable('usage_daily_folds').set({ folded_before: '2026-11-03' }).execute();
   await db.insertInto('usage_hourly').values(rows).execute();
   const days = new Map<string, UsageDailyTable>();
   for (const { hour, ...row } of rows) {
@@ -160,5 +161,39 @@ describe.each(testEngines)('queryUsage on $name', (engine) => {
       { model: 'a', requests: 16 },
       { model: 'b', requests: 8 },
     ]);
+  });
+
+  it('takes the days folded from usage_daily and the days after them from usage_hourly', async () => {
+    const org = 'org-folds';
+    const row = (at: string, requests: number) => ({ ...hour(at, 'a', requests), organization_id: org });
+    await store.db
+      .insertInto('usage_hourly')
+      .values([row('2026-11-10T05', 1), row('2026-11-11T05', 2), row('2026-11-12T05', 4)])
+      .execute();
+    // Day sums unlike the hours', to tell which table answered.
+    const { hour: _, ...day } = row('2026-11-10T05', 100);
+    await store.db
+      .insertInto('usage_daily')
+      .values([
+        { ...day, day: '2026-11-10' },
+        { ...day, day: '2026-11-11', requests: 200 },
+      ])
+      .execute();
+    const query = () =>
+      queryUsage(store.db, {
+        organizationId: org,
+        from: '2026-11-10T00',
+        to: '2026-11-13T00',
+        bucket: 'day',
+        filters: [],
+        limit: 100,
+        groupBy: [],
+        measures: new Map([['requests', { sum: ['requests'] }]]),
+        order: [{ by: 'bucket', descending: false }],
+      });
+    await store.db.updateTable('usage_daily_folds').set({ folded_before: '2026-11-11' }).execute();
+    expect((await query()).rows.map((r) => r.requests)).toEqual([100, 2, 4]);
+    await store.db.updateTable('usage_daily_folds').set({ folded_before: null }).execute();
+    expect((await query()).rows.map((r) => r.requests)).toEqual([1, 2, 4]);
   });
 });

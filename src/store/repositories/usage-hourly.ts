@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, UsageHourlyTable } from '../schema.js';
+import { dayAfter, foldedBefore } from './usage-daily.js';
 
 /** The columns of usage_hourly a query may group or filter by. */
 export type UsageColumn = 'model' | 'provider_name' | 'api_key_hash' | 'workspace_id';
@@ -52,7 +53,6 @@ const measureSql = (measure: UsageMeasure): RawBuilder<unknown> =>
       )
     : sql`case when sum(${sql.ref(measure.ratio[1])}) = 0 then null else sum(${sql.ref(measure.ratio[0])}) * 1.0 / sum(${sql.ref(measure.ratio[1])}) end`;
 
-const DAY_MS = 86_400_000;
 const SUM_COLUMNS = [
   'requests',
   'errors',
@@ -68,16 +68,23 @@ const SUM_COLUMNS = [
 /** The whole UTC days of the hours [from, to): days [first, end), 'YYYY-MM-DD', when there is one. */
 export function wholeDays(from: string, to: string): { first: string; end: string } | undefined {
   const day = from.slice(0, 10);
-  const first = from.endsWith('T00') ? day : new Date(Date.parse(`${day}T00:00:00.000Z`) + DAY_MS).toISOString().slice(0, 10);
+  const first = from.endsWith('T00') ? day : dayAfter(day);
   const end = to.slice(0, 10);
   return first < end ? { first, end } : undefined;
+}
+
+/** The days of `days` that usage_daily holds whole: those before `folded` (usage-daily.ts). */
+export function foldedDays(days: { first: string; end: string } | undefined, folded: string | null) {
+  if (!days || folded === null) return undefined;
+  const end = days.end < folded ? days.end : folded;
+  return days.first < end ? { first: days.first, end } : undefined;
 }
 
 /**
  * Sums of an organization's usage over the hours [from, to), bucketed and
  * grouped as asked. An hourly query reads usage_hourly; any other reads the
- * range's whole days from usage_daily and only the hours at its ends from
- * usage_hourly: a 30-day query then reads 30 days' rows, not 720 hours'.
+ * range's whole days that are folded from usage_daily and the other hours
+ * from usage_hourly: a 30-day query then reads 30 days' rows, not 720 hours'.
  * Each range is a range of its table's primary key (organization_id, hour or
  * day, ...), so a query reads only the rows of that range. The columns and
  * measures named come from the caller's lists, never from a client's text;
@@ -97,7 +104,7 @@ export async function queryUsage(db: Kysely<Database>, query: UsageQuery): Promi
     );
   let source: RawBuilder<unknown>;
   let bucket: RawBuilder<unknown>;
-  const days = query.bucket === 'hour' ? undefined : wholeDays(query.from, query.to);
+  const days = query.bucket === 'hour' ? undefined : foldedDays(wholeDays(query.from, query.to), await foldedBefore(db));
   if (days) {
     const columns = sql.join(
       [...(['workspace_id', 'api_key_hash', 'model', 'provider_name'] as const), ...SUM_COLUMNS].map((column) => sql.ref(column)),
