@@ -103,3 +103,16 @@ export interface Generation {
   error: { code: number | null; message: string | null } | null;
   routing: { attempts?: Attempt[]; pipeline?: PipelineEntry[]; strategy?: string; planned?: { model: string; provider: string }[] } | null;
 }
+
+/** Keys a page of GET /keys holds (KEYS_PAGE_SIZE on the server): a full page may have another after it. */
+export const KEYS_PAGE = 100;
+
+/** Every key of the organization, disabled ones too, page after page: the names that label the charts and filters. */
+export async function allKeys(): Promise<KeyRecord[]> {
+  const keys: KeyRecord[] = [];
+  for (;;) {
+    const { data } = await api<{ data: KeyRecord[] }>('GET', `/keys?include_disabled=true&offset=${keys.length}`);
+    keys.push(...data);
+    if (data.length < KEYS_PAGE) return keys;
+  }
+}

@@ -244,6 +244,14 @@ describe.skipIf(skip)('the web console in Chromium', { timeout: 60_000 }, () => 
     await shot('overview-day');
   });
 
+  it('offers every key in the generations filter, past the first page of GET /keys', async () => {
+    for (let n = 1; n <= 100; n++) await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: `extra key ${n}` } });
+    await open('Generations');
+    const options = () => page.getByLabel('Key').locator('option').allTextContents();
+    await poll(options).toContain('extra key 100');
+    expect(await options()).toContain('browser key');
+  });
+
   it('edits the key’s limit and expiry, then disables it from the keys page: its requests are refused', async () => {
     await open('Keys');
     await page.getByRole('button', { name: 'Edit limit and expiry of browser key' }).click();

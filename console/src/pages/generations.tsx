@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, type Generation, type KeyRecord, query } from '../api';
+import { allKeys, api, type Generation, query } from '../api';
 import { ErrorNote, Loading, Panel, Table } from '../components';
 import { formatCount, formatMs, formatTime, formatUsd, shortHash } from '../format';
 import { href } from '../router';
@@ -29,7 +29,7 @@ export function Generations({ params }: { params: URLSearchParams }) {
   const [draft, setDraft] = useState(initial);
   const [filters, setFilters] = useState(initial);
   const [offset, setOffset] = useState(0);
-  const keys = useLoad(() => api<{ data: KeyRecord[] }>('GET', '/keys?include_disabled=true').then((r) => r.data), []);
+  const keys = useLoad(() => allKeys(), []);
   const page = useLoad(
     () =>
       api<{ data: Generation[]; has_more: boolean }>(

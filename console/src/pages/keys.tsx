@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, type KeyRecord } from '../api';
+import { api, KEYS_PAGE, type KeyRecord } from '../api';
 import { ErrorNote, Loading, Panel, Table } from '../components';
 import { formatTime, formatUsd, utcDay } from '../format';
 import { href } from '../router';
@@ -148,9 +148,6 @@ function EditKey({ record, onSaved, onCancel }: { record: KeyRecord; onSaved: ()
     </form>
   );
 }
-
-/** Keys a page of GET /keys holds (KEYS_PAGE_SIZE): a full page may have another after it. */
-const KEYS_PAGE = 100;
 
 export function Keys() {
   const [offset, setOffset] = useState(0);

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
-import { api, type KeyRecord } from '../api';
+import { allKeys, api, type KeyRecord } from '../api';
 import { TimeChart } from '../chart';
 import { ErrorNote, Loading, Panel, Table } from '../components';
 import { formatCount, formatUsd, shortHash, utcDay } from '../format';
@@ -43,7 +43,7 @@ export function Overview() {
           limit: 10_000,
         }),
         analytics({ metrics: ['request_count', 'total_usage'], dimensions: ['api_key_id'], time_range: timeRange, limit: 1000 }),
-        api<{ data: KeyRecord[] }>('GET', '/keys?include_disabled=true').then((r) => r.data),
+        allKeys(),
       ]),
     [range.from, range.to],
   );
