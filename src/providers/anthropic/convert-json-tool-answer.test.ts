@@ -23,7 +23,7 @@ describe('convertJsonToolCompletion', () => {
       index: 0,
       message: { role: 'assistant', content: '{"city":"Paris"}' },
       finish_reason: 'stop',
-      native_finish_reason: 'tool_use',
+      native_finish_reason: 'end_turn',
     });
     expect(converted.usage).toStrictEqual({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
   });
@@ -78,7 +78,11 @@ describe('convertJsonToolChunks', () => {
       chunk({ tool_calls: [{ index: 0, id: 'toolu_1', type: 'function', function: { name: JSON_TOOL_NAME, arguments: '' } }] }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
-      { ...chunk({}, 'tool_calls'), usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } },
+      {
+        ...chunk({}, 'tool_calls'),
+        choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls', native_finish_reason: 'tool_use' }],
+        usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+      },
     ]);
     expect(out.map((c) => c.choices[0]?.delta)).toStrictEqual([
       { role: 'assistant' },
@@ -86,7 +90,7 @@ describe('convertJsonToolChunks', () => {
       { content: '"Paris"}' },
       {},
     ]);
-    expect(out.at(-1)?.choices[0]?.finish_reason).toBe('stop');
+    expect(out.at(-1)?.choices[0]).toStrictEqual({ index: 0, delta: {}, finish_reason: 'stop', native_finish_reason: 'end_turn' });
     expect(out.at(-1)?.usage?.total_tokens).toBe(7);
     expect(out.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('{"city":"Paris"}');
   });

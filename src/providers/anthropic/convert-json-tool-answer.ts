@@ -1,8 +1,20 @@
 import type { ChatCompletion, ChatCompletionChunk, FinishReason } from '../../protocol/chat.js';
 import { JSON_TOOL_NAME } from './convert-to-anthropic-json-output.js';
 
-/** A call of the JSON tool ends the answer as a reply would: `stop`, unless calls of the client's own tools remain. */
-const finishWith = (reason: FinishReason, otherCalls: boolean): FinishReason => (reason === 'tool_calls' && !otherCalls ? 'stop' : reason);
+type Ending = { finish_reason: FinishReason; native_finish_reason?: string | null };
+
+/**
+ * A call of the JSON tool ends the answer as a reply would: `stop`, and
+ * natively `end_turn` (what /messages reports), unless calls of the
+ * client's own tools remain.
+ */
+function endingOf({ finish_reason: finish, native_finish_reason: native }: Ending, otherCalls: boolean): Ending {
+  const replies = finish === 'tool_calls' && !otherCalls;
+  return {
+    finish_reason: replies ? 'stop' : finish,
+    ...(native !== undefined ? { native_finish_reason: replies && native !== null ? 'end_turn' : native } : {}),
+  };
+}
 
 /**
  * The answer to a request served with the forced JSON tool, as the client
@@ -24,7 +36,7 @@ export function convertJsonToolCompletion(completion: ChatCompletion): ChatCompl
       return {
         ...choice,
         message: { ...message, content: json.function.arguments, ...(others.length > 0 ? { tool_calls: others } : {}) },
-        finish_reason: finishWith(choice.finish_reason, others.length > 0),
+        ...endingOf(choice, others.length > 0),
       };
     }),
   };
@@ -59,7 +71,7 @@ export async function* convertJsonToolChunks(chunks: AsyncIterable<ChatCompletio
     const converted: ChatCompletionChunk['choices'][number] = {
       ...choice,
       delta: { ...delta, ...(json ? { content: json } : {}), ...(others.length > 0 ? { tool_calls: others } : {}) },
-      finish_reason: choice.finish_reason === null ? null : finishWith(choice.finish_reason, otherCalls),
+      ...endingOf(choice, otherCalls),
     };
     const empty = Object.keys(converted.delta).length === 0 && converted.finish_reason === null && !chunk.usage;
     if (!empty) yield { ...chunk, choices: [converted] };
