@@ -120,6 +120,15 @@ describe.each(testEngines)('structured output on Anthropic-served models on $nam
       const response = await openai.responses.parse({ model, input: question, text: { format: zodTextFormat(Place, 'place') } });
       expectPlace(response.output_parsed);
     });
+
+    it('responses.stream with a zod text format: text deltas, parsed at the end', async () => {
+      const stream = openai.responses.stream({ model, input: question, text: { format: zodTextFormat(Place, 'place') } });
+      let deltas = 0;
+      stream.on('response.output_text.delta', () => deltas++);
+      const response = await stream.finalResponse();
+      expect(deltas).toBeGreaterThan(1);
+      expectPlace(response.output_parsed);
+    });
   });
 
   describe.each(['claude/native', 'claude/flaky', 'claude/old', 'gpt/sim', 'gpt/flaky'])('@anthropic-ai/sdk on %s', (model) => {

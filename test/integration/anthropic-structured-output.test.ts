@@ -161,6 +161,13 @@ describe.each(testEngines)('structured output on Anthropic endpoints on $name', 
       expect((await upstreamBody()).output_config).toEqual(outputConfig);
     });
 
+    it("passes output_config's fields of later API versions on to Anthropic", async () => {
+      const config = { ...outputConfig, task_budget: { type: 'tokens', total: 400000 } };
+      const { status } = await messages({ model: 'claude/sim', output_config: config });
+      expect(status).toBe(200);
+      expect((await upstreamBody()).output_config).toEqual(config);
+    });
+
     it('translates it for another protocol: format as response_format, effort as reasoning effort', async () => {
       const { status, body } = await messages({ model: 'gpt/sim', output_config: { ...outputConfig, effort: 'xhigh' } });
       expect(status).toBe(200);
