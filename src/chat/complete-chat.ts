@@ -65,7 +65,7 @@ export function completeChatRun(
     signal,
     async (attempt): Promise<{ result: ChatCompletion; entry?: PipelineEntry; innerCost: number; native?: MessagesResponse }> => {
       const { adapter, target } = adapterFor(services, attempt);
-      const native = nativeMessagesOf(run, adapter, serverTools.length);
+      const native = nativeMessagesOf(run, adapter, target, serverTools.length);
       if (native) {
         const { message, completion } = await native.calls.complete(
           native.request.body,

@@ -137,7 +137,7 @@ export async function streamChat(
     served = await runAttempts(
       attemptOptions(services, run, signal, async (attempt): Promise<OpenedStream> => {
         const { adapter, target } = adapterFor(services, attempt);
-        const native = nativeMessagesOf(run, adapter, serverTools.length);
+        const native = nativeMessagesOf(run, adapter, target, serverTools.length);
         if (native) {
           const events = (await native.calls.stream(native.request.body, target, native.context({ signal, endUserId: run.endUserId })))[
             Symbol.asyncIterator

@@ -64,6 +64,11 @@ export interface MessagesRequest {
   thinking?: MessagesThinking;
   metadata?: { user_id?: string | null };
   service_tier?: string;
+  /** Effort, and structured outputs: the text is JSON valid against the schema. */
+  output_config?: {
+    effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max' | null;
+    format?: { type: 'json_schema'; schema: Record<string, unknown> } | null;
+  };
   [field: string]: unknown;
 }
 

@@ -157,14 +157,16 @@ describe.each(testEngines)('the OpenAI Agents SDK through the gateway on $name',
     });
   });
 
-  // The Anthropic adapter sends no response_format (Messages has no counterpart it maps to), so only OpenAI endpoints here.
+  // On sim/claude the schema goes as Anthropic's structured outputs (see the Anthropic adapter).
   describe.each([
-    ['Responses', responsesModel],
-    ['Chat Completions', chatModel],
-  ] as const)('on the %s model of sim/native', (_api, makeModel) => {
+    ['Responses', 'sim/native', responsesModel],
+    ['Chat Completions', 'sim/native', chatModel],
+    ['Responses', 'sim/claude', responsesModel],
+    ['Chat Completions', 'sim/claude', chatModel],
+  ] as const)('on the %s model of %s', (_api, model, makeModel) => {
     it('answers a structured output the SDK parses with its zod schema', async () => {
       const Person = z.object({ name: z.string(), age: z.number().int() });
-      const agent = new Agent({ name: 'Extractor', model: makeModel('sim/native'), outputType: Person });
+      const agent = new Agent({ name: 'Extractor', model: makeModel(model), outputType: Person });
       const result = await run(agent, 'Make up a person');
       expect(Person.parse(result.finalOutput)).toEqual({ name: expect.any(String), age: expect.any(Number) });
     });

@@ -162,4 +162,32 @@ describe('convertMessagesRequest', () => {
     expect(chat).toMatchObject({ models: ['a/b', 'c/d'], provider: { order: ['x'] }, session_id: 's1' });
     expect(chat).not.toHaveProperty('model');
   });
+
+  it.each([
+    [undefined, 'xhigh', { effort: 'xhigh' }],
+    [{ type: 'enabled', budget_tokens: 2048 }, 'low', { max_tokens: 2048, effort: 'low' }],
+    [{ type: 'adaptive' }, 'max', { enabled: true, effort: 'max' }],
+    [{ type: 'disabled' }, 'high', { enabled: false }],
+    [undefined, null, undefined],
+  ] as const)('maps thinking %j with output_config.effort %j to reasoning %j', (thinking, effort, reasoning) => {
+    const chat = convertMessagesRequest({
+      ...base,
+      messages: [{ role: 'user', content: 'x' }],
+      ...(thinking ? { thinking } : {}),
+      output_config: { effort },
+    });
+    expect(chat.reasoning).toEqual(reasoning);
+  });
+
+  it('makes output_config.format a strict json_schema response_format, and a null format none', () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const chat = convertMessagesRequest({
+      ...base,
+      messages: [{ role: 'user', content: 'x' }],
+      output_config: { format: { type: 'json_schema', schema } },
+    });
+    expect(chat.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'output', schema, strict: true } });
+    const none = convertMessagesRequest({ ...base, messages: [{ role: 'user', content: 'x' }], output_config: { format: null } });
+    expect(none).not.toHaveProperty('response_format');
+  });
 });

@@ -91,7 +91,7 @@ function toolChoice(choice: NonNullable<MessagesRequestBody['tool_choice']>): Ch
   }
 }
 
-function reasoning(thinking: NonNullable<MessagesRequestBody['thinking']>): ChatRequestBody['reasoning'] {
+function thinkingReasoning(thinking: NonNullable<MessagesRequestBody['thinking']>): ChatRequestBody['reasoning'] {
   switch (thinking.type) {
     case 'enabled':
       return { max_tokens: thinking.budget_tokens };
@@ -100,6 +100,19 @@ function reasoning(thinking: NonNullable<MessagesRequestBody['thinking']>): Chat
     default:
       return { enabled: false };
   }
+}
+
+/**
+ * Chat's reasoning for thinking and output_config.effort: the effort is
+ * chat's effort of the same name (chat has xhigh and max too; each adapter
+ * maps them as it maps chat's), beside thinking's budget; thinking turned
+ * off stays off.
+ */
+function reasoning(body: MessagesRequestBody): Pick<ChatRequestBody, 'reasoning'> {
+  const fromThinking = body.thinking ? thinkingReasoning(body.thinking) : undefined;
+  const effort = body.output_config?.effort;
+  if (effort == null || fromThinking?.enabled === false) return fromThinking ? { reasoning: fromThinking } : {};
+  return { reasoning: { ...fromThinking, effort } };
 }
 
 /**
@@ -113,7 +126,8 @@ function reasoning(thinking: NonNullable<MessagesRequestBody['thinking']>): Chat
  * Anthropic endpoint runs, have no counterpart); tool_choice `any` is
  * `required`, disable_parallel_tool_use is parallel_tool_calls false;
  * thinking's budget is reasoning.max_tokens, adaptive thinking reasoning
- * enabled; stop_sequences is stop; metadata.user_id is the end user;
+ * enabled, output_config.effort reasoning.effort; output_config.format is
+ * response_format json_schema (named `output`, strict); stop_sequences is stop; metadata.user_id is the end user;
  * service_tier standard_only is the default tier. Signatures, redacted
  * thinking and blocks of types added later have no chat counterpart.
  */
@@ -156,7 +170,12 @@ export function convertMessagesRequest(body: MessagesRequestBody): ChatRequestBo
     ...(tools.length > 0 ? { tools } : {}),
     ...(choice && tools.length > 0 ? { tool_choice: toolChoice(choice) } : {}),
     ...(choice && choice.type !== 'none' && choice.disable_parallel_tool_use ? { parallel_tool_calls: false } : {}),
-    ...(body.thinking ? { reasoning: reasoning(body.thinking) } : {}),
+    ...reasoning(body),
+    ...(body.output_config?.format
+      ? {
+          response_format: { type: 'json_schema', json_schema: { name: 'output', schema: body.output_config.format.schema, strict: true } },
+        }
+      : {}),
     ...(typeof body.metadata?.user_id === 'string' ? { user: body.metadata.user_id } : {}),
     ...(body.service_tier ? { service_tier: body.service_tier === 'standard_only' ? 'default' : 'auto' } : {}),
     ...(body.cache_control ? { cache_control: body.cache_control } : {}),

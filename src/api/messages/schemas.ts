@@ -1,9 +1,10 @@
 import { type Static, type TObject, type TUnsafe, Type } from 'typebox';
-import { StringEnum } from '../../http/schema-helpers.js';
+import { Nullable, NullableStringEnum, StringEnum } from '../../http/schema-helpers.js';
 import { CacheControl } from '../chat/content-schemas.js';
 import { Plugin } from '../chat/plugin-schemas.js';
 import { ProviderPreferences } from '../chat/provider-preferences-schema.js';
 import { StopServerToolsWhen } from '../chat/stop-condition-schema.js';
+import { JsonSchemaObject } from '../chat/tool-schemas.js';
 import { DiscriminatedUnion, TypeUnion } from '../chat/union-schemas.js';
 
 /**
@@ -98,6 +99,12 @@ const Thinking = DiscriminatedUnion('type', [
   Type.Object({ type: Type.Literal('adaptive') }),
 ]);
 
+/** Anthropic's output settings: how much effort, and structured outputs (the text is JSON valid against the schema). */
+const OutputConfig = Type.Object({
+  effort: Type.Optional(NullableStringEnum(['low', 'medium', 'high', 'xhigh', 'max'])),
+  format: Type.Optional(Nullable(Type.Object({ type: Type.Literal('json_schema'), schema: JsonSchemaObject }))),
+});
+
 const ModelId = Type.String({ minLength: 1 });
 
 /**
@@ -122,6 +129,7 @@ export const MessagesRequestBody = Type.Object({
   thinking: Type.Optional(Thinking),
   metadata: Type.Optional(Type.Object({ user_id: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Null()])) })),
   service_tier: Type.Optional(StringEnum(['auto', 'standard_only'])),
+  output_config: Type.Optional(OutputConfig),
   cache_control: Cache,
   provider: Type.Optional(ProviderPreferences),
   plugins: Type.Optional(Type.Array(Plugin)),

@@ -15,7 +15,14 @@ const PARAMETERS = [
   'reasoning',
   'include_reasoning',
   'web_search_options',
+  'response_format',
 ];
+
+/**
+ * The models that take structured outputs (`output_config.format`); the
+ * others are asked for JSON with a forced tool (see the Anthropic adapter).
+ */
+const STRUCTURED = [...PARAMETERS, 'structured_outputs'];
 
 /** Priority Tier, asked for with `service_tier: "auto"` (see the Anthropic adapter). */
 const SERVICE_TIERS = ['auto', 'default', 'priority'] as const;
@@ -66,7 +73,7 @@ export const anthropic: BuiltinProvider = {
       pricing: cachedPricing(3, 15),
       maxCompletionTokens: 64_000,
       supportedServiceTiers: SERVICE_TIERS,
-      supportedParameters: PARAMETERS,
+      supportedParameters: STRUCTURED,
     },
     {
       model: {
@@ -96,7 +103,7 @@ export const anthropic: BuiltinProvider = {
       pricing: cachedPricing(1, 5),
       maxCompletionTokens: 64_000,
       supportedServiceTiers: SERVICE_TIERS,
-      supportedParameters: PARAMETERS,
+      supportedParameters: STRUCTURED,
     },
     {
       model: {

@@ -91,6 +91,8 @@ export interface AnthropicMessagesRequest {
   stop_sequences?: string[];
   metadata?: { user_id: string };
   service_tier?: 'auto' | 'standard_only';
+  /** Structured outputs: the answer's text is JSON valid against the schema. */
+  output_config?: { format: { type: 'json_schema'; schema: Record<string, unknown> } };
   stream?: true;
 }
 

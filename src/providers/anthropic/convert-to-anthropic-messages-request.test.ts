@@ -314,3 +314,40 @@ describe('native web search', () => {
     ]);
   });
 });
+
+describe('a JSON response_format', () => {
+  const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+  const format = { type: 'json_schema' as const, json_schema: { name: 'place', schema, strict: true } };
+
+  it('is structured outputs where the endpoint takes them, thinking as asked', () => {
+    const body = build({ response_format: format, reasoning: { effort: 'high' }, max_tokens: 4000 });
+    expect(body.output_config).toStrictEqual({
+      format: { type: 'json_schema', schema: { ...schema, additionalProperties: false } },
+    });
+    expect(body.tools).toBeUndefined();
+    expect(body.thinking).toStrictEqual({ type: 'enabled', budget_tokens: 3200 });
+  });
+
+  it('is the forced JSON tool where the endpoint lists response_format alone, without thinking (Anthropic refuses both)', () => {
+    const body = build(
+      { response_format: format, reasoning: { effort: 'high' }, max_tokens: 4000 },
+      { supportedParameters: ['max_tokens', 'tools', 'reasoning', 'response_format'] },
+    );
+    expect(body.output_config).toBeUndefined();
+    expect(body.tools).toStrictEqual([{ name: 'json_output', description: expect.any(String), input_schema: schema }]);
+    expect(body.tool_choice).toStrictEqual({ type: 'tool', name: 'json_output' });
+    expect(body.thinking).toBeUndefined();
+  });
+
+  it("offers the client's tools beside the JSON tool, one of them to be called", () => {
+    const body = build({ response_format: format, tools: [weather] }, { supportedParameters: ['tools', 'tool_choice', 'response_format'] });
+    expect(body.tools?.map((tool) => tool.name)).toStrictEqual(['get_weather', 'json_output']);
+    expect(body.tool_choice).toStrictEqual({ type: 'any' });
+  });
+
+  it('is not sent where the endpoint lists neither response_format nor structured_outputs', () => {
+    const body = build({ response_format: format }, { supportedParameters: ['max_tokens'] });
+    expect(body.output_config).toBeUndefined();
+    expect(body.tools).toBeUndefined();
+  });
+});

@@ -2,6 +2,7 @@ import type { CacheControl, ChatRequest } from '../../protocol/chat.js';
 import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { upstreamEndUser } from '../shared/hash-end-user.js';
 import type { AnthropicMessage, AnthropicMessagesRequest } from './anthropic-messages-api-types.js';
+import { anthropicJsonOutputMode, convertToAnthropicJsonOutput } from './convert-to-anthropic-json-output.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { convertToAnthropicServiceTier } from './convert-to-anthropic-service-tier.js';
 import { convertToAnthropicThinking } from './convert-to-anthropic-thinking.js';
@@ -24,9 +25,10 @@ const MIN_TOP_P_WHILE_THINKING = 0.95;
  * a tool, and in a tool loop (see continuesToolLoop), which Anthropic
  * refuses with thinking on. A top-level cache_control marks the
  * last block of the prompt. The keyed hash of the end user the client named
- * (`user`) goes in metadata.user_id, the service tier as Anthropic names it. What Anthropic
- * has no counterpart for (penalties, seed, logprobs, response_format, the
- * client's metadata) is not sent.
+ * (`user`) goes in metadata.user_id, the service tier as Anthropic names it. A JSON
+ * response_format is structured outputs or the forced JSON tool (see
+ * anthropicJsonOutputMode). What Anthropic has no counterpart for (penalties,
+ * seed, logprobs, the other response formats, the client's metadata) is not sent.
  */
 export function convertToAnthropicMessagesRequest(
   request: ChatRequest,
@@ -51,6 +53,8 @@ export function convertToAnthropicMessagesRequest(
   }
   if (request.web_search_options && accepts('web_search_options'))
     body.tools = [...(body.tools ?? []), convertToAnthropicWebSearchTool(request.web_search_options)];
+  const jsonMode = anthropicJsonOutputMode(request, target);
+  if (jsonMode) Object.assign(body, convertToAnthropicJsonOutput(request.response_format, jsonMode, body));
   const forcesTool = body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool';
   const thinking =
     accepts('reasoning') && !forcesTool && !continuesToolLoop(messages) ? convertToAnthropicThinking(request, maxTokens) : undefined;

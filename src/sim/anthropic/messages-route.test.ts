@@ -21,6 +21,13 @@ const weatherTool = {
 };
 const weather = { ...hello, messages: [{ role: 'user', content: 'What is the weather in Paris?' }], tools: [weatherTool] };
 const thinking = { ...hello, max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 } };
+const placeSchema = {
+  type: 'object',
+  properties: { city: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+  required: ['city', 'tags'],
+  additionalProperties: false,
+};
+const structured = { ...hello, output_config: { effort: 'high', format: { type: 'json_schema', schema: placeSchema } } };
 const usageShape = {
   input_tokens: expect.any(Number),
   cache_creation_input_tokens: 0,
@@ -96,6 +103,44 @@ describe('POST /v1/messages: authentication and validation, in Anthropic’s ord
       expect.stringMatching(/^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`\./),
     ],
     ['a tool without a name', { ...hello, tools: [{ input_schema: {} }] }, 'tools.0.name: Field required'],
+    [
+      'an unknown effort',
+      { ...hello, output_config: { effort: 'extreme' } },
+      "output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'",
+    ],
+    [
+      'a format that is not json_schema',
+      { ...hello, output_config: { format: { type: 'json_object' } } },
+      "output_config.format.type: Input should be 'json_schema'",
+    ],
+    [
+      'a format without a schema',
+      { ...hello, output_config: { format: { type: 'json_schema' } } },
+      'output_config.format.schema: Field required',
+    ],
+    [
+      'a schema that is not an object',
+      { ...hello, output_config: { format: { type: 'json_schema', schema: [] } } },
+      'output_config.format.schema: Input should be a valid dictionary',
+    ],
+    [
+      'a numeric bound in the schema',
+      {
+        ...hello,
+        output_config: { format: { type: 'json_schema', schema: { ...placeSchema, properties: { n: { type: 'integer', minimum: 1 } } } } },
+      },
+      "output_config.format.schema.properties.n: the 'minimum' keyword is not supported",
+    ],
+    [
+      'an open object in the schema',
+      { ...hello, output_config: { format: { type: 'json_schema', schema: { ...placeSchema, additionalProperties: true } } } },
+      'output_config.format.schema: additionalProperties must be false for object types',
+    ],
+    [
+      'structured outputs asked of a Claude 3 model',
+      { ...hello, model: 'claude-3-sim', output_config: { format: { type: 'json_schema', schema: placeSchema } } },
+      'output_config.format: structured outputs are not supported by the model claude-3-sim',
+    ],
   ])('answers 400 for %s', async (_case, body, message) => {
     const response = await postMessages(sim.url, body);
     expect(response.status).toBe(400);
@@ -171,6 +216,26 @@ describe('POST /v1/messages, non-streaming', () => {
       { type: 'text', text: 'This is a simulated reply. You said: Hello there' },
     ]);
     expect(body.usage.output_tokens).toBe(11 + 14);
+  });
+});
+
+describe('structured outputs (output_config.format)', () => {
+  it('answers JSON text valid against the schema', async () => {
+    const body = await readJson(await postMessages(sim.url, structured));
+    expect(body.stop_reason).toBe('end_turn');
+    expect(JSON.parse(body.content[0].text)).toEqual({ city: 'sim', tags: ['sim'] });
+  });
+
+  it('streams the JSON as text deltas', async () => {
+    const events = await readEvents(await postMessages(sim.url, { ...structured, model: 'claude-sim@chunks=4', stream: true }));
+    const deltas = events.filter(({ data }) => data.delta?.type === 'text_delta').map(({ data }) => data.delta.text as string);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(JSON.parse(deltas.join(''))).toEqual({ city: 'sim', tags: ['sim'] });
+  });
+
+  it('takes a null format and effort', async () => {
+    const response = await postMessages(sim.url, { ...hello, output_config: { effort: null, format: null } });
+    expect(response.status).toBe(200);
   });
 });
 

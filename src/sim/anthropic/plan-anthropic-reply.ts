@@ -22,7 +22,8 @@ const THINKING = 'The user wants a reply. A short, direct answer will do.';
  * The deterministic reply to a Messages request: the same text or tool call
  * as the OpenAI side plans (a tool call when the choice forces one, or when
  * tools are given and the last user turn mentions the weather), preceded by
- * a short thinking text when thinking is on. Thinking counts against
+ * a short thinking text when thinking is on; under output_config.format,
+ * the text is JSON valid against the schema. Thinking counts against
  * max_tokens, as at Anthropic.
  */
 export function planAnthropicReply(request: SimMessagesRequest, chunks: number | undefined): AnthropicReply {
@@ -74,6 +75,9 @@ function toChatRequest(request: SimMessagesRequest, maxTokens: number): SimChatR
       ?.filter((tool) => !isServerTool(tool))
       .map((tool) => ({ type: 'function', function: { name: tool.name, parameters: tool.input_schema ?? { type: 'object' } } })),
     ...(request.tool_choice ? { tool_choice: toolChoice(request.tool_choice) } : {}),
+    ...(request.output_config?.format
+      ? { response_format: { type: 'json_schema', json_schema: { name: 'output', schema: request.output_config.format.schema } } }
+      : {}),
   };
 }
 

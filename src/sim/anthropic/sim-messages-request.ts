@@ -11,6 +11,8 @@ export interface SimMessagesRequest {
   tool_choice?: { type: 'auto' | 'any' | 'none' } | { type: 'tool'; name: string };
   thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' | 'adaptive' };
   temperature?: number;
+  /** Structured outputs: the text is JSON valid against the schema. */
+  output_config?: { effort?: string | null; format?: { type: 'json_schema'; schema: Record<string, unknown> } | null };
 }
 
 /** A content block: text and a tool_result's content are read, the rest (images, tool_use, documents) only counted as present. */

@@ -1,5 +1,6 @@
 import { type AnthropicError, AnthropicErrors } from './anthropic-errors.js';
 import type { SimMessagesRequest } from './sim-messages-request.js';
+import { outputConfigError } from './validate-output-config.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isPositiveInteger = (value: unknown) => Number.isInteger(value) && (value as number) >= 1;
@@ -13,7 +14,7 @@ const THINKING_BLOCKS: unknown[] = ['thinking', 'redacted_thinking'];
  * their roles, tools and tool_choice, and extended thinking's rules (a
  * budget of at least 1024 below max_tokens, no temperature other than 1,
  * no forced tool use, a tool loop's assistant turn starting with its
- * thinking); plus whatever the simulated reply reads, so that a
+ * thinking), output_config (validate-output-config.ts); plus whatever the simulated reply reads, so that a
  * bad request is a 400 and never a crash. `model` is the name without the
  * knob suffix.
  */
@@ -54,6 +55,9 @@ export function validateMessagesRequest(
   if (body.service_tier !== undefined && body.service_tier !== 'auto' && body.service_tier !== 'standard_only') {
     return fail("service_tier: Input should be 'auto' or 'standard_only'");
   }
+
+  const outputConfig = outputConfigError(body.output_config, model);
+  if (outputConfig) return fail(outputConfig);
 
   const tools = body.tools ?? [];
   if (!Array.isArray(tools)) return fail('tools: Input should be a valid list');
