@@ -207,6 +207,8 @@ async function relay(
   const created = Math.floor(run.startedAt / 1000);
   const provider = attempt.endpoint.provider;
   const identity: StreamIdentity = { id: run.id, created, model: attempt.modelId, provider };
+  // service_metadata as the run stands now: its attempts, and the server-tool loop's entry once it ended.
+  const metadata = () => serviceMetadata({ ...finished().routing, attempts: outcomes });
   // The usage to bill: what the upstream reported, checked against what it sent, with the web plugin's searches.
   const check = async (reported: Usage | undefined): Promise<CheckedUsage> => {
     const checked = await checkChatUsage(reported, run.request, attempt.endpoint, tally.answer);
@@ -265,7 +267,7 @@ async function relay(
         ...tally.usage.usage,
         cost: computeCost(attempt.endpoint.pricing, tally.usage.usage, new Date(run.startedAt)).total + innerCost(),
       };
-      if (run.wantsMetadata) Object.assign(chunk, { service_metadata: serviceMetadata({ ...finished().routing, attempts: outcomes }) });
+      if (run.wantsMetadata) Object.assign(chunk, { service_metadata: metadata() });
     }
   };
 
@@ -302,7 +304,14 @@ async function relay(
   }
   const usage = await usageSoFar();
   const { cost } = await settleRun(services, finished(), end({}, usage));
-  await output.end(sentUsage ? undefined : { ...usage.usage, cost: cost + innerCost() }, identity);
+  await output.end(
+    {
+      usage: { ...usage.usage, cost: cost + innerCost() },
+      usageSent: sentUsage,
+      ...(run.wantsMetadata ? { serviceMetadata: metadata() } : {}),
+    },
+    identity,
+  );
   sse.end();
 }
 
