@@ -71,6 +71,20 @@ describe.each(testEngines)('speech on $name', (engine) => {
     expect(Buffer.from(await wav.arrayBuffer())).toEqual(speechAudio({ input, format: 'wav', speed: 2 }));
   });
 
+  it.each([
+    ['mp3', 'audio/mpeg'],
+    ['opus', 'audio/opus'],
+    ['aac', 'audio/aac'],
+    ['flac', 'audio/flac'],
+    ['wav', 'audio/wav'],
+    ['pcm', 'audio/pcm'],
+  ])('serves %s as OpenAI does, with Content-Type %s and the bytes as made', async (format, type) => {
+    const res = await speak({ model: 'sim/tts', response_format: format });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(type);
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(speechAudio({ input, format, speed: 1 }));
+  });
+
   it('falls back past an endpoint that answers 503', async () => {
     const res = await speak({ model: 'sim/flaky-tts', response_format: 'mp3' });
     expect(res.status).toBe(200);

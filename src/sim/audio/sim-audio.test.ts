@@ -16,9 +16,10 @@ describe('the simulator’s audio', () => {
     expect(file.readUInt32LE(40)).toBe(file.length - 44);
   });
 
-  it('makes whole MPEG-1 Layer III frames', () => {
+  it('makes whole MPEG-1 Layer III frames at 48 kHz, as many as the 24 kHz samples take, two at least', () => {
     const mp3 = silentMp3(2_000);
-    expect(mp3.length).toBe(2 * 384);
+    expect(mp3.length).toBe(4 * 384);
+    expect(silentMp3(100).length).toBe(2 * 384);
     expect([...mp3.subarray(0, 2)]).toEqual([0xff, 0xfb]);
   });
 });

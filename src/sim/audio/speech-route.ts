@@ -2,12 +2,22 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { admitOpenAIRequest, type SimContext } from '../chat-route.js';
 import { pause, sendError } from '../deliver.js';
 import { type OpenAiError, SimErrors } from '../openai-errors.js';
+import { silentAdtsAac } from './adts-aac.js';
+import { flac } from './flac.js';
+import { silentOggOpus } from './ogg-opus.js';
 import { silentMp3, tonePcm, wav } from './sim-audio.js';
 
 const VOICES = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer', 'verse'];
-/** The formats OpenAI makes; the simulator renders these three (opus, aac and flac are refused, saying so). */
-const FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
-const RENDERED: Record<string, string> = { mp3: 'audio/mpeg', wav: 'audio/wav', pcm: 'audio/pcm' };
+
+/** OpenAI's formats, each with its Content-Type and the simulator's rendering of 16-bit PCM at 24 kHz. */
+const FORMATS: Readonly<Record<string, { type: string; render: (pcm: Buffer) => Buffer }>> = {
+  mp3: { type: 'audio/mpeg', render: (pcm) => silentMp3(pcm.length / 2) },
+  opus: { type: 'audio/opus', render: (pcm) => silentOggOpus(pcm.length / 2) },
+  aac: { type: 'audio/aac', render: (pcm) => silentAdtsAac(pcm.length / 2) },
+  flac: { type: 'audio/flac', render: flac },
+  wav: { type: 'audio/wav', render: wav },
+  pcm: { type: 'audio/pcm', render: (pcm) => pcm },
+};
 const MAX_INPUT = 4_096;
 /** Bytes per streamed piece of audio. */
 const PIECE = 4_800;
@@ -34,22 +44,20 @@ export function readSpeechRequest(
     };
   if (voice === undefined) return { ok: false, error: SimErrors.missingParameter('voice') };
   if (!VOICES.includes(voice as string)) return { ok: false, error: SimErrors.invalidValue('voice', String(voice), VOICES) };
-  if (!FORMATS.includes(response_format as string))
-    return { ok: false, error: SimErrors.invalidValue('response_format', String(response_format), FORMATS) };
-  if (!RENDERED[response_format as string])
-    return {
-      ok: false,
-      error: SimErrors.invalidValue('response_format', `${String(response_format)} (sim: not rendered)`, Object.keys(RENDERED)),
-    };
+  if (!Object.hasOwn(FORMATS, response_format as string))
+    return { ok: false, error: SimErrors.invalidValue('response_format', String(response_format), Object.keys(FORMATS)) };
   if (typeof speed !== 'number' || speed < 0.25 || speed > 4)
     return { ok: false, error: SimErrors.invalidValue('speed', String(speed), ['0.25 to 4.0']) };
   return { ok: true, request: { input, format: response_format as string, speed } };
 }
 
-/** The audio bytes of a request: a tone as long as the text takes to say (silence for mp3). */
+/**
+ * The audio bytes of a request: a tone as long as the text takes to say, in
+ * the format asked for (lossless ones carry the tone; mp3, opus and aac are
+ * silence of that length, which needs no encoder).
+ */
 export function speechAudio({ input, format, speed }: SimSpeechRequest): Buffer {
-  const pcm = tonePcm([...input].length, speed);
-  return format === 'wav' ? wav(pcm) : format === 'mp3' ? silentMp3(pcm.length / 2) : pcm;
+  return FORMATS[format]!.render(tonePcm([...input].length, speed));
 }
 
 /**
@@ -65,7 +73,7 @@ export async function handleSpeech(req: IncomingMessage, res: ServerResponse, co
   const read = readSpeechRequest(admitted.body, admitted.model);
   if (!read.ok) return sendError(res, read.error);
   const audio = speechAudio(read.request);
-  res.writeHead(200, { 'content-type': RENDERED[read.request.format]!, 'transfer-encoding': 'chunked' });
+  res.writeHead(200, { 'content-type': FORMATS[read.request.format]!.type, 'transfer-encoding': 'chunked' });
   await pause(knobs.ttftMs, signal);
   for (let offset = 0, piece = 0; offset < audio.length; offset += PIECE, piece++) {
     if (knobs.failAfterChunks !== undefined && piece >= knobs.failAfterChunks) {
