@@ -41,7 +41,7 @@ export interface StreamOutput {
 }
 
 /** The chat-completions stream: `data: <chunk>` lines, a usage chunk at the end if none came, and `data: [DONE]`. */
-export function chatChunksOutput(sse: SseWriter): StreamOutput {
+export function chatChunksOutput(sse: Pick<SseWriter, 'data'>): StreamOutput {
   return {
     async send(chunk) {
       if (chunk) await sse.data(JSON.stringify(chunk));
