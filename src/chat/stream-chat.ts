@@ -20,7 +20,7 @@ import { AnswerText } from './estimate-tokens.js';
 import { StreamedText } from './generation-content.js';
 import { nativeMessagesOf } from './native-messages.js';
 import { holdForNextCall } from './reserve-chat-run.js';
-import type { ChatRun } from './run.js';
+import type { ChatRun, RoutedRequest, Run } from './run.js';
 import { runAttempts } from './run-attempts.js';
 import type { ChatServices } from './run-services.js';
 import { attemptOptions, failRun, noteServed } from './serve-run.js';
@@ -122,6 +122,29 @@ export function streamBreak(
   return { stopped: false, failure: Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${why}`) };
 }
 
+/**
+ * How a stream ends whose every attempt failed before its first event: the
+ * run recorded (failRun); nothing more for a client that left; the error
+ * answer while nothing was sent; else (keep-alive comments went out) the
+ * stream's own error event, which `writeFailure` writes in its protocol. A
+ * stop by the gateway's shutdown, not its client, is told as such.
+ */
+export async function failBeforeStart(
+  services: Pick<ChatServices, 'ledger' | 'clock'>,
+  run: Run<RoutedRequest>,
+  error: unknown,
+  client: { sse: SseWriter; signal: AbortSignal; respondWithError: (error: unknown) => void },
+  writeFailure: (failure: GatewayError) => Promise<void>,
+): Promise<void> {
+  const { sse, signal } = client;
+  const recorded = await failRun(services, run, error, [], true);
+  const failure = signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : recorded;
+  if (signal.aborted && failure === recorded) return sse.end();
+  if (!sse.started) return client.respondWithError(failure);
+  await writeFailure(isGatewayError(failure) ? failure : Errors.internal());
+  return sse.end();
+}
+
 export async function streamChat(
   services: ChatServices,
   run: ChatRun,
@@ -171,14 +194,8 @@ export async function streamChat(
     );
   } catch (error) {
     keepAlive.stop();
-    const recorded = await failRun(services, run, error, [], true);
-    // Stopped by the gateway's shutdown, not its client: the client is still there to be told.
-    const failure = signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : recorded;
-    if (signal.aborted && failure === recorded) return sse.end();
-    if (!sse.started) return respondWithError(failure);
     const identity = { id: run.id, created: Math.floor(run.startedAt / 1000), model: run.attempts[0]?.modelId ?? '', provider: undefined };
-    await output.fail(isGatewayError(failure) ? failure : Errors.internal(), identity);
-    return sse.end();
+    return failBeforeStart(services, run, error, { sse, signal, respondWithError }, (failure) => output.fail(failure, identity));
   }
   keepAlive.stop();
   noteServed(services, run, served.attempt);
@@ -207,6 +224,8 @@ async function relay(
   const created = Math.floor(run.startedAt / 1000);
   const provider = attempt.endpoint.provider;
   const identity: StreamIdentity = { id: run.id, created, model: attempt.modelId, provider };
+  // service_metadata as the run stands now: its attempts, and the server-tool loop's entry once it ended.
+  const metadata = () => serviceMetadata({ ...finished().routing, attempts: outcomes });
   // The usage to bill: what the upstream reported, checked against what it sent, with the web plugin's searches.
   const check = async (reported: Usage | undefined): Promise<CheckedUsage> => {
     const checked = await checkChatUsage(reported, run.request, attempt.endpoint, tally.answer);
@@ -265,7 +284,7 @@ async function relay(
         ...tally.usage.usage,
         cost: computeCost(attempt.endpoint.pricing, tally.usage.usage, new Date(run.startedAt)).total + innerCost(),
       };
-      if (run.wantsMetadata) Object.assign(chunk, { service_metadata: serviceMetadata({ ...finished().routing, attempts: outcomes }) });
+      if (run.wantsMetadata) Object.assign(chunk, { service_metadata: metadata() });
     }
   };
 
@@ -302,7 +321,14 @@ async function relay(
   }
   const usage = await usageSoFar();
   const { cost } = await settleRun(services, finished(), end({}, usage));
-  await output.end(sentUsage ? undefined : { ...usage.usage, cost: cost + innerCost() }, identity);
+  await output.end(
+    {
+      usage: { ...usage.usage, cost: cost + innerCost() },
+      usageSent: sentUsage,
+      ...(run.wantsMetadata ? { serviceMetadata: metadata() } : {}),
+    },
+    identity,
+  );
   sse.end();
 }
 

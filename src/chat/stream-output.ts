@@ -11,6 +11,16 @@ export interface StreamIdentity {
   provider: string | undefined;
 }
 
+/** How a served stream ended: what it was billed, and what the client asked to be told of its routing. */
+export interface StreamEnd {
+  /** The usage billed, with its cost. */
+  usage: Usage;
+  /** Whether a relayed chunk already carried the usage (with its cost, and service_metadata when asked). */
+  usageSent: boolean;
+  /** service_metadata, when the client asked for it (X-Service-Metadata). */
+  serviceMetadata?: unknown;
+}
+
 /**
  * What a streaming run writes to its client, in the client's protocol: the
  * chat-completions chunks (chatChunksOutput), or Anthropic's events for
@@ -24,21 +34,24 @@ export interface StreamOutput {
    * undefined for an event with no canonical reading).
    */
   send(chunk: ChatCompletionChunk | undefined, native: MessagesStreamEvent | undefined, identity: StreamIdentity): Promise<void>;
-  /** A served stream's end, once its ledger row is written: `usage` (with cost) when no chunk carried it. */
-  end(usage: Usage | undefined, identity: StreamIdentity): Promise<void>;
+  /** A served stream's end, once its ledger row is written. */
+  end(ending: StreamEnd, identity: StreamIdentity): Promise<void>;
   /** The failure of a stream that had begun, the last thing it sends. */
   fail(failure: GatewayError, identity: StreamIdentity): Promise<void>;
 }
 
 /** The chat-completions stream: `data: <chunk>` lines, a usage chunk at the end if none came, and `data: [DONE]`. */
-export function chatChunksOutput(sse: SseWriter): StreamOutput {
+export function chatChunksOutput(sse: Pick<SseWriter, 'data'>): StreamOutput {
   return {
     async send(chunk) {
       if (chunk) await sse.data(JSON.stringify(chunk));
     },
-    async end(usage, { id, created, model, provider }) {
-      // The client gets usage on the final chunk even when the upstream sent none.
-      if (usage) await sse.data(JSON.stringify({ id, object: 'chat.completion.chunk', created, model, provider, choices: [], usage }));
+    async end({ usage, usageSent, serviceMetadata }, { id, created, model, provider }) {
+      // The client gets usage (and service_metadata) on the final chunk even when the upstream sent none.
+      if (!usageSent) {
+        const last = { id, object: 'chat.completion.chunk', created, model, provider, choices: [], usage };
+        await sse.data(JSON.stringify(serviceMetadata === undefined ? last : { ...last, service_metadata: serviceMetadata }));
+      }
       await sse.data('[DONE]');
     },
     async fail(error, { id, created, model, provider }) {

@@ -4,7 +4,8 @@ import type { MessagesUsage } from '../protocol/messages.js';
 /**
  * Anthropic's usage for canonical usage (pure). Anthropic's input_tokens
  * leaves out what was read from or written to the prompt cache, which it
- * counts apart; the canonical prompt_tokens holds all three.
+ * counts apart; the canonical prompt_tokens holds all three. The gateway's
+ * cost, when the usage has it, rides along as the reference's Messages usage has it.
  */
 export function convertToMessagesUsage(usage: Usage | undefined): MessagesUsage {
   const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
@@ -14,5 +15,6 @@ export function convertToMessagesUsage(usage: Usage | undefined): MessagesUsage 
     output_tokens: usage?.completion_tokens ?? 0,
     cache_creation_input_tokens: written,
     cache_read_input_tokens: cached,
+    ...(usage?.cost !== undefined ? { cost: usage.cost } : {}),
   };
 }

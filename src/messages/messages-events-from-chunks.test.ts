@@ -111,6 +111,21 @@ describe('MessagesEventsFromChunks', () => {
     expect(events[2]!.usage).toMatchObject({ input_tokens: 5, output_tokens: 0 });
   });
 
+  it("carries the usage's cost on message_delta, and service_metadata on message_stop only when given", () => {
+    const usage = { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6, cost: 0.00042 };
+    const plain = new MessagesEventsFromChunks({ id: 'gen-1', model: 'm' }).finish(usage);
+    expect(plain.at(-2)!.usage).toEqual({
+      input_tokens: 5,
+      output_tokens: 1,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      cost: 0.00042,
+    });
+    expect(plain.at(-1)).toEqual({ type: 'message_stop' });
+    const described = new MessagesEventsFromChunks({ id: 'gen-1', model: 'm' }).finish(usage, { attempt: 2 });
+    expect(described.at(-1)).toEqual({ type: 'message_stop', service_metadata: { attempt: 2 } });
+  });
+
   it('reads only the first choice, and a length finish as max_tokens', () => {
     const other = { ...chunk({}), choices: [{ index: 1, delta: { content: 'ignored' }, finish_reason: null }] } as ChatCompletionChunk;
     const events = run([chunk({ content: 'a' }), other, chunk({}, 'length')]);

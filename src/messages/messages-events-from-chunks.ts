@@ -11,8 +11,8 @@ type BlockKind = 'text' | 'thinking' | 'tool_use';
  * block per run of reasoning (thinking), text or one tool call, each opened
  * by content_block_start, filled by deltas (thinking_delta, text_delta,
  * input_json_delta) and closed by content_block_stop when the next begins;
- * at the end message_delta with the stop reason and the usage, then
- * message_stop. Input tokens are known only at the end: message_start says
+ * at the end message_delta with the stop reason and the usage (with the
+ * gateway's cost), then message_stop. Input tokens are known only at the end: message_start says
  * 0 and message_delta carries the count, as Anthropic's own stream may.
  */
 export class MessagesEventsFromChunks {
@@ -46,20 +46,22 @@ export class MessagesEventsFromChunks {
     return events;
   }
 
-  /** The closing events: the open block's end, message_delta (stop reason, usage: `usage` when no chunk carried it), message_stop. */
-  finish(usage?: Usage): MessagesStreamEvent[] {
+  /**
+   * The closing events: the open block's end, message_delta (stop reason,
+   * usage: `usage`, with its cost, else the last a chunk carried), and
+   * message_stop, with `serviceMetadata` as its service_metadata when given
+   * (where the reference's MessagesStopEvent has its metadata).
+   */
+  finish(usage?: Usage, serviceMetadata?: unknown): MessagesStreamEvent[] {
     const events = this.start();
     events.push(...this.close());
-    const { input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens } = convertToMessagesUsage(
-      usage ?? this.usage,
-    );
     events.push(
       {
         type: 'message_delta',
         delta: { stop_reason: mapToMessagesStopReason(this.finishReason, this.nativeReason), stop_sequence: null },
-        usage: { input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens },
+        usage: convertToMessagesUsage(usage ?? this.usage),
       },
-      { type: 'message_stop' },
+      serviceMetadata === undefined ? { type: 'message_stop' } : { type: 'message_stop', service_metadata: serviceMetadata },
     );
     return events;
   }

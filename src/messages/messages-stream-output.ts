@@ -5,16 +5,23 @@ import { isRecord } from '../util/is-record.js';
 import { convertToMessagesError } from './map-messages-error.js';
 import { MessagesEventsFromChunks } from './messages-events-from-chunks.js';
 
+/** The events an untranslated stream ends with, held back until the run is billed. */
+const CLOSING = new Set(['message_delta', 'message_stop']);
+
 /**
  * A POST /messages stream in Anthropic's named events. An untranslated
  * stream's events go as the upstream sent them, message_start naming the
  * generation and the gateway's model; a translated one's chunks become
- * events (MessagesEventsFromChunks). A failure after the start is an
- * `error` event, as Anthropic ends a stream that fails.
+ * events (MessagesEventsFromChunks). Either way message_delta and
+ * message_stop go once the ledger row is written, as chat's last chunk
+ * does: message_delta's usage with the cost billed, message_stop with
+ * service_metadata when asked. A failure after the start is an `error`
+ * event, as Anthropic ends a stream that fails.
  */
-export function messagesStreamOutput(sse: SseWriter): StreamOutput {
+export function messagesStreamOutput(sse: Pick<SseWriter, 'event'>): StreamOutput {
   let translated: MessagesEventsFromChunks | undefined;
   let native = false;
+  const closing: MessagesStreamEvent[] = [];
   const write = (event: MessagesStreamEvent) => sse.event(event.type, JSON.stringify(event));
   const writeAll = async (events: MessagesStreamEvent[]) => {
     for (const event of events) await write(event);
@@ -23,6 +30,7 @@ export function messagesStreamOutput(sse: SseWriter): StreamOutput {
     async send(chunk, event, identity) {
       if (event) {
         native = true;
+        if (CLOSING.has(event.type)) return void closing.push(event);
         return write(
           event.type === 'message_start' && isRecord(event.message)
             ? { ...event, message: { ...event.message, id: identity.id, model: identity.model } }
@@ -34,10 +42,21 @@ export function messagesStreamOutput(sse: SseWriter): StreamOutput {
       translated ??= new MessagesEventsFromChunks({ id: identity.id, model: identity.model });
       await writeAll(translated.chunk(chunk));
     },
-    async end(usage, identity) {
-      if (native) return;
-      translated ??= new MessagesEventsFromChunks({ id: identity.id, model: identity.model });
-      await writeAll(translated.finish(usage));
+    async end({ usage, serviceMetadata }, identity) {
+      if (!native) {
+        translated ??= new MessagesEventsFromChunks({ id: identity.id, model: identity.model });
+        return writeAll(translated.finish(usage, serviceMetadata));
+      }
+      // The upstream's own counts stay; the cost and service_metadata are the gateway's.
+      await writeAll(
+        closing.map((event) =>
+          event.type === 'message_delta'
+            ? { ...event, usage: { ...(isRecord(event.usage) ? event.usage : {}), cost: usage.cost } }
+            : serviceMetadata === undefined
+              ? event
+              : { ...event, service_metadata: serviceMetadata },
+        ),
+      );
     },
     async fail(failure) {
       const { type, error } = convertToMessagesError(failure, null);

@@ -10,7 +10,7 @@ import type { ImageRequest, UpstreamImages } from './images.js';
 import type { MessagesRequest, MessagesResponse, MessagesStreamEvent } from './messages.js';
 import type { RerankRequest, UpstreamRerank } from './rerank.js';
 import type { ResponseObject, ResponseStreamEvent, ResponsesRequest } from './responses.js';
-import type { SpeechRequest } from './speech.js';
+import type { SpeechRequest, SpeechStreamEvent } from './speech.js';
 import type { TranscriptionRequest, UpstreamTranscription } from './transcription.js';
 import type { UpstreamTarget } from './upstream.js';
 import type { UpstreamVideoRequest, VideoRequest } from './video-request.js';
@@ -116,6 +116,12 @@ export interface SpeechAdapter {
   readonly kind: string;
   /** Resolves once the upstream accepted the request, to its audio as it streams; rejects with UpstreamError. */
   speak(request: SpeechRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamVideoContent>;
+  /**
+   * The same with `stream_format: "sse"`: resolves once the upstream
+   * accepted it (2xx and an event stream), to its events as they arrive,
+   * ending with speech.audio.done; a failure is UpstreamError, mid-stream too.
+   */
+  speakEvents(request: SpeechRequest, target: UpstreamTarget, context: AdapterContext): Promise<AsyncIterable<SpeechStreamEvent>>;
 }
 
 export interface TranscriptionAdapter {

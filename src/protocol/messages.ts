@@ -85,6 +85,8 @@ export interface MessagesUsage {
   cache_creation_input_tokens: number | null;
   cache_read_input_tokens: number | null;
   service_tier?: string | null;
+  /** USD, the gateway's: what the answer was billed. */
+  cost?: number;
 }
 
 /** A Message, the non-streaming answer. */

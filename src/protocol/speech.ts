@@ -9,6 +9,20 @@ export interface SpeechRequest {
   speed?: number;
   /** OpenAI's voice instructions (gpt-4o-mini-tts). */
   instructions?: string;
+  /** OpenAI's `sse`: the audio as speech.audio.delta events and a speech.audio.done with the usage; raw audio (`audio`) unless asked. */
+  stream_format?: 'sse' | 'audio';
   provider?: Record<string, unknown> | null;
   user?: string;
+}
+
+/**
+ * One event of OpenAI's speech stream: speech.audio.delta (`audio`, a
+ * base64 piece) or speech.audio.done (`usage`: input_tokens, output_tokens,
+ * total_tokens); others pass through as they came.
+ */
+export interface SpeechStreamEvent {
+  type: string;
+  audio?: string;
+  usage?: unknown;
+  [field: string]: unknown;
 }

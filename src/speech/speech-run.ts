@@ -9,27 +9,33 @@ import { startRun } from '../chat/start-run.js';
 import type { SpeechAdapter, UpstreamVideoContent } from '../protocol/adapters.js';
 import type { SpeechRequest } from '../protocol/speech.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
+import { characters, maxSpeechTokens } from './speech-usage.js';
 
 /** What the speech flow needs beyond the request; built once in app.ts. */
 export interface SpeechServices extends RunServices {
   adapters: Readonly<Record<string, SpeechAdapter>>;
+  /** How long an SSE speech waits for its first upstream event before sending keep-alive comments. */
+  keepAliveAfterMs: number;
 }
 
 export type SpeechRun = Run<SpeechRequest>;
-
-/** The characters a request is billed for: its input's, counted as code points (what the providers count). */
-export const characters = (request: Pick<SpeechRequest, 'input'>): number => [...request.input].length;
 
 /** Plans a speech request: the model's endpoints as chat plans them. A model of another type is a 400 naming its endpoint. */
 export function startSpeechRun(services: SpeechServices, key: ApiKeyRow, request: SpeechRequest, context: RunContext): SpeechRun {
   return startRun(services, key, request, context, { task: 'speech', requested: [request.model] });
 }
 
-/** The most a speech request can cost: its characters at the dearest endpoint's `character` price, plus its `request` price. */
+/**
+ * The most a speech request can cost at the dearest endpoint: its
+ * characters at the `character` price, the most tokens it can be billed
+ * (maxSpeechTokens) at the token prices, and the `request` price.
+ */
 export function speechRunCeiling(run: SpeechRun): CostCeiling {
   const at = new Date(run.startedAt);
   const units = { characters: characters(run.request) };
-  return { usd: Math.max(0, ...run.attempts.map((a) => computeCost(a.endpoint.pricing, undefined, at, 1, units).total)) };
+  const max = maxSpeechTokens(run.request);
+  const usage = { prompt_tokens: max.input, completion_tokens: max.output, total_tokens: max.input + max.output };
+  return { usd: Math.max(0, ...run.attempts.map((a) => computeCost(a.endpoint.pricing, usage, at, 1, units).total)) };
 }
 
 /**

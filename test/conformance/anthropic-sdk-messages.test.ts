@@ -39,6 +39,13 @@ describe.each(testEngines)('messages through @anthropic-ai/sdk on $name', (engin
             { provider: 'anth', upstream: 'claude-sim' },
           ],
         },
+        {
+          id: 'mixed/fallback-meta',
+          endpoints: [
+            { provider: 'anth', upstream: 'claude-sim@status=529' },
+            { provider: 'alpha', upstream: 'sim-model' },
+          ],
+        },
         { id: 'claude/breaks', endpoints: [{ provider: 'anth', upstream: 'claude-sim@chunks=6,fail_after=2,fail_mode=error-event' }] },
       ],
     );
@@ -154,6 +161,41 @@ describe.each(testEngines)('messages through @anthropic-ai/sdk on $name', (engin
       .create({ model: 'nobody/nothing', max_tokens: 10, messages: question })
       .catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(Anthropic.NotFoundError);
+  });
+
+  describe('with X-Service-Metadata: enabled', () => {
+    it.each([
+      ['claude/sim', ['anth']],
+      ['gpt/sim', ['alpha']],
+      ['mixed/fallback-meta', ['anth', 'alpha']],
+    ])('messages.stream of %s: the raw message_stop carries service_metadata, message_delta the cost', async (model, providers) => {
+      const described = new Anthropic({
+        baseURL: gw.baseUrl.replace(/\/v1$/, ''),
+        apiKey: gw.managementKey,
+        maxRetries: 0,
+        defaultHeaders: { 'x-service-metadata': 'enabled' },
+      });
+      // The failing endpoint first (a gateway field beside Anthropic's): the plan's order is otherwise weighted at random.
+      const params = { model, max_tokens: 200, messages: question, provider: { order: ['anth'] } };
+      const stream = described.messages.stream(params);
+      const events: Record<string, any>[] = [];
+      stream.on('streamEvent', (event) => events.push(event));
+      const message = await stream.finalMessage();
+      expect(message.content[0]?.type).toBe('text');
+      const stop = events.find((event) => event.type === 'message_stop');
+      expect(stop?.service_metadata).toMatchObject({ requested: model, attempt: providers.length });
+      expect(stop?.service_metadata.attempts.map((a: { provider: string }) => a.provider)).toEqual(providers);
+      const delta = events.find((event) => event.type === 'message_delta');
+      expect(delta?.usage.cost).toBeGreaterThan(0);
+    });
+
+    it('sends none without the header', async () => {
+      const stream = client.messages.stream({ model: 'claude/sim', max_tokens: 200, messages: question });
+      const events: Anthropic.RawMessageStreamEvent[] = [];
+      stream.on('streamEvent', (event) => events.push(event));
+      await stream.finalMessage();
+      expect(events.at(-1)).toEqual({ type: 'message_stop' });
+    });
   });
 
   it('raises a stream that fails mid-way as an APIError from its error event', async () => {

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { Stream } from 'openai/core/streaming';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speechAudio } from '../../src/sim/audio/speech-route.js';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
@@ -13,6 +14,9 @@ const MODELS = [
   ['sim/flaky-tts', 'openai-b'],
 ] as const;
 
+/** gpt-4o-mini-tts's kind of pricing: text tokens in, audio tokens out. */
+const TOKEN_PRICES = '{ prompt: 0.0000006, completion: 0.000012 }';
+
 /** The openai client's audio.speech against gateway + simulator, unchanged but for base URL and key. */
 describe.each(testEngines)('speech through the openai client on $name', (engine) => {
   let sim: Simulator;
@@ -22,6 +26,14 @@ describe.each(testEngines)('speech through the openai client on $name', (engine)
     sim = await startSimulator();
     const catalog = taskSimCatalog(sim.url, 'speech', [
       { id: 'sim/tts', endpoints: [{ provider: 'openai-a', upstream: 'tts-1@chunk_delay=2', pricing: '{ character: 0.000015 }' }] },
+      { id: 'sim/sse-tts', endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-mini-tts@chunk_delay=2', pricing: TOKEN_PRICES }] },
+      {
+        id: 'sim/flaky-sse-tts',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-4o-mini-tts@status=503', pricing: TOKEN_PRICES },
+          { provider: 'openai-b', upstream: 'gpt-4o-mini-tts', pricing: TOKEN_PRICES },
+        ],
+      },
       {
         id: 'sim/flaky-tts',
         endpoints: [
@@ -44,5 +56,24 @@ describe.each(testEngines)('speech through the openai client on $name', (engine)
     expect(Buffer.from(await response.arrayBuffer())).toEqual(speechAudio({ input, format: 'wav', speed: 1 }));
     const gen = await call(gw, 'GET', `/generation?id=${response.headers.get('x-generation-id')}`, { key: gw.managementKey });
     expect(gen.body.data).toMatchObject({ api_type: 'tts', provider_name: provider });
+  });
+
+  it.each([
+    ['sim/sse-tts', ['openai-a']],
+    ['sim/flaky-sse-tts', ['openai-a', 'openai-b']],
+  ])("openai: audio.speech.create with stream_format 'sse' on %s, read with the SDK's own SSE stream", async (model, tried) => {
+    const openai = new OpenAI({ baseURL: gw.baseUrl, apiKey: gw.managementKey, maxRetries: 0 });
+    const response = await openai.audio.speech.create({ model, voice: 'coral', input, response_format: 'pcm', stream_format: 'sse' });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events: { type: string; audio?: string; usage?: Record<string, number> }[] = [];
+    for await (const event of Stream.fromSSEResponse<(typeof events)[number]>(response, new AbortController())) events.push(event);
+    const audio = Buffer.concat(events.filter((e) => e.type === 'speech.audio.delta').map((e) => Buffer.from(e.audio!, 'base64')));
+    expect(audio).toEqual(speechAudio({ input, format: 'pcm', speed: 1 }));
+    const done = events.at(-1)!;
+    expect(done.type).toBe('speech.audio.done');
+    expect(done.usage).toMatchObject({ input_tokens: expect.any(Number), output_tokens: expect.any(Number), cost: expect.any(Number) });
+    const gen = await call(gw, 'GET', `/generation?id=${response.headers.get('x-generation-id')}`, { key: gw.managementKey });
+    expect(gen.body.data.total_cost).toBeCloseTo(done.usage!.cost!, 12);
+    expect(gen.body.data.provider_responses.map((p: { provider_name: string }) => p.provider_name)).toEqual(tried);
   });
 });

@@ -42,6 +42,21 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
             { provider: 'alpha', upstream: 'sim-model' },
           ],
         },
+        // The same, for the service_metadata test alone: a failure of the others' would have it tried last.
+        {
+          id: 'claude/fallback-meta',
+          endpoints: [
+            { provider: 'anth', upstream: 'claude-sim@status=529' },
+            { provider: 'anth-two', upstream: 'claude-sim' },
+          ],
+        },
+        {
+          id: 'mixed/fallback-meta',
+          endpoints: [
+            { provider: 'anth', upstream: 'claude-sim@status=500' },
+            { provider: 'alpha', upstream: 'sim-model' },
+          ],
+        },
         { id: 'claude/breaks', endpoints: [{ provider: 'anth', upstream: 'claude-sim@chunks=6,fail_after=2,fail_mode=error-event' }] },
         { id: 'gpt/breaks', endpoints: [{ provider: 'alpha', upstream: 'sim-model@chunks=6,fail_after=3' }] },
       ],
@@ -57,18 +72,21 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
   });
 
   const headers = (key: string) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' });
-  const send = (body: Record<string, unknown>, key = gw.managementKey) =>
+  const send = (body: Record<string, unknown>, key = gw.managementKey, extra: Record<string, string> = {}) =>
     fetch(`${gw.baseUrl}/messages`, {
       method: 'POST',
-      headers: headers(key),
+      headers: { ...headers(key), ...extra },
       body: JSON.stringify({ max_tokens: 256, messages: [{ role: 'user', content: 'Hello there' }], ...body }),
     });
   const create = async (body: Record<string, unknown>, key?: string) => {
     const response = await send(body, key);
     return { status: response.status, body: (await response.json()) as any };
   };
-  const stream = async (body: Record<string, unknown>): Promise<{ status: number; events: NamedEvent[]; contentType: string | null }> => {
-    const response = await send({ ...body, stream: true });
+  const stream = async (
+    body: Record<string, unknown>,
+    extra: Record<string, string> = {},
+  ): Promise<{ status: number; events: NamedEvent[]; contentType: string | null }> => {
+    const response = await send({ ...body, stream: true }, gw.managementKey, extra);
     const events: NamedEvent[] = [];
     const parser = createParser({ onEvent: (e) => events.push({ event: e.event ?? 'message', data: JSON.parse(e.data) }) });
     const text = await response.text();
@@ -224,6 +242,42 @@ describe.each(testEngines)('POST /messages on $name', (engine) => {
     const row = await generation(plain.body.id);
     expect(row.provider_name).not.toBe('anth');
   });
+
+  const METADATA = { 'x-service-metadata': 'enabled' };
+
+  it.each([
+    ['claude/sim', 'anth', 1],
+    ['gpt/sim', 'alpha', 1],
+    ['claude/fallback-meta', 'anth-two', 2],
+    ['mixed/fallback-meta', 'alpha', 2],
+  ])('streams %s with the cost billed on message_delta and service_metadata on message_stop when asked', async (model, provider, tries) => {
+    // The failing endpoint first: the plan's order is otherwise weighted by price, at random.
+    const { events } = await stream({ model, provider: { order: ['anth'] } }, METADATA);
+    const [delta, stop] = events.slice(-2).map((e) => e.data);
+    const row = await generation(events[0]!.data.message.id);
+    expect(row.provider_name).toBe(provider);
+    expect(delta.usage.cost).toBeCloseTo(row.total_cost, 12);
+    expect(row.total_cost).toBeGreaterThan(0);
+    expect(stop.service_metadata).toMatchObject({ attempt: tries, requested: model });
+    const attempts = stop.service_metadata.attempts;
+    expect(attempts.map((a: any) => a.provider)).toEqual(tries === 1 ? [provider] : ['anth', provider]);
+    expect(attempts.at(-1).status).toBe(200);
+    if (tries === 2) expect(attempts[0].status).toBeGreaterThanOrEqual(500);
+    const selected = stop.service_metadata.endpoints.available.filter((e: any) => e.selected);
+    expect(selected).toEqual([expect.objectContaining({ provider })]);
+  });
+
+  it.each(['claude/sim', 'gpt/sim'])(
+    'answers %s with the cost billed in usage, as the stream does, and no service_metadata unasked',
+    async (model) => {
+      const plain = await create({ model });
+      expect(plain.body.usage.cost).toBeCloseTo((await generation(plain.body.id)).total_cost, 12);
+      expect(plain.body).not.toHaveProperty('service_metadata');
+      const { events } = await stream({ model });
+      expect(events.at(-1)!.data).toEqual({ type: 'message_stop' });
+      expect(events.at(-2)!.data.usage.cost).toBeGreaterThan(0);
+    },
+  );
 
   it.each(['claude/breaks', 'gpt/breaks'])('ends a stream that breaks mid-way (%s) with an error event', async (model) => {
     const { status, events } = await stream({ model });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { speechAudio } from '../../src/sim/audio/speech-route.js';
+import { speechAudio, speechUsage } from '../../src/sim/audio/speech-route.js';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
@@ -8,6 +8,8 @@ import { taskSimCatalog } from '../support/task-sim-catalog.js';
 
 const input = 'Hello from the simulated voice.';
 const PER_CHARACTER = '{ character: 0.000015 }';
+/** gpt-4o-mini-tts's kind of pricing: text tokens in, audio tokens out. */
+const TOKEN_PRICES = '{ prompt: 0.0000006, completion: 0.000012 }';
 /** The error envelope of a refused request. */
 const errorOf = async (res: Response) => ((await res.json()) as { error: { message: string; metadata: unknown } }).error;
 
@@ -34,6 +36,16 @@ describe.each(testEngines)('speech on $name', (engine) => {
         ],
       },
       { id: 'sim/pricey-tts', endpoints: [{ provider: 'openai-a', upstream: 'tts-1', pricing: '{ character: 0.01 }' }] },
+      { id: 'sim/tts-1', endpoints: [{ provider: 'openai-a', upstream: 'tts-1', pricing: PER_CHARACTER }] },
+      { id: 'sim/token-tts', endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-mini-tts', pricing: TOKEN_PRICES }] },
+      {
+        id: 'sim/flaky-token-tts',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-4o-mini-tts@status=503', pricing: TOKEN_PRICES },
+          { provider: 'openai-b', upstream: 'gpt-4o-mini-tts', pricing: TOKEN_PRICES },
+        ],
+      },
+      { id: 'sim/breaking-tts', endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-mini-tts@fail_after=1', pricing: TOKEN_PRICES }] },
     ]);
     gw = await startGateway(engine, { catalog, chat: { retryBudget: { maxWaitMs: 0, totalWaitMs: 0 } } });
   });
@@ -71,6 +83,20 @@ describe.each(testEngines)('speech on $name', (engine) => {
     expect(Buffer.from(await wav.arrayBuffer())).toEqual(speechAudio({ input, format: 'wav', speed: 2 }));
   });
 
+  it.each([
+    ['mp3', 'audio/mpeg'],
+    ['opus', 'audio/opus'],
+    ['aac', 'audio/aac'],
+    ['flac', 'audio/flac'],
+    ['wav', 'audio/wav'],
+    ['pcm', 'audio/pcm'],
+  ])('serves %s as OpenAI does, with Content-Type %s and the bytes as made', async (format, type) => {
+    const res = await speak({ model: 'sim/tts', response_format: format });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(type);
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(speechAudio({ input, format, speed: 1 }));
+  });
+
   it('falls back past an endpoint that answers 503', async () => {
     const res = await speak({ model: 'sim/flaky-tts', response_format: 'mp3' });
     expect(res.status).toBe(200);
@@ -81,6 +107,63 @@ describe.each(testEngines)('speech on $name', (engine) => {
       ['openai-a', 503],
       ['openai-b', 200],
     ]);
+  });
+
+  /** The data-only events of an SSE speech, parsed. */
+  const events = async (res: Response) =>
+    (await res.text())
+      .split('\n\n')
+      .filter((frame) => frame.startsWith('data: '))
+      .map((frame) => JSON.parse(frame.slice('data: '.length)) as { type: string; audio?: string; usage?: any; error?: any });
+  const generation = async (res: Response) =>
+    (await call(gw, 'GET', `/generation?id=${res.headers.get('x-generation-id')}`, { key: gw.managementKey })).body.data;
+
+  it.each([
+    ['sim/token-tts', 'wav', ['openai-a']],
+    ['sim/flaky-token-tts', 'mp3', ['openai-a', 'openai-b']],
+  ])('streams %s as SSE: the audio in delta events, the done event with the tokens and the cost billed', async (model, format, tried) => {
+    const res = await speak({ model, response_format: format, stream_format: 'sse' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const got = await events(res);
+    // Written before the done event went out.
+    const row = await generation(res);
+    expect(got.slice(0, -1).every((e) => e.type === 'speech.audio.delta')).toBe(true);
+    const audio = Buffer.concat(got.slice(0, -1).map((e) => Buffer.from(e.audio!, 'base64')));
+    expect(audio).toEqual(speechAudio({ input, format, speed: 1 }));
+    const done = got.at(-1)!;
+    expect(done.type).toBe('speech.audio.done');
+    const tokens = speechUsage({ input, speed: 1 });
+    expect(done.usage).toEqual({ ...tokens, cost: expect.any(Number) });
+    expect(done.usage.cost).toBeCloseTo(tokens.input_tokens * 0.0000006 + tokens.output_tokens * 0.000012, 12);
+    expect((await simCalls()) >= tried.length).toBe(true);
+    expect(row).toMatchObject({
+      api_type: 'tts',
+      status: 'success',
+      streamed: true,
+      provider_name: tried.at(-1),
+      tokens_prompt: tokens.input_tokens,
+      tokens_completion: tokens.output_tokens,
+    });
+    expect(row.total_cost).toBeCloseTo(done.usage.cost, 12);
+    expect(row.provider_responses.map((p: { provider_name: string }) => p.provider_name)).toEqual(tried);
+  });
+
+  it('ends an SSE speech that breaks after its first event with an error event, and records the failure', async () => {
+    const res = await speak({ model: 'sim/breaking-tts', stream_format: 'sse' });
+    expect(res.status).toBe(200);
+    const got = await events(res);
+    expect(got[0]!.type).toBe('speech.audio.delta');
+    expect(got.at(-1)).toMatchObject({ type: 'error', error: { code: 502, message: expect.stringContaining('mid-stream') } });
+    const row = await generation(res);
+    expect(row).toMatchObject({ status: 'error', streamed: true, tokens_completion: 0 });
+    expect(row.tokens_prompt).toBeGreaterThan(0);
+  });
+
+  it('passes on the provider’s 400 for SSE from a model that only speaks raw audio (tts-1)', async () => {
+    const res = await speak({ model: 'sim/tts-1', stream_format: 'sse' });
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toContain("Invalid value: 'sse'");
   });
 
   it('refuses with 402 the characters the key’s limit cannot cover, before any upstream call', async () => {
@@ -102,6 +185,7 @@ describe.each(testEngines)('speech on $name', (engine) => {
     ['a text too long', { input: 'x'.repeat(4097) }, 'input must be at most 4096 characters long'],
     ['an unknown format', { response_format: 'ogg' }, 'response_format must be one of'],
     ['a speed of 5', { speed: 5 }, 'speed must be <= 4'],
+    ['an unknown stream format', { stream_format: 'ws' }, 'stream_format must be one of'],
   ])('refuses %s with a 400 naming the field and rule', async (_, over, message) => {
     const res = await speak({ model: 'sim/tts', ...over });
     expect(res.status).toBe(400);

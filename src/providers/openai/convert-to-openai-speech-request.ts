@@ -1,7 +1,7 @@
 import type { SpeechRequest } from '../../protocol/speech.js';
 import type { UpstreamTarget } from '../../protocol/upstream.js';
 
-/** OpenAI's POST /audio/speech body: the text, the voice, the format, and speed and instructions when asked. */
+/** OpenAI's POST /audio/speech body: the text, the voice, the format, and speed, instructions and the stream format when asked. */
 export function convertToOpenAISpeechRequest(
   request: SpeechRequest,
   target: Pick<UpstreamTarget, 'upstreamModel'>,
@@ -13,5 +13,6 @@ export function convertToOpenAISpeechRequest(
     response_format: request.response_format,
     ...(request.speed !== undefined ? { speed: request.speed } : {}),
     ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+    ...(request.stream_format !== undefined ? { stream_format: request.stream_format } : {}),
   };
 }

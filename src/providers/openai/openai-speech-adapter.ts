@@ -1,9 +1,14 @@
-import type { SpeechAdapter } from '../../protocol/adapters.js';
+import type { AdapterContext, SpeechAdapter } from '../../protocol/adapters.js';
+import type { SpeechRequest } from '../../protocol/speech.js';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { bearerKey } from '../shared/bearer-key.js';
+import { requireEventStream } from '../shared/read-upstream-body.js';
+import { readUpstreamEvents } from '../shared/read-upstream-events.js';
 import { sendUpstreamRequest } from '../shared/send-upstream-request.js';
 import { streamedBody } from '../shared/streamed-video.js';
 import { convertToOpenAISpeechRequest } from './convert-to-openai-speech-request.js';
 import { parseOpenAIError } from './parse-openai-error.js';
+import { readOpenAISpeechEvents } from './read-openai-speech-events.js';
 
 /** The audio types of OpenAI's formats, for an answer that names none. */
 const AUDIO_TYPES: Record<string, string> = {
@@ -15,18 +20,27 @@ const AUDIO_TYPES: Record<string, string> = {
   pcm: 'audio/pcm',
 };
 
-/** OpenAI's text to speech (POST {base}/audio/speech): the audio streams back as it is made. */
+function send(request: SpeechRequest, target: UpstreamTarget, context: AdapterContext, accept: string) {
+  return sendUpstreamRequest({
+    url: `${target.baseUrl.replace(/\/+$/, '')}/audio/speech`,
+    headers: { accept, ...bearerKey(target), ...target.headers },
+    body: convertToOpenAISpeechRequest(request, target),
+    timeoutMs: target.timeoutMs,
+    context,
+    parseProviderError: parseOpenAIError,
+  });
+}
+
+/** OpenAI's text to speech (POST {base}/audio/speech): the audio streams back as it is made, raw or as events. */
 export const openAISpeechAdapter: SpeechAdapter = {
   kind: 'openai',
   async speak(request, target, context) {
-    const response = await sendUpstreamRequest({
-      url: `${target.baseUrl.replace(/\/+$/, '')}/audio/speech`,
-      headers: { accept: 'audio/*', ...bearerKey(target), ...target.headers },
-      body: convertToOpenAISpeechRequest(request, target),
-      timeoutMs: target.timeoutMs,
-      context,
-      parseProviderError: parseOpenAIError,
-    });
+    const response = await send(request, target, context, 'audio/*');
     return streamedBody(response, AUDIO_TYPES[request.response_format] ?? 'application/octet-stream');
+  },
+  async speakEvents(request, target, context) {
+    const response = await send({ ...request, stream_format: 'sse' }, target, context, 'text/event-stream');
+    await requireEventStream(response);
+    return readOpenAISpeechEvents(readUpstreamEvents(response));
   },
 };

@@ -30,12 +30,13 @@ export function wav(pcm: Buffer): Buffer {
 }
 
 /**
- * Silent MP3 of about the same length: MPEG-1 Layer III frames at 128 kbit/s
- * and 48 kHz (1,152 samples, 384 bytes each) whose side information and
- * data are all zero, which decoders play as silence.
+ * Silent MP3 as long as `pcmSamples` at 24 kHz, to a frame: MPEG-1 Layer
+ * III frames at 128 kbit/s and 48 kHz (1,152 samples, 384 bytes each) whose
+ * side information and data are all zero, which decoders play as silence.
+ * Two frames at least: a demuxer finds an MP3 by a frame that a next one follows.
  */
 export function silentMp3(pcmSamples: number): Buffer {
-  const frames = Math.max(1, Math.ceil(pcmSamples / 1152));
+  const frames = Math.max(2, Math.ceil((pcmSamples * 48_000) / SAMPLE_RATE / 1152));
   const frame = Buffer.alloc(384);
   frame.set([0xff, 0xfb, 0x94, 0xc4]); // sync, MPEG-1 Layer III, no CRC; 128 kbit/s, 48 kHz, no padding; mono
   return Buffer.concat(Array.from({ length: frames }, () => frame));

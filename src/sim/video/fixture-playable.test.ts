@@ -1,17 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { hasFfmpeg } from '../has-ffmpeg.testing.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixture.mp4', import.meta.url));
-
-const hasFfmpeg = (() => {
-  try {
-    execFileSync('ffprobe', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** The simulator's video must be one a player can play, not only well-formed boxes. (.ci/run installs ffmpeg.) */
 describe.skipIf(!hasFfmpeg)('the simulator’s MP4 fixture', () => {

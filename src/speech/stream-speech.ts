@@ -1,0 +1,98 @@
+import type { Endpoint } from '../catalog/types.js';
+import { adapterFor } from '../chat/adapter-for.js';
+import type { AttemptOutcome } from '../chat/attempt-outcome.js';
+import { runAttempts } from '../chat/run-attempts.js';
+import { attemptOptions, noteServed } from '../chat/serve-run.js';
+import { runError, settleRun } from '../chat/settle-run.js';
+import { failBeforeStart, replay, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
+import type { SseWriter } from '../http/sse-writer.js';
+import { loadTokenCounter } from '../plugins/shared/token-counter.js';
+import type { GatewayError } from '../protocol/gateway-error.js';
+import type { SpeechStreamEvent } from '../protocol/speech.js';
+import { UpstreamError } from '../protocol/upstream.js';
+import type { Attempt } from '../routing/plan-attempts.js';
+import type { SpeechRun, SpeechServices } from './speech-run.js';
+import { characters, checkSpeechUsage } from './speech-usage.js';
+
+/** The stream's failure as its last event: the spec's error object, which OpenAI's SDK raises as an APIError. */
+const errorEvent = (error: GatewayError) =>
+  JSON.stringify({
+    type: 'error',
+    error: { code: error.statusCode, message: error.message, ...(error.metadata ? { metadata: error.metadata } : {}) },
+  });
+
+/**
+ * A speech with `stream_format: "sse"`, OpenAI's speech.audio.delta events
+ * relayed as they come. As for chat, nothing but keep-alive comments reaches
+ * the client until an attempt's first event is in hand, so a failure before
+ * it falls back. speech.audio.done is held until the ledger row is written:
+ * the run is billed its characters and the tokens the event reports
+ * (checked, speech-usage.ts) at the serving endpoint's prices, and the event
+ * goes out with that cost in its usage. A stream that breaks after its start
+ * ends with an error event, billed its characters and its text's tokens
+ * (the gateway's count): the audio it never finished reports none.
+ */
+export async function streamSpeech(
+  services: SpeechServices,
+  run: SpeechRun,
+  sse: SseWriter,
+  signal: AbortSignal,
+  respondWithError: (error: unknown) => void,
+): Promise<void> {
+  const keepAlive = startKeepAlive(sse, services.keepAliveAfterMs);
+  let served: { result: AsyncIterator<SpeechStreamEvent>; attempt: Attempt<Endpoint>; outcomes: AttemptOutcome[] };
+  try {
+    served = await runAttempts(
+      attemptOptions(services, run, signal, async (attempt) => {
+        const { adapter, target } = adapterFor(services, attempt);
+        const events = (await adapter.speakEvents(run.request, target, { signal, endUserId: run.endUserId }))[Symbol.asyncIterator]();
+        return replay(await events.next(), events);
+      }),
+    );
+  } catch (error) {
+    keepAlive.stop();
+    return failBeforeStart(services, run, error, { sse, signal, respondWithError }, (failure) => sse.data(errorEvent(failure)));
+  }
+  keepAlive.stop();
+  noteServed(services, run, served.attempt);
+  await relay(services, run, served, sse, signal);
+}
+
+async function relay(
+  services: SpeechServices,
+  run: SpeechRun,
+  {
+    result: events,
+    attempt,
+    outcomes,
+  }: { result: AsyncIterator<SpeechStreamEvent>; attempt: Attempt<Endpoint>; outcomes: AttemptOutcome[] },
+  sse: SseWriter,
+  signal: AbortSignal,
+): Promise<void> {
+  const ttftMs = services.clock().getTime() - run.startedAt;
+  const billed = { status: 'success' as const, streamed: true, attempt, outcomes, ttftMs, characters: characters(run.request) };
+  let done: SpeechStreamEvent | undefined;
+  try {
+    for (let next = await events.next(); !next.done; next = await events.next()) {
+      if (sse.closed) throw new UpstreamError('aborted', 'the client went away');
+      if (next.value.type === 'speech.audio.done') done = next.value;
+      else await sse.data(JSON.stringify(next.value));
+    }
+    if (!done) throw new UpstreamError('malformed', 'the stream ended without speech.audio.done');
+  } catch (error) {
+    const broke = streamBreak(error, signal, sse, attempt.endpoint.provider);
+    if (broke.stopped) await events.return?.();
+    // The text was accepted: its tokens are the gateway's count; the audio's were never reported.
+    const prompt = (await loadTokenCounter()).count(run.request.input);
+    const usage = { prompt_tokens: prompt, completion_tokens: 0, total_tokens: prompt };
+    const over = broke.failure ? { status: 'error' as const, error: runError(broke.failure) } : { status: 'cancelled' as const };
+    await settleRun(services, run, { ...billed, usage, usageEstimated: true, ...over });
+    if (broke.failure) await sse.data(errorEvent(broke.failure));
+    return sse.end();
+  }
+  const checked = checkSpeechUsage(done.usage, run.request);
+  const { cost } = await settleRun(services, run, { ...billed, usage: checked.usage, usageEstimated: checked.estimated });
+  const { prompt_tokens, completion_tokens, total_tokens } = checked.usage;
+  await sse.data(JSON.stringify({ ...done, usage: { input_tokens: prompt_tokens, output_tokens: completion_tokens, total_tokens, cost } }));
+  sse.end();
+}
