@@ -20,6 +20,8 @@ export interface ImageRequest {
   output_compression?: number;
   /** OpenAI's style (DALL·E 3). */
   style?: string;
+  /** Partial images (0–3) a streamed answer sends before each image, where the provider makes them. */
+  partial_images?: number;
   /** How images come back: base64 bytes, or URLs where the provider hosts them. */
   response_format: 'b64_json' | 'url';
   provider?: Record<string, unknown> | null;
@@ -39,5 +41,20 @@ export interface UpstreamImages {
   images: GeneratedImage[];
   /** The format of the bytes ("png"), when the provider says. */
   outputFormat?: string;
-  usage?: { input_tokens?: number; output_tokens?: number };
+  usage?: ImageTokenUsage;
 }
+
+/** The token usage a provider reports for images. */
+export interface ImageTokenUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+}
+
+/**
+ * One event of a streamed image answer: a partial image (a coarser rendering
+ * on the way), or an image completed, with the provider's usage for it when
+ * it reports one.
+ */
+export type ImageStreamEvent =
+  | { type: 'partial'; b64_json: string; partialImageIndex: number }
+  | { type: 'completed'; b64_json: string; created?: number; outputFormat?: string; usage?: ImageTokenUsage };

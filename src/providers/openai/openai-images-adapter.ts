@@ -1,12 +1,27 @@
-import type { ImagesAdapter } from '../../protocol/adapters.js';
+import type { AdapterContext, ImagesAdapter } from '../../protocol/adapters.js';
+import type { ImageRequest } from '../../protocol/images.js';
+import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { bearerKey } from '../shared/bearer-key.js';
-import { readUpstreamAnswer } from '../shared/read-upstream-body.js';
-import { sendUpstreamRequest } from '../shared/send-upstream-request.js';
+import { readUpstreamAnswer, requireEventStream } from '../shared/read-upstream-body.js';
+import { readUpstreamEvents } from '../shared/read-upstream-events.js';
+import { sendUpstreamRequest, type UpstreamResponse } from '../shared/send-upstream-request.js';
+import { readOpenAIImageStream } from './convert-openai-image-stream.js';
 import { convertOpenAIImagesResponse } from './convert-openai-images-response.js';
 import { convertToOpenAIImagesRequest } from './convert-to-openai-images-request.js';
 import { parseOpenAIError } from './parse-openai-error.js';
 
-/** OpenAI's image generation (POST {base}/images/generations): GPT image models and DALL·E, base64 or URLs. */
+function send(request: ImageRequest, target: UpstreamTarget, context: AdapterContext, stream: boolean): Promise<UpstreamResponse> {
+  return sendUpstreamRequest({
+    url: `${target.baseUrl.replace(/\/+$/, '')}/images/generations`,
+    headers: { accept: stream ? 'text/event-stream' : 'application/json', ...bearerKey(target), ...target.headers },
+    body: convertToOpenAIImagesRequest(request, target, context.endUserId, stream),
+    timeoutMs: target.timeoutMs,
+    context,
+    parseProviderError: parseOpenAIError,
+  });
+}
+
+/** OpenAI's image generation (POST {base}/images/generations): GPT image models and DALL·E, base64 or URLs, or streamed as server-sent events. */
 export const openAIImagesAdapter: ImagesAdapter = {
   kind: 'openai',
   supportedParameters: {
@@ -18,14 +33,11 @@ export const openAIImagesAdapter: ImagesAdapter = {
     output_compression: { type: 'range', min: 0, max: 100 },
   },
   async generate(request, target, context) {
-    const response = await sendUpstreamRequest({
-      url: `${target.baseUrl.replace(/\/+$/, '')}/images/generations`,
-      headers: { accept: 'application/json', ...bearerKey(target), ...target.headers },
-      body: convertToOpenAIImagesRequest(request, target, context.endUserId),
-      timeoutMs: target.timeoutMs,
-      context,
-      parseProviderError: parseOpenAIError,
-    });
-    return readUpstreamAnswer(response, convertOpenAIImagesResponse, 'images');
+    return readUpstreamAnswer(await send(request, target, context, false), convertOpenAIImagesResponse, 'images');
+  },
+  async stream(request, target, context) {
+    const response = await send(request, target, context, true);
+    await requireEventStream(response);
+    return readOpenAIImageStream(readUpstreamEvents(response));
   },
 };
