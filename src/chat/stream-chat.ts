@@ -20,7 +20,7 @@ import { AnswerText } from './estimate-tokens.js';
 import { StreamedText } from './generation-content.js';
 import { nativeMessagesOf } from './native-messages.js';
 import { holdForNextCall } from './reserve-chat-run.js';
-import type { ChatRun } from './run.js';
+import type { ChatRun, RoutedRequest, Run } from './run.js';
 import { runAttempts } from './run-attempts.js';
 import type { ChatServices } from './run-services.js';
 import { attemptOptions, failRun, noteServed } from './serve-run.js';
@@ -122,6 +122,35 @@ export function streamBreak(
   return { stopped: false, failure: Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${why}`) };
 }
 
+/** Where a stream answers: its events, the request's signal, and how an error is answered before any byte went out. */
+export interface StreamClient {
+  sse: SseWriter;
+  signal: AbortSignal;
+  respondWithError: (error: unknown) => void;
+}
+
+/**
+ * A stream none of whose attempts served: the failure recorded, then told as
+ * an error answer when nothing was sent yet, or, once keep-alive comments
+ * went out, as the stream's last event (`fail`, in the client's protocol).
+ * A client that left is told nothing.
+ */
+export async function failUnservedStream(
+  services: Pick<ChatServices, 'ledger' | 'clock'>,
+  run: Run<RoutedRequest>,
+  error: unknown,
+  { sse, signal, respondWithError }: StreamClient,
+  fail: (failure: GatewayError) => Promise<void>,
+): Promise<void> {
+  const recorded = await failRun(services, run, error, [], true);
+  // Stopped by the gateway's shutdown, not its client: the client is still there to be told.
+  const failure = signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : recorded;
+  if (signal.aborted && failure === recorded) return sse.end();
+  if (!sse.started) return respondWithError(failure);
+  await fail(isGatewayError(failure) ? failure : Errors.internal());
+  return sse.end();
+}
+
 export async function streamChat(
   services: ChatServices,
   run: ChatRun,
@@ -171,14 +200,8 @@ export async function streamChat(
     );
   } catch (error) {
     keepAlive.stop();
-    const recorded = await failRun(services, run, error, [], true);
-    // Stopped by the gateway's shutdown, not its client: the client is still there to be told.
-    const failure = signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : recorded;
-    if (signal.aborted && failure === recorded) return sse.end();
-    if (!sse.started) return respondWithError(failure);
     const identity = { id: run.id, created: Math.floor(run.startedAt / 1000), model: run.attempts[0]?.modelId ?? '', provider: undefined };
-    await output.fail(isGatewayError(failure) ? failure : Errors.internal(), identity);
-    return sse.end();
+    return failUnservedStream(services, run, error, { sse, signal, respondWithError }, (failure) => output.fail(failure, identity));
   }
   keepAlive.stop();
   noteServed(services, run, served.attempt);

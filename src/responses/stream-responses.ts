@@ -6,16 +6,14 @@ import { checkChatUsage } from '../chat/check-chat-usage.js';
 import { AnswerText } from '../chat/estimate-tokens.js';
 import { runAttempts } from '../chat/run-attempts.js';
 import type { ChatServices } from '../chat/run-services.js';
-import { attemptOptions, failRun, noteServed } from '../chat/serve-run.js';
+import { attemptOptions, noteServed } from '../chat/serve-run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
 import { type RunEnd, runError, settleRun } from '../chat/settle-run.js';
-import { replay, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
+import { failUnservedStream, replay, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
 import { withWebSearches } from '../chat/sum-usage.js';
-import { Errors } from '../http/errors.js';
-import { SHUTTING_DOWN } from '../http/shutdown.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import type { Usage } from '../protocol/chat.js';
-import { type GatewayError, isGatewayError } from '../protocol/gateway-error.js';
+import type { GatewayError } from '../protocol/gateway-error.js';
 import { type ResponseObject, type ResponseStreamEvent, TERMINAL_RESPONSE_EVENTS } from '../protocol/responses.js';
 import { UpstreamError } from '../protocol/upstream.js';
 import { convertOpenAIResponsesUsage } from '../providers/openai/convert-openai-responses-usage.js';
@@ -101,13 +99,10 @@ export async function streamResponses(
     );
   } catch (error) {
     keepAlive.stop();
-    const recorded = await failRun(services, run, error, [], true);
-    const failure = signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : recorded;
-    if (signal.aborted && failure === recorded) return sse.end();
-    if (!sse.started) return respondWithError(failure);
     // Keep-alive comments went out: the failure is the stream's own error event.
-    await sse.event('error', errorEvent(isGatewayError(failure) ? failure : Errors.internal(), 0));
-    return sse.end();
+    return failUnservedStream(services, run, error, { sse, signal, respondWithError }, (failure) =>
+      sse.event('error', errorEvent(failure, 0)),
+    );
   }
   keepAlive.stop();
   noteServed(services, run, served.attempt);

@@ -149,7 +149,7 @@ describe.each(testEngines)('images on $name', (engine) => {
     expect(list.body.data[0]).toMatchObject({
       architecture: { output_modalities: ['image'] },
       supported_parameters: { n: { type: 'range', min: 1, max: 10 }, quality: { type: 'enum' } },
-      supports_streaming: false,
+      supports_streaming: true,
       endpoints: expect.stringContaining('/images/models/sim/image/endpoints'),
     });
     const endpoints = await call(gw, 'GET', '/images/models/sim/image/endpoints', { key: gw.managementKey });

@@ -1,21 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NO_RESERVATION } from '../../accounting/reservations.js';
 import { modelTask } from '../../catalog/model-task.js';
 import { type Authenticator, callerKey } from '../../http/authenticate.js';
+import { writeStreamRefusal } from '../../http/error-envelope.js';
 import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
+import { SseWriter } from '../../http/sse-writer.js';
 import { completeImages, type ServedImages } from '../../images/complete-images.js';
-import { type ImagesServices, imagesRunCeiling, startImagesRun } from '../../images/images-run.js';
+import { type ImageStreamFormat, openAIImageStream, REFERENCE_IMAGE_STREAM } from '../../images/image-stream-format.js';
+import { imagesRunCeiling, startImagesRun } from '../../images/images-run.js';
 import { mediaTypeOf } from '../../images/media-type.js';
+import { type ImagesStreamServices, streamImages, streamsNatively } from '../../images/stream-images.js';
 import type { ImageRequest } from '../../protocol/images.js';
 import { ModelEndpointsParams } from '../models/schemas.js';
 import { clientGone, runContext } from '../request-context.js';
 import { imageModelEndpoints, imageModelRecord } from './image-model-record.js';
 import { ImageGenerationsRequestBody, ImagesRequestBody } from './schemas.js';
-import { fromGenerationsBody, fromImagesBody } from './to-image-request.js';
+import { fromGenerationsBody, fromImagesBody, wantsStream } from './to-image-request.js';
 
-type Services = ImagesServices & { auth: Authenticator; shutdown: Shutdown };
+type Services = ImagesStreamServices & { auth: Authenticator; shutdown: Shutdown };
+
+const GENERATIONS_STREAM = openAIImageStream('image_generation');
 
 const unixSeconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -64,12 +70,17 @@ function tokenUsage({ upstream, cost }: ServedImages) {
 }
 
 export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
-  /** Reserve, serve and settle one image request (the two routes differ only in their body and answer). */
+  /**
+   * Reserve, serve and settle one image request (the routes differ only in
+   * their body and answer). `stream` (the format its events take) streams it
+   * when an endpoint of the plan can; else it is answered whole.
+   */
   const generate = <T>(
     request: FastifyRequest,
-    reply: Parameters<typeof clientGone>[0],
+    reply: FastifyReply,
     body: ImageRequest,
     answer: (served: ServedImages, startedAt: number) => T,
+    stream: ImageStreamFormat | undefined,
   ) =>
     services.shutdown.hold(async () => {
       const key = callerKey(request);
@@ -79,7 +90,13 @@ export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
       const reservation = await services.spend.reserve(key, () => imagesRunCeiling(started), { id: started.id });
       const run = reservation === NO_RESERVATION ? started : { ...started, reservation };
       try {
-        return answer(await completeImages(services, await services.pipeline.prepareImages(run, signal), signal), run.startedAt);
+        const prepared = await services.pipeline.prepareImages(run, signal);
+        if (!stream || !streamsNatively(services, prepared)) return answer(await completeImages(services, prepared, signal), run.startedAt);
+        reply.hijack();
+        // The events carry no id (the reference's have none): the generation's id is a header, as speech's is.
+        const sse = new SseWriter(reply.raw, { 'x-request-id': request.id, 'x-generation-id': run.id });
+        await streamImages(services, prepared, sse, signal, (error) => writeStreamRefusal(reply, error), stream);
+        return undefined;
       } catch (error) {
         throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
       } finally {
@@ -89,13 +106,17 @@ export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
 
   return async (app) => {
     // Held until its ledger row is written: a stop closes the database only after.
-    app.post('/images', { onRequest: services.auth.requireKey, schema: { body: ImagesRequestBody } }, async (request, reply) =>
-      generate(request, reply, fromImagesBody(request.body), referenceAnswer),
-    );
+    app.post('/images', { onRequest: services.auth.requireKey, schema: { body: ImagesRequestBody } }, async (request, reply) => {
+      const body = fromImagesBody(request.body);
+      return generate(request, reply, body, referenceAnswer, wantsStream(request.body, body) ? REFERENCE_IMAGE_STREAM : undefined);
+    });
     app.post(
       '/images/generations',
       { onRequest: services.auth.requireKey, schema: { body: ImageGenerationsRequestBody } },
-      async (request, reply) => generate(request, reply, fromGenerationsBody(request.body), openAIAnswer),
+      async (request, reply) => {
+        const body = fromGenerationsBody(request.body);
+        return generate(request, reply, body, openAIAnswer, wantsStream(request.body, body) ? GENERATIONS_STREAM : undefined);
+      },
     );
 
     // The catalog is fixed for the life of the process: build the listing once.

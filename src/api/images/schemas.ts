@@ -42,20 +42,22 @@ const common = {
   output_compression: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
   provider: Type.Optional(ProviderPreferences),
   user: Type.Optional(Type.String()),
+  stream: Type.Optional(Type.Boolean()),
+  /** OpenAI's: the partial images a stream sends before each image. */
+  partial_images: Type.Optional(Type.Integer({ minimum: 0, maximum: 3 })),
 };
 
 /**
  * The body of POST /images (the reference's ImageGenerationRequest).
  * `resolution` and `seed` are taken and ignored by protocols without such a
- * knob (OpenAI's); `stream` is answered buffered, as the reference answers
- * for providers without native streaming.
+ * knob (OpenAI's); `stream` is answered buffered when no endpoint of the
+ * model streams natively, as the reference answers for such providers.
  */
 export const ImagesRequestBody = Type.Object({
   ...common,
   aspect_ratio: Type.Optional(Type.Enum(ASPECT_RATIOS)),
   resolution: Type.Optional(Type.Enum(['512', '1K', '2K', '4K'])),
   seed: Type.Optional(Type.Integer()),
-  stream: Type.Optional(Type.Boolean()),
   input_references: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 16 })),
 });
 
@@ -65,7 +67,6 @@ export const ImageGenerationsRequestBody = Type.Object({
   response_format: Type.Optional(Type.Enum(['url', 'b64_json'])),
   style: Type.Optional(Type.Enum(['vivid', 'natural'])),
   moderation: Type.Optional(Type.Enum(['auto', 'low'])),
-  stream: Type.Optional(Type.Boolean()),
 });
 
 export type ImagesRequestBody = Static<typeof ImagesRequestBody>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromGenerationsBody, fromImagesBody } from './to-image-request.js';
+import { fromGenerationsBody, fromImagesBody, wantsStream } from './to-image-request.js';
 
 describe('fromImagesBody', () => {
   it('keeps the fields an adapter uses, always asking for base64', () => {
@@ -32,5 +32,14 @@ describe('fromGenerationsBody', () => {
       response_format: 'url',
       style: 'natural',
     });
+  });
+});
+
+describe('wantsStream', () => {
+  it('streams a request that asks to, in base64 only', () => {
+    const body = { model: 'm', prompt: 'p', stream: true };
+    expect(wantsStream(body, fromGenerationsBody(body))).toBe(true);
+    expect(wantsStream({ ...body, stream: false }, fromGenerationsBody(body))).toBe(false);
+    expect(wantsStream(body, fromGenerationsBody({ ...body, response_format: 'url' }))).toBe(false);
   });
 });

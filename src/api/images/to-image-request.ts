@@ -4,8 +4,8 @@ import type { ImageGenerationsRequestBody, ImagesRequestBody } from './schemas.j
 
 /** The fields both routes share, picked so that tolerated extras never reach the flow. */
 function shared(body: ImagesRequestBody | ImageGenerationsRequestBody): Omit<ImageRequest, 'response_format'> {
-  const { model, prompt, n, size, quality, background, output_format, output_compression, provider, user } = body;
-  const optional = { n, size, quality, background, output_format, output_compression, provider, user };
+  const { model, prompt, n, size, quality, background, output_format, output_compression, provider, user, partial_images } = body;
+  const optional = { n, size, quality, background, output_format, output_compression, provider, user, partial_images };
   return { model, prompt, ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) };
 }
 
@@ -32,3 +32,7 @@ export function fromGenerationsBody(body: ImageGenerationsRequestBody): ImageReq
     response_format: body.response_format ?? 'b64_json',
   };
 }
+
+/** Whether a request is to be streamed: asked, and in base64 (no provider streams URLs). */
+export const wantsStream = (body: { stream?: boolean | undefined }, request: ImageRequest): boolean =>
+  body.stream === true && request.response_format === 'b64_json';
