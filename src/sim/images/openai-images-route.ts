@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { admitOpenAIRequest, type SimContext } from '../chat-route.js';
 import { deliverJson, deliverStream, type SseFraming, sendError } from '../deliver.js';
+import type { Knobs } from '../knobs.js';
 import { type OpenAiError, SimErrors } from '../openai-errors.js';
 import { promptColour, solidPng } from './sim-png.js';
 
@@ -28,12 +29,15 @@ interface SimImageRequest {
   url: boolean;
   /** Streamed as server-sent events, with this many partial images before each image (GPT image models only). */
   stream?: { partialImages: number };
+  /** The images sent to be edited (POST /v1/images/edits), 0 for a generation. */
+  inputImages: number;
 }
 
 /** Reads a body as OpenAI's POST /v1/images/generations checks it. */
 export function readImageRequest(
   body: unknown,
   model: string | undefined,
+  inputImages = 0,
 ): { ok: true; request: SimImageRequest } | { ok: false; error: OpenAiError } {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const name = model ?? 'dall-e-2';
@@ -67,21 +71,33 @@ export function readImageRequest(
       quality: typeof quality === 'string' ? quality : 'auto',
       url,
       ...(stream ? { stream: { partialImages: partial_images as number } } : {}),
+      inputImages,
     },
   };
 }
 
+/** Generations' events are `image_generation.*`, edits' `image_edit.*`. */
+type StreamPrefix = 'image_generation' | 'image_edit';
+
 const hex = (colour: readonly number[]) => colour.map((c) => c.toString(16).padStart(2, '0')).join('');
 
-/** GPT image models' token usage for the images made: the prompt's words as text tokens, the quality's tokens per image. */
+/** The image tokens the simulated models count for each image sent to be edited (a small image's one tile, as OpenAI's vision counts it). */
+export const SIM_INPUT_IMAGE_TOKENS = 255;
+
+/**
+ * GPT image models' token usage for the images made: the prompt's words as
+ * text tokens, SIM_INPUT_IMAGE_TOKENS for each image sent to be edited, the
+ * quality's tokens per image made.
+ */
 function tokenUsage(request: SimImageRequest, images: number) {
   const textTokens = request.prompt.split(/\s+/).filter(Boolean).length;
+  const imageTokens = request.inputImages * SIM_INPUT_IMAGE_TOKENS;
   const outputTokens = (OUTPUT_TOKENS[request.quality] ?? 1056) * images;
   return {
-    input_tokens: textTokens,
-    input_tokens_details: { image_tokens: 0, text_tokens: textTokens },
+    input_tokens: textTokens + imageTokens,
+    input_tokens_details: { image_tokens: imageTokens, text_tokens: textTokens },
     output_tokens: outputTokens,
-    total_tokens: textTokens + outputTokens,
+    total_tokens: textTokens + imageTokens + outputTokens,
   };
 }
 
@@ -107,22 +123,22 @@ function answer(request: SimImageRequest, origin: string) {
 
 /**
  * A streamed GPT image answer, as OpenAI sends it: for each image its partial
- * images (coarser renderings of the final colour), then
- * `image_generation.completed` with the final bytes and the usage of that image.
+ * images (coarser renderings of the final colour), then `{prefix}.completed`
+ * with the final bytes and the usage of that image.
  */
-function streamEvents(request: SimImageRequest, partialImages: number): string[] {
+function streamEvents(request: SimImageRequest, partialImages: number, prefix: StreamPrefix): string[] {
   const created_at = Math.floor(Date.now() / 1000);
   return Array.from({ length: request.n }, (_, i) => {
     const colour = promptColour(request.prompt, i);
     const partials = Array.from({ length: partialImages }, (_, index) => ({
-      type: 'image_generation.partial_image',
+      type: `${prefix}.partial_image`,
       b64_json: solidPng(colour, index + 1).toString('base64'),
       created_at,
       ...settings(request),
       partial_image_index: index,
     }));
     const completed = {
-      type: 'image_generation.completed',
+      type: `${prefix}.completed`,
       b64_json: solidPng(colour).toString('base64'),
       created_at,
       ...settings(request),
@@ -158,12 +174,22 @@ export async function handleImageGenerations(req: IncomingMessage, res: ServerRe
   const { knobs, signal } = admitted;
   const read = readImageRequest(admitted.body, admitted.model);
   if (!read.ok) return sendError(res, read.error);
-  const { stream } = read.request;
-  if (stream) {
-    const events = streamEvents(read.request, stream.partialImages);
-    return deliverStream(res, events, knobs, signal, imagesFraming(events));
-  }
-  return deliverJson(res, JSON.stringify(answer(read.request, `http://${req.headers.host ?? '127.0.0.1'}`)), knobs, signal);
+  return deliverImages(res, read.request, 'image_generation', { knobs, signal, origin: originOf(req) });
+}
+
+/** Where the simulator answers from, for the URLs of the images it hosts. */
+export const originOf = (req: IncomingMessage) => `http://${req.headers.host ?? '127.0.0.1'}`;
+
+/** Answers a checked image request: whole, or streamed as its events when asked. */
+export function deliverImages(
+  res: ServerResponse,
+  request: SimImageRequest,
+  prefix: StreamPrefix,
+  { knobs, signal, origin }: { knobs: Knobs; signal: AbortSignal; origin: string },
+): Promise<void> {
+  if (!request.stream) return deliverJson(res, JSON.stringify(answer(request, origin)), knobs, signal);
+  const events = streamEvents(request, request.stream.partialImages, prefix);
+  return deliverStream(res, events, knobs, signal, imagesFraming(events));
 }
 
 /** `GET /v1/sim-images/{rrggbb}.png`: an image answered by URL. */
