@@ -8,7 +8,7 @@ import { failUnservedStream, replay, startKeepAlive, streamBreak } from '../chat
 import type { SseWriter } from '../http/sse-writer.js';
 import type { ImageStreamEvent, UpstreamImages } from '../protocol/images.js';
 import { UpstreamError } from '../protocol/upstream.js';
-import { checkImages } from './complete-images.js';
+import { billedImageTokens, checkImages } from './complete-images.js';
 import type { ImageStreamFormat, ImageStreamFrame, ImageStreamTally } from './image-stream-format.js';
 import { type ImagesRun, type ImagesServices, imagesAsked } from './images-run.js';
 
@@ -83,6 +83,8 @@ export async function streamImages(
   const at = new Date(run.startedAt);
   const tally: ImageStreamTally = { inputTokens: 0, outputTokens: 0, cost: 0, created: Math.floor(run.startedAt / 1000) };
   let images = 0;
+  // The input is the same for every image made: the largest count reported for it, not their sum.
+  let reportedImageTokens: number | undefined;
   const ttftMs = services.clock().getTime() - run.startedAt;
   const end = (over: Partial<RunEnd>): RunEnd => ({
     status: 'success',
@@ -91,6 +93,7 @@ export async function streamImages(
     outcomes,
     usage: NO_TOKENS,
     images,
+    ...billedImageTokens(reportedImageTokens, run.request),
     ttftMs,
     ...over,
   });
@@ -104,10 +107,15 @@ export async function streamImages(
         continue;
       }
       if (images === asked) throw new UpstreamError('malformed', `upstream streamed more than the ${asked} images asked for`);
+      const reported = event.usage?.input_image_tokens;
+      // Checked before the image counts: a count the images sent cannot have is malformed.
+      if (reported !== undefined)
+        reportedImageTokens = billedImageTokens(Math.max(reported, reportedImageTokens ?? 0), run.request).imageTokens;
       images += 1;
       tally.inputTokens += event.usage?.input_tokens ?? 0;
       tally.outputTokens += event.usage?.output_tokens ?? 0;
-      tally.cost = computeCost(attempt.endpoint.pricing, NO_TOKENS, at, 1, { images }).total;
+      const { imageTokens } = billedImageTokens(reportedImageTokens, run.request);
+      tally.cost = computeCost(attempt.endpoint.pricing, NO_TOKENS, at, 1, { images, imageTokens }).total;
       await write(sse, format.completed(event, tally));
     }
   } catch (error) {

@@ -108,6 +108,8 @@ export interface ImagesAdapter {
   readonly kind: string;
   /** The request parameters this protocol takes, by name. */
   readonly supportedParameters: Readonly<Record<string, ImageCapability>>;
+  /** Whether it takes images to edit or as references (`ImageRequest.images`); endpoints of other protocols are left out of such a plan. */
+  readonly edits: boolean;
   /** Resolves to the generated images, or rejects with UpstreamError. */
   generate(request: ImageRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamImages>;
   /**

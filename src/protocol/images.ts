@@ -26,6 +26,19 @@ export interface ImageRequest {
   response_format: 'b64_json' | 'url';
   provider?: Record<string, unknown> | null;
   user?: string;
+  /** Images to edit, or to take as references (image-to-image): sent to the provider's edit API. */
+  images?: InputImage[];
+  /** OpenAI's edit mask: where the first image is to change. */
+  mask?: InputImage;
+  /** OpenAI's `input_fidelity` of an edit: how closely the input images' features are kept. */
+  input_fidelity?: string;
+}
+
+/** An image sent with a request: its bytes, a file name and its media type. */
+export interface InputImage {
+  bytes: Buffer;
+  filename: string;
+  contentType: string;
 }
 
 /** One image as the provider answered it: its bytes in base64, or a URL. */
@@ -47,6 +60,8 @@ export interface UpstreamImages {
 /** The token usage a provider reports for images. */
 export interface ImageTokenUsage {
   input_tokens?: number;
+  /** Of the input tokens, those of the images sent to be edited. */
+  input_image_tokens?: number;
   output_tokens?: number;
 }
 

@@ -37,7 +37,7 @@ describe('convertOpenAIImageStreamEvent', () => {
       b64_json: 'iVBO',
       created: 1700000000,
       outputFormat: 'png',
-      usage: { input_tokens: 5, output_tokens: 272 },
+      usage: { input_tokens: 5, input_image_tokens: 0, output_tokens: 272 },
     });
   });
 

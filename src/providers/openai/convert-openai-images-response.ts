@@ -15,7 +15,12 @@ function readImage(item: unknown): GeneratedImage | undefined {
 /** The token counts of an OpenAI images usage object that are counts; undefined when there is no usage object. */
 export function readImageUsage(usage: unknown): ImageTokenUsage | undefined {
   if (!isRecord(usage)) return undefined;
-  const counts = { input_tokens: readCount(usage.input_tokens), output_tokens: readCount(usage.output_tokens) };
+  const details = isRecord(usage.input_tokens_details) ? usage.input_tokens_details : {};
+  const counts = {
+    input_tokens: readCount(usage.input_tokens),
+    input_image_tokens: readCount(details.image_tokens),
+    output_tokens: readCount(usage.output_tokens),
+  };
   return Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== undefined));
 }
 
