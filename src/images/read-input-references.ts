@@ -20,8 +20,7 @@ const tooLarge = (field: string) =>
 
 /** The bytes as an input image, its format read from its first bytes; another format is a 400 naming the field. */
 export function inputImage(bytes: Buffer, field: string, index: number): InputImage {
-  if (bytes.length > INPUT_IMAGE_LIMITS.maxBytes)
-    throw tooLarge(field);
+  if (bytes.length > INPUT_IMAGE_LIMITS.maxBytes) throw tooLarge(field);
   const contentType = mediaTypeOf(bytes.subarray(0, 256).toString('base64'));
   const extension = contentType && FORMATS[contentType];
   if (!contentType || !extension) throw Errors.invalidRequest(`${field}: an input image must be a PNG, JPEG or WebP`);
@@ -32,8 +31,7 @@ export function inputImage(bytes: Buffer, field: string, index: number): InputIm
 async function fetchImage(url: string, field: string, fetcher: SafeFetcher, signal: AbortSignal): Promise<Buffer> {
   try {
     const response = await fetcher.fetch(url, { maxBytes: INPUT_IMAGE_LIMITS.maxBytes, timeoutMs: INPUT_IMAGE_LIMITS.timeoutMs, signal });
-    if (response.truncated)
-      throw tooLarge(field);
+    if (response.truncated) throw tooLarge(field);
     if (response.status !== 200) throw Errors.invalidRequest(`${field}: ${url} answered ${response.status}`);
     return response.body;
   } catch (error) {
@@ -60,8 +58,7 @@ export async function readInputReferences(
       const data = parseDataUrl(url);
       if (data) {
         // The base64 text is a third larger than its bytes: refused before it is decoded.
-        if ((data.data.length * 3) / 4 > INPUT_IMAGE_LIMITS.maxBytes + 2)
-          throw tooLarge(field);
+        if ((data.data.length * 3) / 4 > INPUT_IMAGE_LIMITS.maxBytes + 2) throw tooLarge(field);
         return inputImage(Buffer.from(data.data, 'base64'), field, index);
       }
       if (!/^https?:\/\//i.test(url)) throw Errors.invalidRequest(`${field}: must be a base64 data URL or an http(s) URL`);
