@@ -78,8 +78,9 @@ function tokenUsage({ upstream, cost }: ServedImages) {
 export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
   /**
    * Reserve, serve and settle one image request (the routes differ only in
-   * their body, which `read` reads, fetching what it refers to, and answer). `stream` (the format its events take) streams it
-   * when an endpoint of the plan can; else it is answered whole.
+   * their body, which `read` reads, fetching the images it refers to, and
+   * their answer). `stream` (the format its events take) streams it when an
+   * endpoint of the plan can; else it is answered whole.
    */
   const generate = <T>(
     request: FastifyRequest,
@@ -93,7 +94,7 @@ export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
       const signal = clientGone(reply, services.shutdown.signal);
       const body = await read(signal);
       const started = startImagesRun(services, key, body, runContext(request));
-      // Admission: the run holds the most it can cost (n images) until settleRun charges it, or is released here.
+      // Admission: the run holds the most it can cost (n images, its input images' tokens) until settleRun charges it, or is released here.
       const reservation = await services.spend.reserve(key, () => imagesRunCeiling(started), { id: started.id });
       const run = reservation === NO_RESERVATION ? started : { ...started, reservation };
       try {
