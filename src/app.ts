@@ -330,7 +330,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Rerank, embeddings, images, speech and transcription share chat's endpoint health, retry budget and waits; each has its own adapters.
       await api.register(rerankRoutes({ ...chat, adapters: RERANK_ADAPTERS, auth: services.auth, shutdown }));
       await api.register(embeddingsRoutes({ ...chat, adapters: EMBEDDINGS_ADAPTERS, auth: services.auth, shutdown }));
-      await api.register(imagesRoutes({ ...chat, adapters: IMAGES_ADAPTERS, auth: services.auth, shutdown }));
+      await api.register(imagesRoutes({ ...chat, adapters: IMAGES_ADAPTERS, auth: services.auth, shutdown, fetcher: plugins.fetcher }));
       await api.register(audioRoutes({ ...chat, adapters: SPEECH_ADAPTERS, auth: services.auth, shutdown }));
       await api.register(
         transcriptionRoutes({

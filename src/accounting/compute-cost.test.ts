@@ -15,6 +15,12 @@ describe('computeCost', () => {
     expect(costAt({ ...pricing, request: 0.01 }, { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }).total).toBe(0.01);
   });
 
+  it('prices images made at image and the tokens of images sent to be edited at image_token', () => {
+    const images = { prompt: 0, completion: 0, image: 0.04, image_token: 0.00001 };
+    expect(computeCost(images, undefined, AT, 1, { images: 2, imageTokens: 510 }).total).toBe(0.0851);
+    expect(computeCost({ ...images, image_token: undefined }, undefined, AT, 1, { images: 1, imageTokens: 510 }).total).toBe(0.04);
+  });
+
   it('prices cached reads and cache writes apart, falling back to the prompt price', () => {
     const usage = {
       prompt_tokens: 1000,

@@ -7,6 +7,8 @@ import { countOrZero } from './check-usage.js';
 /** Units other than tokens and requests that a model bills. */
 export interface BilledUnits {
   images?: number | undefined;
+  /** Tokens of the images sent to an image model to be edited, at its `image_token` price. */
+  imageTokens?: number | undefined;
   characters?: number | undefined;
   /** Seconds of audio transcribed: any finite amount ≥ 0, not only whole ones. */
   seconds?: number | undefined;
@@ -31,7 +33,8 @@ export interface CostBreakdown {
  * apply as of `at`, the request's start. A figure billing cannot take (see
  * checkUsage, which settlement runs first) counts as none, so that the cost
  * is always a finite amount ≥ 0. `units` are what an image or speech model
- * is billed by: images made at the endpoint's `image` price, characters
+ * is billed by: images made at the endpoint's `image` price (and the tokens
+ * of the images it was sent to edit at its `image_token` price), characters
  * spoken at its `character` price, seconds of audio transcribed at its
  * `audio_second` price.
  */
@@ -62,6 +65,7 @@ export function computeCost(
     reasoning * (pricing.internal_reasoning ?? completion) +
     requests * (pricing.request ?? 0) +
     countOrZero(units.images) * (pricing.image ?? 0) +
+    countOrZero(units.imageTokens) * (pricing.image_token ?? 0) +
     countOrZero(units.characters) * (pricing.character ?? 0) +
     secondsOrZero(units.seconds) * (pricing.audio_second ?? 0) +
     countOrZero(usage?.server_tool_use_details?.web_search_requests) * (pricing.web_search ?? 0);

@@ -31,6 +31,8 @@ export interface RunEnd {
   searchUnits?: number;
   /** The images an image model made: the endpoint's `image` price applies once per image. */
   images?: number;
+  /** The checked tokens of the images an image model was sent to edit, at the endpoint's `image_token` price. */
+  imageTokens?: number;
   /** The characters a speech model spoke: the endpoint's `character` price applies once per character. */
   characters?: number;
   /** The seconds of audio a transcription model heard: the endpoint's `audio_second` price applies once per second. */
@@ -78,6 +80,7 @@ export async function settleRun(
     end.attempt && end.usage
       ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? 1, {
           images: end.images,
+          imageTokens: end.imageTokens,
           characters: end.characters,
           seconds: end.seconds,
         })
@@ -123,6 +126,7 @@ export async function settleRun(
         attempts: end.outcomes,
         ...(end.searchUnits !== undefined ? { search_units: end.searchUnits } : {}),
         ...(end.images !== undefined ? { images: end.images } : {}),
+        ...(end.imageTokens !== undefined ? { input_image_tokens: end.imageTokens } : {}),
         ...(end.characters !== undefined ? { characters: end.characters } : {}),
         ...(end.seconds !== undefined ? { seconds: end.seconds } : {}),
       }),

@@ -153,3 +153,12 @@ function withRouterReasons(candidates: CandidateReport[], router: RouterFacts): 
   const why = new Map(router.models.filter((v) => v.decision === 'chosen').map((v) => [v.model, v.reason]));
   return candidates.map((c) => (why.has(c.model) ? { ...c, reason: `${router.plugin}: ${why.get(c.model)}; ${c.reason}` } : c));
 }
+
+/** The run with its plan narrowed to `attempts` (those of its endpoints that can serve what it asks), as its routing records it. */
+export function narrowPlan<R extends RoutedRequest>(run: Run<R>, attempts: Run<R>['attempts']): Run<R> {
+  return {
+    ...run,
+    attempts,
+    routing: { ...run.routing, planned: attempts.map((a) => ({ model: a.modelId, provider: a.endpoint.provider })) },
+  };
+}

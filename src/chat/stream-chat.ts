@@ -122,26 +122,32 @@ export function streamBreak(
   return { stopped: false, failure: Errors.upstreamFailed({ provider_name: provider }, provider, `mid-stream: ${why}`) };
 }
 
+/** Where a stream answers: its events, the request's signal, and how an error is answered before any byte went out. */
+export interface StreamClient {
+  sse: SseWriter;
+  signal: AbortSignal;
+  respondWithError: (error: unknown) => void;
+}
+
 /**
- * How a stream ends whose every attempt failed before its first event: the
- * run recorded (failRun); nothing more for a client that left; the error
- * answer while nothing was sent; else (keep-alive comments went out) the
- * stream's own error event, which `writeFailure` writes in its protocol. A
- * stop by the gateway's shutdown, not its client, is told as such.
+ * A stream none of whose attempts served: the failure recorded, then told as
+ * an error answer when nothing was sent yet, or, once keep-alive comments
+ * went out, as the stream's last event (`fail`, in the client's protocol).
+ * A client that left is told nothing.
  */
-export async function failBeforeStart(
+export async function failUnservedStream(
   services: Pick<ChatServices, 'ledger' | 'clock'>,
   run: Run<RoutedRequest>,
   error: unknown,
-  client: { sse: SseWriter; signal: AbortSignal; respondWithError: (error: unknown) => void },
-  writeFailure: (failure: GatewayError) => Promise<void>,
+  { sse, signal, respondWithError }: StreamClient,
+  fail: (failure: GatewayError) => Promise<void>,
 ): Promise<void> {
-  const { sse, signal } = client;
   const recorded = await failRun(services, run, error, [], true);
+  // Stopped by the gateway's shutdown, not its client: the client is still there to be told.
   const failure = signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : recorded;
   if (signal.aborted && failure === recorded) return sse.end();
-  if (!sse.started) return client.respondWithError(failure);
-  await writeFailure(isGatewayError(failure) ? failure : Errors.internal());
+  if (!sse.started) return respondWithError(failure);
+  await fail(isGatewayError(failure) ? failure : Errors.internal());
   return sse.end();
 }
 
@@ -195,7 +201,7 @@ export async function streamChat(
   } catch (error) {
     keepAlive.stop();
     const identity = { id: run.id, created: Math.floor(run.startedAt / 1000), model: run.attempts[0]?.modelId ?? '', provider: undefined };
-    return failBeforeStart(services, run, error, { sse, signal, respondWithError }, (failure) => output.fail(failure, identity));
+    return failUnservedStream(services, run, error, { sse, signal, respondWithError }, (failure) => output.fail(failure, identity));
   }
   keepAlive.stop();
   noteServed(services, run, served.attempt);

@@ -1,7 +1,7 @@
 import { type CostCeiling, inputCeiling } from '../accounting/reservation-ceiling.js';
 import type { Run, RunContext } from '../chat/run.js';
 import type { RunServices } from '../chat/run-services.js';
-import { startRun } from '../chat/start-run.js';
+import { narrowPlan, startRun } from '../chat/start-run.js';
 import { Errors } from '../http/errors.js';
 import type { EmbeddingsAdapter } from '../protocol/adapters.js';
 import type { EmbeddingsRequest } from '../protocol/embeddings.js';
@@ -38,11 +38,7 @@ export function startEmbeddingsRun(
       `input: token arrays are read only by providers of the OpenAI protocol, and no endpoint of ${request.model} left to this request is one; send the text instead`,
     );
   }
-  return {
-    ...run,
-    attempts,
-    routing: { ...run.routing, planned: attempts.map((a) => ({ model: a.modelId, provider: a.endpoint.provider })) },
-  };
+  return narrowPlan(run, attempts);
 }
 
 /** The most an embeddings request can cost: its input tokens as the gateway counts them, at the dearest endpoint's prices. */

@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from './chat.js';
 import type { EmbeddingsRequest, UpstreamEmbeddings } from './embeddings.js';
-import type { ImageRequest, UpstreamImages } from './images.js';
+import type { ImageRequest, ImageStreamEvent, UpstreamImages } from './images.js';
 import type { MessagesRequest, MessagesResponse, MessagesStreamEvent } from './messages.js';
 import type { RerankRequest, UpstreamRerank } from './rerank.js';
 import type { ResponseObject, ResponseStreamEvent, ResponsesRequest } from './responses.js';
@@ -108,8 +108,16 @@ export interface ImagesAdapter {
   readonly kind: string;
   /** The request parameters this protocol takes, by name. */
   readonly supportedParameters: Readonly<Record<string, ImageCapability>>;
+  /** Whether it takes images to edit or as references (`ImageRequest.images`); endpoints of other protocols are left out of such a plan. */
+  readonly edits: boolean;
   /** Resolves to the generated images, or rejects with UpstreamError. */
   generate(request: ImageRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamImages>;
+  /**
+   * Where the protocol streams natively: resolves once the upstream accepted
+   * the request, to its events as they arrive; the iteration throws
+   * UpstreamError when the stream fails or ends before an image completed.
+   */
+  stream?(request: ImageRequest, target: UpstreamTarget, context: AdapterContext): Promise<AsyncIterable<ImageStreamEvent>>;
 }
 
 export interface SpeechAdapter {

@@ -20,10 +20,25 @@ export interface ImageRequest {
   output_compression?: number;
   /** OpenAI's style (DALL·E 3). */
   style?: string;
+  /** Partial images (0–3) a streamed answer sends before each image, where the provider makes them. */
+  partial_images?: number;
   /** How images come back: base64 bytes, or URLs where the provider hosts them. */
   response_format: 'b64_json' | 'url';
   provider?: Record<string, unknown> | null;
   user?: string;
+  /** Images to edit, or to take as references (image-to-image): sent to the provider's edit API. */
+  images?: InputImage[];
+  /** OpenAI's edit mask: where the first image is to change. */
+  mask?: InputImage;
+  /** OpenAI's `input_fidelity` of an edit: how closely the input images' features are kept. */
+  input_fidelity?: string;
+}
+
+/** An image sent with a request: its bytes, a file name and its media type. */
+export interface InputImage {
+  bytes: Buffer;
+  filename: string;
+  contentType: string;
 }
 
 /** One image as the provider answered it: its bytes in base64, or a URL. */
@@ -39,5 +54,22 @@ export interface UpstreamImages {
   images: GeneratedImage[];
   /** The format of the bytes ("png"), when the provider says. */
   outputFormat?: string;
-  usage?: { input_tokens?: number; output_tokens?: number };
+  usage?: ImageTokenUsage;
 }
+
+/** The token usage a provider reports for images. */
+export interface ImageTokenUsage {
+  input_tokens?: number;
+  /** Of the input tokens, those of the images sent to be edited. */
+  input_image_tokens?: number;
+  output_tokens?: number;
+}
+
+/**
+ * One event of a streamed image answer: a partial image (a coarser rendering
+ * on the way), or an image completed, with the provider's usage for it when
+ * it reports one.
+ */
+export type ImageStreamEvent =
+  | { type: 'partial'; b64_json: string; partialImageIndex: number }
+  | { type: 'completed'; b64_json: string; created?: number; outputFormat?: string; usage?: ImageTokenUsage };

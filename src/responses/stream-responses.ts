@@ -9,7 +9,7 @@ import type { ChatServices } from '../chat/run-services.js';
 import { attemptOptions, noteServed } from '../chat/serve-run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
 import { type RunEnd, runError, settleRun } from '../chat/settle-run.js';
-import { failBeforeStart, replay, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
+import { failUnservedStream, replay, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
 import { withWebSearches } from '../chat/sum-usage.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import type { Usage } from '../protocol/chat.js';
@@ -99,7 +99,8 @@ export async function streamResponses(
     );
   } catch (error) {
     keepAlive.stop();
-    return failBeforeStart(services, run, error, { sse, signal, respondWithError }, (failure) =>
+    // Keep-alive comments went out: the failure is the stream's own error event.
+    return failUnservedStream(services, run, error, { sse, signal, respondWithError }, (failure) =>
       sse.event('error', errorEvent(failure, 0)),
     );
   }

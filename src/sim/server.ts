@@ -11,6 +11,7 @@ import { handleJinaEmbeddings } from './embeddings/jina-embeddings.js';
 import { handleOpenAIEmbeddings } from './embeddings/openai-embeddings.js';
 import { FixtureLibrary, resolveFixturesDir } from './fixtures.js';
 import { handleGenerateContent, matchGeminiCall } from './gemini/gemini-route.js';
+import { handleImageEdits } from './images/openai-image-edits-route.js';
 import { handleImageGenerations, handleSimImage, SIM_IMAGE_PATH } from './images/openai-images-route.js';
 import { MODEL_LIST_JSON } from './models.js';
 import { handleModerations } from './moderation/moderations-route.js';
@@ -58,6 +59,7 @@ async function route(req: IncomingMessage, res: ServerResponse, context: SimCont
   if (endpoint === 'POST /v1/embeddings') return handleOpenAIEmbeddings(req, res, context);
   if (endpoint === 'POST /v2/embed') return handleCohereEmbed(req, res, context);
   if (endpoint === 'POST /v1/images/generations') return handleImageGenerations(req, res, context);
+  if (endpoint === 'POST /v1/images/edits') return handleImageEdits(req, res, context);
   if (endpoint === 'POST /v1/audio/speech') return handleSpeech(req, res, context);
   if (endpoint === 'POST /v1/audio/transcriptions') return handleTranscription(req, res, context);
   const simImage = req.method === 'GET' ? SIM_IMAGE_PATH.exec(path) : null;

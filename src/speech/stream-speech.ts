@@ -4,7 +4,7 @@ import type { AttemptOutcome } from '../chat/attempt-outcome.js';
 import { runAttempts } from '../chat/run-attempts.js';
 import { attemptOptions, noteServed } from '../chat/serve-run.js';
 import { runError, settleRun } from '../chat/settle-run.js';
-import { failBeforeStart, replay, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
+import { failUnservedStream, replay, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import { loadTokenCounter } from '../plugins/shared/token-counter.js';
 import type { GatewayError } from '../protocol/gateway-error.js';
@@ -51,7 +51,7 @@ export async function streamSpeech(
     );
   } catch (error) {
     keepAlive.stop();
-    return failBeforeStart(services, run, error, { sse, signal, respondWithError }, (failure) => sse.data(errorEvent(failure)));
+    return failUnservedStream(services, run, error, { sse, signal, respondWithError }, (failure) => sse.data(errorEvent(failure)));
   }
   keepAlive.stop();
   noteServed(services, run, served.attempt);

@@ -1,5 +1,5 @@
 import { OpenRouter } from '@openrouter/sdk';
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promptColour, solidPng } from '../../src/sim/images/sim-png.js';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
@@ -49,6 +49,53 @@ describe.each(testEngines)('images through the real clients on $name', (engine) 
       expect(answer.data?.map((d) => d.b64_json)).toEqual([simImage(0), simImage(1)]);
       expect(answer.usage?.output_tokens).toBe(544);
       expect(await servedBy((answer as unknown as { id: string }).id)).toBe(provider);
+    });
+
+    it('openai: images.generate streamed, with partial images and the cost in the completed event', async () => {
+      const openai = new OpenAI({ baseURL: gw.baseUrl, apiKey: gw.managementKey, maxRetries: 0 });
+      const { data: stream, response } = await openai.images
+        .generate({ model, prompt, stream: true, partial_images: 2, quality: 'low' })
+        .withResponse();
+      const events = [];
+      for await (const event of stream) events.push(event);
+      expect(events.map((e) => e.type)).toEqual([
+        'image_generation.partial_image',
+        'image_generation.partial_image',
+        'image_generation.completed',
+      ]);
+      const completed = events[2] as OpenAI.Images.ImageGenCompletedEvent;
+      expect(completed.b64_json).toBe(simImage(0));
+      expect(completed.usage).toMatchObject({ output_tokens: 272, cost: 0.04 });
+      // A stream's events carry no id: the generation's is a header.
+      expect(await servedBy(response.headers.get('x-generation-id')!)).toBe(provider);
+    });
+
+    it('openai: images.edit with a file (POST /images/edits), whole and streamed', async () => {
+      const openai = new OpenAI({ baseURL: gw.baseUrl, apiKey: gw.managementKey, maxRetries: 0 });
+      const image = await toFile(solidPng([1, 2, 3]), 'in.png', { type: 'image/png' });
+      const answer = await openai.images.edit({ model, image, prompt, quality: 'low' });
+      expect(answer.data?.map((d) => d.b64_json)).toEqual([simImage(0)]);
+      expect(await servedBy((answer as unknown as { id: string }).id)).toBe(provider);
+      const { data: stream, response } = await openai.images
+        .edit({ model, image: await toFile(solidPng([1, 2, 3]), 'in.png', { type: 'image/png' }), prompt, stream: true, partial_images: 1 })
+        .withResponse();
+      const events = [];
+      for await (const event of stream) events.push(event);
+      expect(events.map((e) => e.type)).toEqual(['image_edit.partial_image', 'image_edit.completed']);
+      expect((events[1] as OpenAI.Images.ImageEditCompletedEvent).b64_json).toBe(simImage(0));
+      expect(await servedBy(response.headers.get('x-generation-id')!)).toBe(provider);
+    });
+
+    it('@openrouter/sdk: images.generate streamed (POST /images)', async () => {
+      const sdk = new OpenRouter({ apiKey: gw.managementKey, serverURL: gw.baseUrl, retryConfig: { strategy: 'none' } });
+      const answer = await sdk.images.generate({ imageGenerationRequest: { model, prompt, stream: true } });
+      if (!(Symbol.asyncIterator in answer)) throw new Error('expected a stream');
+      const events = [];
+      for await (const event of answer) events.push(event);
+      expect(events).toEqual([
+        expect.objectContaining({ type: 'image_generation.completed', b64Json: simImage(0), mediaType: 'image/png' }),
+      ]);
+      expect(events[0]).toMatchObject({ usage: { cost: 0.04 } });
     });
 
     it('@openrouter/sdk: images.generate (POST /images)', async () => {

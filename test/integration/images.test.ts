@@ -149,7 +149,7 @@ describe.each(testEngines)('images on $name', (engine) => {
     expect(list.body.data[0]).toMatchObject({
       architecture: { output_modalities: ['image'] },
       supported_parameters: { n: { type: 'range', min: 1, max: 10 }, quality: { type: 'enum' } },
-      supports_streaming: false,
+      supports_streaming: true,
       endpoints: expect.stringContaining('/images/models/sim/image/endpoints'),
     });
     const endpoints = await call(gw, 'GET', '/images/models/sim/image/endpoints', { key: gw.managementKey });
@@ -178,9 +178,9 @@ describe.each(testEngines)('images on $name', (engine) => {
     ['an unknown aspect ratio', { aspect_ratio: '7:3' }, 'aspect_ratio must be one of'],
     ['a size that is no size', { size: 'huge' }, 'size must match the pattern'],
     [
-      'reference images',
-      { input_references: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] },
-      'input_references: image-to-image generation is not served by this gateway',
+      'a reference image that is no image_url part',
+      { input_references: [{ type: 'text', text: 'x' }] },
+      'input_references[0].image_url is required',
     ],
   ])('refuses %s with a 400 naming the field and rule', async (_, over, message) => {
     const res = await images({ model: 'sim/image', ...over });

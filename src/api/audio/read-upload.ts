@@ -1,30 +1,19 @@
 import type { FastifyRequest } from 'fastify';
 import { Errors } from '../../http/errors.js';
 import type { AudioFile } from '../../protocol/transcription.js';
+import { multipartFailure } from '../multipart-failure.js';
 import type { FormFields } from './to-transcription-request.js';
 
 /** The caps of a transcription upload beyond the file's size: a form of OpenAI's few fields needs no more. */
 export const UPLOAD_LIMITS = { files: 1, fields: 16, fieldSize: 16 * 1024, parts: 24, fieldNameSize: 64 } as const;
 
-/** @fastify/multipart's and busboy's failures, as the catalogue's 413s and 400s naming the limit. */
-function uploadError(error: unknown, maxBytes: number): unknown {
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  switch (code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return Errors.uploadTooLarge(`the file exceeds the ${maxBytes}-byte limit (TRANSCRIPTION_MAX_BYTES)`);
-    case 'FST_FILES_LIMIT':
-      return Errors.uploadTooLarge(`a transcription takes ${UPLOAD_LIMITS.files} file`);
-    case 'FST_FIELDS_LIMIT':
-      return Errors.uploadTooLarge(`a transcription takes at most ${UPLOAD_LIMITS.fields} fields`);
-    case 'FST_PARTS_LIMIT':
-      return Errors.uploadTooLarge(`a transcription takes at most ${UPLOAD_LIMITS.parts} parts`);
-    case 'FST_PROTO_VIOLATION':
-      return Errors.invalidRequest('a field name of the form is not allowed');
-  }
-  // busboy's parse errors (a cut or malformed form) are the client's; ours (catalogue errors) pass as they are.
-  if (error instanceof Error && !('statusCode' in error)) return Errors.invalidRequest(`the multipart body is malformed: ${error.message}`);
-  return error;
-}
+/** The 413 of each limit of a transcription's form. */
+const limitErrors = (maxBytes: number) => ({
+  FST_REQ_FILE_TOO_LARGE: () => Errors.uploadTooLarge(`the file exceeds the ${maxBytes}-byte limit (TRANSCRIPTION_MAX_BYTES)`),
+  FST_FILES_LIMIT: () => Errors.uploadTooLarge(`a transcription takes ${UPLOAD_LIMITS.files} file`),
+  FST_FIELDS_LIMIT: () => Errors.uploadTooLarge(`a transcription takes at most ${UPLOAD_LIMITS.fields} fields`),
+  FST_PARTS_LIMIT: () => Errors.uploadTooLarge(`a transcription takes at most ${UPLOAD_LIMITS.parts} parts`),
+});
 
 /**
  * Reads a transcription's multipart body: its text fields and its one
@@ -53,7 +42,7 @@ export async function readUpload(request: FastifyRequest, maxBytes: number): Pro
       fields.set(part.fieldname, [...(fields.get(part.fieldname) ?? []), part.value]);
     }
   } catch (error) {
-    throw uploadError(error, maxBytes);
+    throw multipartFailure(error, limitErrors(maxBytes));
   }
   return file ? { fields, file } : { fields };
 }

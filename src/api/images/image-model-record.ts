@@ -7,6 +7,10 @@ type Adapters = Readonly<Record<string, ImagesAdapter>>;
 const parametersOf = (endpoint: Endpoint, catalog: Catalog, adapters: Adapters): Readonly<Record<string, ImageCapability>> =>
   adapters[catalog.providers.get(endpoint.provider)?.kind ?? '']?.supportedParameters ?? {};
 
+/** Whether an endpoint's protocol streams natively (`stream: true`). */
+const streams = (endpoint: Endpoint, catalog: Catalog, adapters: Adapters): boolean =>
+  adapters[catalog.providers.get(endpoint.provider)?.kind ?? '']?.stream !== undefined;
+
 /** An image model as the reference's ImageModelListItem: the parameters any of its endpoints takes, and where its endpoints are. */
 export function imageModelRecord(model: Model, catalog: Catalog, adapters: Adapters, path: string) {
   return {
@@ -19,7 +23,7 @@ export function imageModelRecord(model: Model, catalog: Catalog, adapters: Adapt
       string,
       ImageCapability
     >,
-    supports_streaming: false,
+    supports_streaming: model.endpoints.some((e) => streams(e, catalog, adapters)),
     endpoints: `${path}/${model.id}/endpoints`,
   };
 }
@@ -33,7 +37,7 @@ export function imageModelEndpoints(model: Model, catalog: Catalog, adapters: Ad
       provider_slug: endpoint.provider,
       provider_tag: endpoint.provider,
       supported_parameters: parametersOf(endpoint, catalog, adapters),
-      supports_streaming: false,
+      supports_streaming: streams(endpoint, catalog, adapters),
       allowed_passthrough_parameters: [],
       pricing: [
         ...(endpoint.pricing.image !== undefined ? [{ billable: 'output_image', unit: 'image', cost_usd: endpoint.pricing.image }] : []),

@@ -1,21 +1,33 @@
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NO_RESERVATION } from '../../accounting/reservations.js';
 import { modelTask } from '../../catalog/model-task.js';
 import { type Authenticator, callerKey } from '../../http/authenticate.js';
+import { writeStreamRefusal } from '../../http/error-envelope.js';
 import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
+import { SseWriter } from '../../http/sse-writer.js';
 import { completeImages, type ServedImages } from '../../images/complete-images.js';
-import { type ImagesServices, imagesRunCeiling, startImagesRun } from '../../images/images-run.js';
+import { type ImageStreamFormat, openAIImageStream, REFERENCE_IMAGE_STREAM } from '../../images/image-stream-format.js';
+import { imagesRunCeiling, startImagesRun } from '../../images/images-run.js';
 import { mediaTypeOf } from '../../images/media-type.js';
+import { readInputReferences } from '../../images/read-input-references.js';
+import { type ImagesStreamServices, streamImages, streamsNatively } from '../../images/stream-images.js';
+import type { SafeFetcher } from '../../net/safe-fetch.js';
 import type { ImageRequest } from '../../protocol/images.js';
 import { ModelEndpointsParams } from '../models/schemas.js';
 import { clientGone, runContext } from '../request-context.js';
 import { imageModelEndpoints, imageModelRecord } from './image-model-record.js';
+import { readEditUpload } from './read-edit-upload.js';
 import { ImageGenerationsRequestBody, ImagesRequestBody } from './schemas.js';
-import { fromGenerationsBody, fromImagesBody } from './to-image-request.js';
+import { fromEditFields, fromGenerationsBody, fromImagesBody, wantsStream } from './to-image-request.js';
 
-type Services = ImagesServices & { auth: Authenticator; shutdown: Shutdown };
+/** `fetcher` fetches the reference images given by URL (SSRF-safe, the plugins' own). */
+type Services = ImagesStreamServices & { auth: Authenticator; shutdown: Shutdown; fetcher: SafeFetcher };
+
+const GENERATIONS_STREAM = openAIImageStream('image_generation');
+const EDITS_STREAM = openAIImageStream('image_edit');
 
 const unixSeconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -64,22 +76,35 @@ function tokenUsage({ upstream, cost }: ServedImages) {
 }
 
 export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
-  /** Reserve, serve and settle one image request (the two routes differ only in their body and answer). */
+  /**
+   * Reserve, serve and settle one image request (the routes differ only in
+   * their body, which `read` reads, fetching the images it refers to, and
+   * their answer). `stream` (the format its events take) streams it when an
+   * endpoint of the plan can; else it is answered whole.
+   */
   const generate = <T>(
     request: FastifyRequest,
-    reply: Parameters<typeof clientGone>[0],
-    body: ImageRequest,
+    reply: FastifyReply,
+    read: (signal: AbortSignal) => ImageRequest | Promise<ImageRequest>,
     answer: (served: ServedImages, startedAt: number) => T,
+    stream: ImageStreamFormat | undefined,
   ) =>
     services.shutdown.hold(async () => {
       const key = callerKey(request);
       const signal = clientGone(reply, services.shutdown.signal);
+      const body = await read(signal);
       const started = startImagesRun(services, key, body, runContext(request));
-      // Admission: the run holds the most it can cost (n images) until settleRun charges it, or is released here.
+      // Admission: the run holds the most it can cost (n images, its input images' tokens) until settleRun charges it, or is released here.
       const reservation = await services.spend.reserve(key, () => imagesRunCeiling(started), { id: started.id });
       const run = reservation === NO_RESERVATION ? started : { ...started, reservation };
       try {
-        return answer(await completeImages(services, await services.pipeline.prepareImages(run, signal), signal), run.startedAt);
+        const prepared = await services.pipeline.prepareImages(run, signal);
+        if (!stream || !streamsNatively(services, prepared)) return answer(await completeImages(services, prepared, signal), run.startedAt);
+        reply.hijack();
+        // The events carry no id (the reference's have none): the generation's id is a header, as speech's is.
+        const sse = new SseWriter(reply.raw, { 'x-request-id': request.id, 'x-generation-id': run.id });
+        await streamImages(services, prepared, sse, signal, (error) => writeStreamRefusal(reply, error), stream);
+        return undefined;
       } catch (error) {
         throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
       } finally {
@@ -89,14 +114,31 @@ export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
 
   return async (app) => {
     // Held until its ledger row is written: a stop closes the database only after.
-    app.post('/images', { onRequest: services.auth.requireKey, schema: { body: ImagesRequestBody } }, async (request, reply) =>
-      generate(request, reply, fromImagesBody(request.body), referenceAnswer),
-    );
+    app.post('/images', { onRequest: services.auth.requireKey, schema: { body: ImagesRequestBody } }, async (request, reply) => {
+      const body = fromImagesBody(request.body);
+      const references = request.body.input_references ?? [];
+      // Reference images make it an edit: read (fetched when given by URL) once the request is held.
+      const read = async (signal: AbortSignal) =>
+        references.length === 0 ? body : { ...body, images: await readInputReferences(references, services.fetcher, signal) };
+      return generate(request, reply, read, referenceAnswer, wantsStream(request.body, body) ? REFERENCE_IMAGE_STREAM : undefined);
+    });
     app.post(
       '/images/generations',
       { onRequest: services.auth.requireKey, schema: { body: ImageGenerationsRequestBody } },
-      async (request, reply) => generate(request, reply, fromGenerationsBody(request.body), openAIAnswer),
+      async (request, reply) => {
+        const body = fromGenerationsBody(request.body);
+        return generate(request, reply, () => body, openAIAnswer, wantsStream(request.body, body) ? GENERATIONS_STREAM : undefined);
+      },
     );
+    // OpenAI's multipart edit (the openai client's images.edit), read before the hold: a slow upload must not delay a stop.
+    await app.register(async (edits) => {
+      await edits.register(fastifyMultipart, { throwFileSizeLimit: true });
+      edits.post('/images/edits', { onRequest: services.auth.requireKey }, async (request, reply) => {
+        const { fields, images, mask } = await readEditUpload(request);
+        const body = fromEditFields(fields, images, mask);
+        return generate(request, reply, () => body, openAIAnswer, wantsStream(fields, body) ? EDITS_STREAM : undefined);
+      });
+    });
 
     // The catalog is fixed for the life of the process: build the listing once.
     const models = services.catalog.listModels().filter((model) => modelTask(model) === 'image');

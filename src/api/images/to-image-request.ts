@@ -1,18 +1,15 @@
-import { Errors } from '../../http/errors.js';
-import type { ImageRequest } from '../../protocol/images.js';
-import type { ImageGenerationsRequestBody, ImagesRequestBody } from './schemas.js';
+import type { ImageRequest, InputImage } from '../../protocol/images.js';
+import type { ImageEditFields, ImageGenerationsRequestBody, ImagesRequestBody } from './schemas.js';
 
 /** The fields both routes share, picked so that tolerated extras never reach the flow. */
-function shared(body: ImagesRequestBody | ImageGenerationsRequestBody): Omit<ImageRequest, 'response_format'> {
-  const { model, prompt, n, size, quality, background, output_format, output_compression, provider, user } = body;
-  const optional = { n, size, quality, background, output_format, output_compression, provider, user };
+function shared(body: ImagesRequestBody | ImageGenerationsRequestBody | ImageEditFields): Omit<ImageRequest, 'response_format'> {
+  const { model, prompt, n, size, quality, background, output_format, output_compression, provider, user, partial_images } = body;
+  const optional = { n, size, quality, background, output_format, output_compression, provider, user, partial_images };
   return { model, prompt, ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) };
 }
 
-/** POST /images: the reference's request, answered with base64 bytes. Reference images would need an edit API no adapter speaks: a 400. */
+/** POST /images: the reference's request, answered with base64 bytes (its reference images are read apart: readInputReferences). */
 export function fromImagesBody(body: ImagesRequestBody): ImageRequest {
-  if (body.input_references?.length)
-    throw Errors.invalidRequest('input_references: image-to-image generation is not served by this gateway');
   // A tier size ("2K") is the reference's resolution, which OpenAI's models have no knob for.
   const size = body.size !== undefined && /^\d+x\d+$|^auto$/.test(body.size) ? body.size : undefined;
   const { size: _tier, ...rest } = shared(body);
@@ -30,5 +27,20 @@ export function fromGenerationsBody(body: ImageGenerationsRequestBody): ImageReq
     ...shared(body),
     ...(body.style !== undefined ? { style: body.style } : {}),
     response_format: body.response_format ?? 'b64_json',
+  };
+}
+
+/** Whether a request is to be streamed: asked, and in base64 (no provider streams URLs). */
+export const wantsStream = (body: { stream?: boolean | undefined }, request: ImageRequest): boolean =>
+  body.stream === true && request.response_format === 'b64_json';
+
+/** POST /images/edits: OpenAI's form fields with the images to edit and the mask, answered in base64 unless it asks for URLs. */
+export function fromEditFields(fields: ImageEditFields, images: InputImage[], mask?: InputImage): ImageRequest {
+  return {
+    ...shared(fields),
+    ...(fields.input_fidelity !== undefined ? { input_fidelity: fields.input_fidelity } : {}),
+    response_format: fields.response_format ?? 'b64_json',
+    images,
+    ...(mask ? { mask } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import type { GeneratedImage, UpstreamImages } from '../../protocol/images.js';
+import type { GeneratedImage, ImageTokenUsage, UpstreamImages } from '../../protocol/images.js';
 import { isRecord } from '../../util/is-record.js';
 import { readCount } from '../shared/read-rerank-scores.js';
 
@@ -12,6 +12,18 @@ function readImage(item: unknown): GeneratedImage | undefined {
   return image.b64_json !== undefined || image.url !== undefined ? image : undefined;
 }
 
+/** The token counts of an OpenAI images usage object that are counts; undefined when there is no usage object. */
+export function readImageUsage(usage: unknown): ImageTokenUsage | undefined {
+  if (!isRecord(usage)) return undefined;
+  const details = isRecord(usage.input_tokens_details) ? usage.input_tokens_details : {};
+  const counts = {
+    input_tokens: readCount(usage.input_tokens),
+    input_image_tokens: readCount(details.image_tokens),
+    output_tokens: readCount(usage.output_tokens),
+  };
+  return Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== undefined));
+}
+
 /** The images of an OpenAI images answer, its format and token usage; undefined when it holds no image. */
 export function convertOpenAIImagesResponse(body: unknown): UpstreamImages | undefined {
   if (!isRecord(body) || !Array.isArray(body.data) || body.data.length === 0) return undefined;
@@ -21,13 +33,11 @@ export function convertOpenAIImagesResponse(body: unknown): UpstreamImages | und
     if (!image) return undefined;
     images.push(image);
   }
-  const usage = isRecord(body.usage)
-    ? { input_tokens: readCount(body.usage.input_tokens), output_tokens: readCount(body.usage.output_tokens) }
-    : undefined;
+  const usage = readImageUsage(body.usage);
   return {
     ...(typeof body.created === 'number' && Number.isSafeInteger(body.created) ? { created: body.created } : {}),
     images,
     ...(typeof body.output_format === 'string' ? { outputFormat: body.output_format } : {}),
-    ...(usage ? { usage: Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== undefined)) } : {}),
+    ...(usage ? { usage } : {}),
   };
 }

@@ -47,6 +47,15 @@ describe('convertToOpenAIImagesRequest', () => {
     );
   });
 
+  it('asks for a stream and its partial images only when streaming', () => {
+    const streamed = { ...request, partial_images: 2 };
+    expect(convertToOpenAIImagesRequest(streamed, { upstreamModel: 'gpt-image-1' })).not.toHaveProperty('partial_images');
+    expect(convertToOpenAIImagesRequest(streamed, { upstreamModel: 'gpt-image-1' }, undefined, true)).toMatchObject({
+      stream: true,
+      partial_images: 2,
+    });
+  });
+
   it('sends the end user as the keyed hash only when the client named one', () => {
     expect(convertToOpenAIImagesRequest(request, { upstreamModel: 'gpt-image-1' }, 'h')).not.toHaveProperty('user');
     expect(convertToOpenAIImagesRequest({ ...request, user: 'alice' }, { upstreamModel: 'gpt-image-1' }, 'h')).toMatchObject({ user: 'h' });

@@ -18,12 +18,14 @@ const isDallE = (model: string) => model.startsWith('dall-e');
  * OpenAI's POST /images/generations body: the prompt, n, the size (asked, or
  * the aspect ratio's nearest: OpenAI's models clamp to three), quality,
  * background, output format and compression, style, and the end user as the
- * gateway's keyed hash. `response_format` goes only to the models that take it.
+ * gateway's keyed hash. `response_format` goes only to the models that take it;
+ * `stream` and `partial_images` only to a request streamed.
  */
 export function convertToOpenAIImagesRequest(
   request: ImageRequest,
   target: Pick<UpstreamTarget, 'upstreamModel'>,
   endUserId?: string,
+  stream = false,
 ): Record<string, unknown> {
   const size = request.size ?? sizeFor(request.aspect_ratio);
   const user = upstreamEndUser(request, endUserId);
@@ -38,6 +40,7 @@ export function convertToOpenAIImagesRequest(
     style: request.style,
     response_format: dallE ? request.response_format : undefined,
     user,
+    ...(stream ? { stream: true, partial_images: request.partial_images } : {}),
   };
   return {
     model: target.upstreamModel,

@@ -70,7 +70,7 @@ export async function readTranscriptionRequest(
   };
 }
 
-async function readRaw(req: IncomingMessage): Promise<Buffer> {
+export async function readRaw(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

@@ -48,6 +48,40 @@ describe('POST /v1/images/generations (OpenAI)', () => {
     expect((await readJson(response)).error.message).toContain(message);
   });
 
+  it('streams partial images then the completed image with its usage, as the official client iterates them', async () => {
+    const client = new OpenAI({ apiKey: 'sim', baseURL: `${sim.url}/v1` });
+    const stream = await client.images.generate({ model: 'gpt-image-1', prompt: 'a cat', stream: true, partial_images: 2, quality: 'low' });
+    const events = [];
+    for await (const event of stream) events.push(event);
+    expect(events.map((e) => e.type)).toEqual([
+      'image_generation.partial_image',
+      'image_generation.partial_image',
+      'image_generation.completed',
+    ]);
+    expect(events.map((e) => (e.type === 'image_generation.partial_image' ? e.partial_image_index : -1))).toEqual([0, 1, -1]);
+    expect(events[2]).toMatchObject({
+      b64_json: solidPng(promptColour('a cat', 0)).toString('base64'),
+      usage: { input_tokens: 2, output_tokens: 272, total_tokens: 274 },
+    });
+  });
+
+  it('cuts a stream after fail_after events, with an error event when asked', async () => {
+    const response = await post({ model: 'gpt-image-1@fail_after=1,fail_mode=error-event', prompt: 'x', stream: true, partial_images: 3 });
+    const text = await response.text();
+    expect(text.match(/^event: .*/gm)).toEqual(['event: image_generation.partial_image', 'event: error']);
+    expect(text).toContain('"type":"error"');
+  });
+
+  it.each([
+    ['a stream from DALL·E', { model: 'dall-e-3', prompt: 'x', stream: true }, "Invalid value: 'true'."],
+    ['four partial images', { model: 'gpt-image-1', prompt: 'x', stream: true, partial_images: 4 }, "Invalid 'partial_images'"],
+    ['stream as a string', { model: 'gpt-image-1', prompt: 'x', stream: 'yes' }, "Invalid type for 'stream'"],
+  ])('refuses %s with OpenAI’s 400', async (_, request, message) => {
+    const response = await post(request);
+    expect(response.status).toBe(400);
+    expect((await readJson(response)).error.message).toContain(message);
+  });
+
   it('answers a status knob with OpenAI’s error body', async () => {
     const response = await post({ model: 'gpt-image-1@status=503', prompt: 'x' });
     expect(response.status).toBe(503);
