@@ -11,6 +11,7 @@ import { taskSimCatalog } from '../support/task-sim-catalog.js';
 const silence = (seconds: number) => wav(Buffer.alloc(Math.round(seconds * SAMPLE_RATE) * 2));
 const PER_SECOND = 0.0001;
 const MAX_BYTES = 256 * 1024;
+const TOKEN_PRICING = '{ prompt: 0.0000025, completion: 0.00001 }';
 const errorOf = async (res: Response) => ((await res.json()) as { error: { message: string; metadata: unknown } }).error;
 
 describe.each(testEngines)('transcriptions on $name', (engine) => {
@@ -43,6 +44,24 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
       {
         id: 'sim/4o-stt',
         endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-transcribe', pricing: '{ prompt: 0.0000025, completion: 0.00001 }' }],
+      },
+      {
+        id: 'sim/short-stt',
+        endpoints: [
+          {
+            provider: 'openai-a',
+            upstream: 'gpt-4o-transcribe',
+            pricing: TOKEN_PRICING,
+            fields: 'max_audio_seconds: 2, response_formats: [json, text]',
+          },
+          { provider: 'openai-b', upstream: 'whisper-1', pricing: '{ audio_second: 0.01 }', fields: 'max_audio_seconds: 3' },
+        ],
+      },
+      {
+        id: 'sim/4o-only-stt',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-4o-transcribe', pricing: TOKEN_PRICING, fields: 'response_formats: [json, text]' },
+        ],
       },
       { id: 'sim/down-stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1@status=503', pricing }] },
       { id: 'sim/pricey-stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1', pricing: '{ audio_second: 0.01 }' }] },
@@ -116,6 +135,34 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     const srt = await transcribe(form({ model: 'sim/4o-stt', response_format: 'srt' }));
     expect(srt.status).toBe(400);
     expect((await errorOf(srt)).message).toContain("response_format 'verbose_json' is not compatible with model 'gpt-4o-transcribe'");
+  });
+
+  it('skips the endpoints that cannot answer the format or take audio this long, and refuses when none can, before any call', async () => {
+    const srt = await transcribe(form({ model: 'sim/short-stt', response_format: 'srt' }));
+    expect(srt.status).toBe(200);
+    expect((await generation(srt)).provider_name).toBe('openai-b');
+    const longer = await transcribe(form({ model: 'sim/short-stt' }, silence(2.5)));
+    expect(longer.status).toBe(200);
+    expect((await generation(longer)).provider_name).toBe('openai-b');
+    expect(await simCalls()).toBe(2);
+    const tooLong = await transcribe(form({ model: 'sim/short-stt' }, silence(3.5)));
+    expect(tooLong.status).toBe(400);
+    expect((await errorOf(tooLong)).message).toBe(
+      'file: the audio lasts 3.5 s, longer than the 3 s sim/short-stt takes (max_audio_seconds)',
+    );
+    const format = await transcribe(form({ model: 'sim/4o-only-stt', response_format: 'vtt' }));
+    expect(format.status).toBe(400);
+    expect((await errorOf(format)).message).toBe('response_format vtt is not one sim/4o-only-stt answers: it answers json, text');
+    expect(await simCalls()).toBe(2);
+  });
+
+  it('holds no more than the longest audio the model takes, however large the file', async () => {
+    const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'bounded', limit: 0.05 } });
+    // 0.5 s of WAV in a 200 kB file: the file could hold 800 s ($8 at a cent a second), the model takes 3 s at most ($0.03).
+    const padded = Buffer.concat([silence(0.5), Buffer.alloc(200_000)]);
+    const res = await transcribe(form({ model: 'sim/short-stt', response_format: 'verbose_json' }, padded), created.body.key);
+    expect(res.status).toBe(200);
+    expect((await generation(res)).total_cost).toBe(0.01);
   });
 
   it('falls back past an endpoint that answers 503, sending the file again', async () => {

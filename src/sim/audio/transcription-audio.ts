@@ -1,24 +1,10 @@
 import type { TranscriptionSegment, TranscriptionWord } from '../../protocol/transcription.js';
+import { wavDuration } from '../../transcription/wav-duration.js';
 
 /** Audio bytes a second the simulator assumes of a file that is not a WAV it can read: 128 kbit/s, a common MP3 rate. */
 const ASSUMED_BYTES_PER_SECOND = 16_000;
 /** The longest segment the simulator cuts its transcript into, in seconds. */
 const SEGMENT_SECONDS = 10;
-
-/** The duration of a WAV file from its header (byte rate and data chunk), or undefined when the bytes are not one. */
-export function wavDuration(bytes: Buffer): number | undefined {
-  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WAVE') return undefined;
-  let byteRate: number | undefined;
-  // Chunks follow the RIFF header: `fmt ` holds the byte rate, `data` the samples (its size may overstate a cut file).
-  for (let offset = 12; offset + 8 <= bytes.length; ) {
-    const id = bytes.toString('latin1', offset, offset + 4);
-    const size = bytes.readUInt32LE(offset + 4);
-    if (id === 'fmt ' && offset + 16 <= bytes.length) byteRate = bytes.readUInt32LE(offset + 16);
-    if (id === 'data') return byteRate ? Math.min(size, bytes.length - offset - 8) / byteRate : undefined;
-    offset += 8 + size + (size % 2);
-  }
-  return undefined;
-}
 
 /** Seconds of audio in a file: a WAV's own, else its size at 128 kbit/s. */
 export const audioDuration = (bytes: Buffer): number => wavDuration(bytes) ?? bytes.length / ASSUMED_BYTES_PER_SECOND;

@@ -6,12 +6,11 @@ import { pause, sendError } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
 import { type OpenAiError, openAiError, SimErrors } from '../openai-errors.js';
 import { audioDuration, simTranscript } from './transcription-audio.js';
+import { rulesOf, transcriptionRefusal } from './transcription-models.js';
 
 /** OpenAI's upload cap for audio: 25 MiB. */
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const GRANULARITIES = ['word', 'segment'];
-/** The gpt-4o transcribe models: billed by token, and answering json or text only. */
-const TOKEN_BILLED = /^gpt-4o(-mini)?-transcribe/;
 /** Audio tokens a second OpenAI's audio models count. */
 const AUDIO_TOKENS_PER_SECOND = 10;
 
@@ -82,7 +81,8 @@ async function readRaw(req: IncomingMessage): Promise<Buffer> {
  * from a WAV header (other files: their size at 128 kbit/s), in every
  * format OpenAI answers (json and verbose_json with `usage` in whole
  * seconds, text, srt, vtt); words in verbose_json when asked. The
- * gpt-4o transcribe models answer json or text only, with token usage. The model
+ * gpt-4o transcribe models answer json or text only, with token usage, and
+ * refuse audio over their limit (transcription-models.ts). The model
  * name's knobs work as elsewhere (`status`, `retry_after`, `latency`, `hang`).
  */
 export async function handleTranscription(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
@@ -99,22 +99,11 @@ export async function handleTranscription(req: IncomingMessage, res: ServerRespo
   if (knobs.status !== undefined)
     return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? ''), knobs.retryAfterSeconds);
   const { model, audio, format, granularities, language } = read.request;
-  const tokenBilled = TOKEN_BILLED.test(parsed.model ?? model);
-  if (tokenBilled && format !== 'json' && format !== 'text')
-    return sendError(
-      res,
-      openAiError(
-        400,
-        `response_format '${format}' is not compatible with model '${parsed.model ?? model}'. Use 'json' or 'text' instead.`,
-        {
-          param: 'response_format',
-          code: 'unsupported_value',
-        },
-      ),
-    );
-  if (tokenBilled && granularities.length > 0)
-    return sendError(res, SimErrors.invalidValue('timestamp_granularities[]', granularities.join(', '), ['(none with this model)']));
+  const name = parsed.model ?? model;
   const duration = Math.round(audioDuration(audio) * 1000) / 1000;
+  const refusal = transcriptionRefusal({ model: name, format, granularities, duration });
+  if (refusal) return sendError(res, refusal);
+  const { tokenBilled } = rulesOf(name);
   const { text, segments, words } = simTranscript(duration);
   const answer = {
     text,
