@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SAMPLE_RATE, wav } from '../../src/sim/audio/sim-audio.js';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
@@ -12,6 +14,38 @@ const silence = (seconds: number) => wav(Buffer.alloc(Math.round(seconds * SAMPL
 const PER_SECOND = 0.0001;
 const MAX_BYTES = 256 * 1024;
 const TOKEN_PRICING = '{ prompt: 0.0000025, completion: 0.00001 }';
+/**
+ * A multipart upload of `total` bytes of file sent over a raw socket, with its
+ * Content-Length or chunked, written until the gateway answers or closes: the
+ * answer as read and how many bytes of file the socket took.
+ */
+async function rawUpload(baseUrl: string, key: string, total: number, chunked: boolean): Promise<{ answer: string; sent: number }> {
+  const { hostname, port, pathname } = new URL(`${baseUrl}/audio/transcriptions`);
+  const socket = connect(Number(port), hostname);
+  socket.on('error', () => {}); // a reset once the gateway closes is expected
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  await once(socket, 'connect');
+  let answer = '';
+  socket.on('data', (data: Buffer) => {
+    answer += data.toString('latin1');
+  });
+  const form = `--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nsim/stt\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\n`;
+  const length = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${Buffer.byteLength(form) + total}`;
+  const head = `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${key}\r\nContent-Type: multipart/form-data; boundary=b\r\n${length}\r\n\r\n`;
+  const piece = Buffer.alloc(64 * 1024);
+  const framed = (bytes: Buffer) =>
+    chunked ? Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]) : bytes;
+  socket.write(head);
+  socket.write(framed(Buffer.from(form)));
+  let sent = 0;
+  while (sent < total && answer === '' && !socket.destroyed) {
+    sent += piece.length;
+    if (!socket.write(framed(piece))) await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), closed]);
+  }
+  await closed;
+  return { answer, sent };
+}
+
 const errorOf = async (res: Response) => ((await res.json()) as { error: { message: string; metadata: unknown } }).error;
 
 describe.each(testEngines)('transcriptions on $name', (engine) => {
@@ -213,6 +247,21 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
       'content-type': 'multipart/form-data; boundary=b',
     });
     expect(cut.status).toBe(400);
+    expect(await simCalls()).toBe(0);
+    expect((await transcribe(form({ model: 'sim/stt' }))).status).toBe(200);
+  });
+
+  it.each([
+    ['declares a Content-Length past the limit', false],
+    ['is chunked past the limit', true],
+  ])('refuses an upload that %s with a 413 and closes the connection instead of reading it to its end', async (_, chunked) => {
+    const total = 128 * 1024 * 1024;
+    const { answer, sent } = await rawUpload(gw.baseUrl, gw.managementKey, total, chunked);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(answer).toContain('GW_ERR_UPLOAD_TOO_LARGE');
+    // The gateway stopped reading at the limit: what the socket took is the limit and the buffers between, not the body.
+    expect(sent).toBeLessThan(total / 4);
     expect(await simCalls()).toBe(0);
     expect((await transcribe(form({ model: 'sim/stt' }))).status).toBe(200);
   });

@@ -24,13 +24,17 @@ export function transcriptionRoutes(
   services: TranscriptionServices & { auth: Authenticator; shutdown: Shutdown; maxBytes: number },
 ): FastifyPluginAsync {
   return async (app) => {
-    await app.register(fastifyMultipart, { throwFileSizeLimit: true });
+    await app.register(fastifyMultipart);
     app.post('/audio/transcriptions', { onRequest: services.auth.requireKey }, async (request, reply) => {
       // Read before the hold: a slow upload costs nothing and must not delay a stop. JSON is the reference's base64 form.
       const upload =
         request.body !== undefined && !request.isMultipart()
           ? readJsonUpload(request.body, services.maxBytes)
-          : await readUpload(request, services.maxBytes);
+          : await readUpload(request, services.maxBytes).catch((error: unknown) => {
+              // The rest of a refused upload is never read: the connection closes after the answer, as Fastify's body limit does.
+              void reply.header('connection', 'close');
+              throw error;
+            });
       const transcriptionRequest = toTranscriptionRequest(upload.fields, upload.file);
       const signal = clientGone(reply, services.shutdown.signal);
       // Held until its ledger row is written: a stop closes the database only after.
