@@ -26,6 +26,8 @@ export interface TranscriptionRequest {
   temperature?: number;
   /** Word and segment timestamps (verbose_json only). */
   timestamp_granularities?: ('word' | 'segment')[];
+  /** Ask for the transcript as server-sent events (the gpt-4o transcribe models; whisper-1 ignores it). */
+  stream?: boolean;
   provider?: Record<string, unknown> | null;
   user?: string;
 }
@@ -60,3 +62,25 @@ export interface UpstreamTranscription {
   /** OpenAI's usage: `{type: "duration", seconds}` or `{type: "tokens", input_tokens, output_tokens}`. */
   usage?: unknown;
 }
+
+/** A piece of text transcribed, as OpenAI streams it (`logprobs` when asked for, `segment_id` when diarized). */
+export interface TranscriptTextDelta {
+  type: 'transcript.text.delta';
+  delta: string;
+  [field: string]: unknown;
+}
+
+/** The end of a streamed transcript: the whole text and the usage as the provider reported it (checked before billing). */
+export interface TranscriptTextDone {
+  type: 'transcript.text.done';
+  text: string;
+  usage?: unknown;
+  [field: string]: unknown;
+}
+
+export type TranscriptionStreamEvent = TranscriptTextDelta | TranscriptTextDone;
+
+/** What a streamed transcription call gives: the provider's events, or its whole answer when it does not stream (whisper-1). */
+export type TranscriptionStream =
+  | { kind: 'events'; events: AsyncIterator<TranscriptionStreamEvent> }
+  | { kind: 'whole'; answer: UpstreamTranscription };

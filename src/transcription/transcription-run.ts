@@ -3,17 +3,18 @@ import type { CostCeiling } from '../accounting/reservation-ceiling.js';
 import type { Endpoint } from '../catalog/types.js';
 import { adapterFor } from '../chat/adapter-for.js';
 import type { Run, RunContext } from '../chat/run.js';
+import type { AttemptsResult } from '../chat/run-attempts.js';
 import type { RunServices } from '../chat/run-services.js';
 import { serveRun } from '../chat/serve-run.js';
 import { settleRun } from '../chat/settle-run.js';
 import { startRun } from '../chat/start-run.js';
 import { Errors } from '../http/errors.js';
 import type { TranscriptionAdapter } from '../protocol/adapters.js';
-import type { TranscriptionRequest } from '../protocol/transcription.js';
+import type { TranscriptionRequest, UpstreamTranscription } from '../protocol/transcription.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import { type RenderedTranscription, renderTranscription } from './render-transcription.js';
 import { billableSeconds, fitTranscriptionAttempts } from './transcription-endpoints.js';
-import { checkTranscriptionUsage, maxAudioTokens } from './transcription-usage.js';
+import { checkTranscriptionUsage, maxAudioTokens, statedUsage } from './transcription-usage.js';
 import { wavDuration } from './wav-duration.js';
 
 /** What the transcription flow needs beyond the request; built once in app.ts. */
@@ -88,30 +89,25 @@ export function completeTranscription(
       const { adapter, target } = adapterFor(services, attempt);
       return adapter.transcribe(run.request, target, { signal, endUserId: run.endUserId });
     },
-    async ({ result, attempt, outcomes }) => {
-      const billed = checkTranscriptionUsage(result, billableSeconds(attempt.endpoint, run.request.file.bytes.length));
-      const { cost } = await settleRun(services, run, {
-        status: 'success',
-        streamed: false,
-        attempt,
-        outcomes,
-        usage: billed.usage,
-        usageEstimated: billed.estimated,
-        seconds: billed.seconds,
-      });
-      // The usage as OpenAI states it (tokens for the models billed by token, else the duration), with the cost as the reference adds it.
-      const usage =
-        billed.usage.total_tokens > 0
-          ? {
-              type: 'tokens',
-              input_tokens: billed.usage.prompt_tokens,
-              output_tokens: billed.usage.completion_tokens,
-              total_tokens: billed.usage.total_tokens,
-              seconds: billed.seconds,
-              cost,
-            }
-          : { type: 'duration', seconds: billed.seconds, cost };
-      return { ...renderTranscription(run.request.response_format, result, billed.seconds, usage), cost };
-    },
+    (served) => settleTranscription(services, run, served),
   );
+}
+
+/** A whole transcript served: its checked usage billed and recorded, then rendered in the client's format. */
+export async function settleTranscription(
+  services: TranscriptionServices,
+  run: TranscriptionRun,
+  { result, attempt, outcomes }: AttemptsResult<Endpoint, UpstreamTranscription>,
+): Promise<ServedTranscription> {
+  const billed = checkTranscriptionUsage(result, billableSeconds(attempt.endpoint, run.request.file.bytes.length));
+  const { cost } = await settleRun(services, run, {
+    status: 'success',
+    streamed: false,
+    attempt,
+    outcomes,
+    usage: billed.usage,
+    usageEstimated: billed.estimated,
+    seconds: billed.seconds,
+  });
+  return { ...renderTranscription(run.request.response_format, result, billed.seconds, statedUsage(billed, cost)), cost };
 }

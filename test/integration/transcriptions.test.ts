@@ -97,6 +97,17 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
           { provider: 'openai-a', upstream: 'gpt-4o-transcribe', pricing: TOKEN_PRICING, fields: 'response_formats: [json, text]' },
         ],
       },
+      {
+        id: 'sim/flaky-4o-stt',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-4o-transcribe@status=503', pricing: TOKEN_PRICING },
+          { provider: 'openai-b', upstream: 'gpt-4o-transcribe', pricing: TOKEN_PRICING },
+        ],
+      },
+      {
+        id: 'sim/broken-4o-stt',
+        endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-transcribe@fail_after=2', pricing: TOKEN_PRICING }],
+      },
       { id: 'sim/down-stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1@status=503', pricing }] },
       { id: 'sim/pricey-stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1', pricing: '{ audio_second: 0.01 }' }] },
     ]);
@@ -197,6 +208,64 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     const res = await transcribe(form({ model: 'sim/short-stt', response_format: 'verbose_json' }, padded), created.body.key);
     expect(res.status).toBe(200);
     expect((await generation(res)).total_cost).toBe(0.01);
+  });
+
+  /** The data of each server-sent event of a body. */
+  const eventsOf = (body: string) =>
+    body
+      .split('\n\n')
+      .filter((frame) => frame.startsWith('data: '))
+      .map((frame) => JSON.parse(frame.slice('data: '.length)) as Record<string, unknown>);
+
+  it.each([
+    ['its first endpoint', 'sim/4o-stt', ['openai-a', 200]],
+    ['the endpoint after one that answers 503', 'sim/flaky-4o-stt', ['openai-b', 200]],
+  ])(
+    'streams a gpt-4o transcript from %s: its deltas, then the done event with the usage and cost, after the row',
+    async (_, model, served) => {
+      const res = await transcribe(form({ model, stream: 'true' }));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      const events = eventsOf(await res.text());
+      const deltas = events.filter((e) => e.type === 'transcript.text.delta').map((e) => e.delta);
+      expect(deltas.join('')).toBe('Simulated speech, part 1 of 1.');
+      const done = events.at(-1)!;
+      const cost = 15 * 0.0000025 + 8 * 0.00001;
+      expect(done).toMatchObject({ type: 'transcript.text.done', text: 'Simulated speech, part 1 of 1.' });
+      expect(done.usage).toMatchObject({ type: 'tokens', input_tokens: 15, output_tokens: 8, total_tokens: 23 });
+      expect((done.usage as { cost: number }).cost).toBeCloseTo(cost, 12);
+      const gen = await generation(res);
+      expect(gen).toMatchObject({ api_type: 'stt', streamed: true, status: 'success', tokens_prompt: 15, tokens_completion: 8 });
+      expect(gen.total_cost).toBeCloseTo(cost, 12);
+      expect(gen.provider_responses.at(-1)).toMatchObject({ provider_name: served[0], status: served[1] });
+    },
+  );
+
+  it('answers whisper whole when asked to stream, as OpenAI ignores stream for it', async () => {
+    const res = await transcribe(form({ model: 'sim/stt', stream: 'true' }));
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.json()).toEqual({
+      text: 'Simulated speech, part 1 of 1.',
+      usage: { type: 'duration', seconds: 2, cost: 2 * PER_SECOND },
+    });
+    expect((await readSimStats(sim.url)).lastRequestBody).toMatchObject({ stream: true });
+  });
+
+  it('ends a stream that breaks after its first event with an error event, and records the run as failed', async () => {
+    const res = await transcribe(form({ model: 'sim/broken-4o-stt', stream: 'true' }));
+    expect(res.status).toBe(200);
+    const events = eventsOf(await res.text());
+    expect(events.slice(0, 2).map((e) => e.delta)).toEqual(['Simulated', ' speech,']);
+    expect(events.at(-1)).toMatchObject({ error: { code: 502 } });
+    const rows = await gw.store.db
+      .selectFrom('generations')
+      .select(['status', 'streamed'])
+      .where('model', '=', 'sim/broken-4o-stt')
+      .execute();
+    expect(rows).toEqual([{ status: 'error', streamed: 1 }]);
+    expect((await transcribe(form({ model: 'sim/stt', stream: 'maybe' })).then(errorOf)).message).toBe(
+      'stream must be true or false (got "maybe")',
+    );
   });
 
   it('falls back past an endpoint that answers 503, sending the file again', async () => {

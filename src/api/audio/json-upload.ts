@@ -26,6 +26,10 @@ export function readJsonUpload(body: unknown, maxBytes: number): { fields: FormF
     if (typeof body.temperature !== 'number') throw Errors.invalidRequest('temperature must be a number from 0 to 1');
     fields.set('temperature', [String(body.temperature)]);
   }
+  if (body.stream !== undefined) {
+    if (typeof body.stream !== 'boolean') throw Errors.invalidRequest('stream must be true or false');
+    fields.set('stream', [String(body.stream)]);
+  }
   const granularities = body.timestamp_granularities;
   if (granularities !== undefined) {
     if (!Array.isArray(granularities) || granularities.some((g) => typeof g !== 'string'))

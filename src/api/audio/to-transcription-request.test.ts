@@ -17,6 +17,8 @@ describe('toTranscriptionRequest', () => {
       toTranscriptionRequest(fields({ model: 'm', response_format: 'verbose_json', 'timestamp_granularities[]': ['word', 'word'] }), file)
         .timestamp_granularities,
     ).toEqual(['word']);
+    expect(toTranscriptionRequest(fields({ model: 'm', stream: 'true' }), file).stream).toBe(true);
+    expect(toTranscriptionRequest(fields({ model: 'm', stream: 'false' }), file)).not.toHaveProperty('stream');
   });
 
   it.each([
@@ -33,6 +35,7 @@ describe('toTranscriptionRequest', () => {
       file,
       'must be word or segment',
     ],
+    ['a stream that is no boolean', { model: 'm', stream: 'yes' }, file, 'stream must be true or false'],
     ['granularities with json', { model: 'm', 'timestamp_granularities[]': 'word' }, file, 'needs response_format verbose_json'],
   ])('refuses %s with a 400 naming the field', (_, entries, upload, message) => {
     expect(() => toTranscriptionRequest(fields(entries), upload)).toThrow(

@@ -23,7 +23,8 @@ function single(fields: FormFields, name: string): string | undefined {
  * A transcription request from OpenAI's form fields: `file` and `model`
  * required; `language`, `prompt`, `response_format` (json by default: json,
  * text, srt, verbose_json or vtt), `temperature` (0 to 1),
- * `timestamp_granularities[]` (word, segment; verbose_json only) and `user`.
+ * `timestamp_granularities[]` (word, segment; verbose_json only), `stream`
+ * (true or false) and `user`.
  * Fields it does not know are left out. Each broken rule is a 400 naming
  * the field.
  */
@@ -45,7 +46,16 @@ export function toTranscriptionRequest(fields: FormFields, file: AudioFile | und
       throw Errors.invalidRequest(`timestamp_granularities[] must be word or segment (got "${value}")`);
   if (granularities.length > 0 && format !== 'verbose_json')
     throw Errors.invalidRequest(`timestamp_granularities[] needs response_format verbose_json (got "${format}")`);
-  const optional = { language: single(fields, 'language'), prompt: single(fields, 'prompt'), temperature, user: single(fields, 'user') };
+  const streamText = single(fields, 'stream');
+  if (streamText !== undefined && streamText !== 'true' && streamText !== 'false')
+    throw Errors.invalidRequest(`stream must be true or false (got "${streamText}")`);
+  const optional = {
+    language: single(fields, 'language'),
+    prompt: single(fields, 'prompt'),
+    temperature,
+    user: single(fields, 'user'),
+    stream: streamText === 'true' ? true : undefined,
+  };
   return {
     model,
     file,

@@ -4,6 +4,8 @@ import { NO_RESERVATION } from '../../accounting/reservations.js';
 import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
+import { SseWriter } from '../../http/sse-writer.js';
+import { streamTranscription } from '../../transcription/stream-transcription.js';
 import {
   completeTranscription,
   startTranscriptionRun,
@@ -45,16 +47,22 @@ export function transcriptionRoutes(
         const reservation = await services.spend.reserve(key, () => transcriptionRunCeiling(started), { id: started.id });
         const run = reservation === NO_RESERVATION ? started : { ...started, reservation };
         try {
-          const answer = await completeTranscription(services, await services.pipeline.prepareTranscription(run, signal), signal);
+          const prepared = await services.pipeline.prepareTranscription(run, signal);
           void reply.header('x-generation-id', run.id);
-          return answer;
+          if (!prepared.request.stream) return await completeTranscription(services, prepared, signal);
+          // Events once the first one came; a provider that answers whole (whisper-1) is answered whole.
+          return await streamTranscription(services, prepared, signal, () => {
+            reply.hijack();
+            return new SseWriter(reply.raw, { 'x-request-id': request.id, 'x-generation-id': run.id });
+          });
         } catch (error) {
           throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
         } finally {
           void reservation.release();
         }
       });
-      return reply.type(served.contentType).send(served.body);
+      // Undefined when the answer was streamed: the response is written already.
+      return served ? reply.type(served.contentType).send(served.body) : reply;
     });
   };
 }

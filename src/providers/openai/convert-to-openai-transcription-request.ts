@@ -22,5 +22,6 @@ export function convertToOpenAITranscriptionRequest(
   if (request.prompt !== undefined) form.append('prompt', request.prompt);
   if (request.temperature !== undefined) form.append('temperature', String(request.temperature));
   for (const granularity of request.timestamp_granularities ?? []) form.append('timestamp_granularities[]', granularity);
+  if (request.stream) form.append('stream', 'true');
   return form;
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TRANSCRIPTION_FORMATS, type TranscriptionFormat } from '../../protocol/transcription.js';
 import { renderTranscription } from '../../transcription/render-transcription.js';
 import { hasBearerToken, type SimContext, signalOnClose } from '../chat-route.js';
-import { pause, sendError } from '../deliver.js';
+import { deliverStream, OPENAI_FRAMING, pause, type SseFraming, sendError } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
 import { type OpenAiError, openAiError, SimErrors } from '../openai-errors.js';
 import { audioDuration, simTranscript } from './transcription-audio.js';
@@ -20,6 +20,7 @@ interface SimTranscriptionRequest {
   format: TranscriptionFormat;
   granularities: string[];
   language: string;
+  stream: boolean;
 }
 
 /** Reads the body as OpenAI's POST /v1/audio/transcriptions does: multipart form data with a file and a model. */
@@ -65,9 +66,19 @@ export async function readTranscriptionRequest(
       format: format as TranscriptionFormat,
       granularities,
       language: typeof language === 'string' ? language : 'english',
+      stream: form.get('stream') === 'true',
     },
   };
 }
+
+/** OpenAI's transcription stream: data-only events ending with `transcript.text.done`, no `[DONE]`. */
+const TRANSCRIPT_FRAMING: SseFraming = { ...OPENAI_FRAMING, end: '' };
+
+/** A delta per word of the text, then the done event with the whole text and its usage. */
+export const transcriptEvents = (text: string, usage: Record<string, unknown>): string[] => [
+  ...(text.match(/\s*\S+/g) ?? []).map((delta) => JSON.stringify({ type: 'transcript.text.delta', delta })),
+  JSON.stringify({ type: 'transcript.text.done', text, usage }),
+];
 
 async function readRaw(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -82,7 +93,9 @@ async function readRaw(req: IncomingMessage): Promise<Buffer> {
  * format OpenAI answers (json and verbose_json with `usage` in whole
  * seconds, text, srt, vtt); words in verbose_json when asked. The
  * gpt-4o transcribe models answer json or text only, with token usage, and
- * refuse audio over their limit (transcription-models.ts). The model
+ * refuse audio over their limit (transcription-models.ts), and with
+ * `stream=true` send their text as server-sent events (`chunk_delay`,
+ * `fail_after` and `fail_mode` as in chat streams). The model
  * name's knobs work as elsewhere (`status`, `retry_after`, `latency`, `hang`).
  */
 export async function handleTranscription(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
@@ -98,7 +111,7 @@ export async function handleTranscription(req: IncomingMessage, res: ServerRespo
   await pause(knobs.latencyMs, signalOnClose(res));
   if (knobs.status !== undefined)
     return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? ''), knobs.retryAfterSeconds);
-  const { model, audio, format, granularities, language } = read.request;
+  const { model, audio, format, granularities, language, stream } = read.request;
   const name = parsed.model ?? model;
   const duration = Math.round(audioDuration(audio) * 1000) / 1000;
   const refusal = transcriptionRefusal({ model: name, format, granularities, duration });
@@ -123,6 +136,8 @@ export async function handleTranscription(req: IncomingMessage, res: ServerRespo
         total_tokens: audioTokens + outputTokens,
       }
     : { type: 'duration', seconds: Math.ceil(duration) };
+  // whisper-1 ignores `stream`, as OpenAI documents; the gpt-4o models stream their text's words, then the whole text.
+  if (stream && tokenBilled) return deliverStream(res, transcriptEvents(text, usage), knobs, signalOnClose(res), TRANSCRIPT_FRAMING);
   const rendered = renderTranscription(format, answer, duration, usage);
   res.writeHead(200, { 'content-type': rendered.contentType, 'content-length': Buffer.byteLength(rendered.body) });
   res.end(rendered.body);
