@@ -81,7 +81,8 @@ async function relay(
         done = event;
         break;
       }
-      delivered.push(event.delta);
+      // A diarized segment repeats text its deltas carried: only the deltas count as delivered.
+      if (event.type === 'transcript.text.delta') delivered.push(event.delta);
       await sse.data(JSON.stringify(event));
     }
     if (!done) throw new UpstreamError('malformed', 'upstream ended the transcript without its transcript.text.done event');

@@ -35,6 +35,14 @@ describe.each(testEngines)('transcription through the openai client on $name', (
           { provider: 'openai-b', upstream: 'gpt-4o-transcribe', pricing: TOKEN_PRICING },
         ],
       },
+      { id: 'sim/diarize-stt', endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-transcribe-diarize', pricing: TOKEN_PRICING }] },
+      {
+        id: 'sim/flaky-diarize-stt',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-4o-transcribe-diarize@status=503', pricing: TOKEN_PRICING },
+          { provider: 'openai-b', upstream: 'gpt-4o-transcribe-diarize', pricing: TOKEN_PRICING },
+        ],
+      },
       {
         id: 'sim/flaky-stt',
         endpoints: [
@@ -92,6 +100,31 @@ describe.each(testEngines)('transcription through the openai client on $name', (
     const gen = await call(gw, 'GET', `/generation?id=${response.headers.get('x-generation-id')}`, { key: gw.managementKey });
     expect(gen.body.data).toMatchObject({ api_type: 'stt', provider_name: provider, streamed: true });
     expect(gen.body.data.total_cost).toBeCloseTo(cost, 12);
+  });
+
+  it.each([
+    ['sim/diarize-stt', 'openai-a'],
+    ['sim/flaky-diarize-stt', 'openai-b'],
+  ])('openai: diarized_json with %s, known speakers and chunking_strategy, whole and streamed', async (model, provider) => {
+    const params = {
+      model,
+      file: await audio(),
+      response_format: 'diarized_json' as const,
+      chunking_strategy: { type: 'server_vad' as const, threshold: 0.5 },
+      known_speaker_names: ['agent'],
+      known_speaker_references: [`data:audio/wav;base64,${SECOND_OF_SILENCE.toString('base64')}`],
+    };
+    const { data, response } = await openai.audio.transcriptions.create(params).withResponse();
+    expect(data).toMatchObject({ task: 'transcribe', duration: 1, text: 'Simulated speech, part 1 of 1.' });
+    expect((data as unknown as { segments: unknown[] }).segments).toEqual([
+      { type: 'transcript.text.segment', id: 'seg_0', start: 0, end: 1, speaker: 'agent', text: ' Simulated speech, part 1 of 1.' },
+    ]);
+    const gen = await call(gw, 'GET', `/generation?id=${response.headers.get('x-generation-id')}`, { key: gw.managementKey });
+    expect(gen.body.data).toMatchObject({ api_type: 'stt', provider_name: provider });
+    const stream = await openai.audio.transcriptions.create({ ...params, file: await audio(), stream: true });
+    const types = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types).toEqual([...Array(6).fill('transcript.text.delta'), 'transcript.text.segment', 'transcript.text.done']);
   });
 
   it('openai: a file the gateway refuses is an APIError with its status', async () => {

@@ -12,8 +12,9 @@ import { taskSimCatalog } from '../support/task-sim-catalog.js';
 /** Seconds of 24 kHz 16-bit silence as a WAV file. */
 const silence = (seconds: number) => wav(Buffer.alloc(Math.round(seconds * SAMPLE_RATE) * 2));
 const PER_SECOND = 0.0001;
-const MAX_BYTES = 256 * 1024;
+const MAX_BYTES = 2 * 1024 * 1024;
 const TOKEN_PRICING = '{ prompt: 0.0000025, completion: 0.00001 }';
+const DIARIZE_FIELDS = 'response_formats: [json, text, diarized_json], max_audio_seconds: 1400';
 /**
  * A multipart upload of `total` bytes of file sent over a raw socket, with its
  * Content-Length or chunked, written until the gateway answers or closes: the
@@ -107,6 +108,13 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
       {
         id: 'sim/broken-4o-stt',
         endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-transcribe@fail_after=2', pricing: TOKEN_PRICING }],
+      },
+      {
+        id: 'sim/diarize-stt',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-4o-transcribe-diarize@status=503', pricing: TOKEN_PRICING, fields: DIARIZE_FIELDS },
+          { provider: 'openai-b', upstream: 'gpt-4o-transcribe-diarize', pricing: TOKEN_PRICING, fields: DIARIZE_FIELDS },
+        ],
       },
       { id: 'sim/down-stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1@status=503', pricing }] },
       { id: 'sim/pricey-stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1', pricing: '{ audio_second: 0.01 }' }] },
@@ -241,6 +249,58 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     },
   );
 
+  it('answers diarized_json past a failing endpoint, passing chunking_strategy and the known speakers on', async () => {
+    const speakers = {
+      'known_speaker_names[]': ['agent', 'customer'],
+      'known_speaker_references[]': ['data:audio/wav;base64,AA==', 'data:audio/wav;base64,AQ=='],
+    };
+    const res = await transcribe(
+      form(
+        {
+          model: 'sim/diarize-stt',
+          response_format: 'diarized_json',
+          'chunking_strategy[type]': 'server_vad',
+          'chunking_strategy[threshold]': '0.5',
+          ...speakers,
+        },
+        silence(35),
+      ),
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { segments: Record<string, unknown>[]; usage: Record<string, unknown> };
+    expect(body).toMatchObject({ task: 'transcribe', duration: 35, text: expect.stringContaining('part 4 of 4') });
+    expect(body.segments.map((s) => [s.id, s.speaker, s.type, s.start, s.end])).toEqual([
+      ['seg_0', 'agent', 'transcript.text.segment', 0, 10],
+      ['seg_1', 'customer', 'transcript.text.segment', 10, 20],
+      ['seg_2', 'agent', 'transcript.text.segment', 20, 30],
+      ['seg_3', 'customer', 'transcript.text.segment', 30, 35],
+    ]);
+    expect(body.usage).toMatchObject({ type: 'tokens', input_tokens: 350 });
+    const gen = await generation(res);
+    expect(gen.provider_responses.map((p: { status: number }) => p.status)).toEqual([503, 200]);
+    expect((await readSimStats(sim.url)).lastRequestBody).toMatchObject({
+      format: 'diarized_json',
+      chunked: true,
+      speakers: ['agent', 'customer'],
+    });
+    // Over 30 s without a chunking_strategy, OpenAI's own 400 comes back.
+    const unchunked = await transcribe(form({ model: 'sim/diarize-stt', response_format: 'diarized_json' }, silence(35)));
+    expect(unchunked.status).toBe(400);
+    expect((await errorOf(unchunked)).message).toContain('chunking_strategy is required for diarization models');
+  });
+
+  it('streams a diarized transcript: the deltas naming their segment, each segment, then the done event', async () => {
+    const res = await transcribe(form({ model: 'sim/diarize-stt', response_format: 'diarized_json', stream: 'true' }, silence(15)));
+    const events = eventsOf(await res.text());
+    expect(events.filter((e) => e.type === 'transcript.text.segment').map((e) => [e.id, e.speaker])).toEqual([
+      ['seg_0', 'A'],
+      ['seg_1', 'B'],
+    ]);
+    expect(events.find((e) => e.type === 'transcript.text.delta')).toMatchObject({ segment_id: 'seg_0' });
+    expect(events.at(-1)).toMatchObject({ type: 'transcript.text.done', usage: { type: 'tokens', input_tokens: 150 } });
+    expect((await generation(res)).streamed).toBe(true);
+  });
+
   it('answers whisper whole when asked to stream, as OpenAI ignores stream for it', async () => {
     const res = await transcribe(form({ model: 'sim/stt', stream: 'true' }));
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -309,9 +369,9 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     two.append('file', new Blob([silence(0.1)]), 'second.wav');
     expect((await transcribe(two)).status).toBe(413);
     expect(await simCalls()).toBe(0);
-    const longPrompt = await transcribe(form({ model: 'sim/stt', prompt: 'x'.repeat(20_000) }));
+    const longPrompt = await transcribe(form({ model: 'sim/stt', prompt: 'x'.repeat(300_000) }));
     expect(longPrompt.status).toBe(413);
-    expect((await errorOf(longPrompt)).message).toBe('Upload too large: the field prompt exceeds the 16384-byte limit of a field');
+    expect((await errorOf(longPrompt)).message).toBe('Upload too large: the field prompt exceeds the 262144-byte limit of a field');
     const cut = await transcribe('--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nsim/stt', gw.managementKey, {
       'content-type': 'multipart/form-data; boundary=b',
     });

@@ -5,7 +5,8 @@ import type { AudioFile } from '../../protocol/transcription.js';
 import type { FormFields } from './to-transcription-request.js';
 
 /** The caps of a transcription upload beyond the file's size: a form of OpenAI's few fields needs no more. */
-export const UPLOAD_LIMITS = { files: 1, fields: 16, fieldSize: 16 * 1024, parts: 24, fieldNameSize: 64, headerSize: 16 * 1024 } as const;
+// A field holds up to 256 KiB: a known speaker's sample is a data URL of up to 10 s of audio.
+export const UPLOAD_LIMITS = { files: 1, fields: 16, fieldSize: 256 * 1024, parts: 24, fieldNameSize: 64, headerSize: 16 * 1024 } as const;
 
 /** A boundary line: `--`, busboy's longest boundary (70) and CRLF, with room to spare. */
 const BOUNDARY_LINE_BYTES = 80;

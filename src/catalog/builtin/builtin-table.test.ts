@@ -78,6 +78,7 @@ describe('the built-in table', () => {
       'openai/whisper-1': [undefined, undefined],
       'openai/gpt-4o-transcribe': [['json', 'text'], 1500],
       'openai/gpt-4o-mini-transcribe': [['json', 'text'], 1500],
+      'openai/gpt-4o-transcribe-diarize': [['json', 'text', 'diarized_json'], 1400],
     });
     for (const formats of Object.values(stt).map(([formats]) => formats ?? []))
       for (const format of formats as string[]) expect(TRANSCRIPTION_FORMATS).toContain(format);

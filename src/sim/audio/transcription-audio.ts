@@ -1,4 +1,4 @@
-import type { TranscriptionSegment, TranscriptionWord } from '../../protocol/transcription.js';
+import type { TranscriptionSegment, TranscriptionWord, TranscriptTextSegment } from '../../protocol/transcription.js';
 import { wavDuration } from '../../transcription/wav-duration.js';
 
 /** Audio bytes a second the simulator assumes of a file that is not a WAV it can read: 128 kbit/s, a common MP3 rate. */
@@ -50,3 +50,19 @@ export function simTranscript(duration: number): { text: string; segments: Trans
     words,
   };
 }
+
+/**
+ * The transcript's segments as diarized_json gives them: `seg_<n>` ids, the
+ * known speakers' names in turn when given, else A and B in turn.
+ */
+export const diarizedSegments = (segments: readonly TranscriptionSegment[], speakers: readonly string[]): TranscriptTextSegment[] => {
+  const names = speakers.length > 0 ? speakers : ['A', 'B'];
+  return segments.map((s, i) => ({
+    type: 'transcript.text.segment',
+    id: `seg_${i}`,
+    start: s.start,
+    end: s.end,
+    speaker: names[i % names.length]!,
+    text: s.text,
+  }));
+};

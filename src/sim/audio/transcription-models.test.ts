@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { transcriptionRefusal } from './transcription-models.js';
 
-const ask = { model: 'whisper-1', format: 'json', granularities: [], duration: 10 } as const;
+const ask = { model: 'whisper-1', format: 'json', granularities: [], duration: 10, chunked: false } as const;
 const message = (refusal: ReturnType<typeof transcriptionRefusal>) => refusal?.body.error.message;
 
 describe('the simulator’s rules per transcription model', () => {
@@ -24,5 +24,19 @@ describe('the simulator’s rules per transcription model', () => {
       message: 'audio duration 1600.5 seconds is longer than 1500 seconds which is the maximum for this model',
       code: 'invalid_value',
     });
+  });
+
+  it('lets the diarize model answer diarized_json, and asks for a chunking_strategy past 30 s', () => {
+    const diarize = { ...ask, model: 'gpt-4o-transcribe-diarize', format: 'diarized_json' } as const;
+    expect(transcriptionRefusal({ ...diarize, duration: 30 })).toBeUndefined();
+    expect(transcriptionRefusal({ ...diarize, duration: 31 })?.body.error).toMatchObject({
+      message: 'chunking_strategy is required for diarization models',
+      param: 'chunking_strategy',
+    });
+    expect(transcriptionRefusal({ ...diarize, duration: 31, chunked: true })).toBeUndefined();
+    expect(message(transcriptionRefusal({ ...diarize, duration: 1401, chunked: true }))).toContain('longer than 1400 seconds');
+    expect(message(transcriptionRefusal({ ...ask, format: 'diarized_json' }))).toContain(
+      "response_format 'diarized_json' is not compatible",
+    );
   });
 });

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TRANSCRIPTION_FORMATS, type TranscriptionFormat } from '../../protocol/transcription.js';
+import { TRANSCRIPTION_FORMATS, type TranscriptionFormat, type TranscriptTextSegment } from '../../protocol/transcription.js';
 import { renderTranscription } from '../../transcription/render-transcription.js';
 import { hasBearerToken, type SimContext, signalOnClose } from '../chat-route.js';
 import { deliverStream, OPENAI_FRAMING, pause, type SseFraming, sendError } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
 import { type OpenAiError, openAiError, SimErrors } from '../openai-errors.js';
-import { audioDuration, simTranscript } from './transcription-audio.js';
+import { audioDuration, diarizedSegments, simTranscript } from './transcription-audio.js';
 import { rulesOf, transcriptionRefusal } from './transcription-models.js';
 
 /** OpenAI's upload cap for audio: 25 MiB. */
@@ -21,6 +21,8 @@ interface SimTranscriptionRequest {
   granularities: string[];
   language: string;
   stream: boolean;
+  chunked: boolean;
+  speakers: string[];
 }
 
 /** Reads the body as OpenAI's POST /v1/audio/transcriptions does: multipart form data with a file and a model. */
@@ -67,6 +69,8 @@ export async function readTranscriptionRequest(
       granularities,
       language: typeof language === 'string' ? language : 'english',
       stream: form.get('stream') === 'true',
+      chunked: [...form.keys()].some((name) => name === 'chunking_strategy' || name.startsWith('chunking_strategy[')),
+      speakers: form.getAll('known_speaker_names[]').map(String),
     },
   };
 }
@@ -74,9 +78,21 @@ export async function readTranscriptionRequest(
 /** OpenAI's transcription stream: data-only events ending with `transcript.text.done`, no `[DONE]`. */
 const TRANSCRIPT_FRAMING: SseFraming = { ...OPENAI_FRAMING, end: '' };
 
-/** A delta per word of the text, then the done event with the whole text and its usage. */
-export const transcriptEvents = (text: string, usage: Record<string, unknown>): string[] => [
-  ...(text.match(/\s*\S+/g) ?? []).map((delta) => JSON.stringify({ type: 'transcript.text.delta', delta })),
+const words = (text: string) => text.match(/\s*\S+/g) ?? [];
+
+/**
+ * A delta per word of the text, then the done event with the whole text and
+ * its usage; diarized, each segment's words (deltas naming their
+ * `segment_id`) and then the segment itself.
+ */
+export const transcriptEvents = (text: string, usage: Record<string, unknown>, diarized?: TranscriptTextSegment[]): string[] => [
+  ...(diarized
+    ? diarized.flatMap((segment) => [
+        ...words(segment.text).map((delta) => ({ type: 'transcript.text.delta', delta, segment_id: segment.id })),
+        segment,
+      ])
+    : words(text).map((delta) => ({ type: 'transcript.text.delta', delta }))
+  ).map((event) => JSON.stringify(event)),
   JSON.stringify({ type: 'transcript.text.done', text, usage }),
 ];
 
@@ -111,17 +127,18 @@ export async function handleTranscription(req: IncomingMessage, res: ServerRespo
   await pause(knobs.latencyMs, signalOnClose(res));
   if (knobs.status !== undefined)
     return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? ''), knobs.retryAfterSeconds);
-  const { model, audio, format, granularities, language, stream } = read.request;
+  const { model, audio, format, granularities, language, stream, chunked, speakers } = read.request;
   const name = parsed.model ?? model;
   const duration = Math.round(audioDuration(audio) * 1000) / 1000;
-  const refusal = transcriptionRefusal({ model: name, format, granularities, duration });
+  const refusal = transcriptionRefusal({ model: name, format, granularities, duration, chunked });
   if (refusal) return sendError(res, refusal);
   const { tokenBilled } = rulesOf(name);
   const { text, segments, words } = simTranscript(duration);
+  const diarized = format === 'diarized_json' ? diarizedSegments(segments, speakers) : undefined;
   const answer = {
     text,
     language,
-    ...(granularities.length === 0 || granularities.includes('segment') ? { segments } : {}),
+    ...(diarized ? { segments: diarized } : granularities.length === 0 || granularities.includes('segment') ? { segments } : {}),
     ...(granularities.includes('word') ? { words } : {}),
   };
   // OpenAI bills whisper by the second, rounded up, and the gpt-4o models by token; its usage says which.
@@ -137,7 +154,8 @@ export async function handleTranscription(req: IncomingMessage, res: ServerRespo
       }
     : { type: 'duration', seconds: Math.ceil(duration) };
   // whisper-1 ignores `stream`, as OpenAI documents; the gpt-4o models stream their text's words, then the whole text.
-  if (stream && tokenBilled) return deliverStream(res, transcriptEvents(text, usage), knobs, signalOnClose(res), TRANSCRIPT_FRAMING);
+  if (stream && tokenBilled)
+    return deliverStream(res, transcriptEvents(text, usage, diarized), knobs, signalOnClose(res), TRANSCRIPT_FRAMING);
   const rendered = renderTranscription(format, answer, duration, usage);
   res.writeHead(200, { 'content-type': rendered.contentType, 'content-length': Buffer.byteLength(rendered.body) });
   res.end(rendered.body);
