@@ -32,6 +32,8 @@ export interface TranscriptionRequest {
   known_speaker_names?: string[];
   /** A 2-to-10-second sample of each known speaker, as a data URL. */
   known_speaker_references?: string[];
+  /** `logprobs`: the tokens' log probabilities with the text (json, the gpt-4o transcribe models). */
+  include?: 'logprobs'[];
   /** Ask for the transcript as server-sent events (the gpt-4o transcribe models; whisper-1 ignores it). */
   stream?: boolean;
   provider?: Record<string, unknown> | null;
@@ -71,6 +73,8 @@ export interface UpstreamTranscription {
   duration?: unknown;
   segments?: TranscriptionSegment[];
   words?: TranscriptionWord[];
+  /** The tokens' log probabilities, when asked for (`include[]=logprobs`). */
+  logprobs?: unknown[];
   /** OpenAI's usage: `{type: "duration", seconds}` or `{type: "tokens", input_tokens, output_tokens}`. */
   usage?: unknown;
 }

@@ -23,7 +23,7 @@ const DIARIZE_FIELDS = 'response_formats: [json, text, diarized_json], max_audio
 async function rawUpload(baseUrl: string, key: string, total: number, chunked: boolean): Promise<{ answer: string; sent: number }> {
   const { hostname, port, pathname } = new URL(`${baseUrl}/audio/transcriptions`);
   const socket = connect(Number(port), hostname);
-  socket.on('error', () => {}); // a reset once the gateway closes is expected
+  socket.on('error', () => {}); // a broken pipe once the gateway closes is expected
   const closed = new Promise((resolve) => socket.once('close', resolve));
   await once(socket, 'connect');
   let answer = '';
@@ -299,6 +299,15 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     expect(events.find((e) => e.type === 'transcript.text.delta')).toMatchObject({ segment_id: 'seg_0' });
     expect(events.at(-1)).toMatchObject({ type: 'transcript.text.done', usage: { type: 'tokens', input_tokens: 150 } });
     expect((await generation(res)).streamed).toBe(true);
+  });
+
+  it('passes include[]=logprobs on: the json answer and each streamed delta carry the tokens’ log probabilities', async () => {
+    const json = (await (await transcribe(form({ model: 'sim/4o-stt', 'include[]': 'logprobs' }))).json()) as { logprobs: unknown[] };
+    expect(json.logprobs).toHaveLength(6);
+    expect(json.logprobs[0]).toEqual({ token: 'Simulated', logprob: -0.01, bytes: [...Buffer.from('Simulated')] });
+    const streamed = await transcribe(form({ model: 'sim/4o-stt', 'include[]': 'logprobs', stream: 'true' }));
+    const events = eventsOf(await streamed.text());
+    expect(events[1]).toMatchObject({ delta: ' speech,', logprobs: [{ token: ' speech,', logprob: -0.01 }] });
   });
 
   it('answers whisper whole when asked to stream, as OpenAI ignores stream for it', async () => {

@@ -34,7 +34,7 @@ export function readJsonUpload(body: unknown, maxBytes: number): { fields: FormF
     fields.set('chunking_strategy', [
       typeof body.chunking_strategy === 'string' ? body.chunking_strategy : JSON.stringify(body.chunking_strategy),
     ]);
-  for (const name of ['known_speaker_names', 'known_speaker_references'] as const) {
+  for (const name of ['known_speaker_names', 'known_speaker_references', 'include'] as const) {
     const values = body[name];
     if (values === undefined) continue;
     if (!Array.isArray(values) || values.some((v) => typeof v !== 'string'))

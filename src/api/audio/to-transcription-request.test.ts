@@ -18,6 +18,7 @@ describe('toTranscriptionRequest', () => {
         .timestamp_granularities,
     ).toEqual(['word']);
     expect(toTranscriptionRequest(fields({ model: 'm', stream: 'true' }), file).stream).toBe(true);
+    expect(toTranscriptionRequest(fields({ model: 'm', 'include[]': 'logprobs' }), file).include).toEqual(['logprobs']);
     expect(
       toTranscriptionRequest(
         fields({
@@ -60,6 +61,7 @@ describe('toTranscriptionRequest', () => {
       file,
       'known_speaker_references[0] must be a data URL',
     ],
+    ['an include of something else', { model: 'm', 'include[]': 'words' }, file, 'include[] takes only logprobs'],
     ['a stream that is no boolean', { model: 'm', stream: 'yes' }, file, 'stream must be true or false'],
     ['granularities with json', { model: 'm', 'timestamp_granularities[]': 'word' }, file, 'needs response_format verbose_json'],
   ])('refuses %s with a 400 naming the field', (_, entries, upload, message) => {

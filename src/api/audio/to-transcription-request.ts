@@ -44,7 +44,7 @@ function readSpeakers(fields: FormFields): Pick<TranscriptionRequest, 'known_spe
  * required; `language`, `prompt`, `response_format` (json by default: json,
  * text, srt, verbose_json or vtt), `temperature` (0 to 1),
  * `timestamp_granularities[]` (word, segment; verbose_json only), `stream`
- * (true or false), `user`, and for diarizing models `chunking_strategy`,
+ * (true or false), `include[]` (logprobs), `user`, and for diarizing models `chunking_strategy`,
  * `known_speaker_names[]` and `known_speaker_references[]`.
  * Fields it does not know are left out. Each broken rule is a 400 naming
  * the field.
@@ -67,6 +67,8 @@ export function toTranscriptionRequest(fields: FormFields, file: AudioFile | und
       throw Errors.invalidRequest(`timestamp_granularities[] must be word or segment (got "${value}")`);
   if (granularities.length > 0 && format !== 'verbose_json')
     throw Errors.invalidRequest(`timestamp_granularities[] needs response_format verbose_json (got "${format}")`);
+  const include = [...(fields.get('include[]') ?? []), ...(fields.get('include') ?? [])];
+  for (const value of include) if (value !== 'logprobs') throw Errors.invalidRequest(`include[] takes only logprobs (got "${value}")`);
   const speakers = readSpeakers(fields);
   const chunking = readChunkingStrategy(fields);
   const streamText = single(fields, 'stream');
@@ -86,6 +88,7 @@ export function toTranscriptionRequest(fields: FormFields, file: AudioFile | und
     ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
     ...(granularities.length > 0 ? { timestamp_granularities: [...new Set(granularities)] as ('word' | 'segment')[] } : {}),
     ...(chunking !== undefined ? { chunking_strategy: chunking } : {}),
+    ...(include.length > 0 ? { include: ['logprobs' as const] } : {}),
     ...speakers,
   };
 }

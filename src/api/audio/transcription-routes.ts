@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { NO_RESERVATION } from '../../accounting/reservations.js';
 import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
+import { closeLingering } from '../../http/lingering-close.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { streamTranscription } from '../../transcription/stream-transcription.js';
@@ -33,8 +34,10 @@ export function transcriptionRoutes(
         request.body !== undefined && !request.isMultipart()
           ? readJsonUpload(request.body, services.maxBytes)
           : await readUpload(request, services.maxBytes).catch((error: unknown) => {
-              // The rest of a refused upload is never read: the connection closes after the answer, as Fastify's body limit does.
+              // The rest of a refused upload is not read: the connection closes after the answer, as Fastify's body limit does,
+              // lingering a little so that the client reads the answer rather than a reset.
               void reply.header('connection', 'close');
+              closeLingering(request.raw.socket);
               throw error;
             });
       const transcriptionRequest = toTranscriptionRequest(upload.fields, upload.file);

@@ -41,6 +41,7 @@ export function convertOpenAITranscriptionResponse(body: unknown): UpstreamTrans
     ...(body.duration !== undefined ? { duration: body.duration } : {}),
     ...(body.segments !== undefined ? { segments } : {}),
     ...(body.words !== undefined ? { words } : {}),
+    ...(Array.isArray(body.logprobs) ? { logprobs: body.logprobs } : {}),
     ...(body.usage !== undefined ? { usage: body.usage } : {}),
   };
 }

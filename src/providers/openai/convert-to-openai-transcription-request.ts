@@ -29,6 +29,7 @@ export function convertToOpenAITranscriptionRequest(
   else if (chunking) for (const [name, value] of Object.entries(chunking)) form.append(`chunking_strategy[${name}]`, String(value));
   for (const name of request.known_speaker_names ?? []) form.append('known_speaker_names[]', name);
   for (const reference of request.known_speaker_references ?? []) form.append('known_speaker_references[]', reference);
+  for (const item of request.include ?? []) form.append('include[]', item);
   if (request.stream) form.append('stream', 'true');
   return form;
 }

@@ -51,6 +51,13 @@ export function simTranscript(duration: number): { text: string; segments: Trans
   };
 }
 
+/** The pieces of a text as the simulator streams it: each word with the space before it. */
+export const wordPieces = (text: string): string[] => text.match(/\s*\S+/g) ?? [];
+
+/** OpenAI's logprobs of a piece of text: a token per word, each as sure as the simulator always is. */
+export const pieceLogprobs = (piece: string) =>
+  wordPieces(piece).map((token) => ({ token, logprob: -0.01, bytes: [...Buffer.from(token)] }));
+
 /**
  * The transcript's segments as diarized_json gives them: `seg_<n>` ids, the
  * known speakers' names in turn when given, else A and B in turn.

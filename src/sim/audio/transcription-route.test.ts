@@ -45,5 +45,7 @@ describe('the simulator’s reading of a transcription request', () => {
       { type: 'transcript.text.delta', delta: ' there.' },
       { type: 'transcript.text.done', text: 'Hi there.', usage },
     ]);
+    const [first] = transcriptEvents('Hi there.', usage, { logprobs: true }).map((e) => JSON.parse(e));
+    expect(first.logprobs).toEqual([{ token: 'Hi', logprob: -0.01, bytes: [72, 105] }]);
   });
 });

@@ -5,7 +5,7 @@ import { hasBearerToken, type SimContext, signalOnClose } from '../chat-route.js
 import { deliverStream, OPENAI_FRAMING, pause, type SseFraming, sendError } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
 import { type OpenAiError, openAiError, SimErrors } from '../openai-errors.js';
-import { audioDuration, diarizedSegments, simTranscript } from './transcription-audio.js';
+import { audioDuration, diarizedSegments, pieceLogprobs, simTranscript, wordPieces } from './transcription-audio.js';
 import { rulesOf, transcriptionRefusal } from './transcription-models.js';
 
 /** OpenAI's upload cap for audio: 25 MiB. */
@@ -23,6 +23,7 @@ interface SimTranscriptionRequest {
   stream: boolean;
   chunked: boolean;
   speakers: string[];
+  logprobs: boolean;
 }
 
 /** Reads the body as OpenAI's POST /v1/audio/transcriptions does: multipart form data with a file and a model. */
@@ -71,6 +72,7 @@ export async function readTranscriptionRequest(
       stream: form.get('stream') === 'true',
       chunked: [...form.keys()].some((name) => name === 'chunking_strategy' || name.startsWith('chunking_strategy[')),
       speakers: form.getAll('known_speaker_names[]').map(String),
+      logprobs: form.getAll('include[]').includes('logprobs'),
     },
   };
 }
@@ -78,23 +80,28 @@ export async function readTranscriptionRequest(
 /** OpenAI's transcription stream: data-only events ending with `transcript.text.done`, no `[DONE]`. */
 const TRANSCRIPT_FRAMING: SseFraming = { ...OPENAI_FRAMING, end: '' };
 
-const words = (text: string) => text.match(/\s*\S+/g) ?? [];
-
 /**
  * A delta per word of the text, then the done event with the whole text and
  * its usage; diarized, each segment's words (deltas naming their
  * `segment_id`) and then the segment itself.
  */
-export const transcriptEvents = (text: string, usage: Record<string, unknown>, diarized?: TranscriptTextSegment[]): string[] => [
-  ...(diarized
-    ? diarized.flatMap((segment) => [
-        ...words(segment.text).map((delta) => ({ type: 'transcript.text.delta', delta, segment_id: segment.id })),
-        segment,
-      ])
-    : words(text).map((delta) => ({ type: 'transcript.text.delta', delta }))
-  ).map((event) => JSON.stringify(event)),
-  JSON.stringify({ type: 'transcript.text.done', text, usage }),
-];
+export const transcriptEvents = (
+  text: string,
+  usage: Record<string, unknown>,
+  { diarized, logprobs = false }: { diarized?: TranscriptTextSegment[] | undefined; logprobs?: boolean } = {},
+): string[] => {
+  const withLogprobs = (delta: string) => (logprobs ? { logprobs: pieceLogprobs(delta) } : {});
+  return [
+    ...(diarized
+      ? diarized.flatMap((segment) => [
+          ...wordPieces(segment.text).map((delta) => ({ type: 'transcript.text.delta', delta, segment_id: segment.id })),
+          segment,
+        ])
+      : wordPieces(text).map((delta) => ({ type: 'transcript.text.delta', delta, ...withLogprobs(delta) }))
+    ).map((event) => JSON.stringify(event)),
+    JSON.stringify({ type: 'transcript.text.done', text, ...withLogprobs(text), usage }),
+  ];
+};
 
 async function readRaw(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -127,12 +134,14 @@ export async function handleTranscription(req: IncomingMessage, res: ServerRespo
   await pause(knobs.latencyMs, signalOnClose(res));
   if (knobs.status !== undefined)
     return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? ''), knobs.retryAfterSeconds);
-  const { model, audio, format, granularities, language, stream, chunked, speakers } = read.request;
+  const { model, audio, format, granularities, language, stream, chunked, speakers, logprobs } = read.request;
   const name = parsed.model ?? model;
   const duration = Math.round(audioDuration(audio) * 1000) / 1000;
   const refusal = transcriptionRefusal({ model: name, format, granularities, duration, chunked });
   if (refusal) return sendError(res, refusal);
-  const { tokenBilled } = rulesOf(name);
+  const { tokenBilled, diarizes } = rulesOf(name);
+  // OpenAI gives logprobs with json from the gpt-4o transcribe models only, not the diarizing one.
+  const withLogprobs = logprobs && tokenBilled && !diarizes && format === 'json';
   const { text, segments, words } = simTranscript(duration);
   const diarized = format === 'diarized_json' ? diarizedSegments(segments, speakers) : undefined;
   const answer = {
@@ -140,6 +149,7 @@ export async function handleTranscription(req: IncomingMessage, res: ServerRespo
     language,
     ...(diarized ? { segments: diarized } : granularities.length === 0 || granularities.includes('segment') ? { segments } : {}),
     ...(granularities.includes('word') ? { words } : {}),
+    ...(withLogprobs ? { logprobs: pieceLogprobs(text) } : {}),
   };
   // OpenAI bills whisper by the second, rounded up, and the gpt-4o models by token; its usage says which.
   const audioTokens = Math.ceil(duration * AUDIO_TOKENS_PER_SECOND);
@@ -155,7 +165,13 @@ export async function handleTranscription(req: IncomingMessage, res: ServerRespo
     : { type: 'duration', seconds: Math.ceil(duration) };
   // whisper-1 ignores `stream`, as OpenAI documents; the gpt-4o models stream their text's words, then the whole text.
   if (stream && tokenBilled)
-    return deliverStream(res, transcriptEvents(text, usage, diarized), knobs, signalOnClose(res), TRANSCRIPT_FRAMING);
+    return deliverStream(
+      res,
+      transcriptEvents(text, usage, { diarized, logprobs: withLogprobs }),
+      knobs,
+      signalOnClose(res),
+      TRANSCRIPT_FRAMING,
+    );
   const rendered = renderTranscription(format, answer, duration, usage);
   res.writeHead(200, { 'content-type': rendered.contentType, 'content-length': Buffer.byteLength(rendered.body) });
   res.end(rendered.body);
