@@ -51,13 +51,15 @@ export function transcriptionRoutes(
         const run = reservation === NO_RESERVATION ? started : { ...started, reservation };
         try {
           const prepared = await services.pipeline.prepareTranscription(run, signal);
-          void reply.header('x-generation-id', run.id);
-          if (!prepared.request.stream) return await completeTranscription(services, prepared, signal);
           // Events once the first one came; a provider that answers whole (whisper-1) is answered whole.
-          return await streamTranscription(services, prepared, signal, () => {
-            reply.hijack();
-            return new SseWriter(reply.raw, { 'x-request-id': request.id, 'x-generation-id': run.id });
-          });
+          const answer = prepared.request.stream
+            ? await streamTranscription(services, prepared, signal, () => {
+                reply.hijack();
+                return new SseWriter(reply.raw, { 'x-request-id': request.id, 'x-generation-id': run.id });
+              })
+            : await completeTranscription(services, prepared, signal);
+          if (answer) void reply.header('x-generation-id', run.id);
+          return answer;
         } catch (error) {
           throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
         } finally {
