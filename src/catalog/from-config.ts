@@ -61,6 +61,8 @@ function toModel(m: ModelConfig): Model {
       ...(e.zdr !== undefined ? { zdr: e.zdr } : {}),
       ...(e.distillable !== undefined ? { distillable: e.distillable } : {}),
       ...(e.supported_service_tiers !== undefined ? { supportedServiceTiers: e.supported_service_tiers } : {}),
+      ...(e.max_audio_seconds !== undefined ? { maxAudioSeconds: e.max_audio_seconds } : {}),
+      ...(e.response_formats !== undefined ? { responseFormats: e.response_formats } : {}),
     };
   });
   const scores = { ...BUILTIN_SCORES.get(m.id), ...m.scores };

@@ -79,6 +79,10 @@ export interface Endpoint {
   distillable?: boolean;
   /** The tiers the endpoint can be asked for; the request's tier is sent only when listed here. */
   supportedServiceTiers?: readonly ServiceTier[];
+  /** Transcription: the longest audio the upstream model takes, in seconds; bounded only by the file's size when absent. */
+  maxAudioSeconds?: number;
+  /** Transcription: the response formats the upstream model answers; every format when absent. */
+  responseFormats?: readonly string[];
 }
 
 /** Modalities and tokenizer family, in the reference document's vocabulary. */

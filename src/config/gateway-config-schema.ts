@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { QUANTIZATIONS, SERVICE_TIERS, TASK_TYPES } from '../protocol/routing-vocabulary.js';
+import { TRANSCRIPTION_FORMATS } from '../protocol/transcription.js';
 
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9._-]*$', maxLength: 64 });
 const Usd = Type.Number({ minimum: 0 });
@@ -83,6 +84,10 @@ export const EndpointConfigSchema = Type.Object(
     zdr: Type.Optional(Type.Boolean()),
     distillable: Type.Optional(Type.Boolean()),
     supported_service_tiers: Type.Optional(Type.Array(Type.Enum([...SERVICE_TIERS]), { uniqueItems: true })),
+    /** Transcription models: the longest audio the upstream model takes, in seconds (OpenAI's gpt-4o transcribe models: 1500). */
+    max_audio_seconds: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** Transcription models: the response formats the upstream model answers (all when absent). */
+    response_formats: Type.Optional(Type.Array(Type.Enum([...TRANSCRIPTION_FORMATS]), { minItems: 1, uniqueItems: true })),
   },
   { additionalProperties: false },
 );

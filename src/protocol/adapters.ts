@@ -11,7 +11,7 @@ import type { MessagesRequest, MessagesResponse, MessagesStreamEvent } from './m
 import type { RerankRequest, UpstreamRerank } from './rerank.js';
 import type { ResponseObject, ResponseStreamEvent, ResponsesRequest } from './responses.js';
 import type { SpeechRequest, SpeechStreamEvent } from './speech.js';
-import type { TranscriptionRequest, UpstreamTranscription } from './transcription.js';
+import type { TranscriptionRequest, TranscriptionStream, UpstreamTranscription } from './transcription.js';
 import type { UpstreamTarget } from './upstream.js';
 import type { UpstreamVideoRequest, VideoRequest } from './video-request.js';
 
@@ -136,6 +136,12 @@ export interface TranscriptionAdapter {
   readonly kind: string;
   /** Resolves to the provider's transcript (with its duration and usage as reported), or rejects with UpstreamError. */
   transcribe(request: TranscriptionRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamTranscription>;
+  /**
+   * The transcript as the provider streams it, or its whole answer when the
+   * provider ignores the ask; rejects with UpstreamError. Absent when the
+   * protocol has no streamed transcription.
+   */
+  stream?(request: TranscriptionRequest, target: UpstreamTarget, context: AdapterContext): Promise<TranscriptionStream>;
 }
 
 /** A moderation verdict on one input: flagged or not, the categories that flagged it, and every category's score. */

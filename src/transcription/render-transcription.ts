@@ -35,8 +35,9 @@ const vtt = (answer: UpstreamTranscription, seconds: number): string =>
 
 /**
  * The answer in the format the client asked for, as OpenAI writes it: json
- * ({text, usage}) and verbose_json (task, language, duration, text,
- * segments, words, usage) as JSON; text, srt and vtt as plain text.
+ * ({text, usage}, and the logprobs when asked for) and verbose_json (task, language, duration, text,
+ * segments, words, usage) and diarized_json (task, duration, text, the
+ * segments with their speakers, usage) as JSON; text, srt and vtt as plain text.
  * `seconds` is the billed duration; `usage` what the JSON formats report.
  */
 export function renderTranscription(
@@ -65,7 +66,15 @@ export function renderTranscription(
           usage,
         }),
       };
+    case 'diarized_json':
+      return {
+        contentType: 'application/json; charset=utf-8',
+        body: JSON.stringify({ task: 'transcribe', duration: seconds, text: answer.text, segments: answer.segments ?? [], usage }),
+      };
     case 'json':
-      return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ text: answer.text, usage }) };
+      return {
+        contentType: 'application/json; charset=utf-8',
+        body: JSON.stringify({ text: answer.text, ...(answer.logprobs ? { logprobs: answer.logprobs } : {}), usage }),
+      };
   }
 }

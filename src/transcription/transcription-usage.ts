@@ -66,3 +66,22 @@ export function checkTranscriptionUsage(
     estimated: !(inputOk && outputOk && secondsOk),
   };
 }
+
+/**
+ * The usage as OpenAI states it (tokens for the models billed by token,
+ * else the duration), with the billed seconds and the cost added as the
+ * reference's STTUsage has them.
+ */
+export function statedUsage(billed: TranscriptionUsage, cost: number): Record<string, unknown> {
+  const { usage, seconds } = billed;
+  return usage.total_tokens > 0
+    ? {
+        type: 'tokens',
+        input_tokens: usage.prompt_tokens,
+        output_tokens: usage.completion_tokens,
+        total_tokens: usage.total_tokens,
+        seconds,
+        cost,
+      }
+    : { type: 'duration', seconds, cost };
+}

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SAMPLE_RATE, wav } from '../../src/sim/audio/sim-audio.js';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
@@ -10,7 +12,41 @@ import { taskSimCatalog } from '../support/task-sim-catalog.js';
 /** Seconds of 24 kHz 16-bit silence as a WAV file. */
 const silence = (seconds: number) => wav(Buffer.alloc(Math.round(seconds * SAMPLE_RATE) * 2));
 const PER_SECOND = 0.0001;
-const MAX_BYTES = 256 * 1024;
+const MAX_BYTES = 2 * 1024 * 1024;
+const TOKEN_PRICING = '{ prompt: 0.0000025, completion: 0.00001 }';
+const DIARIZE_FIELDS = 'response_formats: [json, text, diarized_json], max_audio_seconds: 1400';
+/**
+ * A multipart upload of `total` bytes of file sent over a raw socket, with its
+ * Content-Length or chunked, written until the gateway answers or closes: the
+ * answer as read and how many bytes of file the socket took.
+ */
+async function rawUpload(baseUrl: string, key: string, total: number, chunked: boolean): Promise<{ answer: string; sent: number }> {
+  const { hostname, port, pathname } = new URL(`${baseUrl}/audio/transcriptions`);
+  const socket = connect(Number(port), hostname);
+  socket.on('error', () => {}); // a broken pipe once the gateway closes is expected
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  await once(socket, 'connect');
+  let answer = '';
+  socket.on('data', (data: Buffer) => {
+    answer += data.toString('latin1');
+  });
+  const form = `--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nsim/stt\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\n`;
+  const length = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${Buffer.byteLength(form) + total}`;
+  const head = `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${key}\r\nContent-Type: multipart/form-data; boundary=b\r\n${length}\r\n\r\n`;
+  const piece = Buffer.alloc(64 * 1024);
+  const framed = (bytes: Buffer) =>
+    chunked ? Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]) : bytes;
+  socket.write(head);
+  socket.write(framed(Buffer.from(form)));
+  let sent = 0;
+  while (sent < total && answer === '' && !socket.destroyed) {
+    sent += piece.length;
+    if (!socket.write(framed(piece))) await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), closed]);
+  }
+  await closed;
+  return { answer, sent };
+}
+
 const errorOf = async (res: Response) => ((await res.json()) as { error: { message: string; metadata: unknown } }).error;
 
 describe.each(testEngines)('transcriptions on $name', (engine) => {
@@ -43,6 +79,42 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
       {
         id: 'sim/4o-stt',
         endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-transcribe', pricing: '{ prompt: 0.0000025, completion: 0.00001 }' }],
+      },
+      {
+        id: 'sim/short-stt',
+        endpoints: [
+          {
+            provider: 'openai-a',
+            upstream: 'gpt-4o-transcribe',
+            pricing: TOKEN_PRICING,
+            fields: 'max_audio_seconds: 2, response_formats: [json, text]',
+          },
+          { provider: 'openai-b', upstream: 'whisper-1', pricing: '{ audio_second: 0.01 }', fields: 'max_audio_seconds: 3' },
+        ],
+      },
+      {
+        id: 'sim/4o-only-stt',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-4o-transcribe', pricing: TOKEN_PRICING, fields: 'response_formats: [json, text]' },
+        ],
+      },
+      {
+        id: 'sim/flaky-4o-stt',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-4o-transcribe@status=503', pricing: TOKEN_PRICING },
+          { provider: 'openai-b', upstream: 'gpt-4o-transcribe', pricing: TOKEN_PRICING },
+        ],
+      },
+      {
+        id: 'sim/broken-4o-stt',
+        endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-transcribe@fail_after=2', pricing: TOKEN_PRICING }],
+      },
+      {
+        id: 'sim/diarize-stt',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-4o-transcribe-diarize@status=503', pricing: TOKEN_PRICING, fields: DIARIZE_FIELDS },
+          { provider: 'openai-b', upstream: 'gpt-4o-transcribe-diarize', pricing: TOKEN_PRICING, fields: DIARIZE_FIELDS },
+        ],
       },
       { id: 'sim/down-stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1@status=503', pricing }] },
       { id: 'sim/pricey-stt', endpoints: [{ provider: 'openai-a', upstream: 'whisper-1', pricing: '{ audio_second: 0.01 }' }] },
@@ -118,6 +190,153 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     expect((await errorOf(srt)).message).toContain("response_format 'verbose_json' is not compatible with model 'gpt-4o-transcribe'");
   });
 
+  it('skips the endpoints that cannot answer the format or take audio this long, and refuses when none can, before any call', async () => {
+    const srt = await transcribe(form({ model: 'sim/short-stt', response_format: 'srt' }));
+    expect(srt.status).toBe(200);
+    expect((await generation(srt)).provider_name).toBe('openai-b');
+    const longer = await transcribe(form({ model: 'sim/short-stt' }, silence(2.5)));
+    expect(longer.status).toBe(200);
+    expect((await generation(longer)).provider_name).toBe('openai-b');
+    expect(await simCalls()).toBe(2);
+    const tooLong = await transcribe(form({ model: 'sim/short-stt' }, silence(3.5)));
+    expect(tooLong.status).toBe(400);
+    expect((await errorOf(tooLong)).message).toBe(
+      'file: the audio lasts 3.5 s, longer than the 3 s sim/short-stt takes (max_audio_seconds)',
+    );
+    const format = await transcribe(form({ model: 'sim/4o-only-stt', response_format: 'vtt' }));
+    expect(format.status).toBe(400);
+    expect((await errorOf(format)).message).toBe('response_format vtt is not one sim/4o-only-stt answers: it answers json, text');
+    expect(await simCalls()).toBe(2);
+  });
+
+  it('holds no more than the longest audio the model takes, however large the file', async () => {
+    const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'bounded', limit: 0.05 } });
+    // 0.5 s of WAV in a 200 kB file: the file could hold 800 s ($8 at a cent a second), the model takes 3 s at most ($0.03).
+    const padded = Buffer.concat([silence(0.5), Buffer.alloc(200_000)]);
+    const res = await transcribe(form({ model: 'sim/short-stt', response_format: 'verbose_json' }, padded), created.body.key);
+    expect(res.status).toBe(200);
+    expect((await generation(res)).total_cost).toBe(0.01);
+  });
+
+  /** The data of each server-sent event of a body. */
+  const eventsOf = (body: string) =>
+    body
+      .split('\n\n')
+      .filter((frame) => frame.startsWith('data: '))
+      .map((frame) => JSON.parse(frame.slice('data: '.length)) as Record<string, unknown>);
+
+  it.each([
+    ['its first endpoint', 'sim/4o-stt', ['openai-a', 200]],
+    ['the endpoint after one that answers 503', 'sim/flaky-4o-stt', ['openai-b', 200]],
+  ])(
+    'streams a gpt-4o transcript from %s: its deltas, then the done event with the usage and cost, after the row',
+    async (_, model, served) => {
+      const res = await transcribe(form({ model, stream: 'true' }));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      const events = eventsOf(await res.text());
+      const deltas = events.filter((e) => e.type === 'transcript.text.delta').map((e) => e.delta);
+      expect(deltas.join('')).toBe('Simulated speech, part 1 of 1.');
+      const done = events.at(-1)!;
+      const cost = 15 * 0.0000025 + 8 * 0.00001;
+      expect(done).toMatchObject({ type: 'transcript.text.done', text: 'Simulated speech, part 1 of 1.' });
+      expect(done.usage).toMatchObject({ type: 'tokens', input_tokens: 15, output_tokens: 8, total_tokens: 23 });
+      expect((done.usage as { cost: number }).cost).toBeCloseTo(cost, 12);
+      const gen = await generation(res);
+      expect(gen).toMatchObject({ api_type: 'stt', streamed: true, status: 'success', tokens_prompt: 15, tokens_completion: 8 });
+      expect(gen.total_cost).toBeCloseTo(cost, 12);
+      expect(gen.provider_responses.at(-1)).toMatchObject({ provider_name: served[0], status: served[1] });
+    },
+  );
+
+  it('answers diarized_json past a failing endpoint, passing chunking_strategy and the known speakers on', async () => {
+    const speakers = {
+      'known_speaker_names[]': ['agent', 'customer'],
+      'known_speaker_references[]': ['data:audio/wav;base64,AA==', 'data:audio/wav;base64,AQ=='],
+    };
+    const res = await transcribe(
+      form(
+        {
+          model: 'sim/diarize-stt',
+          response_format: 'diarized_json',
+          'chunking_strategy[type]': 'server_vad',
+          'chunking_strategy[threshold]': '0.5',
+          ...speakers,
+        },
+        silence(35),
+      ),
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { segments: Record<string, unknown>[]; usage: Record<string, unknown> };
+    expect(body).toMatchObject({ task: 'transcribe', duration: 35, text: expect.stringContaining('part 4 of 4') });
+    expect(body.segments.map((s) => [s.id, s.speaker, s.type, s.start, s.end])).toEqual([
+      ['seg_0', 'agent', 'transcript.text.segment', 0, 10],
+      ['seg_1', 'customer', 'transcript.text.segment', 10, 20],
+      ['seg_2', 'agent', 'transcript.text.segment', 20, 30],
+      ['seg_3', 'customer', 'transcript.text.segment', 30, 35],
+    ]);
+    expect(body.usage).toMatchObject({ type: 'tokens', input_tokens: 350 });
+    const gen = await generation(res);
+    expect(gen.provider_responses.map((p: { status: number }) => p.status)).toEqual([503, 200]);
+    expect((await readSimStats(sim.url)).lastRequestBody).toMatchObject({
+      format: 'diarized_json',
+      chunked: true,
+      speakers: ['agent', 'customer'],
+    });
+    // Over 30 s without a chunking_strategy, OpenAI's own 400 comes back.
+    const unchunked = await transcribe(form({ model: 'sim/diarize-stt', response_format: 'diarized_json' }, silence(35)));
+    expect(unchunked.status).toBe(400);
+    expect((await errorOf(unchunked)).message).toContain('chunking_strategy is required for diarization models');
+  });
+
+  it('streams a diarized transcript: the deltas naming their segment, each segment, then the done event', async () => {
+    const res = await transcribe(form({ model: 'sim/diarize-stt', response_format: 'diarized_json', stream: 'true' }, silence(15)));
+    const events = eventsOf(await res.text());
+    expect(events.filter((e) => e.type === 'transcript.text.segment').map((e) => [e.id, e.speaker])).toEqual([
+      ['seg_0', 'A'],
+      ['seg_1', 'B'],
+    ]);
+    expect(events.find((e) => e.type === 'transcript.text.delta')).toMatchObject({ segment_id: 'seg_0' });
+    expect(events.at(-1)).toMatchObject({ type: 'transcript.text.done', usage: { type: 'tokens', input_tokens: 150 } });
+    expect((await generation(res)).streamed).toBe(true);
+  });
+
+  it('passes include[]=logprobs on: the json answer and each streamed delta carry the tokens’ log probabilities', async () => {
+    const json = (await (await transcribe(form({ model: 'sim/4o-stt', 'include[]': 'logprobs' }))).json()) as { logprobs: unknown[] };
+    expect(json.logprobs).toHaveLength(6);
+    expect(json.logprobs[0]).toEqual({ token: 'Simulated', logprob: -0.01, bytes: [...Buffer.from('Simulated')] });
+    const streamed = await transcribe(form({ model: 'sim/4o-stt', 'include[]': 'logprobs', stream: 'true' }));
+    const events = eventsOf(await streamed.text());
+    expect(events[1]).toMatchObject({ delta: ' speech,', logprobs: [{ token: ' speech,', logprob: -0.01 }] });
+  });
+
+  it('answers whisper whole when asked to stream, as OpenAI ignores stream for it', async () => {
+    const res = await transcribe(form({ model: 'sim/stt', stream: 'true' }));
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.json()).toEqual({
+      text: 'Simulated speech, part 1 of 1.',
+      usage: { type: 'duration', seconds: 2, cost: 2 * PER_SECOND },
+    });
+    expect((await readSimStats(sim.url)).lastRequestBody).toMatchObject({ stream: true });
+  });
+
+  it('ends a stream that breaks after its first event with an error event, and records the run as failed', async () => {
+    const res = await transcribe(form({ model: 'sim/broken-4o-stt', stream: 'true' }));
+    expect(res.status).toBe(200);
+    const events = eventsOf(await res.text());
+    expect(events.slice(0, 2).map((e) => e.delta)).toEqual(['Simulated', ' speech,']);
+    expect(events.at(-1)).toMatchObject({ error: { code: 502 } });
+    const rows = await gw.store.db
+      .selectFrom('generations')
+      .select(['status', 'streamed'])
+      .where('model', '=', 'sim/broken-4o-stt')
+      .execute();
+    expect(rows).toEqual([{ status: 'error', streamed: 1 }]);
+    expect((await transcribe(form({ model: 'sim/stt', stream: 'maybe' })).then(errorOf)).message).toBe(
+      'stream must be true or false (got "maybe")',
+    );
+  });
+
   it('falls back past an endpoint that answers 503, sending the file again', async () => {
     const res = await transcribe(form({ model: 'sim/flaky-stt' }));
     expect(res.status).toBe(200);
@@ -159,13 +378,30 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     two.append('file', new Blob([silence(0.1)]), 'second.wav');
     expect((await transcribe(two)).status).toBe(413);
     expect(await simCalls()).toBe(0);
-    const longPrompt = await transcribe(form({ model: 'sim/stt', prompt: 'x'.repeat(20_000) }));
+    const longPrompt = await transcribe(form({ model: 'sim/stt', prompt: 'x'.repeat(300_000) }));
     expect(longPrompt.status).toBe(413);
-    expect((await errorOf(longPrompt)).message).toBe('Upload too large: the field prompt exceeds the 16384-byte limit of a field');
+    expect((await errorOf(longPrompt)).message).toBe('Upload too large: the field prompt exceeds the 262144-byte limit of a field');
     const cut = await transcribe('--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nsim/stt', gw.managementKey, {
       'content-type': 'multipart/form-data; boundary=b',
     });
     expect(cut.status).toBe(400);
+    expect(await simCalls()).toBe(0);
+    expect((await transcribe(form({ model: 'sim/stt' }))).status).toBe(200);
+  });
+
+  it.each([
+    ['declares a Content-Length past the limit', false],
+    ['is chunked past the limit', true],
+  ])('refuses an upload that %s with a 413 and closes the connection instead of reading it to its end', async (_, chunked) => {
+    const total = 128 * 1024 * 1024;
+    const { answer, sent } = await rawUpload(gw.baseUrl, gw.managementKey, total, chunked);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(answer).toContain('GW_ERR_UPLOAD_TOO_LARGE');
+    // A declared length is refused before the body is read; a chunked one when its file passes the limit.
+    expect(answer).toContain(chunked ? 'the file exceeds' : "the body's 134217");
+    // The gateway stopped reading at the limit: what the socket took is the limit and the buffers between, not the body.
+    expect(sent).toBeLessThan(total / 4);
     expect(await simCalls()).toBe(0);
     expect((await transcribe(form({ model: 'sim/stt' }))).status).toBe(200);
   });

@@ -5,8 +5,11 @@ import { PROVIDER_KINDS } from '../../src/providers/registry.js';
 
 export interface TaskSimModel {
   id: string;
-  /** One endpoint per entry: the provider id, the simulator model (knobs included) and its pricing in YAML (default `{ prompt: 0.0000001 }`). */
-  endpoints: { provider: string; upstream: string; pricing?: string }[];
+  /**
+   * One endpoint per entry: the provider id, the simulator model (knobs included), its pricing in YAML (default
+   * `{ prompt: 0.0000001 }`) and any other fields of the endpoint, in YAML (`max_audio_seconds: 2`).
+   */
+  endpoints: { provider: string; upstream: string; pricing?: string; fields?: string }[];
 }
 
 /**
@@ -38,7 +41,9 @@ export function taskSimCatalog(
   for (const m of models) {
     lines.push(`  - id: ${m.id}`, `    type: ${type}`, '    endpoints:');
     for (const e of m.endpoints)
-      lines.push(`      - { provider: ${e.provider}, upstream_model: "${e.upstream}", pricing: ${e.pricing ?? '{ prompt: 0.0000001 }'} }`);
+      lines.push(
+        `      - { provider: ${e.provider}, upstream_model: "${e.upstream}", pricing: ${e.pricing ?? '{ prompt: 0.0000001 }'}${e.fields ? `, ${e.fields}` : ''} }`,
+      );
   }
   const config = parseGatewayConfig(lines.join('\n'), `${type}-test.yaml`, { knownKinds: PROVIDER_KINDS }, {});
   return buildCatalog({ config, env: {}, knownKinds: PROVIDER_KINDS });

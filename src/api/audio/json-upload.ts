@@ -26,6 +26,21 @@ export function readJsonUpload(body: unknown, maxBytes: number): { fields: FormF
     if (typeof body.temperature !== 'number') throw Errors.invalidRequest('temperature must be a number from 0 to 1');
     fields.set('temperature', [String(body.temperature)]);
   }
+  if (body.stream !== undefined) {
+    if (typeof body.stream !== 'boolean') throw Errors.invalidRequest('stream must be true or false');
+    fields.set('stream', [String(body.stream)]);
+  }
+  if (body.chunking_strategy !== undefined)
+    fields.set('chunking_strategy', [
+      typeof body.chunking_strategy === 'string' ? body.chunking_strategy : JSON.stringify(body.chunking_strategy),
+    ]);
+  for (const name of ['known_speaker_names', 'known_speaker_references', 'include'] as const) {
+    const values = body[name];
+    if (values === undefined) continue;
+    if (!Array.isArray(values) || values.some((v) => typeof v !== 'string'))
+      throw Errors.invalidRequest(`${name} must be an array of strings`);
+    fields.set(`${name}[]`, values as string[]);
+  }
   const granularities = body.timestamp_granularities;
   if (granularities !== undefined) {
     if (!Array.isArray(granularities) || granularities.some((g) => typeof g !== 'string'))

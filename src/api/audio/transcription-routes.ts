@@ -3,7 +3,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import { NO_RESERVATION } from '../../accounting/reservations.js';
 import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
+import { closeLingering } from '../../http/lingering-close.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
+import { SseWriter } from '../../http/sse-writer.js';
+import { streamTranscription } from '../../transcription/stream-transcription.js';
 import {
   completeTranscription,
   startTranscriptionRun,
@@ -24,13 +27,19 @@ export function transcriptionRoutes(
   services: TranscriptionServices & { auth: Authenticator; shutdown: Shutdown; maxBytes: number },
 ): FastifyPluginAsync {
   return async (app) => {
-    await app.register(fastifyMultipart, { throwFileSizeLimit: true });
+    await app.register(fastifyMultipart);
     app.post('/audio/transcriptions', { onRequest: services.auth.requireKey }, async (request, reply) => {
       // Read before the hold: a slow upload costs nothing and must not delay a stop. JSON is the reference's base64 form.
       const upload =
         request.body !== undefined && !request.isMultipart()
           ? readJsonUpload(request.body, services.maxBytes)
-          : await readUpload(request, services.maxBytes);
+          : await readUpload(request, services.maxBytes).catch((error: unknown) => {
+              // The rest of a refused upload is not read: the connection closes after the answer, as Fastify's body limit does,
+              // lingering a little so that the client reads the answer rather than a reset.
+              void reply.header('connection', 'close');
+              closeLingering(request.raw.socket);
+              throw error;
+            });
       const transcriptionRequest = toTranscriptionRequest(upload.fields, upload.file);
       const signal = clientGone(reply, services.shutdown.signal);
       // Held until its ledger row is written: a stop closes the database only after.
@@ -41,8 +50,15 @@ export function transcriptionRoutes(
         const reservation = await services.spend.reserve(key, () => transcriptionRunCeiling(started), { id: started.id });
         const run = reservation === NO_RESERVATION ? started : { ...started, reservation };
         try {
-          const answer = await completeTranscription(services, await services.pipeline.prepareTranscription(run, signal), signal);
-          void reply.header('x-generation-id', run.id);
+          const prepared = await services.pipeline.prepareTranscription(run, signal);
+          // Events once the first one came; a provider that answers whole (whisper-1) is answered whole.
+          const answer = prepared.request.stream
+            ? await streamTranscription(services, prepared, signal, () => {
+                reply.hijack();
+                return new SseWriter(reply.raw, { 'x-request-id': request.id, 'x-generation-id': run.id });
+              })
+            : await completeTranscription(services, prepared, signal);
+          if (answer) void reply.header('x-generation-id', run.id);
           return answer;
         } catch (error) {
           throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
@@ -50,7 +66,8 @@ export function transcriptionRoutes(
           void reservation.release();
         }
       });
-      return reply.type(served.contentType).send(served.body);
+      // Undefined when the answer was streamed: the response is written already.
+      return served ? reply.type(served.contentType).send(served.body) : reply;
     });
   };
 }

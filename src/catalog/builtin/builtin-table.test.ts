@@ -1,6 +1,7 @@
 import { Parameter } from '@openrouter/sdk/models';
 import { describe, expect, it } from 'vitest';
 import { TASK_TYPES } from '../../protocol/routing-vocabulary.js';
+import { TRANSCRIPTION_FORMATS } from '../../protocol/transcription.js';
 import { modelTask } from '../model-task.js';
 import { BUILTIN_MODELS, BUILTIN_PROVIDERS } from './index.js';
 import { BUILTIN_SCORES } from './model-scores.js';
@@ -67,5 +68,19 @@ describe('the built-in table', () => {
       expect(o.pricing.video_second, o.model.id).toBeLessThanOrEqual(2);
       expect([o.pricing.prompt, o.pricing.completion]).toEqual([0, 0]);
     }
+  });
+
+  it('declares the formats and the longest audio of each transcription model as OpenAI documents them', () => {
+    const stt = Object.fromEntries(
+      all.filter((o) => modelTask(o.model) === 'transcription').map((o) => [o.model.id, [o.responseFormats, o.maxAudioSeconds]]),
+    );
+    expect(stt).toEqual({
+      'openai/whisper-1': [undefined, undefined],
+      'openai/gpt-4o-transcribe': [['json', 'text'], 1500],
+      'openai/gpt-4o-mini-transcribe': [['json', 'text'], 1500],
+      'openai/gpt-4o-transcribe-diarize': [['json', 'text', 'diarized_json'], 1400],
+    });
+    for (const formats of Object.values(stt).map(([formats]) => formats ?? []))
+      for (const format of formats as string[]) expect(TRANSCRIPTION_FORMATS).toContain(format);
   });
 });

@@ -1,4 +1,4 @@
-import { VIDEO } from '../defaults.js';
+import { TRANSCRIPTION, VIDEO } from '../defaults.js';
 import type { BuiltinOffering, BuiltinProvider } from './types.js';
 import { perMillion, released } from './units.js';
 
@@ -65,6 +65,33 @@ const sora = (
       ? { video_second_by_size: { '1792x1024': largeSizes, '1024x1792': largeSizes, '1080p': largeSizes } }
       : {}),
   },
+});
+
+/**
+ * A gpt-4o transcribe model, billed by token: OpenAI's speech-to-text guide
+ * lists json and text as its only formats, and it refuses audio longer than
+ * 1,500 s ("…is longer than 1500 seconds which is the maximum for this
+ * model"); the diarizing one adds diarized_json and stops at 1,400 s. Input
+ * is priced at the audio rate: the text of a prompt is the small rest of it.
+ */
+const gpt4oTranscribe = (
+  id: string,
+  name: string,
+  upstreamModel: string,
+  [input, output]: [number, number],
+  facts: { description?: string; released?: string; maxAudioSeconds?: number; responseFormats?: readonly string[] } = {},
+): BuiltinOffering => ({
+  model: {
+    id,
+    name,
+    description: facts.description ?? 'Speech to text billed by token; json or text.',
+    created: released(facts.released ?? '2025-03-20'),
+    architecture: TRANSCRIPTION,
+  },
+  upstreamModel,
+  pricing: { prompt: perMillion(input), completion: perMillion(output) },
+  maxAudioSeconds: facts.maxAudioSeconds ?? 1_500,
+  responseFormats: facts.responseFormats ?? ['json', 'text'],
 });
 
 const MULTIMODAL = { input_modalities: ['text', 'image', 'file'], output_modalities: ['text'], tokenizer: 'GPT' };
@@ -236,5 +263,25 @@ export const openai: BuiltinProvider = {
       0.3,
       0.5,
     ),
+    {
+      model: {
+        id: 'openai/whisper-1',
+        name: 'OpenAI: Whisper',
+        description: 'Speech to text by the second, in every format (json, text, srt, verbose_json, vtt).',
+        created: released('2023-03-01'),
+        architecture: TRANSCRIPTION,
+      },
+      upstreamModel: 'whisper-1',
+      // $0.006 a minute; no limit on the audio's length but the 25 MB upload.
+      pricing: { prompt: 0, completion: 0, audio_second: 0.0001 },
+    },
+    gpt4oTranscribe('openai/gpt-4o-transcribe', 'OpenAI: GPT-4o Transcribe', 'gpt-4o-transcribe', [6, 10]),
+    gpt4oTranscribe('openai/gpt-4o-mini-transcribe', 'OpenAI: GPT-4o mini Transcribe', 'gpt-4o-mini-transcribe', [3, 5]),
+    gpt4oTranscribe('openai/gpt-4o-transcribe-diarize', 'OpenAI: GPT-4o Transcribe Diarize', 'gpt-4o-transcribe-diarize', [6, 10], {
+      description: 'Speech to text with speaker labels (diarized_json), billed by token.',
+      released: '2025-10-14',
+      maxAudioSeconds: 1_400,
+      responseFormats: ['json', 'text', 'diarized_json'],
+    }),
   ],
 };

@@ -3,8 +3,13 @@ import { isRecord } from '../../util/is-record.js';
 
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
+// verbose_json numbers its segments, diarized_json names them ("seg_0").
 const readSegment = (item: unknown): TranscriptionSegment | undefined =>
-  isRecord(item) && Number.isSafeInteger(item.id) && isTime(item.start) && isTime(item.end) && typeof item.text === 'string'
+  isRecord(item) &&
+  (Number.isSafeInteger(item.id) || typeof item.id === 'string') &&
+  isTime(item.start) &&
+  isTime(item.end) &&
+  typeof item.text === 'string'
     ? ({ ...item } as TranscriptionSegment)
     : undefined;
 
@@ -21,7 +26,7 @@ function readAll<T>(items: unknown, read: (item: unknown) => T | undefined): T[]
 }
 
 /**
- * OpenAI's json or verbose_json transcription: its text, and its language,
+ * OpenAI's json, verbose_json or diarized_json transcription: its text, and its language,
  * segments and words when given; the duration and usage as they came (the
  * gateway checks them before billing). Undefined without a text.
  */
@@ -36,6 +41,7 @@ export function convertOpenAITranscriptionResponse(body: unknown): UpstreamTrans
     ...(body.duration !== undefined ? { duration: body.duration } : {}),
     ...(body.segments !== undefined ? { segments } : {}),
     ...(body.words !== undefined ? { words } : {}),
+    ...(Array.isArray(body.logprobs) ? { logprobs: body.logprobs } : {}),
     ...(body.usage !== undefined ? { usage: body.usage } : {}),
   };
 }

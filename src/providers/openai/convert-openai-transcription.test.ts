@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { convertOpenAITranscriptionEvent } from './convert-openai-transcription-event.js';
 import { convertOpenAITranscriptionResponse } from './convert-openai-transcription-response.js';
 import { convertToOpenAITranscriptionRequest, openAIFormatFor } from './convert-to-openai-transcription-request.js';
 
@@ -35,6 +36,7 @@ describe('the OpenAI transcription request', () => {
       'timestamp_granularities[]': 'segment',
     });
     expect(form.has('prompt')).toBe(false);
+    expect(form.has('stream')).toBe(false);
   });
 });
 
@@ -62,5 +64,20 @@ describe('convertOpenAITranscriptionResponse', () => {
   it('refuses an answer without a text, or with a segment that is not one', () => {
     expect(convertOpenAITranscriptionResponse({ usage: {} })).toBeUndefined();
     expect(convertOpenAITranscriptionResponse({ text: 'x', segments: [{ id: 0, start: 'a', end: 1, text: '' }] })).toBeUndefined();
+  });
+});
+
+describe('convertOpenAITranscriptionEvent', () => {
+  it('reads the text deltas and the done event, keeping their other fields and the usage as they came', () => {
+    const delta = { type: 'transcript.text.delta', delta: ' Hi', logprobs: [{ token: ' Hi', logprob: -0.1 }] };
+    expect(convertOpenAITranscriptionEvent(delta)).toEqual(delta);
+    const done = { type: 'transcript.text.done', text: 'Hi.', usage: { type: 'tokens', input_tokens: 10, output_tokens: 2 } };
+    expect(convertOpenAITranscriptionEvent(done)).toEqual(done);
+  });
+
+  it('refuses an event of another type, or without its text', () => {
+    expect(convertOpenAITranscriptionEvent({ type: 'transcript.text.delta' })).toBeUndefined();
+    expect(convertOpenAITranscriptionEvent({ type: 'transcript.text.done', text: 3 })).toBeUndefined();
+    expect(convertOpenAITranscriptionEvent({ type: 'response.created' })).toBeUndefined();
   });
 });

@@ -1,24 +1,10 @@
-import type { TranscriptionSegment, TranscriptionWord } from '../../protocol/transcription.js';
+import type { TranscriptionSegment, TranscriptionWord, TranscriptTextSegment } from '../../protocol/transcription.js';
+import { wavDuration } from '../../transcription/wav-duration.js';
 
 /** Audio bytes a second the simulator assumes of a file that is not a WAV it can read: 128 kbit/s, a common MP3 rate. */
 const ASSUMED_BYTES_PER_SECOND = 16_000;
 /** The longest segment the simulator cuts its transcript into, in seconds. */
 const SEGMENT_SECONDS = 10;
-
-/** The duration of a WAV file from its header (byte rate and data chunk), or undefined when the bytes are not one. */
-export function wavDuration(bytes: Buffer): number | undefined {
-  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WAVE') return undefined;
-  let byteRate: number | undefined;
-  // Chunks follow the RIFF header: `fmt ` holds the byte rate, `data` the samples (its size may overstate a cut file).
-  for (let offset = 12; offset + 8 <= bytes.length; ) {
-    const id = bytes.toString('latin1', offset, offset + 4);
-    const size = bytes.readUInt32LE(offset + 4);
-    if (id === 'fmt ' && offset + 16 <= bytes.length) byteRate = bytes.readUInt32LE(offset + 16);
-    if (id === 'data') return byteRate ? Math.min(size, bytes.length - offset - 8) / byteRate : undefined;
-    offset += 8 + size + (size % 2);
-  }
-  return undefined;
-}
 
 /** Seconds of audio in a file: a WAV's own, else its size at 128 kbit/s. */
 export const audioDuration = (bytes: Buffer): number => wavDuration(bytes) ?? bytes.length / ASSUMED_BYTES_PER_SECOND;
@@ -64,3 +50,26 @@ export function simTranscript(duration: number): { text: string; segments: Trans
     words,
   };
 }
+
+/** The pieces of a text as the simulator streams it: each word with the space before it. */
+export const wordPieces = (text: string): string[] => text.match(/\s*\S+/g) ?? [];
+
+/** OpenAI's logprobs of a piece of text: a token per word, each as sure as the simulator always is. */
+export const pieceLogprobs = (piece: string) =>
+  wordPieces(piece).map((token) => ({ token, logprob: -0.01, bytes: [...Buffer.from(token)] }));
+
+/**
+ * The transcript's segments as diarized_json gives them: `seg_<n>` ids, the
+ * known speakers' names in turn when given, else A and B in turn.
+ */
+export const diarizedSegments = (segments: readonly TranscriptionSegment[], speakers: readonly string[]): TranscriptTextSegment[] => {
+  const names = speakers.length > 0 ? speakers : ['A', 'B'];
+  return segments.map((s, i) => ({
+    type: 'transcript.text.segment',
+    id: `seg_${i}`,
+    start: s.start,
+    end: s.end,
+    speaker: names[i % names.length]!,
+    text: s.text,
+  }));
+};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readTranscriptionRequest } from './transcription-route.js';
+import { readTranscriptionRequest, transcriptEvents } from './transcription-route.js';
 
 /** A form encoded as a client sends it: its bytes and its content type (with the boundary). */
 async function encoded(fields: Record<string, string>, file?: Blob) {
@@ -36,5 +36,16 @@ describe('the simulator’s reading of a transcription request', () => {
     expect(read.ok ? undefined : read.error.body.error.message).toBe(
       'Invalid Content-Type header (application/json), expected multipart/form-data.',
     );
+  });
+
+  it('streams a delta per word, then the done event with the whole text and the usage', () => {
+    const usage = { type: 'tokens', input_tokens: 10, output_tokens: 2, total_tokens: 12 };
+    expect(transcriptEvents('Hi there.', usage).map((e) => JSON.parse(e))).toEqual([
+      { type: 'transcript.text.delta', delta: 'Hi' },
+      { type: 'transcript.text.delta', delta: ' there.' },
+      { type: 'transcript.text.done', text: 'Hi there.', usage },
+    ]);
+    const [first] = transcriptEvents('Hi there.', usage, { logprobs: true }).map((e) => JSON.parse(e));
+    expect(first.logprobs).toEqual([{ token: 'Hi', logprob: -0.01, bytes: [72, 105] }]);
   });
 });

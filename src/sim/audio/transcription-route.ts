@@ -1,17 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TRANSCRIPTION_FORMATS, type TranscriptionFormat } from '../../protocol/transcription.js';
+import { TRANSCRIPTION_FORMATS, type TranscriptionFormat, type TranscriptTextSegment } from '../../protocol/transcription.js';
 import { renderTranscription } from '../../transcription/render-transcription.js';
 import { hasBearerToken, type SimContext, signalOnClose } from '../chat-route.js';
-import { pause, sendError } from '../deliver.js';
+import { deliverStream, OPENAI_FRAMING, pause, type SseFraming, sendError } from '../deliver.js';
 import { parseKnobs } from '../knobs.js';
 import { type OpenAiError, openAiError, SimErrors } from '../openai-errors.js';
-import { audioDuration, simTranscript } from './transcription-audio.js';
+import { audioDuration, diarizedSegments, pieceLogprobs, simTranscript, wordPieces } from './transcription-audio.js';
+import { rulesOf, transcriptionRefusal } from './transcription-models.js';
 
 /** OpenAI's upload cap for audio: 25 MiB. */
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const GRANULARITIES = ['word', 'segment'];
-/** The gpt-4o transcribe models: billed by token, and answering json or text only. */
-const TOKEN_BILLED = /^gpt-4o(-mini)?-transcribe/;
 /** Audio tokens a second OpenAI's audio models count. */
 const AUDIO_TOKENS_PER_SECOND = 10;
 
@@ -21,6 +20,10 @@ interface SimTranscriptionRequest {
   format: TranscriptionFormat;
   granularities: string[];
   language: string;
+  stream: boolean;
+  chunked: boolean;
+  speakers: string[];
+  logprobs: boolean;
 }
 
 /** Reads the body as OpenAI's POST /v1/audio/transcriptions does: multipart form data with a file and a model. */
@@ -66,9 +69,39 @@ export async function readTranscriptionRequest(
       format: format as TranscriptionFormat,
       granularities,
       language: typeof language === 'string' ? language : 'english',
+      stream: form.get('stream') === 'true',
+      chunked: [...form.keys()].some((name) => name === 'chunking_strategy' || name.startsWith('chunking_strategy[')),
+      speakers: form.getAll('known_speaker_names[]').map(String),
+      logprobs: form.getAll('include[]').includes('logprobs'),
     },
   };
 }
+
+/** OpenAI's transcription stream: data-only events ending with `transcript.text.done`, no `[DONE]`. */
+const TRANSCRIPT_FRAMING: SseFraming = { ...OPENAI_FRAMING, end: '' };
+
+/**
+ * A delta per word of the text, then the done event with the whole text and
+ * its usage; diarized, each segment's words (deltas naming their
+ * `segment_id`) and then the segment itself.
+ */
+export const transcriptEvents = (
+  text: string,
+  usage: Record<string, unknown>,
+  { diarized, logprobs = false }: { diarized?: TranscriptTextSegment[] | undefined; logprobs?: boolean } = {},
+): string[] => {
+  const withLogprobs = (delta: string) => (logprobs ? { logprobs: pieceLogprobs(delta) } : {});
+  return [
+    ...(diarized
+      ? diarized.flatMap((segment) => [
+          ...wordPieces(segment.text).map((delta) => ({ type: 'transcript.text.delta', delta, segment_id: segment.id })),
+          segment,
+        ])
+      : wordPieces(text).map((delta) => ({ type: 'transcript.text.delta', delta, ...withLogprobs(delta) }))
+    ).map((event) => JSON.stringify(event)),
+    JSON.stringify({ type: 'transcript.text.done', text, ...withLogprobs(text), usage }),
+  ];
+};
 
 export async function readRaw(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -82,7 +115,10 @@ export async function readRaw(req: IncomingMessage): Promise<Buffer> {
  * from a WAV header (other files: their size at 128 kbit/s), in every
  * format OpenAI answers (json and verbose_json with `usage` in whole
  * seconds, text, srt, vtt); words in verbose_json when asked. The
- * gpt-4o transcribe models answer json or text only, with token usage. The model
+ * gpt-4o transcribe models answer json or text only, with token usage, and
+ * refuse audio over their limit (transcription-models.ts), and with
+ * `stream=true` send their text as server-sent events (`chunk_delay`,
+ * `fail_after` and `fail_mode` as in chat streams). The model
  * name's knobs work as elsewhere (`status`, `retry_after`, `latency`, `hang`).
  */
 export async function handleTranscription(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
@@ -98,29 +134,22 @@ export async function handleTranscription(req: IncomingMessage, res: ServerRespo
   await pause(knobs.latencyMs, signalOnClose(res));
   if (knobs.status !== undefined)
     return sendError(res, SimErrors.simulatedStatus(knobs.status, parsed.model ?? ''), knobs.retryAfterSeconds);
-  const { model, audio, format, granularities, language } = read.request;
-  const tokenBilled = TOKEN_BILLED.test(parsed.model ?? model);
-  if (tokenBilled && format !== 'json' && format !== 'text')
-    return sendError(
-      res,
-      openAiError(
-        400,
-        `response_format '${format}' is not compatible with model '${parsed.model ?? model}'. Use 'json' or 'text' instead.`,
-        {
-          param: 'response_format',
-          code: 'unsupported_value',
-        },
-      ),
-    );
-  if (tokenBilled && granularities.length > 0)
-    return sendError(res, SimErrors.invalidValue('timestamp_granularities[]', granularities.join(', '), ['(none with this model)']));
+  const { model, audio, format, granularities, language, stream, chunked, speakers, logprobs } = read.request;
+  const name = parsed.model ?? model;
   const duration = Math.round(audioDuration(audio) * 1000) / 1000;
+  const refusal = transcriptionRefusal({ model: name, format, granularities, duration, chunked });
+  if (refusal) return sendError(res, refusal);
+  const { tokenBilled, diarizes } = rulesOf(name);
+  // OpenAI gives logprobs with json from the gpt-4o transcribe models only, not the diarizing one.
+  const withLogprobs = logprobs && tokenBilled && !diarizes && format === 'json';
   const { text, segments, words } = simTranscript(duration);
+  const diarized = format === 'diarized_json' ? diarizedSegments(segments, speakers) : undefined;
   const answer = {
     text,
     language,
-    ...(granularities.length === 0 || granularities.includes('segment') ? { segments } : {}),
+    ...(diarized ? { segments: diarized } : granularities.length === 0 || granularities.includes('segment') ? { segments } : {}),
     ...(granularities.includes('word') ? { words } : {}),
+    ...(withLogprobs ? { logprobs: pieceLogprobs(text) } : {}),
   };
   // OpenAI bills whisper by the second, rounded up, and the gpt-4o models by token; its usage says which.
   const audioTokens = Math.ceil(duration * AUDIO_TOKENS_PER_SECOND);
@@ -134,6 +163,15 @@ export async function handleTranscription(req: IncomingMessage, res: ServerRespo
         total_tokens: audioTokens + outputTokens,
       }
     : { type: 'duration', seconds: Math.ceil(duration) };
+  // whisper-1 ignores `stream`, as OpenAI documents; the gpt-4o models stream their text's words, then the whole text.
+  if (stream && tokenBilled)
+    return deliverStream(
+      res,
+      transcriptEvents(text, usage, { diarized, logprobs: withLogprobs }),
+      knobs,
+      signalOnClose(res),
+      TRANSCRIPT_FRAMING,
+    );
   const rendered = renderTranscription(format, answer, duration, usage);
   res.writeHead(200, { 'content-type': rendered.contentType, 'content-length': Buffer.byteLength(rendered.body) });
   res.end(rendered.body);
