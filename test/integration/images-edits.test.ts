@@ -25,12 +25,14 @@ describe.each(testEngines)('image edits on $name', (engine) => {
   let siteUrl: string;
   const images = (body: Record<string, unknown>, key = gw.managementKey) => call(gw, 'POST', '/images', { key, body: { prompt, ...body } });
   const reference = (url: string) => ({ type: 'image_url', image_url: { url } });
+  let siteFetches = 0;
   const simCalls = async () => ((await readSimStats(sim.url)).requests['/v1/images/edits'] as number | undefined) ?? 0;
 
   beforeAll(async () => {
     sim = await startSimulator();
     // The test's own image host, on an address the gateway is told it may reach.
     site = createServer((req, res) => {
+      siteFetches++;
       if (req.url === '/input.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(input);
       if (req.url === '/huge.png') {
         res.writeHead(200, { 'content-type': 'image/png' });
@@ -113,6 +115,16 @@ describe.each(testEngines)('image edits on $name', (engine) => {
     expect(await simCalls()).toBe(0);
     // Without the reference the same key is served.
     expect((await images({ model: 'sim/image' }, created.body.key)).status).toBe(200);
+  });
+
+  it('plans and holds before fetching a reference: an unknown model and a 402 fetch nothing', async () => {
+    const before = siteFetches;
+    const unknown = await images({ model: 'sim/no-such-model', input_references: [reference(`${siteUrl}/input.png`)] });
+    expect(unknown.status).toBe(404);
+    const created = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: { name: 'tiny too', limit: 0.1 } });
+    const poor = await images({ model: 'sim/image', input_references: [reference(`${siteUrl}/input.png`)] }, created.body.key);
+    expect(poor.status).toBe(402);
+    expect(siteFetches).toBe(before);
   });
 
   it.each([

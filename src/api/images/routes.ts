@@ -15,7 +15,7 @@ import { mediaTypeOf } from '../../images/media-type.js';
 import { readInputReferences } from '../../images/read-input-references.js';
 import { type ImagesStreamServices, streamImages, streamsNatively } from '../../images/stream-images.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
-import type { ImageRequest } from '../../protocol/images.js';
+import type { ImageRequest, InputImage } from '../../protocol/images.js';
 import { ModelEndpointsParams } from '../models/schemas.js';
 import { clientGone, runContext } from '../request-context.js';
 import { imageModelEndpoints, imageModelRecord } from './image-model-record.js';
@@ -28,6 +28,9 @@ type Services = ImagesStreamServices & { auth: Authenticator; shutdown: Shutdown
 
 const GENERATIONS_STREAM = openAIImageStream('image_generation');
 const EDITS_STREAM = openAIImageStream('image_edit');
+
+/** Stands for a reference image while the request is planned and held: only their count matters until they are fetched. */
+const PENDING_IMAGE: InputImage = { bytes: Buffer.alloc(0), filename: 'pending', contentType: 'image/png' };
 
 const unixSeconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -78,26 +81,29 @@ function tokenUsage({ upstream, cost }: ServedImages) {
 export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
   /**
    * Reserve, serve and settle one image request (the routes differ only in
-   * their body, which `read` reads, fetching the images it refers to, and
-   * their answer). `stream` (the format its events take) streams it when an
+   * their body and their answer). `fetchImages` fetches the reference images
+   * of `/images`, whose count `body.images` gives in placeholders: planned and
+   * held first, so that an unknown model, a plan without an editing endpoint
+   * or a 402 is answered before anything is fetched. `stream` (the format its events take) streams it when an
    * endpoint of the plan can; else it is answered whole.
    */
   const generate = <T>(
     request: FastifyRequest,
     reply: FastifyReply,
-    read: (signal: AbortSignal) => ImageRequest | Promise<ImageRequest>,
+    body: ImageRequest,
+    fetchImages: ((signal: AbortSignal) => Promise<InputImage[]>) | undefined,
     answer: (served: ServedImages, startedAt: number) => T,
     stream: ImageStreamFormat | undefined,
   ) =>
     services.shutdown.hold(async () => {
       const key = callerKey(request);
       const signal = clientGone(reply, services.shutdown.signal);
-      const body = await read(signal);
       const started = startImagesRun(services, key, body, runContext(request));
       // Admission: the run holds the most it can cost (n images, its input images' tokens) until settleRun charges it, or is released here.
       const reservation = await services.spend.reserve(key, () => imagesRunCeiling(started), { id: started.id });
-      const run = reservation === NO_RESERVATION ? started : { ...started, reservation };
+      const held = reservation === NO_RESERVATION ? started : { ...started, reservation };
       try {
+        const run = fetchImages ? { ...held, request: { ...held.request, images: await fetchImages(signal) } } : held;
         const prepared = await services.pipeline.prepareImages(run, signal);
         if (!stream || !streamsNatively(services, prepared)) return answer(await completeImages(services, prepared, signal), run.startedAt);
         reply.hijack();
@@ -117,17 +123,23 @@ export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post('/images', { onRequest: services.auth.requireKey, schema: { body: ImagesRequestBody } }, async (request, reply) => {
       const body = fromImagesBody(request.body);
       const references = request.body.input_references ?? [];
-      // Reference images make it an edit: read (fetched when given by URL) once the request is held.
-      const read = async (signal: AbortSignal) =>
-        references.length === 0 ? body : { ...body, images: await readInputReferences(references, services.fetcher, signal) };
-      return generate(request, reply, read, referenceAnswer, wantsStream(request.body, body) ? REFERENCE_IMAGE_STREAM : undefined);
+      // Reference images make it an edit: read (fetched when given by URL) once the request is planned and held.
+      const edit = references.length > 0;
+      return generate(
+        request,
+        reply,
+        edit ? { ...body, images: references.map(() => PENDING_IMAGE) } : body,
+        edit ? (signal) => readInputReferences(references, services.fetcher, signal) : undefined,
+        referenceAnswer,
+        wantsStream(request.body, body) ? REFERENCE_IMAGE_STREAM : undefined,
+      );
     });
     app.post(
       '/images/generations',
       { onRequest: services.auth.requireKey, schema: { body: ImageGenerationsRequestBody } },
       async (request, reply) => {
         const body = fromGenerationsBody(request.body);
-        return generate(request, reply, () => body, openAIAnswer, wantsStream(request.body, body) ? GENERATIONS_STREAM : undefined);
+        return generate(request, reply, body, undefined, openAIAnswer, wantsStream(request.body, body) ? GENERATIONS_STREAM : undefined);
       },
     );
     // OpenAI's multipart edit (the openai client's images.edit), read before the hold: a slow upload must not delay a stop.
@@ -136,7 +148,7 @@ export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
       edits.post('/images/edits', { onRequest: services.auth.requireKey }, async (request, reply) => {
         const { fields, images, mask } = await readEditUpload(request);
         const body = fromEditFields(fields, images, mask);
-        return generate(request, reply, () => body, openAIAnswer, wantsStream(fields, body) ? EDITS_STREAM : undefined);
+        return generate(request, reply, body, undefined, openAIAnswer, wantsStream(fields, body) ? EDITS_STREAM : undefined);
       });
     });
 
