@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NON_TEXT_PART_TOKENS, promptTokens } from './reservation-prompt.js';
+import { NON_TEXT_PART_TOKENS, promptTokens, TOOLS_SYSTEM_TOKENS } from './reservation-prompt.js';
 
 /** One token a character: the tests see what is counted. */
 const chars = (text: string) => text.length;
@@ -19,7 +19,7 @@ describe('promptTokens', () => {
     expect(tokens).toBe(6 + 8 + 3);
   });
 
-  it('counts tool calls, tool definitions, a response schema and a prediction, and a fixed amount per image, audio or file part', () => {
+  it("counts tool calls, tool definitions, a response schema and a prediction, a fixed amount per image, audio or file part, and the tools' system prompt", () => {
     const request = {
       messages: [
         { role: 'user' as const, content: [{ type: 'image_url' as const, image_url: { url: 'data:image/png;base64,AAAA' } }] },
@@ -34,6 +34,10 @@ describe('promptTokens', () => {
       prediction: { type: 'content' as const, content: 'xyz' },
     };
     const text = ['f', '{}', JSON.stringify(request.tools), JSON.stringify(request.response_format.json_schema), 'xyz'].join('\n');
-    expect(promptTokens(request, chars)).toBe(text.length + 8 + 3 + NON_TEXT_PART_TOKENS);
+    expect(promptTokens(request, chars)).toBe(text.length + 8 + 3 + NON_TEXT_PART_TOKENS + TOOLS_SYSTEM_TOKENS);
+    // The system prompt once, for tools or a schema alike.
+    const { tools: _, ...schemaOnly } = request;
+    const schemaText = ['f', '{}', JSON.stringify(request.response_format.json_schema), 'xyz'].join('\n');
+    expect(promptTokens(schemaOnly, chars)).toBe(schemaText.length + 8 + 3 + NON_TEXT_PART_TOKENS + TOOLS_SYSTEM_TOKENS);
   });
 });
