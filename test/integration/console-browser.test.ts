@@ -230,6 +230,17 @@ describe.skipIf(skip)('the web console in Chromium', { timeout: 60_000 }, () => 
     await page.getByText('Spend (USD) per day, as a table').click();
     await shot('overview-week');
 
+    // A line per key instead of per model, named as the keys are, with the same totals.
+    await page.getByLabel('Chart by').selectOption('Key');
+    await poll(() => page.getByRole('heading', { name: 'Spend by key, per day' }).count()).toBe(1);
+    await poll(() => page.locator('.u-legend').first().textContent()).toContain('web app');
+    expect(await page.locator('.u-legend').first().textContent()).toContain('batch jobs');
+    expect(await page.locator('.u-legend').first().textContent()).not.toContain('sim/a');
+    expect(await page.getByTestId('total-requests').textContent()).toBe(week.requests);
+    await shot('overview-by-key');
+    await page.getByLabel('Chart by').selectOption('Model');
+    await poll(() => page.getByRole('heading', { name: 'Spend by model, per day' }).count()).toBe(1);
+
     const threeDaysAgo = new Date(Date.now() - 3 * DAY_MS).toISOString().slice(0, 10);
     await page.getByLabel('From (UTC)').fill(threeDaysAgo);
     await page.getByLabel('To (UTC)').fill(threeDaysAgo);

@@ -3,7 +3,7 @@ import { allKeys, api, type KeyRecord } from '../api';
 import { TimeChart } from '../chart';
 import { ErrorNote, Loading, Panel, Table } from '../components';
 import { formatCount, formatUsd, shortHash, utcDay } from '../format';
-import { pivot, type Row, totals } from '../series';
+import { type Dimension, pivot, type Row, totals } from '../series';
 import { useLoad } from '../use-load';
 
 const DAY_MS = 86_400_000;
@@ -14,9 +14,43 @@ interface QueryAnswer {
   data: { data: Row[] };
 }
 
-const NOTHING: [Row[], Row[], KeyRecord[]] = [[], [], []];
+/** What the charts can draw a line for, as the select names it. */
+const GROUPS: Record<Dimension, string> = { model: 'model', api_key_id: 'key' };
+
+/** What the page shows: a range of UTC days, drawn by the hour (two days or fewer) or by the day, a line per model or key. */
+interface View {
+  from: string;
+  to: string;
+  start: number;
+  end: number;
+  hourly: boolean;
+  stepMs: number;
+  groupBy: Dimension;
+}
+
+function viewOf(range: { from: string; to: string }, groupBy: Dimension): View {
+  const start = Date.parse(`${range.from}T00:00:00Z`);
+  const end = Date.parse(`${range.to}T00:00:00Z`) + DAY_MS;
+  const hourly = end - start <= 2 * DAY_MS;
+  return { ...range, start, end, hourly, stepMs: hourly ? DAY_MS / 24 : DAY_MS, groupBy };
+}
 
 const analytics = (body: unknown) => api<QueryAnswer>('POST', '/analytics/query', body).then((answer) => answer.data.data);
+
+/** The rows of a view: by time for its charts, totals by model and by key for its tables, and the keys' names. */
+async function loadView(view: View) {
+  const metrics = ['request_count', 'total_usage'];
+  const time_range = { start: new Date(view.start).toISOString(), end: new Date(view.end).toISOString() };
+  const [byTime, byModel, byKey, keys] = await Promise.all([
+    analytics({ metrics, dimensions: [view.groupBy], granularity: view.hourly ? 'hour' : 'day', time_range, limit: 10_000 }),
+    analytics({ metrics, dimensions: ['model'], time_range, limit: 1000 }),
+    analytics({ metrics, dimensions: ['api_key_id'], time_range, limit: 1000 }),
+    allKeys(),
+  ]);
+  return { view, byTime, byModel, byKey, keys };
+}
+
+const NOTHING: { byTime: Row[]; byModel: Row[]; byKey: Row[]; keys: KeyRecord[] } = { byTime: [], byModel: [], byKey: [], keys: [] };
 
 export function Overview() {
   const today = utcDay(new Date());
@@ -24,38 +58,21 @@ export function Overview() {
   const [range, setRange] = useState({ from: utcDay(new Date(Date.now() - 6 * DAY_MS)), to: today });
   const [draft, setDraft] = useState(range);
   const [rangeError, setRangeError] = useState<string>();
+  const [groupBy, setGroupBy] = useState<Dimension>('model');
 
-  const start = Date.parse(`${range.from}T00:00:00Z`);
-  const end = Date.parse(`${range.to}T00:00:00Z`) + DAY_MS;
-  // Two days or fewer are drawn by the hour, longer ranges by the day.
-  const hourly = end - start <= 2 * DAY_MS;
-  const stepMs = hourly ? DAY_MS / 24 : DAY_MS;
-  const timeRange = { start: new Date(start).toISOString(), end: new Date(end).toISOString() };
-
-  const loaded = useLoad(
-    () =>
-      Promise.all([
-        analytics({
-          metrics: ['request_count', 'total_usage'],
-          dimensions: ['model'],
-          granularity: hourly ? 'hour' : 'day',
-          time_range: timeRange,
-          limit: 10_000,
-        }),
-        analytics({ metrics: ['request_count', 'total_usage'], dimensions: ['api_key_id'], time_range: timeRange, limit: 1000 }),
-        allKeys(),
-      ]),
-    [range.from, range.to],
-  );
-  const [byTime, byKey, keys] = loaded.data ?? NOTHING;
-  const spend = useMemo(() => pivot(byTime, start, end, stepMs, 'total_usage'), [byTime]);
-  const requests = useMemo(() => pivot(byTime, start, end, stepMs, 'request_count'), [byTime]);
-  const modelTotals = totals(byTime, 'model');
-  const keyNames = new Map(keys.map((k) => [k.hash, k.name]));
+  const loaded = useLoad(() => loadView(viewOf(range, groupBy)), [range.from, range.to, groupBy]);
+  // Drawn as it was loaded: until the next view's rows come, the last one stays whole rather than half re-labelled.
+  const { byTime, byModel, byKey, keys } = loaded.data ?? NOTHING;
+  const view = loaded.data?.view ?? viewOf(range, groupBy);
+  const keyNames = useMemo(() => new Map(keys.map((k) => [k.hash, k.name])), [keys]);
+  const keyName = (hash: string) => keyNames.get(hash) ?? shortHash(hash);
+  const lines = useMemo(() => pivot(byTime, view, view.groupBy, view.groupBy === 'api_key_id' ? keyName : undefined), [loaded.data]);
+  const modelTotals = totals(byModel, 'model');
   const keyTotals = totals(byKey, 'api_key_id');
   const allSpend = modelTotals.reduce((sum, t) => sum + t.spend, 0);
   const allRequests = modelTotals.reduce((sum, t) => sum + t.requests, 0);
-  const summary = `${formatCount(allRequests)} requests costing ${formatUsd(allSpend)} from ${range.from} to ${range.to} (UTC), across ${modelTotals.length} models. The tables below give the same figures.`;
+  const summary = `${formatCount(allRequests)} requests costing ${formatUsd(allSpend)} from ${view.from} to ${view.to} (UTC), across ${modelTotals.length} models and ${keyTotals.length} keys. The tables below give the same figures.`;
+  const per = view.hourly ? 'hour' : 'day';
 
   const apply = (event: Event) => {
     event.preventDefault();
@@ -68,7 +85,7 @@ export function Overview() {
 
   return (
     <>
-      <form class="toolbar" onSubmit={apply} aria-label="Date range">
+      <form class="toolbar" onSubmit={apply} aria-label="What to show">
         <label>
           From (UTC)
           <input
@@ -94,6 +111,13 @@ export function Overview() {
           />
         </label>
         <button type="submit">Show</button>
+        <label>
+          Chart by
+          <select name="group" value={groupBy} onChange={(e) => setGroupBy(e.currentTarget.value as Dimension)}>
+            <option value="model">Model</option>
+            <option value="api_key_id">Key</option>
+          </select>
+        </label>
       </form>
       <ErrorNote message={rangeError ?? loaded.error} />
       <Loading when={loaded.loading} />
@@ -111,26 +135,11 @@ export function Overview() {
           </span>
         </div>
       </div>
-      <Panel title={`Spend by model, per ${hourly ? 'hour' : 'day'}`} id="spend-chart">
-        <TimeChart
-          title="Spend (USD)"
-          summary={summary}
-          times={spend.times}
-          series={spend.series}
-          format={formatUsd}
-          step={hourly ? 'hour' : 'day'}
-        />
+      <Panel title={`Spend by ${GROUPS[view.groupBy]}, per ${per}`} id="spend-chart">
+        <TimeChart title="Spend (USD)" summary={summary} times={lines.times} series={lines.spend} format={formatUsd} step={per} />
       </Panel>
-      <Panel title={`Requests by model, per ${hourly ? 'hour' : 'day'}`} id="requests-chart">
-        <TimeChart
-          title="Requests"
-          summary={summary}
-          times={requests.times}
-          series={requests.series}
-          format={formatCount}
-          step={hourly ? 'hour' : 'day'}
-          whole
-        />
+      <Panel title={`Requests by ${GROUPS[view.groupBy]}, per ${per}`} id="requests-chart">
+        <TimeChart title="Requests" summary={summary} times={lines.times} series={lines.requests} format={formatCount} step={per} whole />
       </Panel>
       <div class="columns">
         <Panel title="By model">
@@ -153,7 +162,7 @@ export function Overview() {
             rowKey={(r) => r.name}
             empty="No requests in this range."
             columns={[
-              { title: 'Key', cell: (r) => keyNames.get(r.name) ?? shortHash(r.name) },
+              { title: 'Key', cell: (r) => keyName(r.name) },
               { title: 'Requests', cell: (r) => formatCount(r.requests), numeric: true },
               { title: 'Spend', cell: (r) => formatUsd(r.spend), numeric: true },
             ]}
