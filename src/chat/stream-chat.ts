@@ -112,7 +112,7 @@ class StreamTally {
 export function streamBreak(
   error: unknown,
   signal: AbortSignal,
-  sse: SseWriter,
+  sse: Pick<SseWriter, 'closed'>,
   provider: string,
 ): { stopped: boolean; failure?: GatewayError } {
   if (signal.reason === SHUTTING_DOWN && !sse.closed) return { stopped: true, failure: Errors.shuttingDown() };

@@ -26,3 +26,16 @@ export interface SpeechStreamEvent {
   usage?: unknown;
   [field: string]: unknown;
 }
+
+/** The Content-Type of each of OpenAI's audio formats, for an answer that names none. */
+const SPEECH_CONTENT_TYPES: Readonly<Record<string, string>> = {
+  mp3: 'audio/mpeg',
+  opus: 'audio/opus',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  wav: 'audio/wav',
+  pcm: 'audio/pcm',
+};
+
+/** The Content-Type of a speech's audio in the format asked for. */
+export const speechContentType = (format: string): string => SPEECH_CONTENT_TYPES[format] ?? 'application/octet-stream';

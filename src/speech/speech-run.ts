@@ -1,24 +1,18 @@
 import { computeCost } from '../accounting/compute-cost.js';
 import type { CostCeiling } from '../accounting/reservation-ceiling.js';
+import type { Endpoint } from '../catalog/types.js';
 import { adapterFor } from '../chat/adapter-for.js';
-import type { Run, RunContext } from '../chat/run.js';
-import type { RunServices } from '../chat/run-services.js';
+import type { RunContext } from '../chat/run.js';
 import { serveRun } from '../chat/serve-run.js';
 import { settleRun } from '../chat/settle-run.js';
 import { startRun } from '../chat/start-run.js';
-import type { SpeechAdapter, UpstreamVideoContent } from '../protocol/adapters.js';
-import type { SpeechRequest } from '../protocol/speech.js';
+import type { UpstreamVideoContent } from '../protocol/adapters.js';
+import type { SpeechRequest, SpeechStreamEvent } from '../protocol/speech.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
+import { type SpokenAudio, speechAudioOfEvents } from './speech-audio-of-events.js';
+import { openSpeechEvents } from './speech-event-stream.js';
+import type { SpeechRun, SpeechServices } from './speech-services.js';
 import { characters, maxSpeechTokens } from './speech-usage.js';
-
-/** What the speech flow needs beyond the request; built once in app.ts. */
-export interface SpeechServices extends RunServices {
-  adapters: Readonly<Record<string, SpeechAdapter>>;
-  /** How long an SSE speech waits for its first upstream event before sending keep-alive comments. */
-  keepAliveAfterMs: number;
-}
-
-export type SpeechRun = Run<SpeechRequest>;
 
 /** Plans a speech request: the model's endpoints as chat plans them. A model of another type is a 400 naming its endpoint. */
 export function startSpeechRun(services: SpeechServices, key: ApiKeyRow, request: SpeechRequest, context: RunContext): SpeechRun {
@@ -39,22 +33,37 @@ export function speechRunCeiling(run: SpeechRun): CostCeiling {
 }
 
 /**
- * A speech request: try the plan as chat does until an endpoint accepts it
- * (fallbacks, Retry-After, health), then charge its characters and record
- * the row before the first byte goes out. The audio is the provider's as it
- * streams; once it accepted the text it bills it, so a stream that breaks
- * later is still charged.
+ * Whether an endpoint bills speech by tokens (gpt-4o-mini-tts: text tokens
+ * in, audio tokens out). OpenAI reports those tokens only in an SSE speech's
+ * speech.audio.done, so such an endpoint is always asked for events.
  */
-export function completeSpeech(services: SpeechServices, run: SpeechRun, signal: AbortSignal): Promise<UpstreamVideoContent> {
+export const billsSpeechByTokens = (endpoint: Endpoint): boolean => endpoint.pricing.prompt > 0 || endpoint.pricing.completion > 0;
+
+/**
+ * A speech request answered with raw audio: try the plan as chat does until
+ * an endpoint accepts it (fallbacks, Retry-After, health). An endpoint billed
+ * by characters is charged them and its row recorded before the first byte
+ * goes out: it bills the text it accepted, so a stream that breaks later is
+ * still charged. One billed by tokens is asked for events, whose audio goes
+ * out as raw bytes, and is settled by their done event's tokens once the
+ * audio has gone by (speechAudioOfEvents).
+ */
+export function completeSpeech(services: SpeechServices, run: SpeechRun, signal: AbortSignal): Promise<SpokenAudio> {
+  const openEvents = openSpeechEvents(services, run, signal);
   return serveRun(
     services,
     run,
     signal,
-    async (attempt) => {
+    async (attempt): Promise<UpstreamVideoContent | AsyncIterator<SpeechStreamEvent>> => {
+      if (billsSpeechByTokens(attempt.endpoint)) return openEvents(attempt);
       const { adapter, target } = adapterFor(services, attempt);
       return adapter.speak(run.request, target, { signal, endUserId: run.endUserId });
     },
     async ({ result, attempt, outcomes }) => {
+      if ('next' in result) {
+        const ttftMs = services.clock().getTime() - run.startedAt;
+        return speechAudioOfEvents(services, run, { events: result, attempt, outcomes, ttftMs }, signal);
+      }
       await settleRun(services, run, {
         status: 'success',
         streamed: true,
@@ -63,7 +72,7 @@ export function completeSpeech(services: SpeechServices, run: SpeechRun, signal:
         usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
         characters: characters(run.request),
       });
-      return result;
+      return { ...result, settled: Promise.resolve() };
     },
   );
 }

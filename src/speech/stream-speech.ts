@@ -1,18 +1,12 @@
-import type { Endpoint } from '../catalog/types.js';
-import { adapterFor } from '../chat/adapter-for.js';
-import type { AttemptOutcome } from '../chat/attempt-outcome.js';
 import { runAttempts } from '../chat/run-attempts.js';
 import { attemptOptions, noteServed } from '../chat/serve-run.js';
-import { runError, settleRun } from '../chat/settle-run.js';
-import { failUnservedStream, replay, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
+import { failUnservedStream, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
 import type { SseWriter } from '../http/sse-writer.js';
-import { loadTokenCounter } from '../plugins/shared/token-counter.js';
 import type { GatewayError } from '../protocol/gateway-error.js';
 import type { SpeechStreamEvent } from '../protocol/speech.js';
 import { UpstreamError } from '../protocol/upstream.js';
-import type { Attempt } from '../routing/plan-attempts.js';
-import type { SpeechRun, SpeechServices } from './speech-run.js';
-import { characters, checkSpeechUsage } from './speech-usage.js';
+import { openSpeechEvents, type SpeechEventStream, settleBrokenSpeech, settleSpokenStream } from './speech-event-stream.js';
+import type { SpeechRun, SpeechServices } from './speech-services.js';
 
 /** The stream's failure as its last event: the spec's error object, which OpenAI's SDK raises as an APIError. */
 const errorEvent = (error: GatewayError) =>
@@ -40,15 +34,10 @@ export async function streamSpeech(
   respondWithError: (error: unknown) => void,
 ): Promise<void> {
   const keepAlive = startKeepAlive(sse, services.keepAliveAfterMs);
-  let served: { result: AsyncIterator<SpeechStreamEvent>; attempt: Attempt<Endpoint>; outcomes: AttemptOutcome[] };
+  let served: SpeechEventStream;
   try {
-    served = await runAttempts(
-      attemptOptions(services, run, signal, async (attempt) => {
-        const { adapter, target } = adapterFor(services, attempt);
-        const events = (await adapter.speakEvents(run.request, target, { signal, endUserId: run.endUserId }))[Symbol.asyncIterator]();
-        return replay(await events.next(), events);
-      }),
-    );
+    const { result, attempt, outcomes } = await runAttempts(attemptOptions(services, run, signal, openSpeechEvents(services, run, signal)));
+    served = { events: result, attempt, outcomes, ttftMs: services.clock().getTime() - run.startedAt };
   } catch (error) {
     keepAlive.stop();
     return failUnservedStream(services, run, error, { sse, signal, respondWithError }, (failure) => sse.data(errorEvent(failure)));
@@ -61,16 +50,11 @@ export async function streamSpeech(
 async function relay(
   services: SpeechServices,
   run: SpeechRun,
-  {
-    result: events,
-    attempt,
-    outcomes,
-  }: { result: AsyncIterator<SpeechStreamEvent>; attempt: Attempt<Endpoint>; outcomes: AttemptOutcome[] },
+  served: SpeechEventStream,
   sse: SseWriter,
   signal: AbortSignal,
 ): Promise<void> {
-  const ttftMs = services.clock().getTime() - run.startedAt;
-  const billed = { status: 'success' as const, streamed: true, attempt, outcomes, ttftMs, characters: characters(run.request) };
+  const { events, attempt } = served;
   let done: SpeechStreamEvent | undefined;
   try {
     for (let next = await events.next(); !next.done; next = await events.next()) {
@@ -82,17 +66,11 @@ async function relay(
   } catch (error) {
     const broke = streamBreak(error, signal, sse, attempt.endpoint.provider);
     if (broke.stopped) await events.return?.();
-    // The text was accepted: its tokens are the gateway's count; the audio's were never reported.
-    const prompt = (await loadTokenCounter()).count(run.request.input);
-    const usage = { prompt_tokens: prompt, completion_tokens: 0, total_tokens: prompt };
-    const over = broke.failure ? { status: 'error' as const, error: runError(broke.failure) } : { status: 'cancelled' as const };
-    await settleRun(services, run, { ...billed, usage, usageEstimated: true, ...over });
+    await settleBrokenSpeech(services, run, served, broke.failure);
     if (broke.failure) await sse.data(errorEvent(broke.failure));
     return sse.end();
   }
-  const checked = checkSpeechUsage(done.usage, run.request);
-  const { cost } = await settleRun(services, run, { ...billed, usage: checked.usage, usageEstimated: checked.estimated });
-  const { prompt_tokens, completion_tokens, total_tokens } = checked.usage;
-  await sse.data(JSON.stringify({ ...done, usage: { input_tokens: prompt_tokens, output_tokens: completion_tokens, total_tokens, cost } }));
+  const usage = await settleSpokenStream(services, run, served, done);
+  await sse.data(JSON.stringify({ ...done, usage }));
   sse.end();
 }

@@ -45,6 +45,18 @@ describe.each(testEngines)('speech on $name', (engine) => {
           { provider: 'openai-b', upstream: 'gpt-4o-mini-tts', pricing: TOKEN_PRICES },
         ],
       },
+      // The same, for raw audio: each model's failed endpoint is tried last once it failed, so each test has its own.
+      {
+        id: 'sim/flaky-token-tts-raw',
+        endpoints: [
+          { provider: 'openai-a', upstream: 'gpt-4o-mini-tts@status=503', pricing: TOKEN_PRICES },
+          { provider: 'openai-b', upstream: 'gpt-4o-mini-tts', pricing: TOKEN_PRICES },
+        ],
+      },
+      {
+        id: 'sim/slow-token-tts',
+        endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-mini-tts@chunk_delay=50', pricing: TOKEN_PRICES }],
+      },
       { id: 'sim/breaking-tts', endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-mini-tts@fail_after=1', pricing: TOKEN_PRICES }] },
     ]);
     gw = await startGateway(engine, { catalog, chat: { retryBudget: { maxWaitMs: 0, totalWaitMs: 0 } } });
@@ -118,6 +130,21 @@ describe.each(testEngines)('speech on $name', (engine) => {
   const generation = async (res: Response) =>
     (await call(gw, 'GET', `/generation?id=${res.headers.get('x-generation-id')}`, { key: gw.managementKey })).body.data;
 
+  /** A speech's row: served by the last endpoint tried, billed the simulator's tokens at TOKEN_PRICES. */
+  const expectBilledTokens = (row: any, tried: string[]) => {
+    const tokens = speechUsage({ input, speed: 1 });
+    expect(row).toMatchObject({
+      api_type: 'tts',
+      status: 'success',
+      streamed: true,
+      provider_name: tried.at(-1),
+      tokens_prompt: tokens.input_tokens,
+      tokens_completion: tokens.output_tokens,
+    });
+    expect(row.total_cost).toBeCloseTo(tokens.input_tokens * 0.0000006 + tokens.output_tokens * 0.000012, 12);
+    expect(row.provider_responses.map((p: { provider_name: string }) => p.provider_name)).toEqual(tried);
+  };
+
   it.each([
     ['sim/token-tts', 'wav', ['openai-a']],
     ['sim/flaky-token-tts', 'mp3', ['openai-a', 'openai-b']],
@@ -137,16 +164,8 @@ describe.each(testEngines)('speech on $name', (engine) => {
     expect(done.usage).toEqual({ ...tokens, cost: expect.any(Number) });
     expect(done.usage.cost).toBeCloseTo(tokens.input_tokens * 0.0000006 + tokens.output_tokens * 0.000012, 12);
     expect((await simCalls()) >= tried.length).toBe(true);
-    expect(row).toMatchObject({
-      api_type: 'tts',
-      status: 'success',
-      streamed: true,
-      provider_name: tried.at(-1),
-      tokens_prompt: tokens.input_tokens,
-      tokens_completion: tokens.output_tokens,
-    });
+    expectBilledTokens(row, tried);
     expect(row.total_cost).toBeCloseTo(done.usage.cost, 12);
-    expect(row.provider_responses.map((p: { provider_name: string }) => p.provider_name)).toEqual(tried);
   });
 
   it('ends an SSE speech that breaks after its first event with an error event, and records the failure', async () => {
@@ -157,6 +176,50 @@ describe.each(testEngines)('speech on $name', (engine) => {
     expect(got.at(-1)).toMatchObject({ type: 'error', error: { code: 502, message: expect.stringContaining('mid-stream') } });
     const row = await generation(res);
     expect(row).toMatchObject({ status: 'error', streamed: true, tokens_completion: 0 });
+    expect(row.tokens_prompt).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['sim/token-tts', 'wav', ['openai-a']],
+    ['sim/flaky-token-tts-raw', 'pcm', ['openai-a', 'openai-b']],
+  ])('serves %s as raw audio from the provider’s events, billed the tokens they report', async (model, format, tried) => {
+    const res = await speak({ model, response_format: format });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(format === 'wav' ? 'audio/wav' : 'audio/pcm');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(speechAudio({ input, format, speed: 1 }));
+    // The tokens come only in an SSE speech's done event: the gateway asked for one.
+    expect((await readSimStats(sim.url)).lastRequestBody).toMatchObject({ response_format: format, stream_format: 'sse' });
+    // Written once the audio has gone by, before the answer ended.
+    expectBilledTokens(await generation(res), tried);
+  });
+
+  it('cuts raw audio billed by tokens that breaks after its first bytes, and bills the text it accepted', async () => {
+    const res = await speak({ model: 'sim/breaking-tts', response_format: 'pcm' });
+    expect(res.status).toBe(200);
+    // Raw audio cannot say it failed: the chunked answer ends without its last chunk.
+    await expect(res.arrayBuffer()).rejects.toThrow();
+    await expect.poll(async () => (await generation(res))?.status, { timeout: 5000 }).toBe('error');
+    const row = await generation(res);
+    expect(row).toMatchObject({ status: 'error', streamed: true, tokens_completion: 0 });
+    expect(row.tokens_prompt).toBeGreaterThan(0);
+    expect(row.total_cost).toBeCloseTo(row.tokens_prompt * 0.0000006, 12);
+  });
+
+  it('bills raw audio billed by tokens whose client leaves mid-way as cancelled, its text’s tokens', async () => {
+    const leave = new AbortController();
+    const res = await fetch(`${gw.baseUrl}/audio/speech`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.managementKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sim/slow-token-tts', input: input.repeat(20), voice: 'alloy' }),
+      signal: leave.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    leave.abort();
+    await expect.poll(async () => (await generation(res))?.status, { timeout: 5000 }).toBe('cancelled');
+    const row = await generation(res);
+    expect(row).toMatchObject({ streamed: true, tokens_completion: 0 });
     expect(row.tokens_prompt).toBeGreaterThan(0);
   });
 

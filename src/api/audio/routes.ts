@@ -6,7 +6,8 @@ import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import type { SpeechRequest } from '../../protocol/speech.js';
-import { completeSpeech, type SpeechServices, speechRunCeiling, startSpeechRun } from '../../speech/speech-run.js';
+import { completeSpeech, speechRunCeiling, startSpeechRun } from '../../speech/speech-run.js';
+import type { SpeechServices } from '../../speech/speech-services.js';
 import { streamSpeech } from '../../speech/stream-speech.js';
 import { clientGone, runContext } from '../request-context.js';
 import { SpeechRequestBody } from './schemas.js';
@@ -34,10 +35,11 @@ function toSpeechRequest({
 
 export function audioRoutes(services: SpeechServices & { auth: Authenticator; shutdown: Shutdown }): FastifyPluginAsyncTypebox {
   return async (app) => {
-    // Held until its ledger row is written (before the first byte; an SSE speech's before its done event): a stop closes the database only after.
+    // Held until its ledger row is written (before the first byte, or once the audio has gone by for an endpoint billed
+    // by tokens; an SSE speech's before its done event): a stop closes the database only after.
     app.post('/audio/speech', { onRequest: services.auth.requireKey, schema: { body: SpeechRequestBody } }, async (request, reply) => {
       const signal = clientGone(reply, services.shutdown.signal);
-      const audio = await services.shutdown.hold(async () => {
+      await services.shutdown.hold(async () => {
         const key = callerKey(request);
         const started = startSpeechRun(services, key, toSpeechRequest(request.body), runContext(request));
         // Admission: the run holds the most it can cost (its characters and tokens) until settleRun charges it, or is released here.
@@ -48,24 +50,21 @@ export function audioRoutes(services: SpeechServices & { auth: Authenticator; sh
           if (run.request.stream_format === 'sse') {
             reply.hijack();
             const sse = new SseWriter(reply.raw, { 'x-generation-id': run.id, 'x-request-id': request.id });
-            await streamSpeech(services, prepared, sse, signal, (error) => writeStreamRefusal(reply, error));
-            return undefined;
+            return await streamSpeech(services, prepared, sse, signal, (error) => writeStreamRefusal(reply, error));
           }
-          const content = await completeSpeech(services, prepared, signal);
-          void reply.header('x-generation-id', run.id);
-          return content;
+          const audio = await completeSpeech(services, prepared, signal);
+          // The bytes go through as they arrive, never buffered whole.
+          void reply.header('x-generation-id', run.id).header('content-type', audio.contentType);
+          if (audio.contentLength !== null) void reply.header('content-length', audio.contentLength);
+          void reply.send(audio.body);
+          await audio.settled;
         } catch (error) {
           throw signal.reason === SHUTTING_DOWN ? Errors.shuttingDown() : error;
         } finally {
           void reservation.release();
         }
       });
-      // An SSE speech was answered on the hijacked reply.
-      if (!audio) return reply;
-      // The bytes go through as they arrive, never buffered whole.
-      void reply.header('content-type', audio.contentType);
-      if (audio.contentLength !== null) void reply.header('content-length', audio.contentLength);
-      return reply.send(audio.body);
+      return reply;
     });
   };
 }

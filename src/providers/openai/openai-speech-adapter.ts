@@ -1,5 +1,5 @@
 import type { AdapterContext, SpeechAdapter } from '../../protocol/adapters.js';
-import type { SpeechRequest } from '../../protocol/speech.js';
+import { type SpeechRequest, speechContentType } from '../../protocol/speech.js';
 import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { bearerKey } from '../shared/bearer-key.js';
 import { requireEventStream } from '../shared/read-upstream-body.js';
@@ -9,16 +9,6 @@ import { streamedBody } from '../shared/streamed-video.js';
 import { convertToOpenAISpeechRequest } from './convert-to-openai-speech-request.js';
 import { parseOpenAIError } from './parse-openai-error.js';
 import { readOpenAISpeechEvents } from './read-openai-speech-events.js';
-
-/** The audio types of OpenAI's formats, for an answer that names none. */
-const AUDIO_TYPES: Record<string, string> = {
-  mp3: 'audio/mpeg',
-  opus: 'audio/opus',
-  aac: 'audio/aac',
-  flac: 'audio/flac',
-  wav: 'audio/wav',
-  pcm: 'audio/pcm',
-};
 
 function send(request: SpeechRequest, target: UpstreamTarget, context: AdapterContext, accept: string) {
   return sendUpstreamRequest({
@@ -36,7 +26,7 @@ export const openAISpeechAdapter: SpeechAdapter = {
   kind: 'openai',
   async speak(request, target, context) {
     const response = await send(request, target, context, 'audio/*');
-    return streamedBody(response, AUDIO_TYPES[request.response_format] ?? 'application/octet-stream');
+    return streamedBody(response, speechContentType(request.response_format));
   },
   async speakEvents(request, target, context) {
     const response = await send({ ...request, stream_format: 'sse' }, target, context, 'text/event-stream');
