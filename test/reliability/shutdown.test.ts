@@ -18,7 +18,10 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-/** `serve` with a one-second drain, in front of a model that streams for twenty seconds. */
+/**
+ * `serve` with a one-second drain, in front of a chat model that streams for twenty seconds and a speech
+ * model billed by tokens whose audio comes a piece every 100 ms.
+ */
 async function serveSlowStreams(dir: string) {
   const config = join(dir, 'gateway.yaml');
   writeFileSync(
@@ -30,6 +33,10 @@ async function serveSlowStreams(dir: string) {
       '  - id: sim/long-stream',
       '    endpoints:',
       '      - { provider: sim, upstream_model: "sim-model@chunks=200,chunk_delay=100", pricing: { prompt: 0.000001, completion: 0.000002 } }',
+      '  - id: sim/long-speech',
+      '    type: speech',
+      '    endpoints:',
+      '      - { provider: sim, upstream_model: "gpt-4o-mini-tts@chunk_delay=100", pricing: { prompt: 0.0000006, completion: 0.000012 } }',
     ].join('\n'),
   );
   return startServe({
@@ -81,6 +88,38 @@ describe('a stop past its drain time', () => {
         expect(Number(row.tokens_completion)).toBeGreaterThan(0);
         expect(Number(row.total_cost)).toBeGreaterThan(0);
       }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a stop during raw speech billed by tokens', () => {
+  it('cuts the audio short and records the run, billed the text it accepted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mg-shutdown-'));
+    const serving = await serveSlowStreams(dir);
+    const response = await fetch(`${serving.baseUrl}/audio/speech`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sim/long-speech', voice: 'alloy', input: 'A long tale, told slowly. '.repeat(40) }),
+    });
+    expect(response.status).toBe(200);
+    const body = response.arrayBuffer().then(
+      () => 'whole',
+      () => 'cut',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await serving.stop('SIGTERM')).toBe(0);
+    // Raw audio cannot carry an error: its answer ends without its last chunk.
+    expect(await body).toBe('cut');
+
+    const store = openStore(`sqlite:${join(dir, 'db.sqlite')}`);
+    try {
+      const rows = await store.db.selectFrom('generations').selectAll().execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ api_type: 'tts', status: 'error', error_code: 503, tokens_completion: 0 });
+      expect(Number(rows[0]!.tokens_prompt)).toBeGreaterThan(0);
+      expect(Number(rows[0]!.total_cost)).toBeGreaterThan(0);
     } finally {
       await store.close();
     }
