@@ -55,9 +55,9 @@ export function speechAudioOfEvents(services: SpeechServices, run: SpeechRun, se
       ending = { failure: streamBreak(error, signal, { closed: body.destroyed }, attempt.endpoint.provider).failure };
       throw error;
     } finally {
-      const settling = settle(ending);
+      const billed = settle(ending);
       if (!('done' in ending)) await events.return?.();
-      await settling;
+      await billed;
     }
   }
 

@@ -32,6 +32,13 @@ export function openSpeechEvents(services: SpeechServices, run: SpeechRun, signa
   };
 }
 
+/** A served attempt's events as the relays take them, timed from the run's start to now (its first event came). */
+export const servedSpeechEvents = (
+  services: SpeechServices,
+  run: SpeechRun,
+  { result, attempt, outcomes }: { result: AsyncIterator<SpeechStreamEvent>; attempt: Attempt<Endpoint>; outcomes: AttemptOutcome[] },
+): SpeechEventStream => ({ events: result, attempt, outcomes, ttftMs: services.clock().getTime() - run.startedAt });
+
 const billedOf = (run: SpeechRun, { attempt, outcomes, ttftMs }: SpeechEventStream) =>
   ({ status: 'success', streamed: true, attempt, outcomes, ttftMs, characters: characters(run.request) }) as const;
 

@@ -10,7 +10,7 @@ import type { UpstreamVideoContent } from '../protocol/adapters.js';
 import type { SpeechRequest, SpeechStreamEvent } from '../protocol/speech.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import { type SpokenAudio, speechAudioOfEvents } from './speech-audio-of-events.js';
-import { openSpeechEvents } from './speech-event-stream.js';
+import { openSpeechEvents, servedSpeechEvents } from './speech-event-stream.js';
 import type { SpeechRun, SpeechServices } from './speech-services.js';
 import { characters, maxSpeechTokens } from './speech-usage.js';
 
@@ -60,10 +60,8 @@ export function completeSpeech(services: SpeechServices, run: SpeechRun, signal:
       return adapter.speak(run.request, target, { signal, endUserId: run.endUserId });
     },
     async ({ result, attempt, outcomes }) => {
-      if ('next' in result) {
-        const ttftMs = services.clock().getTime() - run.startedAt;
-        return speechAudioOfEvents(services, run, { events: result, attempt, outcomes, ttftMs }, signal);
-      }
+      if ('next' in result)
+        return speechAudioOfEvents(services, run, servedSpeechEvents(services, run, { result, attempt, outcomes }), signal);
       await settleRun(services, run, {
         status: 'success',
         streamed: true,

@@ -5,7 +5,13 @@ import type { SseWriter } from '../http/sse-writer.js';
 import type { GatewayError } from '../protocol/gateway-error.js';
 import type { SpeechStreamEvent } from '../protocol/speech.js';
 import { UpstreamError } from '../protocol/upstream.js';
-import { openSpeechEvents, type SpeechEventStream, settleBrokenSpeech, settleSpokenStream } from './speech-event-stream.js';
+import {
+  openSpeechEvents,
+  type SpeechEventStream,
+  servedSpeechEvents,
+  settleBrokenSpeech,
+  settleSpokenStream,
+} from './speech-event-stream.js';
 import type { SpeechRun, SpeechServices } from './speech-services.js';
 
 /** The stream's failure as its last event: the spec's error object, which OpenAI's SDK raises as an APIError. */
@@ -36,8 +42,11 @@ export async function streamSpeech(
   const keepAlive = startKeepAlive(sse, services.keepAliveAfterMs);
   let served: SpeechEventStream;
   try {
-    const { result, attempt, outcomes } = await runAttempts(attemptOptions(services, run, signal, openSpeechEvents(services, run, signal)));
-    served = { events: result, attempt, outcomes, ttftMs: services.clock().getTime() - run.startedAt };
+    served = servedSpeechEvents(
+      services,
+      run,
+      await runAttempts(attemptOptions(services, run, signal, openSpeechEvents(services, run, signal))),
+    );
   } catch (error) {
     keepAlive.stop();
     return failUnservedStream(services, run, error, { sse, signal, respondWithError }, (failure) => sse.data(errorEvent(failure)));

@@ -37,20 +37,34 @@ function viewOf(range: { from: string; to: string }, groupBy: Dimension): View {
 
 const analytics = (body: unknown) => api<QueryAnswer>('POST', '/analytics/query', body).then((answer) => answer.data.data);
 
-/** The rows of a view: by time for its charts, totals by model and by key for its tables, and the keys' names. */
-async function loadView(view: View) {
-  const metrics = ['request_count', 'total_usage'];
-  const time_range = { start: new Date(view.start).toISOString(), end: new Date(view.end).toISOString() };
-  const [byTime, byModel, byKey, keys] = await Promise.all([
-    analytics({ metrics, dimensions: [view.groupBy], granularity: view.hourly ? 'hour' : 'day', time_range, limit: 10_000 }),
-    analytics({ metrics, dimensions: ['model'], time_range, limit: 1000 }),
-    analytics({ metrics, dimensions: ['api_key_id'], time_range, limit: 1000 }),
+const METRICS = ['request_count', 'total_usage'];
+const timeRangeOf = (view: View) => ({ start: new Date(view.start).toISOString(), end: new Date(view.end).toISOString() });
+
+/** A range's totals by model and by key, for its tables, and the keys' names: loaded again only when the range changes. */
+async function loadTotals(view: View) {
+  const time_range = timeRangeOf(view);
+  const [byModel, byKey, keys] = await Promise.all([
+    analytics({ metrics: METRICS, dimensions: ['model'], time_range, limit: 1000 }),
+    analytics({ metrics: METRICS, dimensions: ['api_key_id'], time_range, limit: 1000 }),
     allKeys(),
   ]);
-  return { view, byTime, byModel, byKey, keys };
+  return { byModel, byKey, keys };
 }
 
-const NOTHING: { byTime: Row[]; byModel: Row[]; byKey: Row[]; keys: KeyRecord[] } = { byTime: [], byModel: [], byKey: [], keys: [] };
+/** A view's rows by time, for its charts, with the view they were loaded for. */
+async function loadLines(view: View) {
+  const granularity = view.hourly ? 'hour' : 'day';
+  const byTime = await analytics({
+    metrics: METRICS,
+    dimensions: [view.groupBy],
+    granularity,
+    time_range: timeRangeOf(view),
+    limit: 10_000,
+  });
+  return { view, byTime };
+}
+
+const NO_TOTALS: { byModel: Row[]; byKey: Row[]; keys: KeyRecord[] } = { byModel: [], byKey: [], keys: [] };
 
 export function Overview() {
   const today = utcDay(new Date());
@@ -60,13 +74,17 @@ export function Overview() {
   const [rangeError, setRangeError] = useState<string>();
   const [groupBy, setGroupBy] = useState<Dimension>('model');
 
-  const loaded = useLoad(() => loadView(viewOf(range, groupBy)), [range.from, range.to, groupBy]);
+  const sums = useLoad(() => loadTotals(viewOf(range, groupBy)), [range.from, range.to]);
+  const chart = useLoad(() => loadLines(viewOf(range, groupBy)), [range.from, range.to, groupBy]);
+  const { byModel, byKey, keys } = sums.data ?? NO_TOTALS;
   // Drawn as it was loaded: until the next view's rows come, the last one stays whole rather than half re-labelled.
-  const { byTime, byModel, byKey, keys } = loaded.data ?? NOTHING;
-  const view = loaded.data?.view ?? viewOf(range, groupBy);
+  const view = chart.data?.view ?? viewOf(range, groupBy);
   const keyNames = useMemo(() => new Map(keys.map((k) => [k.hash, k.name])), [keys]);
   const keyName = (hash: string) => keyNames.get(hash) ?? shortHash(hash);
-  const lines = useMemo(() => pivot(byTime, view, view.groupBy, view.groupBy === 'api_key_id' ? keyName : undefined), [loaded.data]);
+  const lines = useMemo(
+    () => pivot(chart.data?.byTime ?? [], view, view.groupBy, view.groupBy === 'api_key_id' ? keyName : undefined),
+    [chart.data, keyNames],
+  );
   const modelTotals = totals(byModel, 'model');
   const keyTotals = totals(byKey, 'api_key_id');
   const allSpend = modelTotals.reduce((sum, t) => sum + t.spend, 0);
@@ -119,8 +137,8 @@ export function Overview() {
           </select>
         </label>
       </form>
-      <ErrorNote message={rangeError ?? loaded.error} />
-      <Loading when={loaded.loading} />
+      <ErrorNote message={rangeError ?? sums.error ?? chart.error} />
+      <Loading when={sums.loading || chart.loading} />
       <div class="figures" aria-live="polite">
         <div class="figure">
           <span class="figure-label">Spend</span>
