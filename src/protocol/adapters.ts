@@ -128,9 +128,14 @@ export interface SpeechAdapter {
    * The same with `stream_format: "sse"`: resolves once the upstream
    * accepted it (2xx and an event stream), to its events as they arrive,
    * ending with speech.audio.done; a failure is UpstreamError, mid-stream too.
+   * A host that ignores `stream_format` and answers raw audio (local
+   * OpenAI-compatible TTS servers do) resolves to that audio, as `speak`'s.
    */
-  speakEvents(request: SpeechRequest, target: UpstreamTarget, context: AdapterContext): Promise<AsyncIterable<SpeechStreamEvent>>;
+  speakEvents(request: SpeechRequest, target: UpstreamTarget, context: AdapterContext): Promise<SpeechEventsAnswer>;
 }
+
+/** What a request for speech events gets: the events, or the raw audio of a host that ignored `stream_format`. */
+export type SpeechEventsAnswer = AsyncIterable<SpeechStreamEvent> | UpstreamVideoContent;
 
 export interface TranscriptionAdapter {
   readonly kind: string;

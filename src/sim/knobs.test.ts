@@ -9,7 +9,7 @@ describe('parseKnobs', () => {
 
   it('reads every knob from the model-name suffix and strips it from the model', () => {
     const result = parseKnobs(
-      'sim-model@status=503,retry_after=1,latency=50,chunks=10,chunk_delay=5,fail_after=3,fail_mode=error-event,hang=1,malformed=true,ttft=20',
+      'sim-model@status=503,retry_after=1,latency=50,chunks=10,chunk_delay=5,fail_after=3,fail_mode=error-event,hang=1,malformed=true,ttft=20,raw_audio=1',
       {},
     );
     expect(result).toEqual({
@@ -26,6 +26,7 @@ describe('parseKnobs', () => {
         hang: true,
         malformed: true,
         ttftMs: 20,
+        rawAudio: true,
       },
     });
   });
@@ -42,6 +43,7 @@ describe('parseKnobs', () => {
       'x-sim-fail-mode': 'disconnect',
       'x-sim-hang': 'false',
       'x-sim-malformed': '1',
+      'x-sim-raw-audio': 'false',
     });
     expect(result).toEqual({
       ok: true,
@@ -57,6 +59,7 @@ describe('parseKnobs', () => {
         failMode: 'disconnect',
         hang: false,
         malformed: true,
+        rawAudio: false,
       },
     });
   });

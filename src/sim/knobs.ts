@@ -20,6 +20,7 @@
  * | `fail_mode`    | `x-sim-fail-mode`         | `disconnect` \| `error-event` | How `fail_after` fails: drop the connection (default), or send `data: {"error":{…}}` and end the stream without `[DONE]`. |
  * | `hang`         | `x-sim-hang`              | `1`/`true`              | Accept the request and never answer; the socket stays open until the client gives up. |
  * | `malformed`    | `x-sim-malformed`         | `1`/`true`              | Non-streaming: a truncated (invalid) JSON body. Streaming: the second SSE event carries truncated JSON; the stream otherwise completes. |
+ * | `raw_audio`    | `x-sim-raw-audio`         | `1`/`true`              | Speech: ignore `stream_format` and answer raw audio, as local OpenAI-compatible TTS servers do (Kokoro-FastAPI, openedai-speech, LocalAI). |
  * | `usage`        | `x-sim-usage`             | `none` \| `field:value;…` | OpenAI chat completions: no usage at all (`none`), or these figures in place of the true ones. Fields: `prompt_tokens`, `completion_tokens`, `total_tokens`, `cached_tokens`, `reasoning_tokens`; a value is JSON when it parses (`-1000000000`, `1e308`, `null`), else text (`abc`). |
  *
  * Example: `curl -H 'Authorization: Bearer x' -H 'x-sim-status: 429' -H 'x-sim-retry-after: 2' …/v1/chat/completions`.
@@ -36,6 +37,8 @@ export interface Knobs {
   failMode: 'disconnect' | 'error-event';
   hang: boolean;
   malformed: boolean;
+  /** A speech answers raw audio whatever `stream_format` asks (a server that ignores it). */
+  rawAudio: boolean;
   /** What the answer reports as its usage instead of the true counts (a misbehaving upstream). */
   usage?: UsageKnob;
 }
@@ -142,6 +145,7 @@ const KNOB_SPECS: readonly KnobSpec[] = [
   knob('fail_mode', 'x-sim-fail-mode', 'failMode', failMode),
   knob('hang', 'x-sim-hang', 'hang', flag),
   knob('malformed', 'x-sim-malformed', 'malformed', flag),
+  knob('raw_audio', 'x-sim-raw-audio', 'rawAudio', flag),
   knob('usage', 'x-sim-usage', 'usage', usageKnob),
 ];
 
@@ -154,6 +158,7 @@ export const defaultKnobs = (): Knobs => ({
   failMode: 'disconnect',
   hang: false,
   malformed: false,
+  rawAudio: false,
 });
 
 /**

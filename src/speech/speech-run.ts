@@ -10,7 +10,7 @@ import type { UpstreamVideoContent } from '../protocol/adapters.js';
 import type { SpeechRequest, SpeechStreamEvent } from '../protocol/speech.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
 import { type SpokenAudio, speechAudioOfEvents } from './speech-audio-of-events.js';
-import { openSpeechEvents, servedSpeechEvents } from './speech-event-stream.js';
+import { countedUsage, openSpeechEvents, servedSpeechEvents } from './speech-event-stream.js';
 import type { SpeechRun, SpeechServices } from './speech-services.js';
 import { characters, maxSpeechTokens } from './speech-usage.js';
 
@@ -46,7 +46,10 @@ export const billsSpeechByTokens = (endpoint: Endpoint): boolean => endpoint.pri
  * goes out: it bills the text it accepted, so a stream that breaks later is
  * still charged. One billed by tokens is asked for events, whose audio goes
  * out as raw bytes, and is settled by their done event's tokens once the
- * audio has gone by (speechAudioOfEvents).
+ * audio has gone by (speechAudioOfEvents); when it answers raw audio instead
+ * (a server that ignores `stream_format`), that audio goes out as it is,
+ * charged as one billed by characters is, with its text's tokens as the
+ * gateway counts them (marked estimated): the server reports none.
  */
 export function completeSpeech(services: SpeechServices, run: SpeechRun, signal: AbortSignal): Promise<SpokenAudio> {
   const openEvents = openSpeechEvents(services, run, signal);
@@ -62,12 +65,14 @@ export function completeSpeech(services: SpeechServices, run: SpeechRun, signal:
     async ({ result, attempt, outcomes }) => {
       if ('next' in result)
         return speechAudioOfEvents(services, run, servedSpeechEvents(services, run, { result, attempt, outcomes }), signal);
+      const counted = billsSpeechByTokens(attempt.endpoint);
       await settleRun(services, run, {
         status: 'success',
         streamed: true,
         attempt,
         outcomes,
-        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+        usage: counted ? await countedUsage(run) : { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+        usageEstimated: counted,
         characters: characters(run.request),
       });
       return { ...result, settled: Promise.resolve() };

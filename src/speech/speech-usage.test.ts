@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { characters, checkSpeechUsage, maxSpeechTokens } from './speech-usage.js';
+import { characters, checkSpeechUsage, countedSpeechUsage, maxSpeechTokens } from './speech-usage.js';
 
 const request = { input: 'Hello there, world.' };
 
@@ -39,5 +39,17 @@ describe('checkSpeechUsage', () => {
     expect(checked.estimated).toBe(true);
     expect(checked.usage.prompt_tokens === max.input || checked.usage.completion_tokens === max.output).toBe(true);
     expect(checked.usage.total_tokens).toBe(checked.usage.prompt_tokens + checked.usage.completion_tokens);
+  });
+});
+
+describe('countedSpeechUsage', () => {
+  it("bills the text's tokens as counted and no audio tokens", () => {
+    expect(countedSpeechUsage(request, { count: () => 5 })).toEqual({ prompt_tokens: 5, completion_tokens: 0, total_tokens: 5 });
+  });
+
+  it('never bills more than the reservation held for the text, whatever the counter says', () => {
+    const usage = countedSpeechUsage(request, { count: () => 10_000_000 });
+    expect(usage.prompt_tokens).toBe(maxSpeechTokens(request).input);
+    expect(usage.total_tokens).toBe(usage.prompt_tokens);
   });
 });

@@ -1,4 +1,5 @@
 import { tokenCapacity } from '../accounting/check-usage.js';
+import type { TokenCounter } from '../plugins/shared/token-counter.js';
 import type { Usage } from '../protocol/chat.js';
 import type { SpeechRequest } from '../protocol/speech.js';
 import { isCount } from '../protocol/usage-counts.js';
@@ -38,4 +39,17 @@ export function checkSpeechUsage(reported: unknown, request: Pick<SpeechRequest,
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
     estimated: !(inputOk && outputOk),
   };
+}
+
+/**
+ * The tokens to bill a speech whose upstream reported none (pure): a stream
+ * that broke, or a server that answered raw audio. The text's tokens as
+ * `counter` counts them, never more than the reservation held for them
+ * (maxSpeechTokens); the audio's tokens cannot be known (its bytes say how
+ * long it lasts only in some formats, and not what the provider counts), so
+ * none are billed.
+ */
+export function countedSpeechUsage(request: Pick<SpeechRequest, 'input' | 'speed'>, counter: Pick<TokenCounter, 'count'>): Usage {
+  const prompt = Math.min(counter.count(request.input), maxSpeechTokens(request).input);
+  return { prompt_tokens: prompt, completion_tokens: 0, total_tokens: prompt };
 }

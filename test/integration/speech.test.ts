@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadTokenCounter } from '../../src/plugins/shared/token-counter.js';
 import { speechAudio, speechUsage } from '../../src/sim/audio/speech-route.js';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
@@ -58,6 +59,13 @@ describe.each(testEngines)('speech on $name', (engine) => {
         endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-mini-tts@chunk_delay=50', pricing: TOKEN_PRICES }],
       },
       { id: 'sim/breaking-tts', endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-mini-tts@fail_after=1', pricing: TOKEN_PRICES }] },
+      // Servers that ignore stream_format and answer raw audio, as local OpenAI-compatible TTS servers do.
+      { id: 'sim/local-tts', endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-mini-tts@raw_audio=1', pricing: TOKEN_PRICES }] },
+      { id: 'sim/local-tts-1', endpoints: [{ provider: 'openai-a', upstream: 'tts-1@raw_audio=1', pricing: PER_CHARACTER }] },
+      {
+        id: 'sim/local-breaking-tts',
+        endpoints: [{ provider: 'openai-a', upstream: 'gpt-4o-mini-tts@raw_audio=1,fail_after=1', pricing: TOKEN_PRICES }],
+      },
     ]);
     gw = await startGateway(engine, { catalog, chat: { retryBudget: { maxWaitMs: 0, totalWaitMs: 0 } } });
   });
@@ -130,6 +138,19 @@ describe.each(testEngines)('speech on $name', (engine) => {
   const generation = async (res: Response) =>
     (await call(gw, 'GET', `/generation?id=${res.headers.get('x-generation-id')}`, { key: gw.managementKey })).body.data;
 
+  /** An SSE speech whose delta events carry the audio as made, its last event and its row (written before that event went out). */
+  const sseSpeech = async (model: string, format: string) => {
+    const res = await speak({ model, response_format: format, stream_format: 'sse' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const got = await events(res);
+    const row = await generation(res);
+    expect(got.slice(0, -1).every((e) => e.type === 'speech.audio.delta')).toBe(true);
+    const audio = Buffer.concat(got.slice(0, -1).map((e) => Buffer.from(e.audio!, 'base64')));
+    expect(audio).toEqual(speechAudio({ input, format, speed: 1 }));
+    return { done: got.at(-1)!, row };
+  };
+
   /** A speech's row: served by the last endpoint tried, billed the simulator's tokens at TOKEN_PRICES. */
   const expectBilledTokens = (row: any, tried: string[]) => {
     const tokens = speechUsage({ input, speed: 1 });
@@ -140,6 +161,7 @@ describe.each(testEngines)('speech on $name', (engine) => {
       provider_name: tried.at(-1),
       tokens_prompt: tokens.input_tokens,
       tokens_completion: tokens.output_tokens,
+      usage_estimated: false,
     });
     expect(row.total_cost).toBeCloseTo(tokens.input_tokens * 0.0000006 + tokens.output_tokens * 0.000012, 12);
     expect(row.provider_responses.map((p: { provider_name: string }) => p.provider_name)).toEqual(tried);
@@ -149,16 +171,7 @@ describe.each(testEngines)('speech on $name', (engine) => {
     ['sim/token-tts', 'wav', ['openai-a']],
     ['sim/flaky-token-tts', 'mp3', ['openai-a', 'openai-b']],
   ])('streams %s as SSE: the audio in delta events, the done event with the tokens and the cost billed', async (model, format, tried) => {
-    const res = await speak({ model, response_format: format, stream_format: 'sse' });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const got = await events(res);
-    // Written before the done event went out.
-    const row = await generation(res);
-    expect(got.slice(0, -1).every((e) => e.type === 'speech.audio.delta')).toBe(true);
-    const audio = Buffer.concat(got.slice(0, -1).map((e) => Buffer.from(e.audio!, 'base64')));
-    expect(audio).toEqual(speechAudio({ input, format, speed: 1 }));
-    const done = got.at(-1)!;
+    const { done, row } = await sseSpeech(model, format);
     expect(done.type).toBe('speech.audio.done');
     const tokens = speechUsage({ input, speed: 1 });
     expect(done.usage).toEqual({ ...tokens, cost: expect.any(Number) });
@@ -221,6 +234,60 @@ describe.each(testEngines)('speech on $name', (engine) => {
     const row = await generation(res);
     expect(row).toMatchObject({ streamed: true, tokens_completion: 0 });
     expect(row.tokens_prompt).toBeGreaterThan(0);
+  });
+
+  /** A row of a speech whose server answered raw audio: its text's tokens as the gateway counts them, marked so; no audio tokens. */
+  const expectCountedTokens = async (row: any) => {
+    const textTokens = (await loadTokenCounter()).count(input);
+    expect(row).toMatchObject({
+      api_type: 'tts',
+      status: 'success',
+      streamed: true,
+      provider_name: 'openai-a',
+      tokens_prompt: textTokens,
+      tokens_completion: 0,
+      usage_estimated: true,
+    });
+    expect(row.total_cost).toBeCloseTo(textTokens * 0.0000006, 12);
+    return textTokens;
+  };
+
+  it('relays raw audio from a server that ignores stream_format, billed the text’s tokens as the gateway counts them', async () => {
+    const res = await speak({ model: 'sim/local-tts', response_format: 'mp3' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/mpeg');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(speechAudio({ input, format: 'mp3', speed: 1 }));
+    // Asked for events (a token price), answered raw audio.
+    expect((await readSimStats(sim.url)).lastRequestBody).toMatchObject({ stream_format: 'sse' });
+    await expectCountedTokens(await generation(res));
+  });
+
+  it.each([
+    ['sim/local-tts', 'pcm'],
+    ['sim/local-tts-1', 'wav'],
+  ])(
+    'builds SSE from the raw audio of a server that ignores stream_format (%s), its done event with the counted tokens',
+    async (model, format) => {
+      const { done, row } = await sseSpeech(model, format);
+      const textTokens = (await loadTokenCounter()).count(input);
+      expect(done).toEqual({
+        type: 'speech.audio.done',
+        usage: { input_tokens: textTokens, output_tokens: 0, total_tokens: textTokens, cost: row.total_cost },
+      });
+      if (model === 'sim/local-tts') await expectCountedTokens(row);
+      else expect(row).toMatchObject({ status: 'success', usage_estimated: true, total_cost: input.length * 0.000015 });
+    },
+  );
+
+  it('ends SSE built from raw audio that breaks after its first bytes with an error event, billed the text’s tokens', async () => {
+    const res = await speak({ model: 'sim/local-breaking-tts', response_format: 'pcm', stream_format: 'sse' });
+    expect(res.status).toBe(200);
+    const got = await events(res);
+    expect(got[0]!.type).toBe('speech.audio.delta');
+    expect(got.at(-1)).toMatchObject({ type: 'error', error: { code: 502, message: expect.stringContaining('mid-stream') } });
+    const row = await generation(res);
+    expect(row).toMatchObject({ status: 'error', streamed: true, tokens_completion: 0, usage_estimated: true });
+    expect(row.tokens_prompt).toBe((await loadTokenCounter()).count(input));
   });
 
   it('passes on the provider’s 400 for SSE from a model that only speaks raw audio (tts-1)', async () => {

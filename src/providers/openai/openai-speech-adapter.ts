@@ -4,7 +4,7 @@ import type { UpstreamTarget } from '../../protocol/upstream.js';
 import { bearerKey } from '../shared/bearer-key.js';
 import { requireEventStream } from '../shared/read-upstream-body.js';
 import { readUpstreamEvents } from '../shared/read-upstream-events.js';
-import { sendUpstreamRequest } from '../shared/send-upstream-request.js';
+import { sendUpstreamRequest, type UpstreamResponse } from '../shared/send-upstream-request.js';
 import { streamedBody } from '../shared/streamed-video.js';
 import { convertToOpenAISpeechRequest } from './convert-to-openai-speech-request.js';
 import { parseOpenAIError } from './parse-openai-error.js';
@@ -21,15 +21,28 @@ function send(request: SpeechRequest, target: UpstreamTarget, context: AdapterCo
   });
 }
 
+/** A 2xx answer's audio as it streams, its type the format's unless the upstream names one. */
+const audioOf = (response: UpstreamResponse, request: SpeechRequest) => streamedBody(response, speechContentType(request.response_format));
+
+/**
+ * Whether a 2xx answer is raw audio: `audio/*`, or bytes of no named type.
+ * Hosts that copy OpenAI's API but not its events (Kokoro-FastAPI,
+ * openedai-speech, LocalAI) answer so whatever `stream_format` asks.
+ */
+function isRawAudio(response: UpstreamResponse): boolean {
+  const type = response.headers['content-type'];
+  return typeof type === 'string' && /^(audio\/|application\/octet-stream)/i.test(type);
+}
+
 /** OpenAI's text to speech (POST {base}/audio/speech): the audio streams back as it is made, raw or as events. */
 export const openAISpeechAdapter: SpeechAdapter = {
   kind: 'openai',
   async speak(request, target, context) {
-    const response = await send(request, target, context, 'audio/*');
-    return streamedBody(response, speechContentType(request.response_format));
+    return audioOf(await send(request, target, context, 'audio/*'), request);
   },
   async speakEvents(request, target, context) {
     const response = await send({ ...request, stream_format: 'sse' }, target, context, 'text/event-stream');
+    if (isRawAudio(response)) return audioOf(response, request);
     await requireEventStream(response);
     return readOpenAISpeechEvents(readUpstreamEvents(response));
   },

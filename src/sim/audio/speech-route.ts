@@ -33,14 +33,19 @@ interface SimSpeechRequest {
   sse?: boolean;
 }
 
-/** Reads a body as OpenAI's POST /v1/audio/speech checks it. */
+/**
+ * Reads a body as OpenAI's POST /v1/audio/speech checks it; a server that
+ * `ignoresStreamFormat` (the raw_audio knob) neither checks nor honours it.
+ */
 export function readSpeechRequest(
   body: unknown,
   model: string | undefined,
+  ignoresStreamFormat = false,
 ): { ok: true; request: SimSpeechRequest } | { ok: false; error: OpenAiError } {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (!model) return { ok: false, error: SimErrors.missingModel() };
-  const { input, voice, response_format = 'mp3', speed = 1, stream_format = 'audio' } = fields;
+  const { input, voice, response_format = 'mp3', speed = 1 } = fields;
+  const stream_format = ignoresStreamFormat ? 'audio' : (fields.stream_format ?? 'audio');
   if (typeof input !== 'string' || input === '') return { ok: false, error: SimErrors.missingParameter('input') };
   if (input.length > MAX_INPUT)
     return {
@@ -100,12 +105,14 @@ const SPEECH_FRAMING: SseFraming = { ...OPENAI_FRAMING, end: '' };
  * tts-1 and tts-1-hd) the same pieces as speech.audio.delta events and a
  * speech.audio.done with the usage, the knobs as for chat's stream;
  * `status`, `retry_after` and `hang` as elsewhere; OpenAI's error bodies.
+ * `raw_audio` makes it a server that ignores `stream_format` and always
+ * answers raw audio, as local OpenAI-compatible TTS servers do.
  */
 export async function handleSpeech(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
   const admitted = await admitOpenAIRequest(req, res, context, '');
   if (!admitted) return;
   const { knobs, signal } = admitted;
-  const read = readSpeechRequest(admitted.body, admitted.model);
+  const read = readSpeechRequest(admitted.body, admitted.model, knobs.rawAudio);
   if (!read.ok) return sendError(res, read.error);
   if (read.request.sse) return deliverStream(res, speechEvents(read.request), knobs, signal, SPEECH_FRAMING);
   const audio = speechAudio(read.request);
