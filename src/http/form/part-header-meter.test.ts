@@ -18,7 +18,10 @@ function meter(body: Buffer, cuts: number[] = [], limit = LIMIT): boolean {
   return ok;
 }
 
-/** The longest header block of the body read whole, the plain way: after each CRLF "--xy", up to the blank line or the next boundary. */
+/**
+ * The longest header block of the body read whole, the plain way: after each CRLF "--xy", up to the blank line, or
+ * to the next boundary when it starts before the blank line is whole.
+ */
 function longestHeaders(body: Buffer): number {
   const text = `\r\n${body.toString('latin1')}`;
   let longest = 0;
@@ -28,7 +31,7 @@ function longestHeaders(body: Buffer): number {
     if (text.startsWith('--', start)) break;
     const next = text.indexOf('\r\n--xy', start);
     const blank = text.indexOf('\r\n\r\n', start);
-    if (blank >= 0 && (next < 0 || blank < next)) {
+    if (blank >= 0 && (next < 0 || blank + 4 <= next)) {
       longest = Math.max(longest, blank + 4 - start);
       at = text.indexOf('\r\n--xy', blank + 4);
     } else {
@@ -52,6 +55,12 @@ describe('PartHeaderMeter', () => {
     expect(meter(form(field(''), field(`\r\nX-Pad: ${'p'.repeat(LIMIT)}`)))).toBe(false);
     const meterOf = new PartHeaderMeter('xy', LIMIT);
     expect(meterOf.push(Buffer.from(`--xy\r\nX-Pad: ${'p'.repeat(LIMIT)}`))).toBe(false);
+  });
+
+  it('takes a boundary that starts inside a blank line as the next part, as busboy does', () => {
+    // "A: 1\r\n" then "\r\n--xy": the blank line's second CRLF begins a boundary, and the part after it is measured.
+    expect(meter(Buffer.from(`--xy\r\nA: 1\r\n\r\n--xy\r\nX: ${'p'.repeat(LIMIT)}\r\n\r\nv\r\n--xy--`))).toBe(false);
+    expect(meter(Buffer.from(`--xy\r\nA: 1\r\n\r\n--xy\r\nX: p\r\n\r\nv\r\n--xy--`))).toBe(true);
   });
 
   it('measures nothing after the closing boundary, nor in the preamble', () => {
