@@ -19,8 +19,8 @@ function meter(body: Buffer, cuts: number[] = [], limit = LIMIT): boolean {
 }
 
 /**
- * The longest header block of the body read whole, the plain way: after each CRLF "--xy", up to the blank line, or
- * to the next boundary when it starts before the blank line is whole.
+ * The longest header block of the body read whole, the plain way: after each CRLF "--xy", up to the first boundary
+ * or blank line, whichever is first; after a blank line, the next boundary may begin with its second CRLF.
  */
 function longestHeaders(body: Buffer): number {
   const text = `\r\n${body.toString('latin1')}`;
@@ -31,9 +31,9 @@ function longestHeaders(body: Buffer): number {
     if (text.startsWith('--', start)) break;
     const next = text.indexOf('\r\n--xy', start);
     const blank = text.indexOf('\r\n\r\n', start);
-    if (blank >= 0 && (next < 0 || blank + 4 <= next)) {
+    if (blank >= 0 && (next < 0 || blank < next)) {
       longest = Math.max(longest, blank + 4 - start);
-      at = text.indexOf('\r\n--xy', blank + 4);
+      at = text.indexOf('\r\n--xy', blank + 2);
     } else {
       longest = Math.max(longest, (next < 0 ? text.length : next) - start);
       at = next;

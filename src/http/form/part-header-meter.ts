@@ -29,6 +29,7 @@ class Window {
       if (found >= 0) return found;
       from = carry.length;
     }
+    if (to - carry.length < needle.length) return -1;
     const found = chunk.subarray(0, to - carry.length).indexOf(needle, from - carry.length);
     return found < 0 ? -1 : found + carry.length;
   }
@@ -89,11 +90,11 @@ export class PartHeaderMeter {
         this.state = 'headers';
         this.headerBytes = 0;
       }
-      // Headers end at a blank line, or where a boundary cuts them short: one that starts before the blank line is
-      // whole wins, as busboy finds boundaries before it reads headers.
+      // Headers end where a boundary cuts them short, or at a blank line (none can overlap it: a boundary has no CR
+      // or LF past its own first CRLF). The blank line's second CRLF may begin a boundary, as busboy finds
+      // boundaries before it reads headers: the body is searched from there.
       const blank = data.indexOf(HEADER_END, at);
-      const before = blank < 0 ? data.length : Math.min(data.length, blank + HEADER_END.length + this.delimiter.length - 1);
-      const cut = data.indexOf(this.delimiter, at, before);
+      const cut = data.indexOf(this.delimiter, at, blank < 0 ? data.length : blank);
       const end = cut >= 0 ? cut : blank >= 0 ? blank + HEADER_END.length : -1;
       if (end < 0) {
         const measured = Math.max(at, safe);
@@ -103,8 +104,8 @@ export class PartHeaderMeter {
       }
       this.headerBytes += end - at;
       if (this.headerBytes > this.maxHeaderBytes) return false;
-      at = end === cut ? cut + this.delimiter.length : end;
-      this.state = end === cut ? 'boundary' : 'body';
+      at = cut >= 0 ? cut + this.delimiter.length : blank + 2;
+      this.state = cut >= 0 ? 'boundary' : 'body';
     }
     this.carry = data.rest(at);
     return this.headerBytes <= this.maxHeaderBytes || this.state !== 'headers';
