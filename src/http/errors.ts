@@ -378,7 +378,8 @@ export const Errors = {
   uploadTooLarge: define({
     code: 'GW_ERR_UPLOAD_TOO_LARGE',
     status: 413,
-    description: 'A multipart upload breaks one of its limits: the file size, the number of files or fields, or a field size',
+    description:
+      'A multipart upload breaks one of its limits: the body or file size, the number of parts, files or fields, a field size or the size of a part’s headers',
     message: (detail: string) => `Upload too large: ${detail}`,
     example: ['the file exceeds the 26214400-byte limit (TRANSCRIPTION_MAX_BYTES)'],
   }),

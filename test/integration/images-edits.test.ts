@@ -8,6 +8,7 @@ import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
 import { call, type RunningGateway, startGateway } from '../support/gateway.js';
+import { type FormPart, formPieces, rawUpload } from '../support/raw-upload.js';
 import { taskSimCatalog } from '../support/task-sim-catalog.js';
 
 const prompt = 'add a hat';
@@ -17,6 +18,14 @@ const SITE_ADDRESS = '127.0.0.2';
 const input = solidPng([200, 10, 10]);
 const dataUrl = `data:image/png;base64,${input.toString('base64')}`;
 const simImage = (i: number) => solidPng(promptColour(prompt, i)).toString('base64');
+const BODY_LIMIT = 10 * 1024 * 1024;
+/** An edit of `images` images of `size` bytes each (a PNG's first bytes, then zeros): each within the 20 MB of an input image. */
+const editOf = (images: number, size: number) => () =>
+  formPieces([
+    { name: 'model', value: 'sim/image' },
+    { name: 'prompt', value: prompt },
+    ...Array.from({ length: images }, (): FormPart => ({ name: 'image[]', filename: 'in.png', size, head: input })),
+  ]);
 
 describe.each(testEngines)('image edits on $name', (engine) => {
   let sim: Simulator;
@@ -181,5 +190,88 @@ describe.each(testEngines)('image edits on $name', (engine) => {
     const wrong = await post(badN);
     expect(wrong.status).toBe(400);
     expect(((await wrong.json()) as { error: { message: string } }).error.message).toContain('n must be of type integer');
+  });
+  it.each([
+    ['declares a Content-Length past the body limit', false],
+    ['is chunked past the body limit', true],
+  ])('refuses a 100 MB edit that %s with a 413, and closes the connection instead of reading it', async (_, chunked) => {
+    // Six images of 16 MiB: each one within an input image's 20 MB, the form ten times MAX_BODY_BYTES.
+    const upload = editOf(6, 16 * 1024 * 1024);
+    const { answer, sent } = await rawUpload(`${gw.baseUrl}/images/edits`, gw.managementKey, upload, chunked);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(answer).toContain('GW_ERR_BODY_TOO_LARGE');
+    expect(answer).toContain(`exceeds the ${BODY_LIMIT}-byte limit`);
+    // A declared length is refused before the body is read; a chunked one once it passes the limit.
+    expect(sent).toBeLessThan(chunked ? 4 * BODY_LIMIT : BODY_LIMIT);
+    expect(await simCalls()).toBe(0);
+    // Within the limit, the same form is served.
+    const small = await rawUpload(`${gw.baseUrl}/images/edits`, gw.managementKey, editOf(2, 1024 * 1024), chunked);
+    expect(small.answer).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it.each<[string, () => Iterable<Buffer>, number, string]>([
+    [
+      'a part whose headers pass 16 KiB',
+      () => [
+        Buffer.from(`--b\r\nContent-Disposition: form-data; name="model"\r\nX-Padding: ${'x'.repeat(1024 * 1024)}\r\n\r\nsim/image\r\n`),
+        ...editOf(1, input.length)(),
+      ],
+      413,
+      'Upload too large: the headers of a part exceed the 16384-byte limit',
+    ],
+    [
+      '10,000 parts',
+      () => formPieces(Array.from({ length: 10_000 }, (_, i) => ({ name: `f${i}`, value: 'x' }))),
+      413,
+      'Upload too large: an edit takes at most 32 fields',
+    ],
+    [
+      '10,000 parts that are neither field nor file',
+      () => [Buffer.from('--b\r\nX-Part: 1\r\n\r\nx\r\n'.repeat(10_000)), ...editOf(1, input.length)()],
+      413,
+      'Upload too large: an edit takes at most 64 parts',
+    ],
+    [
+      'a part with no name',
+      () => [Buffer.from('--b\r\nContent-Disposition: form-data\r\n\r\nsim/image\r\n'), ...editOf(1, input.length)()],
+      400,
+      'every part of the form must have a name',
+    ],
+    [
+      'a field value of 1 MB',
+      () =>
+        formPieces([
+          { name: 'user', value: 'x'.repeat(1024 * 1024) },
+          { name: 'image', filename: 'in.png', size: input.length, head: input },
+        ]),
+      413,
+      'Upload too large: the field user exceeds the 65536-byte limit of a field',
+    ],
+    [
+      'a file in a field the form does not take',
+      () => formPieces([{ name: 'picture', filename: 'in.png', size: input.length, head: input }]),
+      400,
+      'picture: the form takes files in image, image[] and mask only',
+    ],
+    [
+      'a field named __proto__',
+      () =>
+        formPieces([
+          { name: '__proto__', value: 'x' },
+          { name: 'image', filename: 'in.png', size: input.length, head: input },
+        ]),
+      400,
+      'a field name of the form is not allowed',
+    ],
+  ])('refuses an edit with %s in the envelope', async (_, body, status, message) => {
+    for (const chunked of [false, true]) {
+      const { answer } = await rawUpload(`${gw.baseUrl}/images/edits`, gw.managementKey, body, chunked);
+      expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      const envelope = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: number; message: string } };
+      expect(envelope.error.code).toBe(status);
+      expect(envelope.error.message).toContain(message);
+    }
+    expect(await simCalls()).toBe(0);
   });
 });

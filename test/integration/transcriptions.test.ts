@@ -1,5 +1,3 @@
-import { once } from 'node:events';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SAMPLE_RATE, wav } from '../../src/sim/audio/sim-audio.js';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
@@ -7,6 +5,7 @@ import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { maxAudioSeconds } from '../../src/transcription/transcription-usage.js';
 import { testEngines } from '../support/databases.js';
 import { call, type RunningGateway, startGateway } from '../support/gateway.js';
+import { formPieces, rawUpload } from '../support/raw-upload.js';
 import { taskSimCatalog } from '../support/task-sim-catalog.js';
 
 /** Seconds of 24 kHz 16-bit silence as a WAV file. */
@@ -15,37 +14,12 @@ const PER_SECOND = 0.0001;
 const MAX_BYTES = 2 * 1024 * 1024;
 const TOKEN_PRICING = '{ prompt: 0.0000025, completion: 0.00001 }';
 const DIARIZE_FIELDS = 'response_formats: [json, text, diarized_json], max_audio_seconds: 1400';
-/**
- * A multipart upload of `total` bytes of file sent over a raw socket, with its
- * Content-Length or chunked, written until the gateway answers or closes: the
- * answer as read and how many bytes of file the socket took.
- */
-async function rawUpload(baseUrl: string, key: string, total: number, chunked: boolean): Promise<{ answer: string; sent: number }> {
-  const { hostname, port, pathname } = new URL(`${baseUrl}/audio/transcriptions`);
-  const socket = connect(Number(port), hostname);
-  socket.on('error', () => {}); // a broken pipe once the gateway closes is expected
-  const closed = new Promise((resolve) => socket.once('close', resolve));
-  await once(socket, 'connect');
-  let answer = '';
-  socket.on('data', (data: Buffer) => {
-    answer += data.toString('latin1');
-  });
-  const form = `--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nsim/stt\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\n`;
-  const length = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${Buffer.byteLength(form) + total}`;
-  const head = `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${key}\r\nContent-Type: multipart/form-data; boundary=b\r\n${length}\r\n\r\n`;
-  const piece = Buffer.alloc(64 * 1024);
-  const framed = (bytes: Buffer) =>
-    chunked ? Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]) : bytes;
-  socket.write(head);
-  socket.write(framed(Buffer.from(form)));
-  let sent = 0;
-  while (sent < total && answer === '' && !socket.destroyed) {
-    sent += piece.length;
-    if (!socket.write(framed(piece))) await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), closed]);
-  }
-  await closed;
-  return { answer, sent };
-}
+/** A transcription's form whose file is `size` bytes. */
+const uploadOf = (size: number) => () =>
+  formPieces([
+    { name: 'model', value: 'sim/stt' },
+    { name: 'file', filename: 'a.wav', size },
+  ]);
 
 const errorOf = async (res: Response) => ((await res.json()) as { error: { message: string; metadata: unknown } }).error;
 
@@ -58,7 +32,7 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) body.append(name, v);
     return body;
   };
-  const transcribe = (body: FormData | string, key = gw.managementKey, headers: Record<string, string> = {}) =>
+  const transcribe = (body: FormData | string | Blob, key = gw.managementKey, headers: Record<string, string> = {}) =>
     fetch(`${gw.baseUrl}/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, ...headers }, body });
   const simCalls = async () => ((await readSimStats(sim.url)).requests['/v1/audio/transcriptions'] as number | undefined) ?? 0;
   const generation = async (res: Response) =>
@@ -394,7 +368,7 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     ['is chunked past the limit', true],
   ])('refuses an upload that %s with a 413 and closes the connection instead of reading it to its end', async (_, chunked) => {
     const total = 128 * 1024 * 1024;
-    const { answer, sent } = await rawUpload(gw.baseUrl, gw.managementKey, total, chunked);
+    const { answer, sent } = await rawUpload(`${gw.baseUrl}/audio/transcriptions`, gw.managementKey, uploadOf(total), chunked);
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer.toLowerCase()).toContain('connection: close');
     expect(answer).toContain('GW_ERR_UPLOAD_TOO_LARGE');
@@ -404,6 +378,23 @@ describe.each(testEngines)('transcriptions on $name', (engine) => {
     expect(sent).toBeLessThan(total / 4);
     expect(await simCalls()).toBe(0);
     expect((await transcribe(form({ model: 'sim/stt' }))).status).toBe(200);
+  });
+
+  it('refuses a part whose headers pass 16 KiB with a 413, and takes one just within', async () => {
+    const padded = (bytes: number) =>
+      new Blob([
+        `--b\r\nContent-Disposition: form-data; name="model"\r\nX-Padding: ${'x'.repeat(bytes)}\r\n\r\nsim/stt\r\n`,
+        '--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n',
+        new Uint8Array(silence(0.5)),
+        '\r\n--b--\r\n',
+      ]);
+    const multipart = { 'content-type': 'multipart/form-data; boundary=b' };
+    const refused = await transcribe(padded(1024 * 1024), gw.managementKey, multipart);
+    expect(refused.status).toBe(413);
+    expect(refused.headers.get('x-error-code')).toBe('GW_ERR_UPLOAD_TOO_LARGE');
+    expect((await errorOf(refused)).message).toBe('Upload too large: the headers of a part exceed the 16384-byte limit');
+    expect(await simCalls()).toBe(0);
+    expect((await transcribe(padded(16_000), gw.managementKey, multipart)).status).toBe(200);
   });
 
   it.each([

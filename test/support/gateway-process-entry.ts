@@ -12,7 +12,7 @@ const gateway = await startGateway(testEngines[0]!, {
   ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
   ...(config.spend ? { spend: config.spend } : {}),
 });
-process.stdout.write(`listening ${gateway.baseUrl}\n`);
+process.stdout.write(`listening ${gateway.baseUrl} ${gateway.managementKey}\n`);
 // Never outlive the test process that started it (a worker that died without killing it).
 const parent = process.ppid;
 setInterval(() => {

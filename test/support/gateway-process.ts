@@ -14,6 +14,8 @@ export interface GatewayProcessConfig {
 
 export interface GatewayProcess {
   baseUrl: string;
+  /** The key the instance bootstrapped its database with. */
+  managementKey: string;
   child: ChildProcess;
   /** SIGKILL: the process dies at once, as in a crash, with whatever it held. */
   crash(): Promise<void>;
@@ -31,10 +33,11 @@ export function startGatewayProcess(config: GatewayProcessConfig): Promise<Gatew
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     child.stdout.on('data', (d: Buffer) => {
       stdout += d;
-      const match = /^listening (\S+)$/m.exec(stdout);
-      if (match?.[1])
+      const match = /^listening (\S+) (\S+)$/m.exec(stdout);
+      if (match?.[1] && match[2])
         resolve({
           baseUrl: match[1],
+          managementKey: match[2],
           child,
           crash: () => {
             child.kill('SIGKILL');

@@ -1,9 +1,8 @@
-import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import { NO_RESERVATION } from '../../accounting/reservations.js';
 import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
-import { closeLingering } from '../../http/lingering-close.js';
+import { isMultipart, takeMultipart } from '../../http/form/read-form.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { streamTranscription } from '../../transcription/stream-transcription.js';
@@ -20,26 +19,20 @@ import { toTranscriptionRequest } from './to-transcription-request.js';
 
 /**
  * POST /audio/transcriptions: OpenAI's multipart upload, or the reference's
- * JSON with base64 `input_audio`; the multipart parser is registered for
- * this route's scope only.
+ * JSON with base64 `input_audio`; multipart is taken in this route's scope
+ * only.
  */
 export function transcriptionRoutes(
   services: TranscriptionServices & { auth: Authenticator; shutdown: Shutdown; maxBytes: number },
 ): FastifyPluginAsync {
   return async (app) => {
-    await app.register(fastifyMultipart);
+    takeMultipart(app);
     app.post('/audio/transcriptions', { onRequest: services.auth.requireKey }, async (request, reply) => {
       // Read before the hold: a slow upload costs nothing and must not delay a stop. JSON is the reference's base64 form.
       const upload =
-        request.body !== undefined && !request.isMultipart()
+        request.body !== undefined && !isMultipart(request)
           ? readJsonUpload(request.body, services.maxBytes)
-          : await readUpload(request, services.maxBytes).catch((error: unknown) => {
-              // The rest of a refused upload is not read: the connection closes after the answer, as Fastify's body limit does,
-              // lingering a little so that the client reads the answer rather than a reset.
-              void reply.header('connection', 'close');
-              closeLingering(request.raw.socket);
-              throw error;
-            });
+          : await readUpload(request, reply, services.maxBytes);
       const transcriptionRequest = toTranscriptionRequest(upload.fields, upload.file);
       const signal = clientGone(reply, services.shutdown.signal);
       // Held until its ledger row is written: a stop closes the database only after.

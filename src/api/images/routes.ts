@@ -1,4 +1,3 @@
-import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NO_RESERVATION } from '../../accounting/reservations.js';
@@ -6,6 +5,7 @@ import { modelTask } from '../../catalog/model-task.js';
 import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { writeStreamRefusal } from '../../http/error-envelope.js';
 import { Errors } from '../../http/errors.js';
+import { takeMultipart } from '../../http/form/read-form.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { completeImages, type ServedImages } from '../../images/complete-images.js';
@@ -144,9 +144,9 @@ export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
     );
     // OpenAI's multipart edit (the openai client's images.edit), read before the hold: a slow upload must not delay a stop.
     await app.register(async (edits) => {
-      await edits.register(fastifyMultipart, { throwFileSizeLimit: true });
+      takeMultipart(edits);
       edits.post('/images/edits', { onRequest: services.auth.requireKey }, async (request, reply) => {
-        const { fields, images, mask } = await readEditUpload(request);
+        const { fields, images, mask } = await readEditUpload(request, reply, edits.initialConfig.bodyLimit ?? 0);
         const body = fromEditFields(fields, images, mask);
         return generate(request, reply, body, undefined, openAIAnswer, wantsStream(fields, body) ? EDITS_STREAM : undefined);
       });
