@@ -120,7 +120,9 @@ function load(): Reference {
       if (!content) throw new Error(`the reference declares no ${status} answer with a body for ${name}`);
       const declared = Object.keys(content).find((type) => mediaTypeMatches(type, contentType));
       if (!declared || content[declared]!.schema === undefined)
-        throw new Error(`the reference declares no ${contentType} schema for ${status} of ${name} (it has ${Object.keys(content).join(', ')})`);
+        throw new Error(
+          `the reference declares no ${contentType} schema for ${status} of ${name} (it has ${Object.keys(content).join(', ')})`,
+        );
       const path = ['paths', operation.path, operation.method.toLowerCase(), 'responses', String(status), 'content', declared, 'schema'];
       return compile(`/${path.map(pointerToken).join('/')}`);
     },
