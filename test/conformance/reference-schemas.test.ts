@@ -735,28 +735,41 @@ describe.each(testEngines)('answers against the reference’s response schemas o
 
   it('has rows for every operation of the reference that the gateway serves, and lists the rest as not served', async () => {
     const served = await servedOperations(w.gw);
-    const ref = reference();
-    const notServed = new Set(NOT_SERVED.map((name) => operationKey(...(name.split(' ') as [string, string]))));
-    const rowed = new Set(ROWS.map((row) => operationKey(...(row.operation.split(' ') as [string, string]))));
-    const successes = new Set(
-      ROWS.filter((row) => row.status < 300).map((row) => operationKey(...(row.operation.split(' ') as [string, string]))),
-    );
-    const names = ref.operations.map((op) => ({ name: `${op.method} ${op.path}`, key: operationKey(op.method, op.path) }));
+    const keyOf = (name: string) => operationKey(...(name.split(' ') as [string, string]));
+    const notServed = new Set(NOT_SERVED.map(keyOf));
+    const rowed = new Set(ROWS.map((row) => keyOf(row.operation)));
+    const answered = new Set(ROWS.filter((row) => row.status < 300).map((row) => keyOf(row.operation)));
+    const operations = reference().operations.map((op) => ({ name: `${op.method} ${op.path}`, key: operationKey(op.method, op.path) }));
+    const named = (keep: (key: string) => boolean) => operations.filter(({ key }) => keep(key)).map(({ name }) => name);
 
-    // Served by the gateway, in the reference, and without a row answering it successfully: add one.
-    expect(names.filter(({ key }) => served.has(key) && !successes.has(key)).map(({ name }) => name)).toEqual([]);
-    // Listed as not served, but served: it needs rows (and to leave the list).
-    expect(names.filter(({ key }) => served.has(key) && notServed.has(key)).map(({ name }) => name)).toEqual([]);
-    // Neither served nor listed as not served: say so in NOT_SERVED.
-    expect(names.filter(({ key }) => !served.has(key) && !notServed.has(key)).map(({ name }) => name)).toEqual([]);
-    // Every row and every entry of the list names an operation of the reference; every row one the gateway serves.
-    const known = new Set(names.map(({ key }) => key));
-    expect([...rowed, ...notServed].filter((key) => !known.has(key))).toEqual([]);
-    expect([...rowed].filter((key) => !served.has(key))).toEqual([]);
-    // Each group of operations (the path's first segment) has a refusal (4xx) among its rows.
+    expect(
+      named((key) => served.has(key) && !answered.has(key)),
+      'served, with no row that it answers: add one',
+    ).toEqual([]);
+    expect(
+      named((key) => served.has(key) && notServed.has(key)),
+      'served now: take it off NOT_SERVED',
+    ).toEqual([]);
+    expect(
+      named((key) => !served.has(key) && !notServed.has(key)),
+      'not served: list it in NOT_SERVED',
+    ).toEqual([]);
+    const known = new Set(operations.map(({ key }) => key));
+    expect(
+      [...rowed, ...notServed].filter((key) => !known.has(key)),
+      'not operations of the reference',
+    ).toEqual([]);
+    expect(
+      [...rowed].filter((key) => !served.has(key)),
+      'rows of operations the gateway does not serve',
+    ).toEqual([]);
+    // A refusal (4xx) among the rows of every group of operations (the path's first segment).
     const group = (operation: string) => operation.split(' ')[1]!.split('/')[1]!;
     const refused = new Set(ROWS.filter((row) => row.status >= 400).map((row) => group(row.operation)));
-    expect([...new Set(ROWS.map((row) => group(row.operation)))].filter((g) => !refused.has(g))).toEqual([]);
+    expect(
+      [...new Set(ROWS.map((row) => group(row.operation)))].filter((g) => !refused.has(g)),
+      'groups without a refusal',
+    ).toEqual([]);
   });
 
   for (const row of ROWS) {
