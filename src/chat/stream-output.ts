@@ -40,6 +40,32 @@ export interface StreamOutput {
   fail(failure: GatewayError, identity: StreamIdentity): Promise<void>;
 }
 
+/**
+ * The reference's canonical error type (ApiErrorType) of a status, which the
+ * error of a chat stream's last chunk names in its metadata (`error_type`,
+ * required there).
+ */
+const ERROR_TYPES: Readonly<Record<number, string>> = {
+  400: 'invalid_request',
+  401: 'authentication',
+  402: 'payment_required',
+  403: 'permission_denied',
+  404: 'not_found',
+  408: 'timeout',
+  412: 'precondition_failed',
+  413: 'payload_too_large',
+  422: 'unprocessable',
+  429: 'rate_limit_exceeded',
+  500: 'server',
+  502: 'provider_unavailable',
+  503: 'provider_unavailable',
+  504: 'timeout',
+  524: 'timeout',
+  529: 'provider_overloaded',
+};
+
+export const errorTypeOf = (status: number) => ERROR_TYPES[status] ?? 'unmapped';
+
 /** The chat-completions stream: `data: <chunk>` lines, a usage chunk at the end if none came, and `data: [DONE]`. */
 export function chatChunksOutput(sse: Pick<SseWriter, 'data'>): StreamOutput {
   return {
@@ -63,7 +89,11 @@ export function chatChunksOutput(sse: Pick<SseWriter, 'data'>): StreamOutput {
           created,
           model,
           ...(provider ? { provider } : {}),
-          error: { code: error.statusCode, message: error.message, ...(error.metadata ? { metadata: error.metadata } : {}) },
+          error: {
+            code: error.statusCode,
+            message: error.message,
+            metadata: { error_type: errorTypeOf(error.statusCode), ...error.metadata },
+          },
           choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
         }),
       );

@@ -6,6 +6,8 @@ import { messagesStreamOutput } from './messages-stream-output.js';
 
 const identity = { id: 'gen-1', created: 1, model: 'claude/sim', provider: 'anth' };
 const usage = { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15, cost: 0.0021 };
+/** What the reference's usage has that this stream's upstream did not say (own-message.ts). */
+const unsaid = { cache_creation: null, output_tokens_details: null, server_tool_use: null, inference_geo: null, service_tier: null };
 
 /** The output over a writer that keeps what it is given, parsed back. */
 function recorded() {
@@ -45,7 +47,11 @@ describe('messagesStreamOutput', () => {
     expect(written[0]!.message).toMatchObject({ id: 'gen-1', model: 'claude/sim', usage: { input_tokens: 12 } });
     await output.end({ usage, usageSent: true, serviceMetadata: { attempt: 2 } }, identity);
     expect(written.slice(-2)).toEqual([
-      { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 3, cost: 0.0021 } },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null, container: null, stop_details: null },
+        usage: { output_tokens: 3, cost: 0.0021, ...unsaid },
+      },
       { type: 'message_stop', service_metadata: { attempt: 2 } },
     ]);
   });
@@ -55,7 +61,7 @@ describe('messagesStreamOutput', () => {
     for (const event of upstream) await native.output.send(undefined, event, identity);
     await native.output.end({ usage, usageSent: true }, identity);
     expect(native.written.at(-1)).toEqual({ type: 'message_stop' });
-    expect(native.written.at(-2)!.usage).toEqual({ output_tokens: 3, cost: 0.0021 });
+    expect(native.written.at(-2)!.usage).toEqual({ output_tokens: 3, cost: 0.0021, ...unsaid });
 
     const translated = recorded();
     await translated.output.send(chunk('Hi'), undefined, identity);

@@ -4,6 +4,7 @@ import type { MessagesStreamEvent } from '../protocol/messages.js';
 import { isRecord } from '../util/is-record.js';
 import { convertToMessagesError } from './map-messages-error.js';
 import { MessagesEventsFromChunks } from './messages-events-from-chunks.js';
+import { ownEvent } from './own-message.js';
 
 /** The events an untranslated stream ends with, held back until the run is billed. */
 const CLOSING = new Set(['message_delta', 'message_stop']);
@@ -15,14 +16,15 @@ const CLOSING = new Set(['message_delta', 'message_stop']);
  * events (MessagesEventsFromChunks). Either way message_delta and
  * message_stop go once the ledger row is written, as chat's last chunk
  * does: message_delta's usage with the cost billed, message_stop with
- * service_metadata when asked. A failure after the start is an `error`
- * event, as Anthropic ends a stream that fails.
+ * service_metadata when asked. Every event has the fields the reference's
+ * has (ownEvent). A failure after the start is an `error` event, as
+ * Anthropic ends a stream that fails.
  */
 export function messagesStreamOutput(sse: Pick<SseWriter, 'event'>): StreamOutput {
   let translated: MessagesEventsFromChunks | undefined;
   let native = false;
   const closing: MessagesStreamEvent[] = [];
-  const write = (event: MessagesStreamEvent) => sse.event(event.type, JSON.stringify(event));
+  const write = (event: MessagesStreamEvent) => sse.event(event.type, JSON.stringify(ownEvent(event)));
   const writeAll = async (events: MessagesStreamEvent[]) => {
     for (const event of events) await write(event);
   };

@@ -101,6 +101,8 @@ export interface ResponsesRequest {
   max_output_tokens?: number | null;
   temperature?: number | null;
   top_p?: number | null;
+  presence_penalty?: number | null;
+  frequency_penalty?: number | null;
   top_logprobs?: number | null;
   metadata?: Record<string, string> | null;
   user?: string;
@@ -156,6 +158,8 @@ export interface ResponseObject {
   parallel_tool_calls: boolean;
   temperature: number | null;
   top_p: number | null;
+  presence_penalty?: number | null;
+  frequency_penalty?: number | null;
   tool_choice: ResponsesToolChoice;
   tools: ResponsesFunctionTool[];
   text: { format: ResponsesTextFormat };
@@ -163,7 +167,8 @@ export interface ResponseObject {
   service_tier?: string | null;
   store?: boolean;
   previous_response_id?: string | null;
-  usage: ResponsesUsage | null;
+  /** Null or absent until the response is done. */
+  usage?: ResponsesUsage | null;
   [extra: string]: unknown;
 }
 

@@ -12,6 +12,7 @@ import type { ResponseObject, ResponsesRequest } from '../protocol/responses.js'
 import { UpstreamError } from '../protocol/upstream.js';
 import { convertOpenAIResponsesUsage } from '../providers/openai/convert-openai-responses-usage.js';
 import { convertChatCompletionToResponse, responseShell, responsesUsage } from './convert-chat-to-response.js';
+import { ownResponse } from './own-response.js';
 import { answerTextOfResponse, generatedTextOf, newItemId, responseFinishReason } from './read-response.js';
 
 /** A POST /responses on its way: the chat run that routes, reserves and bills it, the client's body, and whether it may go natively. */
@@ -101,9 +102,7 @@ export function completeResponses(
         ...(run.storedInput ? { output: generatedTextOf(result.response.output) } : {}),
       });
       return {
-        ...result.response,
-        id: run.id,
-        model: attempt.modelId,
+        ...ownResponse(result.response, { id: run.id, model: attempt.modelId }, body),
         usage: { ...responsesUsage(usage), cost: cost + (run.innerCost ?? 0) },
         ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...run.routing, attempts: outcomes }) } : {}),
       };

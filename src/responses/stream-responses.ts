@@ -21,6 +21,7 @@ import type { Attempt } from '../routing/plan-attempts.js';
 import { orChat, type ResponsesCall } from './complete-responses.js';
 import { ChatChunksToResponseEvents } from './convert-chat-chunks-to-response-events.js';
 import { responseShell, responsesUsage } from './convert-chat-to-response.js';
+import { ownResponse } from './own-response.js';
 import { eventText, generatedTextOf, newItemId, responseFinishReason } from './read-response.js';
 
 /** An attempt's stream once its first event is in hand: the events (that one included), and the usage as the upstream reported it. */
@@ -143,12 +144,13 @@ async function relay(
     ttftMs,
     ...over,
   });
-  // The Response in an event is the gateway's: its generation id and the model that served.
+  const identity = { id: run.id, model: attempt.modelId };
+  // The Response in an event is the gateway's: its generation id, the model that served, and every field the reference requires.
   const own = (event: ResponseStreamEvent): ResponseStreamEvent => {
     sequence = event.sequence_number;
     if (!event.response) return event;
     upstreamId ??= event.response.id;
-    latest = { ...event.response, id: run.id, model: attempt.modelId };
+    latest = ownResponse(event.response, identity, body);
     return { ...event, response: latest };
   };
 
@@ -171,7 +173,7 @@ async function relay(
     }
     const { failure } = broke;
     await settleRun(services, run, end({ status: 'error', finishReason: 'error', error: runError(failure) }, usage));
-    const shell = latest ?? responseShell(body, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
+    const shell = latest ?? ownResponse(responseShell(body, { ...identity, createdAt: Math.floor(run.startedAt / 1000) }), identity, body);
     const response: ResponseObject = { ...shell, status: 'failed', error: { code: failureCode(failure), message: failure.message } };
     await sse.event('error', errorEvent(failure, sequence + 1));
     await sse.event('response.failed', JSON.stringify({ type: 'response.failed', sequence_number: sequence + 2, response }));
