@@ -4,7 +4,21 @@ import type { Pricing } from '../src/catalog/types.js';
 import type { GenerationRecord } from '../src/store/schema.js';
 import { newGenerationId } from '../src/util/ids.js';
 
-export const SHAPE = { keys: 20, models: 15, providers: 6, workspaces: 3, days: 30, errorRate: 0.04 } as const;
+export const SHAPE = {
+  keys: 20,
+  models: 15,
+  providers: 6,
+  workspaces: 3,
+  days: 30,
+  errorRate: 0.04,
+  /** Apps (HTTP-Referer and X-Title) the keys' requests come from; a request names none at this rate. */
+  apps: 12,
+  noAppRate: 0.2,
+  /** A key's next request starts a new session at this rate (sessions of 10 turns on average); some requests have none. */
+  newSessionRate: 0.1,
+  noSessionRate: 0.3,
+  toolCallRate: 0.1,
+} as const;
 
 /** mulberry32: the same rows on every run and engine, so that the two engines answer the same data. */
 function random(seed: number) {
@@ -82,6 +96,9 @@ export function* ledgerRows(
   const pickModel = zipf(5, 1, rand);
   // Each key's five models, the first its favourite.
   const keyModels = callers.map(() => Array.from({ length: 5 }, () => models[Math.floor(rand() * models.length)]!));
+  // Each key's app (a few keys share one), and its session under way.
+  const keyApps = callers.map((_, i) => i % SHAPE.apps);
+  const sessions = callers.map(() => 0);
 
   const hours = SHAPE.days * 24;
   const endHour = Math.floor(end.getTime() / 3_600_000) * 3_600_000;
@@ -100,8 +117,13 @@ export function* ledgerRows(
     const inHour = h === hours - 1 ? count - made : Math.min(count - made, Math.round((weights[h]! / total) * count));
     for (let i = 0; i < inHour; i++) {
       const at = new Date(startMs + h * 3_600_000 + Math.floor(((i + rand()) / inHour) * 3_600_000));
-      const caller = callers[pickCaller()]!;
-      const model = keyModels[callers.indexOf(caller)]![pickModel()]!;
+      const callerIndex = pickCaller();
+      const caller = callers[callerIndex]!;
+      const model = keyModels[callerIndex]![pickModel()]!;
+      const app = rand() < SHAPE.noAppRate ? undefined : keyApps[callerIndex]!;
+      if (rand() < SHAPE.newSessionRate) sessions[callerIndex]! += 1;
+      const session = rand() < SHAPE.noSessionRate ? null : `session-${callerIndex}-${sessions[callerIndex]}`;
+      const toolCall = rand() < SHAPE.toolCallRate;
       const fellBack = model.providers.length > 1 && rand() < 0.15;
       const provider = model.providers[fellBack ? 1 + Math.floor(rand() * (model.providers.length - 1)) : 0]!;
       const failed = rand() < SHAPE.errorRate;
@@ -134,12 +156,12 @@ export function* ledgerRows(
         app_id: null,
         external_user: null,
         user_hash: null,
-        session_id: null,
+        session_id: session,
         api_type: 'completions',
         status: failed ? 'error' : 'success',
         streamed,
         cancelled: 0,
-        finish_reason: failed ? null : 'stop',
+        finish_reason: failed ? null : toolCall ? 'tool_calls' : 'stop',
         native_finish_reason: failed ? null : 'stop',
         service_tier: null,
         tokens_prompt: prompt,
@@ -158,7 +180,8 @@ export function* ledgerRows(
           planned: model.providers.map((p) => ({ model: model.id, provider: p })),
           attempts: [{ provider, status: failed ? 429 : 200 }],
         }),
-        origin: null,
+        origin: app === undefined ? null : `https://app-${app + 1}.example/chat`,
+        app_title: app === undefined ? null : `App ${app + 1}`,
         user_agent: 'bench/analytics',
         created_at: at.toISOString(),
         parent_generation_id: null,

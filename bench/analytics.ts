@@ -1,6 +1,6 @@
 // The analytics endpoints over a month of a million generations, on SQLite and PostgreSQL: how long the ledger takes
-// to fill through its own write path, and how long GET /activity and POST /analytics/query take through the real
-// server. See bench/README.md ("Analytics").
+// to fill through its own write path, and how long GET /activity, POST /analytics/query, the datasets and
+// GET /benchmarks take through the real server. See bench/README.md ("Analytics").
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { FOLD_DELAY_MS } from '../src/accounting/usage-day-folds.js';
 import { bootstrap } from '../src/accounts/bootstrap.js';
 import { createApiKey } from '../src/accounts/create-api-key.js';
 import { activityQuery } from '../src/analytics/activity.js';
+import { foldSessionCosts } from '../src/datasets/session-cost-folds.js';
 import { openStore, type Store } from '../src/store/database.js';
 import { migrateToLatest } from '../src/store/migrate.js';
 import { foldNextUsageDay } from '../src/store/repositories/usage-daily.js';
@@ -30,7 +31,7 @@ import { table } from './table.js';
 
 const ROWS = Number(process.env.BENCH_ANALYTICS_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_ANALYTICS_RUNS ?? 20);
-/** Rows a commit: PostgreSQL binds at most 65,535 parameters a statement, and a row has 39. */
+/** Rows a commit: PostgreSQL binds at most 65,535 parameters a statement, and a row has 40. */
 const BATCH = 1_000;
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
 
@@ -101,6 +102,8 @@ interface Filled {
   /** The days folded into usage_daily after the fill, and the longest fold of one (on PostgreSQL it holds ledger commits that long). */
   foldedDays: number;
   longestFoldMs: number;
+  /** The session-cost fold of the whole window, as a server's first pass after the month would make it. */
+  sessionFoldMs: number;
 }
 
 /**
@@ -127,11 +130,14 @@ async function fill(store: Store, organizationId: string, callers: Caller[], now
     foldedDays++;
     longestFoldMs = Math.max(longestFoldMs, performance.now() - foldStarted);
   }
+  const sessionFoldStarted = performance.now();
+  await foldSessionCosts(store, now);
+  const sessionFoldMs = performance.now() - sessionFoldStarted;
   const { count } = await store.db
     .selectFrom('usage_hourly')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
-  return { seconds, rollupRows: Number(count), foldedDays, longestFoldMs };
+  return { seconds, rollupRows: Number(count), foldedDays, longestFoldMs, sessionFoldMs };
 }
 
 interface Query {
@@ -143,10 +149,12 @@ interface Query {
   direct?: (db: Kysely<Schema>) => Promise<unknown>;
 }
 
-/** What dashboards ask: the activity page, and the analytics charts of the last 30 days (hours for the last 7). */
+/** What dashboards ask: the activity page, the analytics charts of the last 30 days (hours for the last 7), the datasets and benchmarks. */
 function queries(now: Date, organizationId: string, models: readonly string[], workspace: string): Query[] {
   const days = (n: number) => ({ start: new Date(now.getTime() - n * 86_400_000).toISOString(), end: now.toISOString() });
   const analytics = (name: string, body: object): Query => ({ name, method: 'POST', path: '/api/v1/analytics/query', body });
+  const get = (path: string): Query => ({ name: `GET ${path}`, method: 'GET', path: `/api/v1${path}` });
+  const weekAgo = new Date(now.getTime() - 7 * 86_400_000).toISOString().slice(0, 10);
   return [
     ...[false, true].map((byWorkspace) => ({
       name: byWorkspace ? 'GET /activity?group_by=workspace' : 'GET /activity',
@@ -176,6 +184,13 @@ function queries(now: Date, organizationId: string, models: readonly string[], w
         { field: 'workspace', operator: 'eq', value: workspace },
       ],
     }),
+    get('/datasets/app-rankings'),
+    get(`/datasets/app-rankings?sort=trending&start_date=${weekAgo}`),
+    get('/datasets/rankings-daily'),
+    get('/datasets/rankings-daily?period=week&modality=tool_calling'),
+    get('/datasets/session-cost'),
+    get('/datasets/session-cost?turn_range=2-9-turns'),
+    get('/benchmarks'),
   ];
 }
 
@@ -318,7 +333,7 @@ for (const result of Object.values(results)) {
 }
 const fills = Object.entries(results).map(
   ([engine, r]) =>
-    `  ${engine}: ${ROWS.toLocaleString('en')} generations written in ${r.filled.seconds.toFixed(0)} s (${Math.round(ROWS / r.filled.seconds).toLocaleString('en')} rows/s), ${r.filled.rollupRows.toLocaleString('en')} rows of usage_hourly; ${r.filled.foldedDays} days folded, the longest in ${r.filled.longestFoldMs.toFixed(0)} ms`,
+    `  ${engine}: ${ROWS.toLocaleString('en')} generations written in ${r.filled.seconds.toFixed(0)} s (${Math.round(ROWS / r.filled.seconds).toLocaleString('en')} rows/s), ${r.filled.rollupRows.toLocaleString('en')} rows of usage_hourly; ${r.filled.foldedDays} days folded, the longest in ${r.filled.longestFoldMs.toFixed(0)} ms; session costs folded in ${r.filled.sessionFoldMs.toFixed(0)} ms`,
 );
 process.stdout.write(
   `\nAnalytics over ${ROWS.toLocaleString('en')} generations in ${SHAPE.days} days, ${RUNS} runs a query: the whole request, and the query (analytics: the server's query_time_ms; activity: its query run here)\n${fills.join('\n')}\n\n${table(lines)}\n`,

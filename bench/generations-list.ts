@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openStore } from '../src/store/database.js';
 import { migrateToLatest } from '../src/store/migrate.js';
+import { organizationReach } from '../src/store/reach.js';
 import { type GenerationFilter, listGenerations } from '../src/store/repositories/generations.js';
 import type { GenerationRecord } from '../src/store/schema.js';
 
@@ -57,7 +58,7 @@ try {
     const times: number[] = [];
     for (let run = 0; run < 20; run++) {
       const t = performance.now();
-      await listGenerations(store.db, { organizationId: 'org_bench', offset: 0, limit: 51, ...filter });
+      await listGenerations(store.db, { reach: organizationReach('org_bench'), offset: 0, limit: 51, ...filter });
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);

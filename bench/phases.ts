@@ -8,6 +8,7 @@ import { chatTarget, type Route, streamTarget } from './routes.js';
 import { runLoad } from './run-load.js';
 import type { BenchSettings } from './settings.js';
 import { type SoakResult, soak } from './soak.js';
+import { BUDGET_CASES, type BudgetCase, type BudgetRounds } from './workspace-budgets.js';
 
 export interface RouteResults {
   throughput: Measured<ClosedLoopResult>;
@@ -20,6 +21,8 @@ export interface PhaseResults {
   gateway: RouteResults;
   /** The floor (bare-proxy.ts): no streams, which it does not relay, and no soak. */
   bareProxy: Pick<RouteResults, 'throughput' | 'openLoop'>;
+  /** The gateway through a key of a workspace without budgets and through one of a workspace with three. */
+  budgets: BudgetRounds;
   soak: Measured<SoakResult>;
 }
 
@@ -33,6 +36,8 @@ export interface PhaseContext {
   direct: Route;
   gateway: Route;
   bareProxy: Route;
+  /** The gateway route through keys of workspaces without and with budgets (workspace-budgets.ts). */
+  budgets: Record<BudgetCase, Route>;
 }
 
 const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
@@ -124,6 +129,20 @@ export async function runPhases(ctx: PhaseContext): Promise<PhaseResults> {
     runLoad(processes, pinning, 'load-stream.ts', streamSpec(route, s.streams, s.streamConcurrency), onMark),
   );
 
+  // Three budgets on the key's workspace against none, in the same run: round after round, the order alternating
+  // so that neither case always meets the warmer or the busier machine; read as ratios of the medians.
+  const budgets: BudgetRounds = { none: [], budgets: [] };
+  for (let round = 0; round < s.budgetRounds; round++) {
+    for (const c of round % 2 === 0 ? BUDGET_CASES : [...BUDGET_CASES].reverse()) {
+      const label = `workspace budgets: ${c}, round ${round + 1} of ${s.budgetRounds}, concurrency ${s.concurrency} (${s.phaseSeconds} s)`;
+      budgets[c].push(
+        await phase(ctx, label, (onMark) =>
+          runLoad(processes, pinning, 'load-closed.ts', closedSpec(ctx.budgets[c], s.phaseSeconds, s.loadWarmupSeconds), onMark),
+        ),
+      );
+    }
+  }
+
   // Not retried: a minute is long to repeat, and memory growth does not depend on who else is running.
   await waitForQuietMachine(s.quietWaitSeconds, Object.values(ctx.pids), progress);
   progress(`memory soak through the gateway, ${s.openLoopRate} requests/s (${s.soakSeconds} s)`);
@@ -140,6 +159,7 @@ export async function runPhases(ctx: PhaseContext): Promise<PhaseResults> {
     direct: pick('direct'),
     gateway: pick('gateway'),
     bareProxy: { throughput: throughput.bareProxy, openLoop: openLoop.bareProxy },
+    budgets,
     soak: soakResult,
   };
 }

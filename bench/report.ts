@@ -7,6 +7,7 @@ import { SIM_MODEL, SIM_STREAM_MODEL } from './routes.js';
 import type { BenchSettings } from './settings.js';
 import { table } from './table.js';
 import type { TargetCheck } from './targets.js';
+import { BUDGET_CASES, type BudgetCase } from './workspace-budgets.js';
 
 export interface RunInfo {
   date: string;
@@ -101,6 +102,26 @@ export function renderReport(
       ['whole stream p50 (ms)', ms(st(d).whole.p50), ms(st(g).whole.p50), signed(f.wholeStreamOverheadP50Ms)],
       ['whole stream p99 (ms)', ms(st(d).whole.p99), ms(st(g).whole.p99), signed(st(g).whole.p99 - st(d).whole.p99)],
       ['completed / errors', `${st(d).completed} / ${st(d).errors}`, `${st(g).completed} / ${st(g).errors}`, ''],
+    ]),
+  );
+
+  const fb = f.budgets;
+  const rounds = (c: BudgetCase) => r.budgets[c].map((m) => m.result);
+  out.push(
+    '',
+    `Workspace budgets: a key of a workspace with three (daily, weekly, monthly) against one of a workspace with none, closed loop, ${s.concurrency} connections, medians of ${fb.rounds} rounds of ${s.phaseSeconds} s`,
+  );
+  out.push(
+    table([
+      ['', 'no budgets', 'three budgets', 'budgets / none'],
+      ['requests/s', n(fb.rps.none), n(fb.rps.budgets), n(fb.rpsRatio, 3)],
+      ['gateway CPU per request (µs)', n(fb.cpuMicros.none), n(fb.cpuMicros.budgets), n(fb.cpuRatio, 3)],
+      ['latency p50 (ms)', ms(fb.p50Ms.none), ms(fb.p50Ms.budgets), n(fb.p50Ratio, 3)],
+      [
+        'errors / non-2xx, all rounds',
+        ...BUDGET_CASES.map((c) => `${rounds(c).reduce((x, y) => x + y.errors, 0)} / ${rounds(c).reduce((x, y) => x + y.non2xx, 0)}`),
+        '',
+      ],
     ]),
   );
 

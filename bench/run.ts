@@ -20,6 +20,7 @@ import { runLoad } from './run-load.js';
 import { gatewayDatabaseFile, liveHeapFile, startBareProxy, startGateway, startSimulator } from './servers.js';
 import { readBenchSettings } from './settings.js';
 import { checkTargets } from './targets.js';
+import { budgetRoutes } from './workspace-budgets.js';
 
 const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
@@ -63,6 +64,8 @@ async function main(): Promise<number> {
     await checkRoute(direct);
     await checkRoute(through);
     await checkChat(floor);
+    const budgets = await budgetRoutes(through);
+    for (const route of Object.values(budgets)) await checkChat(route);
 
     const gatewayPid = gateway.started.pid;
     const startRssMb = memory(gatewayPid)?.rssMb;
@@ -75,6 +78,7 @@ async function main(): Promise<number> {
       direct,
       gateway: through,
       bareProxy: floor,
+      budgets,
     });
     const peakRssMb = memory(gatewayPid)?.peakRssMb;
 

@@ -1,16 +1,16 @@
 // What admission costs a chat request: two builds of the gateway (before and after a change to it) in one run,
-// each measured through a key without a limit and a key with one. See bench/README.md ("Spend admission").
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// each measured through a key without a limit and a key with one, then both again with three budgets set on their
+// workspace (a build without workspace budgets ignores them). See bench/README.md ("Spend admission").
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort } from './free-port.js';
+import { startCheckoutGateway, startCheckoutSimulator } from './checkout-gateway.js';
 import type { ClosedLoopResult } from './load-types.js';
-import { detectPinning, GATEWAY_CORE, LOAD_CORE, type Pinning, pinned } from './pinning.js';
+import { detectPinning, type Pinning } from './pinning.js';
 import { cpuSeconds } from './proc-stats.js';
 import { Processes } from './processes.js';
-import { waitUntilReady } from './readiness.js';
-import { chatTarget, gatewayRoute, gatewayYaml, MANAGEMENT_KEY } from './routes.js';
+import { chatTarget, gatewayRoute, MANAGEMENT_KEY } from './routes.js';
 import { runLoad } from './run-load.js';
 
 const { values } = parseArgs({
@@ -35,7 +35,8 @@ const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 const builds = { before: resolve(values.before), after: resolve(values.after) };
 type Build = keyof typeof builds;
-type Caller = 'no limit' | 'limit';
+const CALLERS = ['no limit', 'limit', 'budgets', 'limit + budgets'] as const;
+type Caller = (typeof CALLERS)[number];
 
 interface Sample {
   requestsPerSecond: number;
@@ -46,28 +47,6 @@ interface Sample {
 const progress = (message: string) => process.stderr.write(`spend-admission: ${message}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function startGateway(processes: Processes, pinning: Pinning, dir: string, build: Build, simOrigin: string) {
-  const port = await freePort();
-  const configPath = join(dir, 'gateway.yaml');
-  writeFileSync(configPath, gatewayYaml(simOrigin));
-  const { command, args } = pinned(pinning, GATEWAY_CORE, process.execPath, [join(builds[build], 'dist/main.js'), 'serve']);
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATABASE_URL: `sqlite:${join(dir, `${build}.sqlite`)}`,
-    GATEWAY_CONFIG: configPath,
-    GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: MANAGEMENT_KEY,
-    // info to measure what the access log's line per request costs (docs/operations.md, "Access log").
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-  };
-  const started = processes.start(`gateway (${build})`, command, args, { env, logPath: join(dir, `${build}.log`) });
-  const origin = `http://127.0.0.1:${port}`;
-  await waitUntilReady(started, `${origin}/api/v1/models`, { authorization: `Bearer ${MANAGEMENT_KEY}` });
-  return { started, origin };
-}
-
 /** A key whose limit no run reaches: every request is admitted through the limit check. */
 async function limitedKey(origin: string): Promise<string> {
   const response = await fetch(`${origin}/api/v1/keys`, {
@@ -76,6 +55,25 @@ async function limitedKey(origin: string): Promise<string> {
     body: JSON.stringify({ name: 'bench limited', limit: 1_000_000_000 }),
   });
   return ((await response.json()) as { key: string }).key;
+}
+
+/**
+ * Three budgets no run reaches on the keys' workspace (the default one): from here on every request of either key
+ * is held against them too. A build that has no budget routes answers 404 and holds nothing more.
+ */
+async function setBudgets(origin: string): Promise<void> {
+  for (const [interval, limit] of [
+    ['daily', 1_000_000],
+    ['monthly', 10_000_000],
+    ['lifetime', 1_000_000_000],
+  ] as const) {
+    const response = await fetch(`${origin}/api/v1/workspaces/default/budgets/${interval}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${MANAGEMENT_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ limit_usd: limit }),
+    });
+    if (response.status !== 200 && response.status !== 404) throw new Error(`PUT ${interval} budget answered ${response.status}`);
+  }
 }
 
 async function measure(processes: Processes, pinning: Pinning, pid: number, origin: string, key: string): Promise<Sample> {
@@ -95,29 +93,35 @@ async function main(): Promise<void> {
   progress(pinning.note);
   const processes = new Processes();
   const dir = mkdtempSync(join(tmpdir(), 'spend-admission-'));
-  const samples: Record<Build, Record<Caller, Sample[]>> = { before: { 'no limit': [], limit: [] }, after: { 'no limit': [], limit: [] } };
+  const noSamples = () => Object.fromEntries(CALLERS.map((caller) => [caller, []])) as unknown as Record<Caller, Sample[]>;
+  const samples: Record<Build, Record<Caller, Sample[]>> = { before: noSamples(), after: noSamples() };
   try {
-    const simPort = await freePort();
-    const sim = pinned(pinning, LOAD_CORE, process.execPath, [join(builds.after, 'dist/main.js'), 'sim', '--port', String(simPort)]);
-    const simStarted = processes.start('simulator', sim.command, sim.args, { logPath: join(dir, 'sim.log') });
-    const simOrigin = `http://127.0.0.1:${simPort}`;
-    await waitUntilReady(simStarted, `${simOrigin}/v1/models`, { authorization: 'Bearer bench' });
+    const { origin: simOrigin } = await startCheckoutSimulator(processes, pinning, dir, builds.after);
     for (let round = 0; round < rounds; round++) {
       // Alternate which build goes first, so that neither always meets a warmer or a busier machine.
       const order: Build[] = round % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
       for (const build of order) {
-        const gateway = await startGateway(processes, pinning, dir, build, simOrigin);
+        const gateway = await startCheckoutGateway(processes, pinning, { dir, checkout: builds[build], name: build, simOrigin });
         const key = await limitedKey(gateway.origin);
-        const callers = [
-          ['no limit', MANAGEMENT_KEY],
-          ['limit', key],
+        const phases = [
+          [
+            ['no limit', MANAGEMENT_KEY],
+            ['limit', key],
+          ],
+          [
+            ['budgets', MANAGEMENT_KEY],
+            ['limit + budgets', key],
+          ],
         ] as const;
-        for (const [caller, bearer] of round % 2 === 0 ? callers : [...callers].reverse()) {
-          const sample = await measure(processes, pinning, gateway.started.pid, gateway.origin, bearer);
-          samples[build][caller].push(sample);
-          progress(
-            `round ${round + 1}, ${build}, ${caller}: ${sample.requestsPerSecond.toFixed(0)} req/s, ${sample.cpuMicros.toFixed(0)} µs CPU a request`,
-          );
+        for (const [phase, callers] of phases.entries()) {
+          if (phase === 1) await setBudgets(gateway.origin);
+          for (const [caller, bearer] of round % 2 === 0 ? callers : [...callers].reverse()) {
+            const sample = await measure(processes, pinning, gateway.started.pid, gateway.origin, bearer);
+            samples[build][caller].push(sample);
+            progress(
+              `round ${round + 1}, ${build}, ${caller}: ${sample.requestsPerSecond.toFixed(0)} req/s, ${sample.cpuMicros.toFixed(0)} µs CPU a request`,
+            );
+          }
         }
         gateway.started.child.kill('SIGTERM');
         await gateway.started.exited;
@@ -131,7 +135,7 @@ async function main(): Promise<void> {
     '| key | before req/s | after req/s | after/before | before µs CPU/req | after µs CPU/req | after/before |',
     '|---|---|---|---|---|---|---|',
   ];
-  for (const caller of ['no limit', 'limit'] as const) {
+  for (const caller of CALLERS) {
     const rps = (build: Build) => median(samples[build][caller].map((s) => s.requestsPerSecond));
     const cpu = (build: Build) => median(samples[build][caller].map((s) => s.cpuMicros));
     lines.push(

@@ -17,7 +17,7 @@ export function holdSession(token: string | null, signedOut: () => void): void {
   onSignedOut = signedOut;
 }
 
-export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
@@ -65,7 +65,33 @@ export interface KeyRecord {
   usage_monthly: number;
   expires_at: string | null;
   created_at: string;
+  workspace_id: string;
 }
+
+/** The reference's Workspace, as far as the console shows it. */
+export interface Workspace {
+  id: string;
+  name: string;
+  slug: string;
+  /** The organization's default workspace (a gateway extension): it holds every member and is never deleted. */
+  is_default: boolean;
+  description: string | null;
+  default_text_model: string | null;
+  default_image_model: string | null;
+  default_provider_sort: string | null;
+  created_at: string;
+}
+
+/** A member of the organization (GET /organization/members). */
+export interface Member {
+  id: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  role: string;
+}
+
+export const memberName = (m: Member) => [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email || m.id;
 
 export interface Attempt {
   model: string;
@@ -100,19 +126,50 @@ export interface Generation {
   generation_time: number | null;
   finish_reason: string | null;
   usage_estimated: boolean;
-  error: { code: number | null; message: string | null } | null;
+  error: { code: number | null; name?: string | null; message: string | null } | null;
   routing: { attempts?: Attempt[]; pipeline?: PipelineEntry[]; strategy?: string; planned?: { model: string; provider: string }[] } | null;
 }
 
 /** Keys a page of GET /keys holds (KEYS_PAGE_SIZE on the server): a full page may have another after it. */
 export const KEYS_PAGE = 100;
 
-/** Every key of the organization, disabled ones too, page after page: the names that label the charts and filters. */
-export async function allKeys(): Promise<KeyRecord[]> {
+/** The largest page GET /workspaces and GET /organization/members give. */
+const LIST_PAGE = 100;
+
+/** Every item of a list that answers `{data, total_count}` to `limit` and `offset`, page after page. */
+export async function allPages<T>(path: string): Promise<T[]> {
+  const items: T[] = [];
+  for (;;) {
+    const { data, total_count } = await api<{ data: T[]; total_count: number }>(
+      'GET',
+      `${path}${query({ limit: LIST_PAGE, offset: items.length })}`,
+    );
+    items.push(...data);
+    if (data.length === 0 || items.length >= total_count) return items;
+  }
+}
+
+/** Every workspace the session's key may see. The gateway lists the default workspace first, then by creation. */
+export const allWorkspaces = () => allPages<Workspace>('/workspaces');
+
+/** Every member of the organization. */
+export const allMembers = () => allPages<Member>('/organization/members');
+
+/** One workspace's keys, disabled ones too, page after page. */
+async function workspaceKeys(workspaceId: string): Promise<KeyRecord[]> {
   const keys: KeyRecord[] = [];
   for (;;) {
-    const { data } = await api<{ data: KeyRecord[] }>('GET', `/keys?include_disabled=true&offset=${keys.length}`);
+    const { data } = await api<{ data: KeyRecord[] }>(
+      'GET',
+      `/keys${query({ include_disabled: true, offset: keys.length, workspace_id: workspaceId })}`,
+    );
     keys.push(...data);
     if (data.length < KEYS_PAGE) return keys;
   }
+}
+
+/** Every key of the organization, of every workspace, disabled ones too: the names that label the charts and filters. */
+export async function allKeys(): Promise<KeyRecord[]> {
+  const workspaces = await allWorkspaces();
+  return (await Promise.all(workspaces.map((w) => workspaceKeys(w.id)))).flat();
 }

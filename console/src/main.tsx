@@ -2,22 +2,33 @@ import 'uplot/dist/uPlot.min.css';
 import './styles.css';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, api, holdSession, type Session } from './api';
-import { ErrorNote } from './components';
+import { ApiError, allWorkspaces, api, holdSession, type Session, type Workspace } from './api';
+import { ErrorNote, Loading } from './components';
 import { Generation } from './pages/generation';
 import { Generations } from './pages/generations';
+import { Guardrails } from './pages/guardrails';
+import { WORKSPACE_PAGES } from './pages/in-workspace';
 import { Keys } from './pages/keys';
-import { Guardrails, Members, Models } from './pages/lists';
+import { Models } from './pages/lists';
+import { Members } from './pages/members';
 import { Overview } from './pages/overview';
+import { Providers } from './pages/providers';
+import { Workspaces } from './pages/workspaces';
 import { href, useRoute } from './router';
+import { type Loaded, useLoad } from './use-load';
 
 const PAGES = [
   ['overview', 'Overview'],
   ['keys', 'Keys'],
+  ['workspaces', 'Workspaces'],
   ['generations', 'Generations'],
   ['guardrails', 'Guardrails'],
   ['members', 'Members'],
   ['models', 'Models'],
+  ['byok', 'Provider keys'],
+  ['providers', 'Providers'],
+  ['destinations', 'Destinations'],
+  ['files', 'Files'],
 ] as const;
 
 function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
@@ -52,23 +63,78 @@ function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   );
 }
 
-function Page({ parts, params }: ReturnType<typeof useRoute>) {
+/** A route the console does not have (a mistyped or stale link): said plainly, with the way back. */
+function NotFound() {
+  return (
+    <p>
+      The console has no page at this address. <a href={href('overview')}>Back to the overview</a>
+    </p>
+  );
+}
+
+function Page({
+  route: { parts, params },
+  workspaces,
+  workspace,
+}: {
+  route: ReturnType<typeof useRoute>;
+  workspaces: Loaded<Workspace[]>;
+  workspace: Workspace | undefined;
+}) {
   const [page, id] = parts;
-  if (page === 'keys') return <Keys />;
   if (page === 'generations' && id) return <Generation id={id} />;
+  if (id && page !== 'keys') return <NotFound />;
   if (page === 'generations') return <Generations params={params} />;
-  if (page === 'guardrails') return <Guardrails />;
   if (page === 'members') return <Members />;
   if (page === 'models') return <Models />;
-  return <Overview />;
+  if (page === 'overview') return <Overview />;
+  if (page === 'providers') return <Providers />;
+  const InWorkspace = WORKSPACE_PAGES.get(page ?? '');
+  if (page !== 'keys' && page !== 'workspaces' && page !== 'guardrails' && !InWorkspace) return <NotFound />;
+  // The pages below show the organization's workspaces, or the one chosen in the switcher.
+  if (!workspace) return workspaces.error ? <ErrorNote message={workspaces.error} /> : <Loading when />;
+  if (InWorkspace) return <InWorkspace key={workspace.id} workspace={workspace} />;
+  if (page === 'workspaces') return <Workspaces workspaces={workspaces.data ?? []} onChanged={workspaces.reload} />;
+  if (page === 'keys') return <Keys key={`${workspace.id}/${id}`} workspace={workspace} workspaces={workspaces.data ?? []} focus={id} />;
+  return <Guardrails workspace={workspace} />;
+}
+
+/** The switcher: the workspace whose keys and guardrails the pages show (the default one until another is chosen). */
+function WorkspaceSwitcher({
+  workspaces,
+  workspace,
+  onChoose,
+}: {
+  workspaces: Workspace[];
+  workspace: Workspace | undefined;
+  onChoose: (id: string) => void;
+}) {
+  return (
+    <span class="switcher">
+      <label htmlFor="workspace-switcher">Workspace</label>
+      <select id="workspace-switcher" name="workspace" value={workspace?.id ?? ''} onChange={(e) => onChoose(e.currentTarget.value)}>
+        {workspaces.map((w) => (
+          <option key={w.id} value={w.id}>
+            {w.name}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
 }
 
 function Console({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
   const route = useRoute();
   const [page = 'overview'] = route.parts;
-  const title = PAGES.find(([name]) => name === page)?.[1] ?? 'Overview';
+  // One generation and one key live below their lists (#/generations/<id>, #/keys/<hash>); no other page has parts below it.
+  const below = route.parts[1] ? ({ generations: 'Generation', keys: 'Key' } as Record<string, string>)[page] : undefined;
+  const title = route.parts[1] ? (below ?? 'Not found') : (PAGES.find(([name]) => name === page)?.[1] ?? 'Not found');
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
+  const workspaces = useLoad(allWorkspaces, []);
+  const [chosen, setChosen] = useState<string>();
+  // Until one is chosen, and when the chosen one was deleted: the default workspace, or the first the key may see.
+  const workspace = workspaces.data?.find((w) => w.id === chosen) ?? workspaces.data?.find((w) => w.is_default) ?? workspaces.data?.[0];
   useEffect(() => {
     document.title = `${title} · Model Gateway`;
     // After a move between pages, keyboard and screen-reader users land on the new page's heading, as a page load would put them.
@@ -93,6 +159,7 @@ function Console({ session, onSignOut }: { session: Session; onSignOut: () => vo
             ))}
           </ul>
         </nav>
+        <WorkspaceSwitcher workspaces={workspaces.data ?? []} workspace={workspace} onChoose={setChosen} />
         <span class="who">
           {session.key.name} <code>{session.key.label}</code>
         </span>
@@ -102,9 +169,9 @@ function Console({ session, onSignOut }: { session: Session; onSignOut: () => vo
       </header>
       <main id="main">
         <h1 ref={heading} tabIndex={-1}>
-          {route.parts[1] && page === 'generations' ? 'Generation' : title}
+          {title}
         </h1>
-        <Page {...route} />
+        <Page route={route} workspaces={workspaces} workspace={workspace} />
       </main>
     </>
   );

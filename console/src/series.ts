@@ -10,6 +10,16 @@ export interface Row {
   total_usage: number;
 }
 
+/** A row of the overview's health: its requests by how they ended, and the quantiles (ms) of their latency and first token. */
+export interface HealthRow extends Row {
+  error_count_4xx: number;
+  error_count_5xx: number;
+  latency_p50: number | null;
+  latency_p95: number | null;
+  first_token_p50: number | null;
+  first_token_p95: number | null;
+}
+
 /** What the overview's charts draw a line for. */
 export type Dimension = 'model' | 'api_key_id';
 

@@ -41,11 +41,14 @@ const full: GenerationRecord = {
   error_message: 'x',
   routing: '{"attempts":[]}',
   origin: 'https://app.example',
+  app_title: 'App',
   user_agent: 'ua',
   created_at: '2026-11-21T12:00:00.000Z',
   parent_generation_id: 'gen-parent',
   intern_run_id: 'run-1',
   usage_estimated: 1,
+  is_byok: 1,
+  byok_cost: 0.5,
 };
 
 describe.each(testEngines)('insertGenerations on $name', (engine) => {

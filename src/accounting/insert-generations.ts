@@ -39,11 +39,14 @@ const COLUMNS = [
   'error_message',
   'routing',
   'origin',
+  'app_title',
   'user_agent',
   'created_at',
   'parent_generation_id',
   'intern_run_id',
   'usage_estimated',
+  'is_byok',
+  'byok_cost',
 ] as const satisfies readonly (keyof GenerationsTable)[];
 
 // The database fills these when a row leaves them out; a bound NULL would not.
@@ -55,6 +58,8 @@ const DEFAULTS: Partial<Record<(typeof COLUMNS)[number], number>> = {
   tokens_reasoning: 0,
   total_cost: 0,
   usage_estimated: 0,
+  is_byok: 0,
+  byok_cost: 0,
 };
 
 /**

@@ -91,7 +91,11 @@ describe.each(testEngines)('LedgerWriter on $name', (engine) => {
 });
 
 describe.each(testEngines)('LedgerWriter while the database is away, on $name', (engine) => {
-  /** A ledger over `engine` whose commits fail as an unreachable database's while `db.away`, or never answer while `db.silent`. */
+  /**
+   * A ledger over `engine` whose commits fail as an unreachable database's while `db.away`, or never answer while
+   * `db.silent`. A commit is given up on after `commitTimeoutMs`: long, unless the test is about one that never
+   * answers, so that a loaded machine's slow commit is not taken for an outage.
+   */
   async function withOutage(
     test: (
       writer: LedgerWriter,
@@ -99,6 +103,7 @@ describe.each(testEngines)('LedgerWriter while the database is away, on $name', 
       ids: () => Promise<string[]>,
       outbox: LedgerOutbox,
     ) => Promise<void>,
+    commitTimeoutMs = 10_000,
   ) {
     const database = await engine.create();
     const store = openStore(database.url);
@@ -106,15 +111,22 @@ describe.each(testEngines)('LedgerWriter while the database is away, on $name', 
     const outbox = await LedgerOutbox.open({ directory: mkdtempSync(join(tmpdir(), 'mg-ledger-outage-')), maxBytes: 1 << 20 });
     const db = { away: false, silent: false };
     const write = ledgerWrites(store);
+    const once = ledgerWritesOnce(store.db);
+    const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    // Away for the writer's commits and for its outbox's replay alike: a replay must not find the database back early.
+    const writeOnce: typeof once = async (rows, now) => {
+      if (db.away) throw unreachable();
+      return once(rows, now);
+    };
     const writer = new LedgerWriter(
       async (rows, now) => {
-        if (db.away) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+        if (db.away) throw unreachable();
         await write(rows, now);
         // Committed, but the answer never comes back.
         if (db.silent) await new Promise(() => undefined);
       },
       () => new Date('2026-11-21T12:00:00Z'),
-      { outage: { outbox, writeOnce: ledgerWritesOnce(store.db), commitTimeoutMs: 50, retryMs: 10 } },
+      { outage: { outbox, writeOnce, commitTimeoutMs, retryMs: 10 } },
     );
     const ids = async () => (await store.db.selectFrom('generations').select('id').orderBy('id').execute()).map((r) => r.id);
     try {
@@ -159,6 +171,6 @@ describe.each(testEngines)('LedgerWriter while the database is away, on $name', 
         (rows) => rows === 0,
       );
       expect(await ids()).toEqual(['gen-late']);
-    });
+    }, 300);
   });
 });

@@ -4,7 +4,7 @@ import type { Database, GenerationRecord } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import type { LedgerOutbox } from './ledger-outbox.js';
 import { LEDGER_OUTAGE_DEFAULTS, LedgerWriter } from './ledger-writer.js';
-import { chargeStatements, ledgerStatements, recordGenerations, type WriteGenerations } from './record-generation.js';
+import { chargeStatements, type LedgerExtra, ledgerStatements, recordGenerations, type WriteGenerations } from './record-generation.js';
 import { rollupStatements } from './usage-rollup.js';
 
 /**
@@ -16,13 +16,13 @@ import { rollupStatements } from './usage-rollup.js';
  * SQLite's work for the one-row batches of a lightly loaded gateway (the
  * benchmark's profile). PostgreSQL's driver is asynchronous anyway.
  */
-export function ledgerWrites(store: Pick<Store, 'db' | 'sqlite'>): WriteGenerations {
+export function ledgerWrites(store: Pick<Store, 'db' | 'sqlite'>, extra?: LedgerExtra): WriteGenerations {
   const { db, sqlite } = store;
-  if (!sqlite) return (rows, now, contents) => recordGenerations(db, rows, now, contents);
-  return sqliteLedgerWrites(db, sqlite);
+  if (!sqlite) return (rows, now, contents) => recordGenerations(db, rows, now, contents, extra);
+  return sqliteLedgerWrites(db, sqlite, extra);
 }
 
-function sqliteLedgerWrites(db: Kysely<Database>, sqlite: SqliteConnection): WriteGenerations {
+function sqliteLedgerWrites(db: Kysely<Database>, sqlite: SqliteConnection, extra: LedgerExtra | undefined): WriteGenerations {
   const commit = sqlite.database.transaction((statements: CompiledQuery[]) => {
     for (const { sql, parameters } of statements) sqlite.prepare(sql).run(parameters as unknown[]);
   });
@@ -30,7 +30,7 @@ function sqliteLedgerWrites(db: Kysely<Database>, sqlite: SqliteConnection): Wri
     if (rows.length === 0) return;
     // One prepared one-row INSERT per row: better-sqlite3 runs it faster than one INSERT of
     // the whole batch, whose hundreds of parameters cost more to bind (19 against 26 µs a row).
-    const statements = ledgerStatements(db, rows, now, 1, contents);
+    const statements = ledgerStatements(db, rows, now, 1, contents, extra);
     await db.connection().execute(async () => commit(statements));
   };
 }
@@ -44,7 +44,7 @@ function sqliteLedgerWrites(db: Kysely<Database>, sqlite: SqliteConnection): Wri
  * One transaction per batch; a batch without rows still opens one, which
  * tells whether the database is back.
  */
-export function ledgerWritesOnce(db: Kysely<Database>): WriteGenerations {
+export function ledgerWritesOnce(db: Kysely<Database>, extra?: LedgerExtra): WriteGenerations {
   return (rows, now) =>
     db.transaction().execute(async (trx) => {
       const inserted: GenerationRecord[] = [];
@@ -56,7 +56,9 @@ export function ledgerWritesOnce(db: Kysely<Database>): WriteGenerations {
           .executeTakeFirst();
         if (result.numInsertedOrUpdatedRows) inserted.push(row);
       }
-      for (const query of [...chargeStatements(trx, inserted, now), ...rollupStatements(trx, inserted, now)]) await trx.executeQuery(query);
+      const more = inserted.length > 0 ? extra?.(trx, inserted, now) : undefined;
+      for (const query of [...chargeStatements(trx, inserted, now), ...rollupStatements(trx, inserted, now), ...(more ? [more] : [])])
+        await trx.executeQuery(query);
     });
 }
 
@@ -70,12 +72,13 @@ export function storeLedgerWriter(
   clock: Clock,
   outbox?: LedgerOutbox,
   onReplayError?: (error: unknown) => void,
+  extra?: LedgerExtra,
 ): LedgerWriter {
   const outage = outbox && {
     outbox,
-    writeOnce: ledgerWritesOnce(store.db),
+    writeOnce: ledgerWritesOnce(store.db, extra),
     ...LEDGER_OUTAGE_DEFAULTS,
     ...(onReplayError ? { onReplayError } : {}),
   };
-  return new LedgerWriter(ledgerWrites(store), clock, outage ? { outage } : {});
+  return new LedgerWriter(ledgerWrites(store, extra), clock, outage ? { outage } : {});
 }

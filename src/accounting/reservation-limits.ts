@@ -1,16 +1,19 @@
 import { type UsagePeriods, usagePeriodsAt } from '../accounts/usage-periods.js';
 import type { BudgetCheck, MemberSpendScope } from '../guardrails/guardrail-budget.js';
 import type { ApiKeyRow } from '../store/repositories/api-keys.js';
-import type { LimitReset } from '../store/schema.js';
+import type { BudgetInterval, LimitReset } from '../store/schema.js';
+import { budgetWindow, type WorkspaceBudgets } from './workspace-budget-rules.js';
 
 /**
  * Whose spend an account counts: one key's, every key a member created (in
- * one workspace, or the whole organization), or the whole organization's
- * (against its credits).
+ * one workspace, or the whole organization), one workspace's (every charge
+ * made there, its deleted keys' too), or the whole organization's (against
+ * its credits).
  */
 export type SpendScope =
   | { keyHash: string }
   | { organizationId: string; member: MemberSpendScope }
+  | { workspaceId: string }
   | { organizationId: string; credits: true };
 
 /**
@@ -26,11 +29,16 @@ export interface SpendAccount {
   includeByok: boolean;
 }
 
-/** One limit a request of the key must fit under: the key's own (neither `budget` nor `credits`), a guardrail's budget, or its organization's credits. */
+/**
+ * One limit a request of the key must fit under: the key's own (none of
+ * `budget`, `workspaceBudget`, `credits`), a guardrail's budget, a budget of
+ * the key's workspace, or its organization's credits.
+ */
 export interface SpendLimit {
   account: SpendAccount;
   limitUsd: number;
   budget?: BudgetCheck;
+  workspaceBudget?: { workspaceId: string; interval: BudgetInterval };
   credits?: true;
 }
 
@@ -39,17 +47,19 @@ type KeyLimitFields = Pick<ApiKeyRow, 'hash' | 'organization_id' | 'limit_usd' |
 /**
  * The limits a request of this key must fit under, in the order they are
  * checked (and named when one refuses): the guardrail budgets in their layer
- * order, then the key's own limit, then its organization's credits (all it
- * was granted, against all it spent) when it was granted any. A key with
- * none of these has none, and costs nothing more.
+ * order, then the key's own limit, then its workspace's budgets (narrowest
+ * first), then its organization's credits (all it was granted, against all
+ * it spent) when it was granted any. A key with none of these has none, and
+ * costs nothing more.
  */
 export function spendLimits(
   key: KeyLimitFields,
   checks: readonly BudgetCheck[],
   now: Date,
   creditsUsd: number | null = null,
+  workspace: WorkspaceBudgets | null = null,
 ): SpendLimit[] {
-  if (checks.length === 0 && key.limit_usd === null && creditsUsd === null) return [];
+  if (checks.length === 0 && key.limit_usd === null && creditsUsd === null && workspace === null) return [];
   let periods: UsagePeriods | undefined;
   const account = (scope: SpendScope, window: LimitReset | null, includeByok: boolean): SpendAccount => {
     const period = window ? (periods ??= usagePeriodsAt(now))[window] : 'all';
@@ -58,7 +68,9 @@ export function spendLimits(
         ? `key:${scope.keyHash}`
         : 'member' in scope
           ? `member:${scope.organizationId}:${scope.member.userId}:${scope.member.workspaceId ?? '*'}`
-          : `organization:${scope.organizationId}`;
+          : 'workspaceId' in scope
+            ? `workspace:${scope.workspaceId}`
+            : `organization:${scope.organizationId}`;
     return { id: `${whose}|${window ?? 'total'}:${period}|${includeByok ? 'byok' : 'paid'}`, scope, window, includeByok };
   };
   const limits: SpendLimit[] = checks.map((budget) => ({
@@ -72,6 +84,15 @@ export function spendLimits(
   }));
   if (key.limit_usd !== null)
     limits.push({ account: account({ keyHash: key.hash }, key.limit_reset, key.include_byok_in_limit === 1), limitUsd: key.limit_usd });
+  if (workspace) {
+    const { workspaceId, includeByok } = workspace;
+    for (const { interval, limitUsd } of workspace.budgets)
+      limits.push({
+        account: account({ workspaceId }, budgetWindow(interval), includeByok),
+        limitUsd,
+        workspaceBudget: { workspaceId, interval },
+      });
+  }
   if (creditsUsd !== null)
     limits.push({
       account: account({ organizationId: key.organization_id, credits: true }, null, false),

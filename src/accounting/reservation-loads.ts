@@ -3,7 +3,9 @@ import { currentUsage, spentInWindow } from '../accounts/usage-periods.js';
 import { findApiKeyByHash, memberKeys, organizationKeyHashes } from '../store/repositories/api-keys.js';
 import { organizationUsage } from '../store/repositories/usage-hourly.js';
 import { runningJobReservations } from '../store/repositories/video-jobs.js';
+import { findWorkspaceUsage, workspaceKeyHashes } from '../store/repositories/workspace-budgets.js';
 import type { Database } from '../store/schema.js';
+import type { SpendAccount } from './reservation-limits.js';
 import type { LoadAccount, StoredAccount } from './reservation-store.js';
 
 /**
@@ -21,6 +23,7 @@ export function databaseAccounts(db: Kysely<Database>, unwritten?: () => Readonl
     const pending = unwritten?.();
     const { scope } = account;
     if ('credits' in scope) return organizationAccount(db, scope.organizationId, pending);
+    if ('workspaceId' in scope) return workspaceAccount(db, scope.workspaceId, account, now, pending);
     const keys =
       'keyHash' in scope
         ? [await findApiKeyByHash(db, scope.keyHash)].filter((row) => row !== undefined)
@@ -45,6 +48,27 @@ async function organizationAccount(
     pending?.size ? organizationKeyHashes(db, organizationId) : [],
   ]);
   return { committed: hashes.reduce((sum, hash) => sum + (pending?.get(hash) ?? 0), usage), holds: jobs.map(storedHold) };
+}
+
+/**
+ * A workspace's spend in the account's window (workspace_usage), the
+ * unwritten spend of its keys, and the holds of the video jobs submitted in
+ * it (the workspace a job was submitted in holds it, wherever its key is now).
+ */
+async function workspaceAccount(
+  db: Kysely<Database>,
+  workspaceId: string,
+  account: SpendAccount,
+  now: Date,
+  pending: ReadonlyMap<string, number> | undefined,
+): Promise<StoredAccount> {
+  const [usage, jobs, hashes] = await Promise.all([
+    findWorkspaceUsage(db, workspaceId),
+    runningJobReservations(db, { workspaceId }),
+    pending?.size ? workspaceKeyHashes(db, workspaceId) : [],
+  ]);
+  const spent = usage ? spentInWindow(account.window, account.includeByok, currentUsage(usage, now)) : 0;
+  return { committed: hashes.reduce((sum, hash) => sum + (pending?.get(hash) ?? 0), spent), holds: jobs.map(storedHold) };
 }
 
 const storedHold = (job: { id: string; reserved_usd: number; reserved_until: string }) => ({

@@ -56,10 +56,11 @@ export function firstShortfall(
   standing: (account: SpendAccount) => { committed: number; held: number },
 ): Shortfall | undefined {
   for (const limit of limits) {
-    const { committed, held } = standing(limit.account);
-    const available = roundUsd(limit.limitUsd - committed - held);
-    if (available < roundUsd(amount) || committed >= limit.limitUsd)
-      return { limit, committed: roundUsd(committed), available: Math.max(0, available) };
+    const standingNow = standing(limit.account);
+    // Charges summed here carry float noise (ten of $0.1 make $0.9999999999999999): rounded as each charge is.
+    const committed = roundUsd(standingNow.committed);
+    const available = roundUsd(limit.limitUsd - committed - standingNow.held);
+    if (available < roundUsd(amount) || committed >= limit.limitUsd) return { limit, committed, available: Math.max(0, available) };
   }
   return undefined;
 }

@@ -6,6 +6,7 @@ import type { CostCeiling } from './reservation-ceiling.js';
 import { accountsOf, type SpendLimit, spendLimits } from './reservation-limits.js';
 import type { HoldStore, Shortfall } from './reservation-store.js';
 import { spendRefusal } from './spend-limit.js';
+import type { WorkspaceBudgets } from './workspace-budget-rules.js';
 
 /** A ceiling, computed only for a key that has a limit to check it against (counting a prompt's tokens is not free). */
 export type CeilingOf = () => CostCeiling | Promise<CostCeiling>;
@@ -19,8 +20,12 @@ export interface Reservation {
   readonly amount: number;
   /** Holds a new ceiling instead (a prompt a plugin grew, a further model call); refused as reserve() is, keeping the old hold. */
   resize(ceiling: CeilingOf): Promise<void>;
-  /** The request's ledger row is committed: the hold becomes its cost. */
-  settle(cost: number): Promise<void>;
+  /**
+   * The request's ledger row is committed: the hold becomes its cost, plus,
+   * on the accounts that count BYOK spend (include_byok_in_limit,
+   * include_byok_in_budgets), its BYOK usage at the endpoint's prices.
+   */
+  settle(cost: number, byokCost?: number): Promise<void>;
   /** The request ended without a charge: the hold goes. */
   release(): Promise<void>;
 }
@@ -46,6 +51,8 @@ export interface SpendReservationsOptions {
   guardrails: GuardrailCache;
   /** An organization's total credits, from memory (credits/credits-cache.ts); null when it was granted none and has no balance to check. */
   credits?: (organizationId: string) => Promise<number | null>;
+  /** The budgets of a key's workspace, from memory (workspace-budget-cache.ts); null when it has none. */
+  workspaceBudgets?: (organizationId: string, workspaceId: string) => Promise<WorkspaceBudgets | null>;
   /** Where holds are kept: this process's book, or Redis shared by every instance. */
   store: HoldStore;
   /** Where holds go while `store` fails (Redis away): this process's book. */
@@ -60,8 +67,9 @@ export interface SpendReservationsOptions {
 /**
  * Admission of paid work: before a request starts, the most it can cost is
  * held against its key's limit, its guardrail budgets, the organization's
- * (organization-wide guardrails) and the organization's credit balance (when
- * it was granted credits); what a limit cannot cover is refused (402, or 403
+ * (organization-wide guardrails), its workspace's budgets and the
+ * organization's credit balance (when it was granted credits), all in one
+ * step of the hold store; what a limit cannot cover is refused (402, or 403
  * for a spent budget) before any upstream call. The hold becomes the
  * real cost when the ledger row is written, and goes when nothing is charged.
  * A key with no limit and no budget holds nothing and pays for nothing here.
@@ -76,7 +84,8 @@ export class SpendReservations {
     const now = this.options.clock();
     const guardrails = await this.options.guardrails.get(key.organization_id);
     const credits = this.options.credits ? await this.options.credits(key.organization_id) : null;
-    const limits = spendLimits(key, guardrails.empty ? [] : budgetChecks(guardrails.forKey(key), key), now, credits);
+    const workspace = this.options.workspaceBudgets ? await this.options.workspaceBudgets(key.organization_id, key.workspace_id) : null;
+    const limits = spendLimits(key, guardrails.empty ? [] : budgetChecks(guardrails.forKey(key), key), now, credits, workspace);
     if (limits.length === 0) return NO_RESERVATION;
     const ceiling = await ceilingOf();
     const hold = { id, amount: ceiling.usd, expiresAt: expiresAt ?? now.getTime() + this.options.holdMs, ...(stored ? { stored } : {}) };
@@ -152,10 +161,17 @@ class HeldReservation implements Reservation {
     this.hold = hold;
   }
 
-  settle(cost: number): Promise<void> {
+  settle(cost: number, byokCost = 0): Promise<void> {
     if (this.done) return Promise.resolve();
     this.done = true;
-    return this.service.ended(this.store.settle(this.accounts, this.hold.id, cost));
+    if (byokCost === 0) return this.service.ended(this.store.settle(this.accounts, this.hold.id, cost));
+    const accounts = accountsOf(this.limits);
+    const ids = (byok: boolean) => accounts.filter((account) => account.includeByok === byok).map((account) => account.id);
+    return this.service.ended(
+      Promise.all([this.store.settle(ids(true), this.hold.id, cost + byokCost), this.store.settle(ids(false), this.hold.id, cost)]).then(
+        () => undefined,
+      ),
+    );
   }
 
   release(): Promise<void> {

@@ -7,6 +7,7 @@ import { ReservationBook } from './reservation-book.js';
 import { databaseAccounts } from './reservation-loads.js';
 import { RedisHolds } from './reservation-redis.js';
 import { SpendReservations } from './reservations.js';
+import type { WorkspaceBudgets } from './workspace-budget-rules.js';
 
 /** Settings of spend reservations (docs/api.md, "Spend limits and reservations"). */
 export interface SpendSettings {
@@ -22,6 +23,8 @@ export interface SpendSettings {
   unwritten?: () => ReadonlyMap<string, number>;
   /** An organization's total credits (null: none granted, no balance checked); without it, no organization's credits are checked. */
   credits?: (organizationId: string) => Promise<number | null>;
+  /** A workspace's budgets (null: none); without it, no workspace budget is checked. */
+  workspaceBudgets?: (organizationId: string, workspaceId: string) => Promise<WorkspaceBudgets | null>;
 }
 
 export const SPEND_DEFAULTS = { holdMs: 15 * 60_000, refreshMs: 5_000, idleMs: 10 * 60_000 } as const;
@@ -44,6 +47,7 @@ export function spendGuard(
   return new SpendReservations({
     guardrails,
     ...(settings.credits ? { credits: settings.credits } : {}),
+    ...(settings.workspaceBudgets ? { workspaceBudgets: settings.workspaceBudgets } : {}),
     store: redis ?? book,
     ...(redis ? { fallback: book } : {}),
     clock,

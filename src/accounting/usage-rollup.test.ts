@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, testEngines } from '../../test/support/databases.js';
 import { openStore, type Store } from '../store/database.js';
+import { bucketOf, bucketValue, LATENCY_BUCKETS, LATENCY_COLUMNS, quantileOf } from '../store/latency-sketch.js';
 import { migrateToLatest } from '../store/migrate.js';
+import { queryUsage, type UsageMeasure } from '../store/repositories/usage-hourly.js';
 import type { GenerationRecord } from '../store/schema.js';
 import { generationRow } from './generation-row.testing.js';
 import { ledgerWrites, ledgerWritesOnce } from './ledger-writes.js';
@@ -21,24 +23,31 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
     await store.close();
     await database.drop();
   });
-  const hours = (organizationId: string) =>
-    store.db
-      .selectFrom('usage_hourly')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .orderBy('hour')
-      .orderBy('api_key_hash')
-      .orderBy('provider_name')
-      .execute();
-  const days = (organizationId: string) =>
-    store.db
-      .selectFrom('usage_daily')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .orderBy('day')
-      .orderBy('api_key_hash')
-      .orderBy('provider_name')
-      .execute();
+  // The sums but the latency sketches' buckets (their own test below).
+  const withoutSketches = <T extends object>(rows: T[]) =>
+    rows.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => !LATENCY_COLUMNS.includes(column as never))));
+  const hours = async (organizationId: string) =>
+    withoutSketches(
+      await store.db
+        .selectFrom('usage_hourly')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .orderBy('hour')
+        .orderBy('api_key_hash')
+        .orderBy('provider_name')
+        .execute(),
+    );
+  const days = async (organizationId: string) =>
+    withoutSketches(
+      await store.db
+        .selectFrom('usage_daily')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .orderBy('day')
+        .orderBy('api_key_hash')
+        .orderBy('provider_name')
+        .execute(),
+    );
   const spent = async (organizationId: string) =>
     (await store.db.selectFrom('organization_usage').select('usage').where('organization_id', '=', organizationId).executeTakeFirst())
       ?.usage;
@@ -70,6 +79,8 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
         provider_name: '',
         requests: 1,
         errors: 0,
+        errors_4xx: 0,
+        errors_5xx: 0,
         tokens_prompt: 10,
         tokens_completion: 4,
         tokens_reasoning: 1,
@@ -87,6 +98,8 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
         provider_name: 'acme',
         requests: 3,
         errors: 1,
+        errors_4xx: 0,
+        errors_5xx: 1,
         tokens_prompt: 30,
         tokens_completion: 12,
         tokens_reasoning: 3,
@@ -112,6 +125,8 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
         provider_name: '',
         requests: 1,
         errors: 0,
+        errors_4xx: 0,
+        errors_5xx: 0,
         tokens_prompt: 10,
         tokens_completion: 4,
         tokens_reasoning: 1,
@@ -129,6 +144,8 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
         provider_name: 'acme',
         requests: 4,
         errors: 1,
+        errors_4xx: 0,
+        errors_5xx: 1,
         tokens_prompt: 40,
         tokens_completion: 16,
         tokens_reasoning: 4,
@@ -183,5 +200,70 @@ describe.each(testEngines)('the usage rollups on $name', (engine) => {
     await recordGenerations(store.db, [generationRow({ organization_id: 'org-d', total_cost: 0, status: 'error' })], now);
     expect(await spent('org-d')).toBeUndefined();
     expect(await hours('org-d')).toEqual([expect.objectContaining({ requests: 1, errors: 1 })]);
+  });
+
+  it('counts errors by status class: a 4xx refusal apart from the rest (a 5xx, a failure without a status)', async () => {
+    const failed = (error_code: number | null) =>
+      generationRow({ organization_id: 'org-e', status: 'error', total_cost: 0, provider_name: null, error_code });
+    await recordGenerations(
+      store.db,
+      [failed(404), failed(429), failed(502), failed(null), generationRow({ organization_id: 'org-e', provider_name: null })],
+      now,
+    );
+    expect(await hours('org-e')).toEqual([expect.objectContaining({ requests: 5, errors: 4, errors_4xx: 2, errors_5xx: 2 })]);
+  });
+
+  it("keep latency sketches whose hours add up: a range's quantiles read from the folded days and the hours alike as from its rows", async () => {
+    const org = 'org-f';
+    const timed = (created_at: string, latency_ms: number | null, ttft_ms: number | null) =>
+      generationRow({ organization_id: org, created_at, latency_ms, ttft_ms });
+    const first = [timed('2026-11-25T09:00:00.000Z', 40, 12), timed('2026-11-25T23:00:00.000Z', 900, 300)];
+    const second = [
+      timed('2026-11-26T10:00:00.000Z', 3_000, 700),
+      timed('2026-11-26T10:30:00.000Z', 120, null),
+      timed('2026-11-26T11:00:00.000Z', 5, 2),
+      timed('2026-11-26T11:30:00.000Z', null, null),
+    ];
+    await recordGenerations(store.db, first, new Date('2026-11-25T23:30:00.000Z'));
+    await foldUsageDays(store, new Date('2026-11-26T01:30:00.000Z'));
+    await recordGenerations(store.db, second, new Date('2026-11-26T12:30:00.000Z'));
+    const rows = [...first, ...second];
+    const sketch = (of: (row: GenerationRecord) => number | null | undefined) => {
+      const counts = Array<number>(LATENCY_BUCKETS).fill(0);
+      for (const row of rows) {
+        const ms = of(row);
+        if (ms != null) counts[bucketOf(ms)]! += 1;
+      }
+      return counts;
+    };
+    const latency = sketch((row) => row.latency_ms);
+    const ttft = sketch((row) => row.ttft_ms);
+    const measures = new Map<string, UsageMeasure>([
+      ['latency_p50', { quantile: ['latency', 0.5] }],
+      ['latency_p95', { quantile: ['latency', 0.95] }],
+      ['ttft_p50', { quantile: ['ttft', 0.5] }],
+      ['ttft_p95', { quantile: ['ttft', 0.95] }],
+    ]);
+    const expected = {
+      latency_p50: quantileOf(latency, 0.5),
+      latency_p95: quantileOf(latency, 0.95),
+      ttft_p50: quantileOf(ttft, 0.5),
+      ttft_p95: quantileOf(ttft, 0.95),
+    };
+    // The times by rank: latency 5, 40, 120, 900, 3000 ms; first token 2, 12, 300, 700 ms (each read as its bucket's middle).
+    const read = (ms: number) => bucketValue(bucketOf(ms));
+    expect(expected).toEqual({ latency_p50: read(120), latency_p95: read(3_000), ttft_p50: read(12), ttft_p95: read(700) });
+    const query = { organizationId: org, groupBy: [], filters: [], measures, order: [], limit: 10 };
+    // From 00:00, the 25th is read from usage_daily (folded), the 26th from its hours; from 01:00, all from usage_hourly.
+    for (const from of ['2026-11-25T00', '2026-11-25T01'])
+      expect((await queryUsage(store.db, { ...query, from, to: '2026-11-27T00', bucket: null })).rows).toEqual([expected]);
+    // Per day, each from its own rows; a range without a time counts none.
+    const byDay = await queryUsage(store.db, { ...query, from: '2026-11-25T00', to: '2026-11-27T00', bucket: 'day' });
+    expect(byDay.rows.map((row) => [row.bucket, row.latency_p50, row.ttft_p95])).toEqual([
+      ['2026-11-25', read(40), read(300)],
+      ['2026-11-26', read(120), read(700)],
+    ]);
+    const none = await queryUsage(store.db, { ...query, from: '2026-11-20T00', to: '2026-11-21T00', bucket: null });
+    expect(none.rows).toEqual([{ latency_p50: null, latency_p95: null, ttft_p50: null, ttft_p95: null }]);
   });
 });

@@ -1,7 +1,10 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { compiledOnce } from '../store/compiled-once.js';
+import { bucketColumn, emptySketches } from '../store/latency-sketch.js';
 import type { Database, GenerationRecord, UsageHourlyTable } from '../store/schema.js';
+import { USAGE_SUMS } from '../store/usage-sums.js';
+import { datasetRollupStatements } from './dataset-rollup.js';
 
 type RolledRow = Pick<
   GenerationRecord,
@@ -12,27 +15,23 @@ type RolledRow = Pick<
   | 'provider_name'
   | 'created_at'
   | 'status'
+  | 'error_code'
   | 'latency_ms'
+  | 'ttft_ms'
   | 'total_cost'
   | 'tokens_prompt'
   | 'tokens_completion'
   | 'tokens_reasoning'
   | 'tokens_cached'
+  | 'session_id'
+  | 'origin'
+  | 'app_title'
+  | 'finish_reason'
 >;
 
 /** The columns that name a row of usage_hourly and usage_daily with their time column (their primary keys), then the sums a ledger row adds to. */
 const KEY = ['organization_id', 'workspace_id', 'api_key_hash', 'model', 'provider_name'] as const;
-const SUMS = [
-  'requests',
-  'errors',
-  'tokens_prompt',
-  'tokens_completion',
-  'tokens_reasoning',
-  'tokens_cached',
-  'cost',
-  'latency_ms_sum',
-  'latency_count',
-] as const;
+const SUMS = USAGE_SUMS;
 type Sums = Omit<UsageHourlyTable, 'hour'>;
 
 const addedSums = (table: 'usage_hourly' | 'usage_daily') =>
@@ -59,6 +58,9 @@ const addToOrganization = compiledOnce('organization-usage-upsert', ['organizati
     .onConflict((conflict) => conflict.column('organization_id').doUpdateSet({ usage: sql`organization_usage.usage + excluded.usage` })),
 );
 
+/** A 4xx: the request was refused for the client's own doing. A failure without a status counts with the 5xx. */
+const isClientError = (code: number | null | undefined) => code != null && code >= 400 && code < 500;
+
 /** The rows' sums by their created_at cut to `length` characters (13: the hour, 10: the day) and the other key columns. */
 function sumsBy(rows: readonly RolledRow[], length: number): Map<string, { at: string; sums: Sums }> {
   const buckets = new Map<string, { at: string; sums: Sums }>();
@@ -78,6 +80,8 @@ function sumsBy(rows: readonly RolledRow[], length: number): Map<string, { at: s
           provider_name: provider,
           requests: 0,
           errors: 0,
+          errors_4xx: 0,
+          errors_5xx: 0,
           tokens_prompt: 0,
           tokens_completion: 0,
           tokens_reasoning: 0,
@@ -85,13 +89,18 @@ function sumsBy(rows: readonly RolledRow[], length: number): Map<string, { at: s
           cost: 0,
           latency_ms_sum: 0,
           latency_count: 0,
+          ...emptySketches(),
         },
       };
       buckets.set(id, bucket);
     }
     const sums = bucket.sums;
     sums.requests += 1;
-    if (row.status === 'error') sums.errors += 1;
+    if (row.status === 'error') {
+      sums.errors += 1;
+      if (isClientError(row.error_code)) sums.errors_4xx += 1;
+      else sums.errors_5xx += 1;
+    }
     sums.tokens_prompt += row.tokens_prompt ?? 0;
     sums.tokens_completion += row.tokens_completion ?? 0;
     sums.tokens_reasoning += row.tokens_reasoning ?? 0;
@@ -100,7 +109,9 @@ function sumsBy(rows: readonly RolledRow[], length: number): Map<string, { at: s
     if (row.latency_ms != null) {
       sums.latency_ms_sum += row.latency_ms;
       sums.latency_count += 1;
+      sums[bucketColumn('latency', row.latency_ms)] += 1;
     }
+    if (row.ttft_ms != null) sums[bucketColumn('ttft', row.ttft_ms)] += 1;
   }
   return buckets;
 }
@@ -118,7 +129,8 @@ const ofAnEarlierDay = (row: RolledRow, today: string) => row.created_at.slice(0
  * of an earlier day than `now`'s (a long job that started before midnight,
  * a row replayed from the outbox) is added to its day too, after its hour, in
  * case that day was folded already; a day that was not is folded again from
- * its hours, so the addition never counts twice.
+ * its hours, so the addition never counts twice. The datasets' rollups
+ * (dataset-rollup.ts) go in the same batch.
  */
 export function rollupStatements(db: Kysely<Database>, rows: readonly RolledRow[], now: Date): CompiledQuery[] {
   const statements: CompiledQuery[] = [];
@@ -132,5 +144,6 @@ export function rollupStatements(db: Kysely<Database>, rows: readonly RolledRow[
     if (cost !== 0) spent.set(row.organization_id, (spent.get(row.organization_id) ?? 0) + cost);
   }
   for (const [organization_id, usage] of spent) statements.push(addToOrganization(db, { organization_id, usage }));
+  statements.push(...datasetRollupStatements(db, rows));
   return statements;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { findApiKeyByHash } from '../store/repositories/api-keys.js';
-import { findDefaultOrganization, findDefaultWorkspace } from '../store/repositories/organizations.js';
+import { findDefaultOrganization } from '../store/repositories/organizations.js';
+import { findDefaultWorkspace } from '../store/repositories/workspaces.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import { newOrganizationId, newUserId, newUuid } from '../util/ids.js';

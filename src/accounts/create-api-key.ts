@@ -9,6 +9,8 @@ export interface NewApiKey {
   workspaceId: string;
   name: string;
   isManagement?: boolean;
+  /** A management key's reach: 'workspace' for its workspace only (workspaces/management-reach.ts), null (the default) for the organization. */
+  managementScope?: 'workspace' | null;
   limit?: number | null;
   limitReset?: LimitReset | null;
   includeByokInLimit?: boolean;
@@ -30,6 +32,7 @@ export async function createApiKey(db: Kysely<Database>, input: NewApiKey, now: 
     name: input.name,
     label: maskApiKey(key),
     is_management: input.isManagement ? 1 : 0,
+    management_scope: input.isManagement ? (input.managementScope ?? null) : null,
     disabled: 0,
     limit_usd: input.limit ?? null,
     limit_reset: input.limitReset ?? null,

@@ -65,6 +65,8 @@ export function activityQuery(organizationId: string, request: ActivityRequest, 
       ['prompt_tokens', { sum: ['tokens_prompt'] }],
       ['completion_tokens', { sum: ['tokens_completion'] }],
       ['reasoning_tokens', { sum: ['tokens_reasoning'] }],
+      ['errors_4xx', { sum: ['errors_4xx'] }],
+      ['errors_5xx', { sum: ['errors_5xx'] }],
     ]),
     order: [{ by: 'bucket', descending: false }, ...groupBy.map((column) => ({ by: column, descending: false }))],
     // 30 days of every model, provider and workspace: a bound, not a page.
@@ -76,7 +78,7 @@ export function activityQuery(organizationId: string, request: ActivityRequest, 
  * A row in the reference's ActivityItem shape. The gateway's model ids have
  * no dated permaslug, so model_permaslug repeats the model; an endpoint is a
  * model at a provider (`model@provider`, as routing names it); nothing is
- * BYOK. A request no provider served has provider_name and endpoint_id "".
+ * BYOK. A request no provider served (a refusal among them) has provider_name and endpoint_id "".
  */
 export function toActivityItem(row: UsageRow, byWorkspace: boolean) {
   const model = row.model as string;
@@ -93,6 +95,9 @@ export function toActivityItem(row: UsageRow, byWorkspace: boolean) {
     prompt_tokens: Number(row.prompt_tokens),
     completion_tokens: Number(row.completion_tokens),
     reasoning_tokens: Number(row.reasoning_tokens),
+    // Beyond the reference: the requests that failed, by status class (a 4xx refusal, a 5xx failure).
+    errors_4xx: Number(row.errors_4xx),
+    errors_5xx: Number(row.errors_5xx),
     ...(byWorkspace ? { workspace_id: row.workspace_id as string } : {}),
   };
 }

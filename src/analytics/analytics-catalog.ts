@@ -25,8 +25,15 @@ export const METRICS = {
   cached_tokens: { label: 'Cached Prompt Tokens', format: 'number', isRate: false, measure: { sum: ['tokens_cached'] } },
   total_tokens: { label: 'Total Tokens', format: 'number', isRate: false, measure: { sum: ['tokens_prompt', 'tokens_completion'] } },
   error_count: { label: 'Error Count', format: 'number', isRate: false, measure: { sum: ['errors'] } },
+  error_count_4xx: { label: 'Client Errors (4xx)', format: 'number', isRate: false, measure: { sum: ['errors_4xx'] } },
+  error_count_5xx: { label: 'Server Errors (5xx)', format: 'number', isRate: false, measure: { sum: ['errors_5xx'] } },
   error_rate: { label: 'Error Rate', format: 'percent', isRate: true, measure: { ratio: ['errors', 'requests'] } },
   avg_latency: { label: 'Average Latency (ms)', format: 'latency', isRate: true, measure: { ratio: ['latency_ms_sum', 'latency_count'] } },
+  // Quantiles of the rollups' latency sketches (store/latency-sketch.ts): within 19% from 8 ms up.
+  latency_p50: { label: 'Latency p50 (ms)', format: 'latency', isRate: true, measure: { quantile: ['latency', 0.5] } },
+  latency_p95: { label: 'Latency p95 (ms)', format: 'latency', isRate: true, measure: { quantile: ['latency', 0.95] } },
+  first_token_p50: { label: 'First Token p50 (ms)', format: 'latency', isRate: true, measure: { quantile: ['ttft', 0.5] } },
+  first_token_p95: { label: 'First Token p95 (ms)', format: 'latency', isRate: true, measure: { quantile: ['ttft', 0.95] } },
 } as const satisfies Record<string, MetricDefinition>;
 
 export type MetricName = keyof typeof METRICS;

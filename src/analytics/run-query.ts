@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
+import type { Reach } from '../store/reach.js';
 import { queryUsage, type UsageBucket, type UsageRow } from '../store/repositories/usage-hourly.js';
 import type { Database } from '../store/schema.js';
 import { roundUsd } from '../util/round-usd.js';
+import { reachFilters } from '../workspaces/management-reach.js';
 import { DIMENSIONS, METRICS, type MetricName } from './analytics-catalog.js';
 import type { AnalyticsPlan } from './plan-query.js';
 
@@ -29,10 +31,11 @@ function toResultRow(plan: AnalyticsPlan, row: UsageRow): Record<string, string 
   return out;
 }
 
-/** Runs a planned query over an organization's rollups: POST /analytics/query's data. */
-export async function runAnalyticsQuery(db: Kysely<Database>, organizationId: string, plan: AnalyticsPlan) {
+/** Runs a planned query over the rollups in reach (a scoped key's workspace's, else the organization's): POST /analytics/query's data. */
+export async function runAnalyticsQuery(db: Kysely<Database>, reach: Reach, plan: AnalyticsPlan) {
   const started = performance.now();
-  const { rows, truncated } = await queryUsage(db, { ...plan.query, organizationId });
+  const filters = [...plan.query.filters, ...reachFilters(reach)];
+  const { rows, truncated } = await queryUsage(db, { ...plan.query, filters, organizationId: reach.organizationId });
   const data = rows.map((row) => toResultRow(plan, row));
   return {
     data,

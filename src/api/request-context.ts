@@ -3,14 +3,26 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RunContext } from '../chat/run.js';
 import { wantsServiceMetadata } from '../chat/service-metadata.js';
 
-/** Where a request came from, for the ledger, and whether it asked for service_metadata. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set once a run of the request wrote its ledger row: a refusal is then not recorded again (api/refusals/record-refusals.ts). */
+    generationRecorded: boolean;
+  }
+}
+
+/** Where a request came from, for the ledger, whether it asked for service_metadata, and how its run tells the request that its row is written. */
 export function runContext(request: FastifyRequest): RunContext {
   const referer = request.headers['http-referer'] ?? request.headers.referer;
+  const title = request.headers['x-openrouter-title'] ?? request.headers['x-title'];
   return {
     requestId: request.id,
     origin: typeof referer === 'string' ? referer : null,
+    appTitle: typeof title === 'string' && title.trim() ? title.trim().slice(0, 100) : null,
     userAgent: request.headers['user-agent'] ?? null,
     wantsMetadata: wantsServiceMetadata(request.headers),
+    recorded: () => {
+      request.generationRecorded = true;
+    },
   };
 }
 

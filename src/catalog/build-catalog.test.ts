@@ -73,6 +73,32 @@ describe('buildCatalog from a config file', () => {
     );
   });
 
+  it('marks every endpoint of a provider marked zdr, unless the endpoint says otherwise, and keeps the provider facts', () => {
+    const config = acmeConfig();
+    config.providers![0] = { ...config.providers![0]!, zdr: true, datacenters: ['DE', 'IE'], status_page_url: 'https://status.acme.test' };
+    config.models![1]!.endpoints[0] = { ...config.models![1]!.endpoints[0]!, zdr: false };
+    const catalog = buildCatalog({ config, env: {}, knownKinds: OPENAI_ONLY });
+    expect(catalog.getModel('acme/chat')?.endpoints.map((e) => e.zdr)).toEqual([true, undefined]);
+    expect(catalog.getModel('openai/gpt-4o-mini')?.endpoints[0]?.zdr).toBe(false);
+    expect(catalog.providers.get('acme')?.facts).toEqual({
+      zdr: true,
+      datacenters: ['DE', 'IE'],
+      statusPageUrl: 'https://status.acme.test',
+    });
+    expect(catalog.providers.get('spare')?.facts).toEqual({});
+  });
+
+  it('gives a config provider with a built-in id the built-in facts under its own', () => {
+    const config: GatewayConfig = {
+      providers: [{ id: 'openai', kind: 'openai', base_url: 'http://127.0.0.1:9/v1', headquarters: 'IE' }],
+      models: [
+        { id: 'openai/gpt-4o-mini', endpoints: [{ provider: 'openai', upstream_model: 'm', pricing: { prompt: 0, completion: 0 } }] },
+      ],
+    };
+    const facts = buildCatalog({ config, env: {}, knownKinds: OPENAI_ONLY }).providers.get('openai')?.facts;
+    expect(facts).toMatchObject({ headquarters: 'IE', statusPageUrl: 'https://status.openai.com' });
+  });
+
   it('takes every routing fact of an endpoint and a model from the config, built-in scores replaced task by task', () => {
     const config = acmeConfig();
     config.models![0]!.endpoints[0] = {
@@ -117,7 +143,15 @@ describe('buildCatalog from the built-in table', () => {
   it('enables a provider when its key is set, with its public base URL and per-token prices', () => {
     const catalog = buildCatalog({ env: { OPENAI_API_KEY: 'sk-openai', MISTRAL_API_KEY: '  ' }, knownKinds: OPENAI_ONLY });
     expect([...catalog.providers.values()]).toEqual([
-      { id: 'openai', name: 'OpenAI', kind: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-openai', timeoutMs: 300_000 },
+      {
+        id: 'openai',
+        name: 'OpenAI',
+        kind: 'openai',
+        baseUrl: 'https://api.openai.com/v1',
+        apiKey: 'sk-openai',
+        timeoutMs: 300_000,
+        facts: expect.objectContaining({ privacyPolicyUrl: expect.stringMatching(/^https:\/\//), headquarters: 'US' }),
+      },
     ]);
     const mini = catalog.getModel('openai/gpt-4o-mini');
     expect(mini?.endpoints).toEqual([

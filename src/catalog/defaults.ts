@@ -20,5 +20,8 @@ export const SPEECH: Architecture = { input_modalities: ['text'], output_modalit
 /** A speech-to-text model: audio in, its transcript out ("transcription" is the reference's output modality for it). */
 export const TRANSCRIPTION: Architecture = { input_modalities: ['audio'], output_modalities: ['transcription'], tokenizer: 'Other' };
 
+/** A decision model: a state and typed questions in, probabilities out (the Decisions API), never text. */
+export const DECISIONS: Architecture = { input_modalities: ['text'], output_modalities: ['decisions'], tokenizer: 'Other' };
+
 /** A video generation model: a prompt (and frame images) in, video out. */
 export const VIDEO: Architecture = { input_modalities: ['text', 'image'], output_modalities: ['video'], tokenizer: 'Other' };

@@ -1,10 +1,10 @@
 import type { EndpointConfig, GatewayConfig, ModelConfig, ProviderConfig } from '../config/gateway-config-schema.js';
 import { normalizeBaseUrl } from './base-url.js';
-import { BUILTIN_MODELS } from './builtin/index.js';
+import { BUILTIN_MODELS, BUILTIN_PROVIDERS } from './builtin/index.js';
 import { BUILTIN_SCORES } from './builtin/model-scores.js';
 import { CatalogError } from './catalog-error.js';
-import { DEFAULT_TIMEOUT_MS, EMBEDDINGS, IMAGE, RERANK, SPEECH, TEXT_ONLY, TRANSCRIPTION, VIDEO } from './defaults.js';
-import type { Architecture, CatalogContents, Endpoint, Model, Pricing, Provider } from './types.js';
+import { DECISIONS, DEFAULT_TIMEOUT_MS, EMBEDDINGS, IMAGE, RERANK, SPEECH, TEXT_ONLY, TRANSCRIPTION, VIDEO } from './defaults.js';
+import type { Architecture, CatalogContents, Endpoint, Model, Pricing, Provider, ProviderFacts } from './types.js';
 
 /** The architecture each declared `type` other than chat stands for. */
 const TYPE_ARCHITECTURES: Readonly<Record<string, Architecture>> = {
@@ -14,11 +14,25 @@ const TYPE_ARCHITECTURES: Readonly<Record<string, Architecture>> = {
   speech: SPEECH,
   transcription: TRANSCRIPTION,
   video: VIDEO,
+  decisions: DECISIONS,
 };
 
 /** Whether the config file describes the catalog; one that does replaces the built-in table entirely. */
 export const declaresCatalog = (config: GatewayConfig | undefined): config is GatewayConfig =>
   (config?.providers?.length ?? 0) > 0 || (config?.models?.length ?? 0) > 0;
+
+/** A built-in provider's facts under those the config file states. */
+function factsOf(p: ProviderConfig): ProviderFacts {
+  const stated: ProviderFacts = {
+    ...(p.privacy_policy_url !== undefined ? { privacyPolicyUrl: p.privacy_policy_url } : {}),
+    ...(p.terms_of_service_url !== undefined ? { termsOfServiceUrl: p.terms_of_service_url } : {}),
+    ...(p.status_page_url !== undefined ? { statusPageUrl: p.status_page_url } : {}),
+    ...(p.headquarters !== undefined ? { headquarters: p.headquarters } : {}),
+    ...(p.datacenters !== undefined ? { datacenters: p.datacenters } : {}),
+    ...(p.zdr !== undefined ? { zdr: p.zdr } : {}),
+  };
+  return { ...BUILTIN_PROVIDERS.find((b) => b.id === p.id)?.facts, ...stated };
+}
 
 const toProvider = (p: ProviderConfig): Provider => ({
   id: p.id,
@@ -29,6 +43,7 @@ const toProvider = (p: ProviderConfig): Provider => ({
   ...(p.api_key !== undefined ? { apiKey: p.api_key } : {}),
   ...(p.headers !== undefined ? { headers: p.headers } : {}),
   timeoutMs: p.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+  facts: factsOf(p),
 });
 
 /** An endpoint that states no price would be served for $0 by accident; 0 must be written to mean free. */
@@ -44,7 +59,7 @@ function toPricing(model: ModelConfig, index: number, endpoint: EndpointConfig):
   return { ...endpoint.pricing, prompt: prompt ?? 0, completion: completion ?? 0 };
 }
 
-function toModel(m: ModelConfig): Model {
+function toModel(m: ModelConfig, zdrProviders: ReadonlySet<string>): Model {
   // The config format has no created date or modalities: a model the built-in table knows keeps them, and its scores.
   const known = BUILTIN_MODELS.get(m.id);
   const endpoints = m.endpoints.map((e, i): Endpoint => {
@@ -58,7 +73,8 @@ function toModel(m: ModelConfig): Model {
       ...(e.supported_parameters !== undefined ? { supportedParameters: e.supported_parameters } : {}),
       ...(e.quantization !== undefined ? { quantization: e.quantization } : {}),
       ...(e.data_collection !== undefined ? { dataCollection: e.data_collection } : {}),
-      ...(e.zdr !== undefined ? { zdr: e.zdr } : {}),
+      // A provider marked zero-data-retention marks its endpoints, so routing's zdr filters and /endpoints/zdr agree.
+      ...(e.zdr !== undefined ? { zdr: e.zdr } : zdrProviders.has(e.provider) ? { zdr: true } : {}),
       ...(e.distillable !== undefined ? { distillable: e.distillable } : {}),
       ...(e.supported_service_tiers !== undefined ? { supportedServiceTiers: e.supported_service_tiers } : {}),
       ...(e.max_audio_seconds !== undefined ? { maxAudioSeconds: e.max_audio_seconds } : {}),
@@ -82,8 +98,7 @@ function toModel(m: ModelConfig): Model {
 
 /** The providers and models a validated config file declares, and nothing else. */
 export function catalogFromConfig(config: GatewayConfig): CatalogContents {
-  return {
-    providers: (config.providers ?? []).map(toProvider),
-    models: (config.models ?? []).map(toModel),
-  };
+  const providers = (config.providers ?? []).map(toProvider);
+  const zdrProviders = new Set(providers.filter((p) => p.facts?.zdr === true).map((p) => p.id));
+  return { providers, models: (config.models ?? []).map((m) => toModel(m, zdrProviders)) };
 }

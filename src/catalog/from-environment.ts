@@ -13,7 +13,7 @@ function enabledProvider(def: BuiltinProvider, env: NodeJS.ProcessEnv, knownKind
   const apiKey = envValue(env, def.apiKeyEnv)?.value;
   if (!apiKey) return undefined;
   const baseUrl = envBaseUrl(env, [def.baseUrlEnv]) ?? def.baseUrl;
-  return { id: def.id, name: def.name, kind: def.kind, baseUrl, apiKey, timeoutMs: DEFAULT_TIMEOUT_MS };
+  return { id: def.id, name: def.name, kind: def.kind, baseUrl, apiKey, timeoutMs: DEFAULT_TIMEOUT_MS, facts: def.facts };
 }
 
 /** Models several enabled providers serve become one model with an endpoint per provider. */

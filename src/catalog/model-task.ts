@@ -1,15 +1,15 @@
 import type { Model } from './types.js';
 
-/** What a model is called for: chat completions, reranking, embeddings, image generation, speech, transcription or video generation jobs. */
-export type ModelTask = 'chat' | 'rerank' | 'embeddings' | 'image' | 'speech' | 'transcription' | 'video';
+/** What a model is called for: chat completions, reranking, embeddings, image generation, speech, transcription, video generation jobs or decisions. */
+export type ModelTask = 'chat' | 'rerank' | 'embeddings' | 'image' | 'speech' | 'transcription' | 'video' | 'decisions';
 
 /** The tasks other than chat, each named by the output modality that marks it. */
-const OUTPUT_TASKS = ['rerank', 'embeddings', 'speech', 'transcription', 'video'] as const;
+const OUTPUT_TASKS = ['rerank', 'embeddings', 'speech', 'transcription', 'video', 'decisions'] as const;
 
 /**
  * Read from the model's output modalities, the reference's own vocabulary
- * (its OutputModality has "rerank", "embeddings", "image", "speech", "transcription" and "video"), so /models
- * shows the same fact the router acts on.
+ * (its OutputModality has "rerank", "embeddings", "image", "speech", "transcription" and "video", and allows
+ * unknown values: a decision model's is "decisions"), so /models shows the same fact the router acts on.
  */
 export const modelTask = (model: Pick<Model, 'architecture'>): ModelTask => {
   const outputs = model.architecture.output_modalities;

@@ -49,6 +49,18 @@ export interface Pricing {
   overrides?: readonly PricingOverride[];
 }
 
+/** What GET /providers says of a provider beyond its name (the reference's provider fields); unknown when absent. */
+export interface ProviderFacts {
+  privacyPolicyUrl?: string;
+  termsOfServiceUrl?: string;
+  statusPageUrl?: string;
+  /** ISO 3166-1 alpha-2 country codes. */
+  headquarters?: string;
+  datacenters?: readonly string[];
+  /** The provider retains no request data: its endpoints are zero-data-retention unless one says otherwise. */
+  zdr?: boolean;
+}
+
 export interface Provider {
   /** Slug that endpoints name, e.g. "openai". */
   id: string;
@@ -61,6 +73,7 @@ export interface Provider {
   apiKey?: string;
   headers?: Readonly<Record<string, string>>;
   timeoutMs: number;
+  facts?: ProviderFacts;
 }
 
 /** One provider serving one model. Optional numbers are unknown when absent. */

@@ -10,7 +10,8 @@ export function adapterFor<A>(
 ): { adapter: A; target: UpstreamTarget } {
   const model = services.catalog.getModel(attempt.modelId);
   if (!model) throw Errors.modelNotFound(attempt.modelId);
-  const target = services.catalog.targetFor(model, attempt.endpoint);
+  const own = services.catalog.targetFor(model, attempt.endpoint);
+  const target = attempt.credential ? { ...own, apiKey: attempt.credential.apiKey() } : own;
   const adapter = services.adapters[target.kind];
   if (!adapter) throw Errors.internal();
   return { adapter, target };

@@ -10,6 +10,8 @@ export interface AttemptOutcome {
   /** HTTP status of the upstream, or the failure kind when there was none. */
   error?: { status?: number; failure: string; message: string; provider_code?: string };
   latency_ms: number;
+  /** Set when the attempt went out on a BYOK credential. */
+  is_byok?: true;
 }
 
 export function describeFailure(error: unknown): NonNullable<AttemptOutcome['error']> {

@@ -17,20 +17,47 @@ import { serveRun } from './serve-run.js';
 import { serviceMetadata } from './service-metadata.js';
 import { settleRun } from './settle-run.js';
 import { sumUsage, withWebSearches } from './sum-usage.js';
+import { toolBilling } from './tool-billing.js';
 
 /** The server tools a run has (its plugins' and its `tools` entries'). */
 export const serverToolsOf = (services: ChatServices, run: ChatRun) =>
   services.pipeline.serverTools.active(run.plugins ?? new Map(), run.request.server_tools);
 
-/** The server-tool loop's options for one attempt: stop conditions, prices for max_cost, inner calls linked to the run. */
+/** The server-tool loop's options for one attempt: stop conditions, prices for max_cost, inner calls and tools' own work linked to the run. */
 export function toolLoopOptions(services: ChatServices, run: ChatRun, attempt: Attempt<Endpoint>, signal: AbortSignal): ToolLoopOptions {
   return {
     signal,
     model: attempt.modelId,
     inner: innerCalls(services, run, completeChat),
+    billing: toolBilling(services, run),
     conditions: stopConditions(run.request.stop_server_tools_when),
     costOf: (usage) => computeCost(attempt.endpoint.pricing, usage, new Date(run.startedAt)).total,
   };
+}
+
+/**
+ * One attempt's completion, running the server tools the model calls when
+ * the run has some (chat's and Responses' alike): each further call of the
+ * loop is held for first, on top of what the calls so far cost.
+ */
+export async function completeWithRunTools(
+  services: ChatServices,
+  run: ChatRun,
+  attempt: Attempt<Endpoint>,
+  complete: (request: ChatRun['request']) => Promise<ChatCompletion>,
+  signal: AbortSignal,
+): Promise<{ result: ChatCompletion; entry?: PipelineEntry; innerCost: number }> {
+  const serverTools = serverToolsOf(services, run);
+  if (serverTools.length === 0) return { result: await complete(run.request), innerCost: 0 };
+  let spent: Usage | undefined;
+  let calls = 0;
+  const step = async (request: ChatRun['request']) => {
+    if (calls++ > 0) await holdForNextCall(services, run, attempt, request, spent);
+    const completion = await complete(request);
+    spent = sumUsage(spent, completion.usage);
+    return completion;
+  };
+  return completeWithServerTools(run.request, serverTools, step, toolLoopOptions(services, run, attempt, signal));
 }
 
 /**
@@ -75,17 +102,7 @@ export function completeChatRun(
         return { result: completion, innerCost: 0, native: message };
       }
       const complete = (request: ChatRun['request']) => adapter.complete(request, target, { signal, endUserId: run.endUserId });
-      if (serverTools.length === 0) return { result: await complete(run.request), innerCost: 0 };
-      // Each further call of the loop is held for first, on top of what the calls so far cost.
-      let spent: Usage | undefined;
-      let calls = 0;
-      const step = async (request: ChatRun['request']) => {
-        if (calls++ > 0) await holdForNextCall(services, run, attempt, request, spent);
-        const completion = await complete(request);
-        spent = sumUsage(spent, completion.usage);
-        return completion;
-      };
-      return completeWithServerTools(run.request, serverTools, step, toolLoopOptions(services, run, attempt, signal));
+      return completeWithRunTools(services, run, attempt, complete, signal);
     },
     async ({ result, attempt, outcomes }) => {
       const withTools: ChatRun = result.entry

@@ -28,6 +28,23 @@ describe('generation content', () => {
     expect(left.length).toBeLessThan(40);
   });
 
+  it('reads each message a bounded number of times however many must go (linear, not once per message dropped)', () => {
+    let reads = 0;
+    const counted = (i: number): ChatMessage => ({
+      role: 'user',
+      get content() {
+        reads++;
+        return `${i}`.padEnd(400, '.');
+      },
+    });
+    const many = Array.from({ length: 1_200 }, (_, i) => counted(i));
+    const newest = boundedMessages(many);
+    expect(newest.json.length).toBeLessThanOrEqual(CONTENT_LIMITS.input);
+    expect(newest.json.length).toBeGreaterThan(CONTENT_LIMITS.input - 100);
+    expect((JSON.parse(newest.json) as { content: string }[]).at(-1)!.content.startsWith('1199')).toBe(true);
+    expect(reads).toBeLessThanOrEqual(2 * many.length);
+  });
+
   it('shortens the last message when it alone is too long, and keeps nothing when even that is', () => {
     const parts = Array.from({ length: 60 }, () => ({ type: 'text' as const, text: 'y'.repeat(CONTENT_LIMITS.string) }));
     const one = boundedMessages([{ role: 'user', content: parts }]);

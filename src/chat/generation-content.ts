@@ -22,11 +22,29 @@ function cut(text: string | null, limit: number): { text: string | null; truncat
   return { text: text.slice(0, limit - MARK.length) + MARK, truncated: true };
 }
 
-/** The messages as JSON, each string no longer than `limit`. */
-const withStringsCut = (messages: readonly unknown[], limit: number) =>
-  JSON.stringify(messages, (_, value: unknown) =>
-    typeof value === 'string' && value.length > limit ? value.slice(0, limit - MARK.length) + MARK : value,
+/** A value as JSON, each string in it no longer than `limit`. */
+const withStringsCut = (value: unknown, limit: number): string =>
+  JSON.stringify(value, (_, inner: unknown) =>
+    typeof inner === 'string' && inner.length > limit ? inner.slice(0, limit - MARK.length) + MARK : inner,
   );
+
+/**
+ * The newest messages whose JSON (strings cut to CONTENT_LIMITS.string) fits
+ * CONTENT_LIMITS.input, or undefined when even the last alone does not. Each
+ * message is serialized once and the list's length summed from the end, so
+ * the time is linear in the messages however many must go.
+ */
+function newestThatFit(messages: readonly ChatMessage[]): string | undefined {
+  const kept: string[] = [];
+  let length = 1; // '[' and ']' less the comma the first one does not need
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const json = withStringsCut(messages[i], CONTENT_LIMITS.string);
+    if (length + json.length + 1 > CONTENT_LIMITS.input) break;
+    kept.push(json);
+    length += json.length + 1;
+  }
+  return kept.length > 0 ? `[${kept.reverse().join(',')}]` : undefined;
+}
 
 /**
  * The request's messages as JSON within CONTENT_LIMITS.input: whole when they
@@ -37,12 +55,10 @@ const withStringsCut = (messages: readonly unknown[], limit: number) =>
 export function boundedMessages(messages: readonly ChatMessage[]): { json: string; truncated: boolean } {
   const whole = JSON.stringify(messages);
   if (whole.length <= CONTENT_LIMITS.input) return { json: whole, truncated: false };
-  for (let first = 0; first < messages.length; first++) {
-    const json = withStringsCut(messages.slice(first), CONTENT_LIMITS.string);
-    if (json.length <= CONTENT_LIMITS.input) return { json, truncated: true };
-  }
+  const newest = newestThatFit(messages);
+  if (newest !== undefined) return { json: newest, truncated: true };
   for (let limit = CONTENT_LIMITS.string / 2; limit >= 64; limit /= 2) {
-    const json = withStringsCut(messages.slice(-1), limit);
+    const json = `[${withStringsCut(messages.at(-1), limit)}]`;
     if (json.length <= CONTENT_LIMITS.input) return { json, truncated: true };
   }
   return { json: '[]', truncated: true };

@@ -32,7 +32,13 @@ export function innerCalls(services: ChatServices, parent: ChatRun, completeChat
       ...(call.responseFormat ? { response_format: { type: call.responseFormat } } : {}),
     };
     const settings = await services.organizationSettings.get(parent.key.organization_id);
-    const context = { requestId: parent.requestId, origin: parent.origin, userAgent: parent.userAgent, wantsMetadata: false };
+    const context = {
+      requestId: parent.requestId,
+      origin: parent.origin,
+      appTitle: parent.appTitle ?? null,
+      userAgent: parent.userAgent,
+      wantsMetadata: false,
+    };
     const started = await startChatRun(services, parent.key, applyOrganizationDefaults(request, settings), context);
     // Each inner call holds what it can cost, as a client's request does, until its own row settles it.
     const run = await prepareReservedChat(services, { ...started, parentGenerationId: parent.id }, signal);

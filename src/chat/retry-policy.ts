@@ -18,6 +18,14 @@ export interface RetryBudget {
 
 const RETRYABLE_STATUS = (status: number) => status === 408 || status === 429 || status >= 500;
 
+/** The provider refused the credential (401, 403): another credential for the same provider may be accepted. */
+export const isRefusedCredential = (error: unknown): boolean =>
+  error instanceof UpstreamError && error.failure === 'status' && (error.details.status === 401 || error.details.status === 403);
+
+/** The provider's 429: for a BYOK credential, that key's own limit, not the endpoint's health. */
+export const isRateLimited = (error: unknown): boolean =>
+  error instanceof UpstreamError && error.failure === 'status' && error.details.status === 429;
+
 /** A failure that says something about the provider's health (not the request's fault, not ours). */
 export function isProviderFault(error: unknown): boolean {
   if (!(error instanceof UpstreamError)) return false;

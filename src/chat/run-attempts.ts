@@ -1,7 +1,7 @@
 import { UpstreamError } from '../protocol/upstream.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import { type AttemptOutcome, describeFailure, finalError } from './attempt-outcome.js';
-import { nextStep, type RetryBudget } from './retry-policy.js';
+import { isRefusedCredential, nextStep, type RetryBudget } from './retry-policy.js';
 
 export interface RunAttemptsOptions<E extends { provider: string }, R> {
   model: string;
@@ -43,6 +43,7 @@ export async function runAttempts<E extends { provider: string }, R>(options: Ru
           provider: attempt.endpoint.provider,
           status: 'success',
           latency_ms: options.now() - started,
+          ...(attempt.credential ? { is_byok: true } : {}),
         });
         return { result, attempt, outcomes };
       } catch (error) {
@@ -53,10 +54,12 @@ export async function runAttempts<E extends { provider: string }, R>(options: Ru
           status: 'failed',
           error: describeFailure(error),
           latency_ms: options.now() - started,
+          ...(attempt.credential ? { is_byok: true } : {}),
         });
         options.onFailure?.(attempt, error);
         const budget: RetryBudget = { maxWaitMs: options.budget.maxWaitMs, remainingMs: options.budget.totalWaitMs - waited };
-        const step = nextStep(error, budget, triedSame);
+        // A BYOK credential the provider refuses (401, 403) says nothing of the request: the plan's next credential may serve it.
+        const step = attempt.credential && isRefusedCredential(error) ? { action: 'next' as const } : nextStep(error, budget, triedSame);
         if (step.action === 'stop')
           throw error instanceof UpstreamError && error.failure === 'aborted' ? error : finalError(options.model, outcomes, error);
         if (step.action === 'retry-same') {

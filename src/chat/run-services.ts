@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { LedgerWriter } from '../accounting/ledger-writer.js';
 import type { SpendReservations } from '../accounting/reservations.js';
+import type { CredentialCache } from '../byok/credential-cache.js';
 import type { Catalog } from '../catalog/types.js';
+import type { TaskSampler } from '../classifications/task-sampler.js';
 import type { SettingsCache } from '../organization-settings/settings-cache.js';
 import type { Pipeline } from '../plugins/pipeline.js';
 import type { PresetCache } from '../presets/preset-cache.js';
@@ -10,6 +12,7 @@ import type { EndpointHealth } from '../routing/endpoint-health.js';
 import type { ProviderPins } from '../routing/provider-pins.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
+import type { WorkspaceCache } from '../workspaces/workspace-cache.js';
 import type { RunObserver } from './run-observer.js';
 
 /** What every flow (chat, rerank) needs beyond the request; built once in app.ts. */
@@ -33,6 +36,12 @@ export interface RunServices {
   spend: SpendReservations;
   /** Metrics and traces of the runs (observability/); none in unit tests. */
   observer?: RunObserver;
+  /** BYOK credentials (byok/credential-cache.ts): a plan's attempts go out on those the request may use. */
+  byok?: CredentialCache;
+  /** The share of a BYOK generation's endpoint price the gateway charges (0 by default: the provider bills the organization). */
+  byokFeeRate?: number;
+  /** Picks the chat requests whose prompt features the task classifications count (classifications/task-sampler.ts). */
+  taskSampler?: TaskSampler;
 }
 
 /** What the chat flows need beyond the request; built once in app.ts. */
@@ -48,4 +57,6 @@ export interface ChatServices extends RunServices {
   organizationSettings: SettingsCache;
   /** Presets a request may name, cached the same way. */
   presets: PresetCache;
+  /** Each workspace's default models and provider sort, cached the same way. */
+  workspaces: WorkspaceCache;
 }

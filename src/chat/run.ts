@@ -31,6 +31,8 @@ export interface Run<R extends RoutedRequest> {
   task: ModelTask;
   requestId: string;
   origin: string | null;
+  /** The X-Title the request stated, for the datasets' app rankings. */
+  appTitle?: string | null;
   userAgent: string | null;
   endUserId: string;
   attempts: Attempt<Endpoint>[];
@@ -45,6 +47,8 @@ export interface Run<R extends RoutedRequest> {
   reservation?: Reservation;
   /** The client's messages, when its organization stores content: written with the ledger row, with the answer (generation-content.ts). */
   storedInput?: readonly ChatMessage[];
+  /** Called once the run's ledger row is written (a client's request is then not recorded as a refusal too). */
+  recorded?: () => void;
 }
 
 /** The plugins in force for one request, by id. */
@@ -82,7 +86,9 @@ export interface NativeMessagesRequest {
 export interface RunContext {
   requestId: string;
   origin: string | null;
+  appTitle?: string | null;
   userAgent: string | null;
   wantsMetadata: boolean;
   storedInput?: readonly ChatMessage[];
+  recorded?: () => void;
 }

@@ -6,7 +6,7 @@ import { type Attempt, endpointKey } from '../routing/plan-attempts.js';
 import type { ProviderPins } from '../routing/provider-pins.js';
 import { type AttemptOutcome, describeFailure } from './attempt-outcome.js';
 import { recordCacheHolder } from './prompt-cache-pins.js';
-import { isProviderFault } from './retry-policy.js';
+import { isProviderFault, isRateLimited } from './retry-policy.js';
 import type { RoutedRequest, Run } from './run.js';
 import { type AttemptsResult, type RunAttemptsOptions, runAttempts } from './run-attempts.js';
 import type { RunServices } from './run-services.js';
@@ -30,9 +30,15 @@ export function attemptOptions<R>(
     sleep: services.sleep,
     now: () => services.clock().getTime(),
     budget: services.retryBudget,
-    // Only the provider's faults count against its health, not a request it rightly refused.
+    // Only the provider's faults count against its health, not a request it rightly refused, nor a BYOK key's own rate limit.
     onFailure: (attempt, error) => {
-      if (isProviderFault(error)) services.health.recordFailure(endpointKey(attempt.modelId, attempt.endpoint.provider));
+      if (!isProviderFault(error)) return;
+      const rateLimited = isRateLimited(error);
+      if (attempt.credential && rateLimited) return;
+      services.health.recordFailure(endpointKey(attempt.modelId, attempt.endpoint.provider), {
+        rateLimited,
+        error: describeFailure(error),
+      });
     },
   };
 }
@@ -88,14 +94,18 @@ export async function failRun(
 ): Promise<unknown> {
   const outcomes = isGatewayError(error) && Array.isArray(error.metadata?.attempts) ? (error.metadata.attempts as AttemptOutcome[]) : known;
   const cancelled = error instanceof UpstreamError && error.failure === 'aborted';
-  if (outcomes.length > 0 || cancelled) {
+  // A refusal with no attempt is recorded by the routes' error hook (api/refusals), which a stream's reply, taken over
+  // (hijacked) before its attempts, no longer reaches: a stream's is recorded here.
+  if (outcomes.length > 0 || cancelled || streamed) {
     await settleRun(services, run, {
       status: cancelled ? 'cancelled' : 'error',
       streamed,
       outcomes,
       error: isGatewayError(error)
         ? runError(error)
-        : { code: 502, name: Errors.upstreamFailed.code, message: describeFailure(error).message },
+        : outcomes.length > 0
+          ? { code: 502, name: Errors.upstreamFailed.code, message: describeFailure(error).message }
+          : runError(Errors.internal()),
     });
   }
   if (error instanceof GatewayError && run.wantsMetadata)

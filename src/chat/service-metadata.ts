@@ -86,6 +86,7 @@ export function serviceMetadata(facts: RoutingFacts) {
       model: a.model,
       status: attemptStatus(a),
       latency_ms: a.latency_ms,
+      is_byok: a.is_byok === true,
       ...(a.error ? { error: a.error } : {}),
     })),
     endpoints: {
@@ -103,7 +104,7 @@ export function serviceMetadata(facts: RoutingFacts) {
       }),
       excluded: excluded.map((c) => ({ model: c.model, provider: c.provider, reason: c.reason })),
     },
-    is_byok: false,
+    is_byok: served?.is_byok === true,
     region: null,
     requested: facts.router?.model ?? facts.requested.model ?? facts.requested.models?.[0] ?? '',
     strategy,

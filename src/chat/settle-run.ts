@@ -1,11 +1,11 @@
 import { computeCost } from '../accounting/compute-cost.js';
 import type { ModelTask } from '../catalog/model-task.js';
 import type { Endpoint } from '../catalog/types.js';
-import type { FinishReason, Usage } from '../protocol/chat.js';
+import type { ChatMessage, FinishReason, Usage } from '../protocol/chat.js';
 import type { ErrorCode, GatewayError } from '../protocol/gateway-error.js';
 import { servedSample } from '../routing/endpoint-stats.js';
 import { type Attempt, endpointKey } from '../routing/plan-attempts.js';
-import type { GenerationStatus } from '../store/schema.js';
+import type { GenerationRecord, GenerationStatus } from '../store/schema.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
 import { type GeneratedText, generationContent } from './generation-content.js';
 import type { RoutedRequest, Run } from './run.js';
@@ -29,6 +29,8 @@ export interface RunEnd {
   error?: { code: number; name: ErrorCode; message: string };
   /** A rerank's billed search units: the endpoint's `request` price applies once per unit. */
   searchUnits?: number;
+  /** The upstream calls a run made when more than one (decisions on a chat model: one per question): the `request` price applies to each. */
+  calls?: number;
   /** The images an image model made: the endpoint's `image` price applies once per image. */
   images?: number;
   /** The checked tokens of the images an image model was sent to edit, at the endpoint's `image_token` price. */
@@ -49,7 +51,7 @@ export const runError = (error: GatewayError): NonNullable<RunEnd['error']> => (
 });
 
 /** The ledger's api_type of each task (the reference's names). */
-const API_TYPES: Record<ModelTask, string> = {
+export const API_TYPES: Record<ModelTask, string> = {
   chat: 'completions',
   rerank: 'rerank',
   embeddings: 'embeddings',
@@ -57,6 +59,7 @@ const API_TYPES: Record<ModelTask, string> = {
   speech: 'tts',
   transcription: 'stt',
   video: 'video',
+  decisions: 'decisions',
 };
 
 /**
@@ -65,7 +68,7 @@ const API_TYPES: Record<ModelTask, string> = {
  * unrecorded. A run that stores its content writes it in the same commit.
  */
 export async function settleRun(
-  services: Pick<RunServices, 'ledger' | 'clock'> & Partial<Pick<RunServices, 'health' | 'observer'>>,
+  services: Pick<RunServices, 'ledger' | 'clock'> & Partial<Pick<RunServices, 'health' | 'observer' | 'byokFeeRate' | 'taskSampler'>>,
   run: Run<RoutedRequest>,
   end: RunEnd,
 ): Promise<{ cost: number }> {
@@ -78,7 +81,7 @@ export async function settleRun(
     );
   const cost =
     end.attempt && end.usage
-      ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? 1, {
+      ? computeCost(end.attempt.endpoint.pricing, end.usage, new Date(run.startedAt), end.searchUnits ?? end.calls ?? 1, {
           images: end.images,
           imageTokens: end.imageTokens,
           characters: end.characters,
@@ -86,59 +89,66 @@ export async function settleRun(
         })
       : { total: 0, cacheDiscount: 0 };
   services.observer?.settled(run, end, cost.total);
-  await services.ledger.record(
-    {
-      id: run.id,
-      organization_id: run.key.organization_id,
-      workspace_id: run.key.workspace_id,
-      api_key_hash: run.key.hash,
-      request_id: run.requestId,
-      upstream_id: end.upstreamId ?? null,
-      model: end.attempt?.modelId ?? run.routing.planned[0]?.model ?? run.request.model ?? 'unknown',
-      provider_name: end.attempt?.endpoint.provider ?? end.outcomes.at(-1)?.provider ?? null,
-      upstream_model: end.attempt?.endpoint.upstreamModel ?? null,
-      app_id: run.key.app_id,
-      external_user: run.key.external_user,
-      user_hash: run.endUserId,
-      session_id: run.request.session_id ?? null,
-      api_type: API_TYPES[run.task],
-      status: end.status,
-      streamed: end.streamed ? 1 : 0,
-      cancelled: end.status === 'cancelled' ? 1 : 0,
-      finish_reason: end.finishReason ?? null,
-      native_finish_reason: end.nativeFinishReason ?? null,
-      service_tier: end.serviceTier ?? null,
-      tokens_prompt: end.usage?.prompt_tokens ?? 0,
-      tokens_completion: end.usage?.completion_tokens ?? 0,
-      tokens_cached: end.usage?.prompt_tokens_details?.cached_tokens ?? 0,
-      tokens_cache_write: end.usage?.prompt_tokens_details?.cache_write_tokens ?? 0,
-      tokens_reasoning: end.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
-      total_cost: cost.total,
-      cache_discount: cost.cacheDiscount,
-      latency_ms: now.getTime() - run.startedAt,
-      ttft_ms: end.ttftMs ?? null,
-      generation_time_ms: end.ttftMs != null ? now.getTime() - run.startedAt - end.ttftMs : null,
-      error_code: end.error?.code ?? null,
-      error_name: end.error?.name ?? null,
-      error_message: end.error?.message ?? null,
-      routing: JSON.stringify({
-        ...run.routing,
-        attempts: end.outcomes,
-        ...(end.searchUnits !== undefined ? { search_units: end.searchUnits } : {}),
-        ...(end.images !== undefined ? { images: end.images } : {}),
-        ...(end.imageTokens !== undefined ? { input_image_tokens: end.imageTokens } : {}),
-        ...(end.characters !== undefined ? { characters: end.characters } : {}),
-        ...(end.seconds !== undefined ? { seconds: end.seconds } : {}),
-      }),
-      origin: run.origin,
-      user_agent: run.userAgent,
-      created_at: new Date(run.startedAt).toISOString(),
-      parent_generation_id: run.parentGenerationId ?? null,
-      usage_estimated: end.usageEstimated ? 1 : 0,
-    },
-    run.storedInput ? generationContent(run, run.storedInput, end.output) : undefined,
-  );
+  // On a BYOK credential the provider bills the organization: the charge is the operator's fee, the endpoint's price is byok_usage.
+  const byok = end.attempt?.credential !== undefined;
+  const charge = byok ? cost.total * (services.byokFeeRate ?? 0) : cost.total;
+  const row: GenerationRecord = {
+    id: run.id,
+    organization_id: run.key.organization_id,
+    workspace_id: run.key.workspace_id,
+    api_key_hash: run.key.hash,
+    request_id: run.requestId,
+    upstream_id: end.upstreamId ?? null,
+    model: end.attempt?.modelId ?? run.routing.planned[0]?.model ?? run.request.model ?? 'unknown',
+    provider_name: end.attempt?.endpoint.provider ?? end.outcomes.at(-1)?.provider ?? null,
+    upstream_model: end.attempt?.endpoint.upstreamModel ?? null,
+    app_id: run.key.app_id,
+    external_user: run.key.external_user,
+    user_hash: run.endUserId,
+    session_id: run.request.session_id ?? null,
+    api_type: API_TYPES[run.task],
+    status: end.status,
+    streamed: end.streamed ? 1 : 0,
+    cancelled: end.status === 'cancelled' ? 1 : 0,
+    finish_reason: end.finishReason ?? null,
+    native_finish_reason: end.nativeFinishReason ?? null,
+    service_tier: end.serviceTier ?? null,
+    tokens_prompt: end.usage?.prompt_tokens ?? 0,
+    tokens_completion: end.usage?.completion_tokens ?? 0,
+    tokens_cached: end.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    tokens_cache_write: end.usage?.prompt_tokens_details?.cache_write_tokens ?? 0,
+    tokens_reasoning: end.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+    total_cost: charge,
+    is_byok: byok ? 1 : 0,
+    byok_cost: byok ? cost.total : 0,
+    cache_discount: cost.cacheDiscount,
+    latency_ms: now.getTime() - run.startedAt,
+    ttft_ms: end.ttftMs ?? null,
+    generation_time_ms: end.ttftMs != null ? now.getTime() - run.startedAt - end.ttftMs : null,
+    error_code: end.error?.code ?? null,
+    error_name: end.error?.name ?? null,
+    error_message: end.error?.message ?? null,
+    routing: JSON.stringify({
+      ...run.routing,
+      attempts: end.outcomes,
+      ...(end.searchUnits !== undefined ? { search_units: end.searchUnits } : {}),
+      ...(end.calls !== undefined ? { calls: end.calls } : {}),
+      ...(end.images !== undefined ? { images: end.images } : {}),
+      ...(end.imageTokens !== undefined ? { input_image_tokens: end.imageTokens } : {}),
+      ...(end.characters !== undefined ? { characters: end.characters } : {}),
+      ...(end.seconds !== undefined ? { seconds: end.seconds } : {}),
+    }),
+    origin: run.origin,
+    app_title: run.appTitle ?? null,
+    user_agent: run.userAgent,
+    created_at: new Date(run.startedAt).toISOString(),
+    parent_generation_id: run.parentGenerationId ?? null,
+    usage_estimated: end.usageEstimated ? 1 : 0,
+  };
+  await services.ledger.record(row, run.storedInput ? generationContent(run, run.storedInput, end.output) : undefined);
+  if (run.task === 'chat' && 'messages' in run.request) services.taskSampler?.offer(run.request.messages as readonly ChatMessage[], row);
+  run.recorded?.();
   // The row is committed: the hold becomes the cost (not awaited: this process's next hold already counts it).
-  void run.reservation?.settle(cost.total);
-  return { cost: cost.total };
+  void run.reservation?.settle(charge, byok ? cost.total : 0);
+  return { cost: charge };
 }

@@ -1,3 +1,5 @@
+import { withCredentials } from '../byok/credential-attempts.js';
+import { unknownModel } from '../catalog/closest-model.js';
 import { type ModelTask, modelTask } from '../catalog/model-task.js';
 import { Errors } from '../http/errors.js';
 import type { ChatRequest } from '../protocol/chat.js';
@@ -66,7 +68,11 @@ const TASK_ENDPOINTS: Record<ModelTask, string> = {
   speech: 'POST /audio/speech',
   transcription: 'POST /audio/transcriptions',
   video: 'POST /videos',
+  decisions: 'POST /api/alpha/decisions',
 };
+
+/** The tasks of the models that serve a task, where not only its own: a chat model serves decisions through the gateway. */
+const SERVED_BY: Partial<Record<ModelTask, readonly ModelTask[]>> = { decisions: ['decisions', 'chat'] };
 
 /**
  * Plans the attempts of a request for models of one task. An unknown model
@@ -118,15 +124,24 @@ function planRun<R extends RoutedRequest>(
     random: services.random ?? Math.random,
   });
   const unknown = plan.unknownModels[0];
-  if (unknown !== undefined) throw Errors.modelNotFound(unknown);
+  if (unknown !== undefined) throw unknownModel(services.catalog, unknown);
   for (const id of requested) {
     const other = modelTask(services.catalog.getModel(id)!);
-    if (other !== task)
+    if (!(SERVED_BY[task] ?? [task]).includes(other))
       throw Errors.invalidRequest(
         `Model ${id} is ${/^[aeiou]/.test(other) ? 'an' : 'a'} ${other} model: send it to ${TASK_ENDPOINTS[other]}`,
       );
   }
   if (plan.noEndpoint !== undefined) throw Errors.noEndpointMatchesPreferences({ candidates: plan.candidates }, plan.noEndpoint);
+  const { byok } = services;
+  const attempts = byok
+    ? withCredentials(
+        plan.attempts,
+        { organizationId: key.organization_id, workspaceId: key.workspace_id, keyHash: key.hash, userId: key.creator_user_id },
+        (provider) => byok.forProvider(key.organization_id, provider),
+        byok.fallsBack(key.organization_id),
+      )
+    : plan.attempts;
   return {
     id: newGenerationId(now),
     key,
@@ -135,7 +150,7 @@ function planRun<R extends RoutedRequest>(
     ...context,
     // Without a `user`, the key stands for the end user: still an identity, never a raw value.
     endUserId: services.hashEndUser(request.user ?? `key:${key.hash}`),
-    attempts: plan.attempts,
+    attempts,
     routing: {
       requested: { model: request.model, models: request.models },
       strategy: plan.strategy,

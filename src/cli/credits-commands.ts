@@ -3,6 +3,7 @@ import { toGrantRecord } from '../api/credits/grant-record.js';
 import { GrantCreditsBody } from '../api/credits/schemas.js';
 import { CREDITS_TOPIC } from '../credits/credits-cache.js';
 import { type CreditTotals, creditTotals, grantCredits } from '../credits/grant-credits.js';
+import { organizationReach } from '../store/reach.js';
 import { findOrganization } from '../store/repositories/organizations.js';
 import { announce } from './announce.js';
 import { checkAsApi, jsonOption } from './api-rules.js';
@@ -60,6 +61,6 @@ export async function showCreditsCommand(
 ): Promise<string> {
   const target = options.org ?? organizationId;
   if (!(await findOrganization(store.db, target))) throw new InvalidArgumentError(`--org ${target} is not an organization`);
-  const totals = await creditTotals(store.db, target);
+  const totals = await creditTotals(store.db, organizationReach(target));
   return options.json ? formatJson({ data: totals }) : formatFields({ organization_id: target, ...totalsFields(totals) });
 }

@@ -14,8 +14,8 @@ import { startGateway } from './start-gateway.js';
 /** The demo's providers and models: the simulator, reached at ${SIM_URL}. */
 const DEMO_CONFIG = new URL('../../examples/gateway.sim.yaml', import.meta.url);
 
-/** What the demo prints once it serves: two commands to paste, and where to go next. */
-export function demoInstructions(baseUrl: string, key: string): string {
+/** What the demo prints once it serves: commands to paste, its database for the command line, and where to go next. */
+export function demoInstructions(baseUrl: string, key: string, databaseUrl: string): string {
   const curl = (body: string, flags = '-s', path = '/chat/completions') =>
     `  curl ${flags} ${baseUrl}${path} \\\n` +
     `    -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' \\\n` +
@@ -28,7 +28,9 @@ export function demoInstructions(baseUrl: string, key: string): string {
     `The same, streamed:\n\n${curl(`{"model":"sim/chat","stream":true,${hello}}`, '-sN')}\n` +
     `Embeddings:\n\n${curl('{"model":"sim/embed","input":["Hello!","Goodbye!"]}', '-s', '/embeddings')}\n` +
     `The web console: ${new URL('/console/', baseUrl).href} (sign in with the key above).\n\n` +
-    `"model":"sim/flaky" falls back past a provider that answers 503; the models: curl -s ${baseUrl}/models\n\n`
+    `The command line reaches the demo's database with DATABASE_URL (from this folder, in another terminal):\n\n` +
+    `  DATABASE_URL='${databaseUrl}' node dist/main.js keys list\n\n` +
+    `"model":"sim/flaky" falls back past a provider that answers 503; the models: curl -s ${baseUrl}/models -H 'Authorization: Bearer ${key}'\n\n`
   );
 }
 
@@ -50,10 +52,11 @@ export async function runDemo(settings: Settings, out: NodeJS.WritableStream = p
   try {
     const env = { ...process.env, SIM_URL: simulator.url };
     const config = parseGatewayConfig(readFileSync(DEMO_CONFIG, 'utf8'), 'examples/gateway.sim.yaml', { knownKinds: PROVIDER_KINDS }, env);
+    const databaseUrl = `sqlite:${join(dir, 'gateway.sqlite')}`;
     const gateway = await startGateway(
       {
         ...settings,
-        databaseUrl: `sqlite:${join(dir, 'gateway.sqlite')}`,
+        databaseUrl,
         configPath: undefined,
         bootstrapManagementKey: key,
         redisUrl: undefined,
@@ -61,7 +64,7 @@ export async function runDemo(settings: Settings, out: NodeJS.WritableStream = p
       },
       { config, logger, portSetting: 'PORT (or --port)' },
     );
-    out.write(demoInstructions(gateway.baseUrl, key));
+    out.write(demoInstructions(gateway.baseUrl, key, databaseUrl));
     stopOnSignal(async () => {
       await gateway.stop();
       await cleanUp();

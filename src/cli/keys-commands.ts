@@ -5,7 +5,11 @@ import { toKeyRecord } from '../api/keys/key-record.js';
 import { CreateKeyBody, KEYS_PAGE_SIZE, ListKeysQuery, UpdateKeyBody } from '../api/keys/schemas.js';
 import { API_KEY_TOPIC } from '../services.js';
 import type { Store } from '../store/database.js';
+import { organizationReach } from '../store/reach.js';
 import { type ApiKeyRow, deleteApiKey, findApiKey, listApiKeys } from '../store/repositories/api-keys.js';
+import { organizationRoles, workspaceRole } from '../store/repositories/workspace-members.js';
+import type { Workspace } from '../store/repositories/workspaces.js';
+import { type KeyCreator, newManagementScope } from '../workspaces/management-reach.js';
 import { announce } from './announce.js';
 import { checkAsApi, jsonOption } from './api-rules.js';
 import { formatFields, formatJson, formatTable, usd } from './output.js';
@@ -49,12 +53,21 @@ const showRecord = (row: ApiKeyRow, now: Date, json: boolean) =>
 export interface CreateKeyOptions {
   name: string;
   management: boolean;
+  /** The key's workspace (its id), else the default one. */
+  workspace?: string;
+  /** A management key that manages only its workspace. */
+  workspaceScope?: boolean;
+  /** The member the key is for. */
+  creatorUserId?: string;
   limit?: string;
   limitReset?: string;
   expiresAt?: string;
 }
 
-/** Creates a key in the default workspace; the key itself is returned once, its hash is told on stderr. */
+/**
+ * Creates a key (in the default workspace unless one is named); the key itself is returned once, its hash is told on stderr.
+ * A management key's scope follows newManagementScope: a workspace admin's key manages only that workspace.
+ */
 export async function createKey(
   { store, organizationId, now }: KeyCommandContext,
   options: CreateKeyOptions,
@@ -66,11 +79,16 @@ export async function createKey(
       ...(options.limit !== undefined ? { limit: jsonOption(options.limit) } : {}),
       ...(options.limitReset !== undefined ? { limit_reset: jsonOption(options.limitReset) } : {}),
       ...(options.expiresAt !== undefined ? { expires_at: options.expiresAt } : {}),
+      ...(options.workspace !== undefined ? { workspace_id: options.workspace } : {}),
+      ...(options.creatorUserId !== undefined ? { creator_user_id: options.creatorUserId } : {}),
     },
     'body',
   );
+  if (options.workspaceScope && !options.management)
+    throw new InvalidArgumentError('--workspace-scope is for management keys (--management)');
   const expiresAt = keyExpiry(body.expires_at, now);
-  const workspace = await keyWorkspace(store.db, organizationId, undefined);
+  const workspace = await keyWorkspace(store.db, organizationId, body.workspace_id);
+  const creator = body.creator_user_id ? await keyCreator(store, organizationId, workspace, body.creator_user_id) : undefined;
   return createApiKey(
     store.db,
     {
@@ -78,12 +96,21 @@ export async function createKey(
       workspaceId: workspace.id,
       name: body.name,
       isManagement: options.management,
+      managementScope: options.management ? newManagementScope(options.workspaceScope ?? false, creator) : null,
+      creatorUserId: creator?.userId ?? null,
       limit: body.limit ?? null,
       limitReset: body.limit_reset ?? null,
       expiresAt,
     },
     now.toISOString(),
   );
+}
+
+/** The member a key is made for, with their roles; one who is not a member of the organization is refused as the API refuses them. */
+async function keyCreator(store: Store, organizationId: string, workspace: Workspace, userId: string): Promise<KeyCreator> {
+  const organizationRole = (await organizationRoles(store.db, organizationId, [userId])).get(userId);
+  if (!organizationRole) throw new InvalidArgumentError(`creator_user_id ${userId} is not a member of this organization`);
+  return { userId, organizationRole, workspaceRole: await workspaceRole(store.db, workspace, userId) };
 }
 
 export interface ListKeysOptions {
@@ -106,7 +133,7 @@ export async function listKeys({ store, organizationId, now }: KeyCommandContext
   );
   const workspace = await keyWorkspace(store.db, organizationId, query.workspace_id);
   const rows = await listApiKeys(store.db, {
-    organizationId,
+    reach: organizationReach(organizationId),
     workspaceId: workspace.id,
     includeDisabled: query.include_disabled ?? false,
     offset: query.offset ?? 0,
@@ -162,7 +189,7 @@ export async function changeKey(context: KeyCommandContext, hash: string, option
     );
   }
   const { store, organizationId, redisUrl, now } = context;
-  const row = await updateKey(store.db, organizationId, hash, body, now);
+  const row = await updateKey(store.db, organizationReach(organizationId), hash, body, now);
   if (!row) throw notFound(hash);
   await announce(store, redisUrl, API_KEY_TOPIC, row.hash);
   return showRecord(row, now, options.json);

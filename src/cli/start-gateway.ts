@@ -4,12 +4,14 @@ import { LedgerOutbox } from '../accounting/ledger-outbox.js';
 import { keyRateLimiter } from '../accounts/key-rate-limiter.js';
 import { Lifecycle } from '../api/health/lifecycle.js';
 import { API_PREFIX, buildApp } from '../app.js';
+import { byokSettings } from '../byok/byok-settings.js';
 import { buildCatalog } from '../catalog/build-catalog.js';
 import { discoverLocalServers } from '../catalog/discover-local-models.js';
 import { declaresCatalog } from '../catalog/from-config.js';
 import type { GatewayConfig } from '../config/gateway-config-schema.js';
 import { pluginSettings } from '../config/plugin-settings.js';
 import type { Settings } from '../config/settings.js';
+import { filesService } from '../files/open-file-storage.js';
 import { Shutdown } from '../http/shutdown.js';
 import { type MetricsServer, startMetricsServer } from '../observability/metrics/metrics-server.js';
 import { Observability } from '../observability/observability.js';
@@ -144,6 +146,9 @@ export async function startGateway(settings: Settings, { config, logger, portSet
       clientLimits: settings.clientLimits,
       upstreamLimits: settings.upstreamLimits,
       observability: operations.observability,
+      byok: byokSettings(process.env),
+      files: filesService(settings.files, store.db),
+      containers: settings.containers,
     });
     address = await app.listen({ host: settings.host, port: settings.port }).catch((error: unknown) => {
       throw listenFailure(error, settings.host, settings.port, portSetting);

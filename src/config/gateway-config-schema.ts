@@ -5,6 +5,8 @@ import { TRANSCRIPTION_FORMATS } from '../protocol/transcription.js';
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9._-]*$', maxLength: 64 });
 const Usd = Type.Number({ minimum: 0 });
 const Fraction = Type.Number({ minimum: 0, maximum: 1 });
+/** ISO 3166-1 alpha-2, as the reference writes headquarters and datacenters. */
+const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
 
 /** A conditional price (reference PricingOverride): conditions, then the prices that replace the base ones. */
 const PricingOverrideSchema = Type.Object(
@@ -65,6 +67,14 @@ export const ProviderConfigSchema = Type.Object(
     api_key: Type.Optional(Type.String()),
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+    // What GET /providers shows; a built-in provider's id brings its own, which these replace.
+    privacy_policy_url: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+    terms_of_service_url: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+    status_page_url: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+    headquarters: Type.Optional(CountryCode),
+    datacenters: Type.Optional(Type.Array(CountryCode, { uniqueItems: true })),
+    /** The provider retains no request data: its endpoints count as zero-data-retention unless one sets `zdr: false`. */
+    zdr: Type.Optional(Type.Boolean()),
   },
   // Every other kind is called over HTTP, so it needs its base URL.
   { additionalProperties: false, if: { properties: { kind: { const: IN_PROCESS_KIND } } }, else: { required: ['base_url'] } },
@@ -104,7 +114,7 @@ export const ModelConfigSchema = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1 })),
     description: Type.Optional(Type.String()),
     /** What the model is called for: chat completions (the default), POST /rerank, POST /embeddings, POST /images, POST /audio/speech, POST /audio/transcriptions or POST /videos. */
-    type: Type.Optional(Type.Enum(['chat', 'rerank', 'embeddings', 'image', 'speech', 'transcription', 'video'])),
+    type: Type.Optional(Type.Enum(['chat', 'rerank', 'embeddings', 'image', 'speech', 'transcription', 'video', 'decisions'])),
     context_length: Type.Optional(Type.Integer({ minimum: 1 })),
     /** Replace the built-in scores of a model the built-in table knows, task by task. */
     scores: Type.Optional(ModelScoresSchema),

@@ -95,3 +95,69 @@ describe('readSettings: shared services', () => {
     );
   });
 });
+
+describe('readSettings: files', () => {
+  it('keeps files in ./data/files, up to 512 MiB each and 10 GiB a workspace, unless told otherwise', () => {
+    expect(readSettings({}, noLimit).files).toEqual({
+      storage: 'directory',
+      directory: './data/files',
+      maxBytes: 536_870_912,
+      workspaceQuotaBytes: 10_737_418_240,
+    });
+    const env = { FILES_STORAGE: 'database', FILES_DIR: '/srv/files', FILES_MAX_BYTES: '1024', FILES_WORKSPACE_QUOTA_BYTES: '4096' };
+    expect(readSettings(env, noLimit).files).toEqual({
+      storage: 'database',
+      directory: '/srv/files',
+      maxBytes: 1024,
+      workspaceQuotaBytes: 4096,
+    });
+  });
+
+  it('refuses a storage it does not have, and a size that is no whole number', () => {
+    expect(() => readSettings({ FILES_STORAGE: 'floppy' }, noLimit)).toThrow(
+      new SettingsError('FILES_STORAGE must be one of directory, database, s3 (got "floppy")'),
+    );
+    expect(() => readSettings({ FILES_MAX_BYTES: '1.5' }, noLimit)).toThrow(SettingsError);
+  });
+
+  it('reads the bucket of the s3 storage, path-style when an endpoint is named', () => {
+    const env = {
+      FILES_STORAGE: 's3',
+      FILES_S3_BUCKET: 'gateway-files',
+      FILES_S3_ENDPOINT: 'http://minio:9000',
+      FILES_S3_ACCESS_KEY_ID: 'AKIA1',
+      FILES_S3_SECRET_ACCESS_KEY: 'secret',
+      FILES_S3_PREFIX: 'files/',
+    };
+    expect(readSettings(env, noLimit).files.s3).toEqual({
+      bucket: 'gateway-files',
+      region: 'us-east-1',
+      endpoint: 'http://minio:9000',
+      forcePathStyle: true,
+      prefix: 'files/',
+      credentials: { accessKeyId: 'AKIA1', secretAccessKey: 'secret' },
+    });
+    expect(readSettings({ FILES_STORAGE: 's3', FILES_S3_BUCKET: 'b', FILES_S3_REGION: 'eu-west-1' }, noLimit).files.s3).toEqual({
+      bucket: 'b',
+      region: 'eu-west-1',
+      forcePathStyle: false,
+      prefix: '',
+    });
+    expect(readSettings({ FILES_S3_BUCKET: 'b' }, noLimit).files.s3).toBeUndefined();
+  });
+
+  it('refuses an s3 storage without a bucket, a half key pair, an endpoint that is no URL', () => {
+    expect(() => readSettings({ FILES_STORAGE: 's3' }, noLimit)).toThrow(
+      new SettingsError('FILES_S3_BUCKET is required when FILES_STORAGE is s3'),
+    );
+    expect(() => readSettings({ FILES_STORAGE: 's3', FILES_S3_BUCKET: 'b', FILES_S3_ACCESS_KEY_ID: 'AKIA1' }, noLimit)).toThrow(
+      /FILES_S3_ACCESS_KEY_ID and FILES_S3_SECRET_ACCESS_KEY go together/,
+    );
+    expect(() => readSettings({ FILES_STORAGE: 's3', FILES_S3_BUCKET: 'b', FILES_S3_ENDPOINT: 'minio:9000' }, noLimit)).toThrow(
+      /FILES_S3_ENDPOINT must be an http\(s\) URL/,
+    );
+    expect(() => readSettings({ FILES_STORAGE: 's3', FILES_S3_BUCKET: 'b', FILES_S3_FORCE_PATH_STYLE: 'yes' }, noLimit)).toThrow(
+      /FILES_S3_FORCE_PATH_STYLE must be true or false/,
+    );
+  });
+});

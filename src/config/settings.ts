@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
+import type { ContainerSettings } from '../containers/container-settings.js';
+import { FILE_DEFAULTS, type FileSettings } from '../files/file-settings.js';
+import { STORAGE_KINDS, type StorageKind } from '../files/storage/file-storage.js';
 import { type ClientLimits, DEFAULT_CLIENT_LIMITS } from '../http/client-limits.js';
+import type { S3Location } from '../net/s3-client.js';
 import { DEFAULT_UPSTREAM_BODY_LIMITS, type UpstreamBodyLimits } from '../providers/shared/upstream-body-limits.js';
 import { POSTGRES_POOL_DEFAULTS, REDIS_DEFAULTS } from '../store/shared-service-defaults.js';
+import { bootstrapKeyProblem } from './bootstrap-key.js';
+import { readContainerSettings } from './container-settings-env.js';
 import { type ObservabilityEnvironment, readObservabilitySettings } from './observability-settings.js';
 import { connectionCap, openFileLimit } from './open-file-limit.js';
 import { SettingsError } from './settings-error.js';
@@ -26,6 +32,10 @@ export interface Settings {
   sharedServices: SharedServiceSettings;
   /** Metrics, the access log and traces (docs/operations.md, "Metrics", "Traces", "Access log"). */
   observability: ObservabilityEnvironment;
+  /** Uploaded files: their storage, size cap and workspace quota (docs/files.md, "Settings"). */
+  files: FileSettings;
+  /** Containers of the code_interpreter tool: directory, sandbox caps, prices (docs/containers.md, "Settings"). */
+  containers: ContainerSettings;
 }
 
 export interface SharedServiceSettings {
@@ -76,9 +86,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, openFiles: ()
     throw new SettingsError(`PORT must be an integer from 0 to 65535 (got "${env.PORT}")`);
   }
   const bootstrapKey = env.GATEWAY_BOOTSTRAP_MANAGEMENT_KEY?.trim();
-  if (bootstrapKey !== undefined && bootstrapKey.length > 0 && bootstrapKey.length < 16) {
-    throw new SettingsError('GATEWAY_BOOTSTRAP_MANAGEMENT_KEY must be at least 16 characters long');
-  }
+  // A guessable first management key opens the whole gateway: a weak one is refused before anything starts.
+  const keyProblem = bootstrapKey ? bootstrapKeyProblem(bootstrapKey) : undefined;
+  if (keyProblem) throw new SettingsError(keyProblem);
   return {
     host: env.HOST ?? '127.0.0.1',
     port,
@@ -95,6 +105,49 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, openFiles: ()
     drainTimeoutMs: positiveInteger(env, 'DRAIN_TIMEOUT_MS', DEFAULT_DRAIN_TIMEOUT_MS),
     sharedServices: readSharedServiceSettings(env),
     observability: readObservabilitySettings(env),
+    files: readFileSettings(env),
+    containers: readContainerSettings(env),
+  };
+}
+
+function readFileSettings(env: NodeJS.ProcessEnv): FileSettings {
+  const storage = env.FILES_STORAGE?.trim() || FILE_DEFAULTS.storage;
+  if (!STORAGE_KINDS.includes(storage as StorageKind))
+    throw new SettingsError(`FILES_STORAGE must be one of ${STORAGE_KINDS.join(', ')} (got "${env.FILES_STORAGE}")`);
+  return {
+    storage: storage as StorageKind,
+    directory: env.FILES_DIR?.trim() || FILE_DEFAULTS.directory,
+    maxBytes: positiveInteger(env, 'FILES_MAX_BYTES', FILE_DEFAULTS.maxBytes),
+    workspaceQuotaBytes: positiveInteger(env, 'FILES_WORKSPACE_QUOTA_BYTES', FILE_DEFAULTS.workspaceQuotaBytes),
+    ...(storage === 's3' ? { s3: readS3FileSettings(env) } : {}),
+  };
+}
+
+/** FILES_S3_*: the bucket of FILES_STORAGE=s3 (docs/files.md, "Storage"). */
+function readS3FileSettings(env: NodeJS.ProcessEnv): S3Location {
+  const read = (name: string) => env[name]?.trim() || undefined;
+  const bucket = read('FILES_S3_BUCKET');
+  if (!bucket) throw new SettingsError('FILES_S3_BUCKET is required when FILES_STORAGE is s3');
+  const endpoint = read('FILES_S3_ENDPOINT');
+  if (endpoint !== undefined && !/^https?:\/\/[^/]/.test(endpoint))
+    throw new SettingsError(`FILES_S3_ENDPOINT must be an http(s) URL (got "${endpoint}")`);
+  const pathStyle = read('FILES_S3_FORCE_PATH_STYLE');
+  if (pathStyle !== undefined && pathStyle !== 'true' && pathStyle !== 'false')
+    throw new SettingsError(`FILES_S3_FORCE_PATH_STYLE must be true or false (got "${pathStyle}")`);
+  const accessKeyId = read('FILES_S3_ACCESS_KEY_ID');
+  const secretAccessKey = read('FILES_S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined))
+    throw new SettingsError(
+      'FILES_S3_ACCESS_KEY_ID and FILES_S3_SECRET_ACCESS_KEY go together: set both, or neither for the default credentials',
+    );
+  return {
+    bucket,
+    region: read('FILES_S3_REGION') ?? 'us-east-1',
+    ...(endpoint ? { endpoint } : {}),
+    // An S3-compatible store's endpoint is path-style as a rule; AWS's own is virtual-hosted.
+    forcePathStyle: pathStyle === undefined ? endpoint !== undefined : pathStyle === 'true',
+    prefix: read('FILES_S3_PREFIX') ?? '',
+    ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
   };
 }
 

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { Errors } from '../http/errors.js';
+import { organizationReach, type Reach } from '../store/reach.js';
 import { type CreditGrantRow, insertCreditGrant, totalCredits } from '../store/repositories/credit-grants.js';
+import { workspaceSpend } from '../store/repositories/generations.js';
 import { findOrganization } from '../store/repositories/organizations.js';
 import { organizationUsage } from '../store/repositories/usage-hourly.js';
 import type { Database } from '../store/schema.js';
@@ -22,10 +24,15 @@ export interface CreditTotals {
   total_usage: number;
 }
 
-/** GET /credits: what was granted (0 when nothing was: no balance is checked then) and what the organization spent in all. */
-export async function creditTotals(db: Kysely<Database>, organizationId: string): Promise<CreditTotals> {
-  const [credits, usage] = await Promise.all([totalCredits(db, organizationId), organizationUsage(db, organizationId)]);
-  return { total_credits: roundUsd(credits ?? 0), total_usage: roundUsd(usage) };
+/**
+ * GET /credits: what was granted (0 when nothing was: no balance is checked then) and what the organization spent in all;
+ * for a key scoped to a workspace, the organization's credits (what the workspace draws on) and what that workspace spent.
+ */
+export async function creditTotals(db: Kysely<Database>, reach: Reach): Promise<CreditTotals> {
+  const { organizationId, workspaceId } = reach;
+  const usage = workspaceId === null ? organizationUsage(db, organizationId) : workspaceSpend(db, organizationId, workspaceId);
+  const [credits, spent] = await Promise.all([totalCredits(db, organizationId), usage]);
+  return { total_credits: roundUsd(credits ?? 0), total_usage: roundUsd(spent) };
 }
 
 /**
@@ -54,5 +61,5 @@ export async function grantCredits(
     granted_by: request.grantedBy,
     created_at: now.toISOString(),
   });
-  return { grant, ...(await creditTotals(db, request.organizationId)) };
+  return { grant, ...(await creditTotals(db, organizationReach(request.organizationId))) };
 }

@@ -8,7 +8,7 @@ import { Errors } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The key the request authenticated with; set by requireKey / requireManagementKey. */
+    /** The key the request authenticated with (its rate limit and role not checked yet); set by requireKey / requireManagementKey. */
     apiKey: ApiKeyRow | null;
   }
 }
@@ -59,6 +59,8 @@ export function authenticator(keys: KeyCache, clock: Clock, rateLimit?: KeyRateL
     if (!key) throw Errors.invalidApiKey();
     if (key.disabled) throw Errors.disabledApiKey();
     if (key.expires_at !== null && Date.parse(key.expires_at) <= clock().getTime()) throw Errors.expiredApiKey();
+    // Authenticated from here: a refusal of its rate limit is still the key's (the ledger records it).
+    request.apiKey = key;
     const decision = rateLimit ? await rateLimit(key.hash) : undefined;
     if (decision && !decision.allowed) {
       void reply.header('retry-after', String(decision.retryAfterSeconds));
@@ -71,12 +73,15 @@ export function authenticator(keys: KeyCache, clock: Clock, rateLimit?: KeyRateL
   return {
     // A console session stands for a management key: it reads what any key may read, and nothing it would pay for.
     async requireKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      request.apiKey = await authenticate(request, reply, SAFE_METHODS.has(request.method));
+      await authenticate(request, reply, SAFE_METHODS.has(request.method));
+    },
+    /** A change that costs nothing (deleting a file): the console session may make it too, with its CSRF token. */
+    async requireKeyForFreeChange(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      await authenticate(request, reply, true);
     },
     async requireManagementKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const key = await authenticate(request, reply, true);
       if (!key.is_management) throw Errors.managementKeyRequired();
-      request.apiKey = key;
     },
   };
 }

@@ -91,6 +91,20 @@ export const ERROR_CLASSES: readonly ErrorClassMapping[] = [
     becomes: [],
     where: "an intern tool's result: the intern's model reads it",
   },
+  {
+    name: 'DeliveryError',
+    file: 'src/destinations/exporters/deliver.ts',
+    becomes: [],
+    where:
+      'destinations/destination-sender.ts: retried with backoff or dead-lettered; GET /observability/destinations/{id} shows it as delivery.last_error',
+  },
+  {
+    name: 'S3Error',
+    file: 'src/sim/s3/s3-error.ts',
+    becomes: [],
+    where:
+      "the simulator's S3 store: answered as S3's XML error document; the AWS SDK in files' s3 storage or the s3 destination raises it",
+  },
   { name: 'ConfigError', file: 'src/config/config-error.ts', becomes: [], where: 'start-up and config check: main.ts prints it and exits' },
   { name: 'CatalogError', file: 'src/catalog/catalog-error.ts', becomes: [], where: 'start-up: main.ts prints it and exits' },
   { name: 'SettingsError', file: 'src/config/settings-error.ts', becomes: [], where: 'start-up: main.ts prints it and exits' },

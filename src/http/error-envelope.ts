@@ -41,8 +41,15 @@ export function writeStreamRefusal(reply: FastifyReply, error: unknown, body: (e
   reply.raw.end(JSON.stringify(body(gatewayError)));
 }
 
-/** What a thrown value means for the client; anything unexpected is a 500 with no detail. */
-export function toGatewayError(error: unknown, bodyLimit: number): GatewayError {
+/** What a type the route does not take is answered with: the type its scope takes (an upload route's, multipart), the type sent. */
+function unsupportedMediaType(request: FastifyRequest | undefined): GatewayError {
+  const accepted = request?.server.hasContentTypeParser('multipart/form-data') ? 'multipart/form-data' : 'application/json';
+  const sent = request?.headers['content-type']?.slice(0, 100) || 'a body without a content type';
+  return Errors.unsupportedMediaType(accepted, sent);
+}
+
+/** What a thrown value means for the client (on `request`, when given: a 415 names the type its route takes); anything unexpected is a 500 with no detail. */
+export function toGatewayError(error: unknown, bodyLimit: number, request?: FastifyRequest): GatewayError {
   if (isGatewayError(error)) return error;
   const fe = error as Partial<FastifyError> & { status?: number };
   const status = fe.statusCode ?? fe.status;
@@ -50,6 +57,7 @@ export function toGatewayError(error: unknown, bodyLimit: number): GatewayError 
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return Errors.payloadTooLarge(bodyLimit);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return unsupportedMediaType(request);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return Errors.invalidRequest(fe.message ?? 'Invalid request body');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -72,7 +80,7 @@ export function toGatewayError(error: unknown, bodyLimit: number): GatewayError 
  */
 export function errorHandler(bodyLimit: number, shape: (error: GatewayError, request: FastifyRequest) => unknown = envelope) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
-    const gatewayError = toGatewayError(error, bodyLimit);
+    const gatewayError = toGatewayError(error, bodyLimit, request);
     // A client that hung up causes the failure (its upstream call is aborted) and cannot read it: not the gateway's error.
     const code = gatewayError.code;
     if (reply.raw.destroyed)

@@ -94,6 +94,14 @@ export const Errors = {
     message: (detail: string) => `Malformed JSON body: ${detail}`,
     example: ['the body is not valid JSON'],
   }),
+  /** A SCIM request (/scim/v2) that breaks a rule; metadata.scimType is RFC 7644 §3.12's scimType (invalidFilter, invalidValue, …). */
+  scimInvalid: withMetadata({
+    code: 'GW_ERR_SCIM_INVALID',
+    status: 400,
+    description: 'A SCIM request breaks a rule of RFC 7643/7644 (metadata.scimType says which kind)',
+    message: (detail: string) => detail,
+    example: ['userName is required'],
+  }),
   routerDisabled: define({
     code: 'GW_ERR_ROUTER_PLUGIN_DISABLED',
     status: 400,
@@ -176,6 +184,14 @@ export const Errors = {
     message: () => 'API key has expired',
     example: [],
   }),
+  scimTokenInvalid: define({
+    code: 'GW_ERR_SCIM_TOKEN_INVALID',
+    status: 401,
+    description: "The SCIM bearer token is missing or is not the organization's current one",
+    message: () =>
+      'Invalid or missing SCIM bearer token: an organization admin creates one with POST /api/v1/scim/token or `model-gateway scim token create`',
+    example: [],
+  }),
   consoleSessionEnded: define({
     code: 'GW_ERR_CONSOLE_SESSION_ENDED',
     status: 401,
@@ -218,6 +234,15 @@ export const Errors = {
       `Insufficient credits: the organization has used $${Number(usage.toPrecision(6))} of the $${Number(credits.toPrecision(6))} granted to it; an operator grants more (model-gateway credits grant)`,
     example: [100, 100],
   }),
+  /** A budget of the key's workspace is spent for its interval: metadata names the budget (limit, interval), its usage and when it resets. */
+  workspaceBudgetSpent: withMetadata({
+    code: 'GW_ERR_WORKSPACE_BUDGET_SPENT',
+    status: 402,
+    description: "A budget of the key's workspace is spent for its interval",
+    message: (interval: string, limit: number, usage: number) =>
+      `The workspace's ${interval} budget of $${limit} is spent: its keys have used $${Number(usage.toPrecision(6))}${interval === 'lifetime' ? '' : ' in this period'}`,
+    example: ['daily', 100, 100],
+  }),
   /** OpenRouter's words for a chat whose most possible cost a limit cannot cover; metadata names the limit. */
   tokensUnaffordable: withMetadata({
     code: 'GW_ERR_TOKENS_UNAFFORDABLE',
@@ -228,6 +253,23 @@ export const Errors = {
     example: [4096, 1200],
   }),
 
+  workspaceHasActiveKeys: define({
+    code: 'GW_ERR_WORKSPACE_HAS_ACTIVE_KEYS',
+    status: 400,
+    description: 'A workspace with active API keys was to be deleted',
+    message: (workspace: string, count: number) =>
+      `Workspace ${workspace} has ${count} active API key${count === 1 ? '' : 's'}: disable or delete ${count === 1 ? 'it' : 'them'} before deleting the workspace`,
+    example: ['{workspace}', 2],
+  }),
+  memberHasActiveKeys: define({
+    code: 'GW_ERR_MEMBER_HAS_ACTIVE_KEYS',
+    status: 400,
+    description: 'A workspace member with active API keys in the workspace was to be removed',
+    message: (userIds: string) =>
+      `user_ids: ${userIds} still have active API keys in this workspace (keys they created): disable or delete them before removing the member`,
+    example: ['{user ids}'],
+  }),
+
   // 403
   managementKeyRequired: define({
     code: 'GW_ERR_MANAGEMENT_KEY_REQUIRED',
@@ -235,6 +277,13 @@ export const Errors = {
     description: 'The operation needs a management key',
     message: () => 'Only management keys can perform this operation',
     example: [],
+  }),
+  organizationAdminRequired: define({
+    code: 'GW_ERR_ORGANIZATION_ADMIN_REQUIRED',
+    status: 403,
+    description: "The operation needs a management key of the organization's owner or an admin, not one scoped to a workspace",
+    message: (what: string) => `${what} needs a management key of an organization owner or admin (not one scoped to a workspace)`,
+    example: ['{what}'],
   }),
   consoleRequestForged: define({
     code: 'GW_ERR_CONSOLE_REQUEST_FORGED',
@@ -248,6 +297,13 @@ export const Errors = {
     status: 403,
     description: "The operation needs a management key of the operator's (default) organization",
     message: (what: string) => `Only the operator's management keys (of the default organization) can ${what}`,
+    example: ['{what}'],
+  }),
+  organizationKeyRequired: define({
+    code: 'GW_ERR_ORGANIZATION_KEY_REQUIRED',
+    status: 403,
+    description: "The operation is the organization's: a management key scoped to one workspace cannot perform it",
+    message: (what: string) => `Only an organization-wide management key can ${what}; this key manages one workspace`,
     example: ['{what}'],
   }),
   invalidAuthorizationCode: define({
@@ -288,6 +344,15 @@ export const Errors = {
     example: ['{categories}'],
   }),
 
+  defaultWorkspaceUndeletable: define({
+    code: 'GW_ERR_DEFAULT_WORKSPACE_UNDELETABLE',
+    status: 403,
+    description: "The organization's default workspace was to be deleted: it holds every member and is never the last to go",
+    message: (workspace: string) =>
+      `Workspace ${workspace} is the organization's default workspace, which cannot be deleted (it holds every member implicitly)`,
+    example: ['{workspace}'],
+  }),
+
   // 404
   routeNotFound: define({
     code: 'GW_ERR_ROUTE_NOT_FOUND',
@@ -321,9 +386,10 @@ export const Errors = {
   modelNotFound: define({
     code: 'GW_ERR_MODEL_NOT_FOUND',
     status: 404,
-    description: 'The model does not exist or is not enabled on this gateway',
-    message: (model: string) => `Model ${model} does not exist or is not enabled on this gateway`,
-    example: ['{model}'],
+    description: 'The model does not exist or is not enabled on this gateway (the message suggests the nearest id when one is close)',
+    message: (model: string, closest?: string) =>
+      `Model ${model} does not exist or is not enabled on this gateway${closest ? `: did you mean ${closest}?` : ''}`,
+    example: ['sim/chta', 'sim/chat'],
   }),
   routerFoundNoModel: define({
     code: 'GW_ERR_ROUTER_FOUND_NO_MODEL',
@@ -352,12 +418,41 @@ export const Errors = {
   }),
 
   // 409
+  destinationLimit: define({
+    code: 'GW_ERR_DESTINATION_LIMIT',
+    status: 409,
+    description: 'The workspace already has the most observability destinations of this type',
+    message: (max: number, type: string) => `A workspace has at most ${max} observability destinations of type ${type}; delete one first`,
+    example: [5, 'webhook'],
+  }),
   presetExists: define({
     code: 'GW_ERR_PRESET_EXISTS',
     status: 409,
     description: 'A preset with this slug already exists',
     message: (slug: string) => `Preset ${slug} already exists`,
     example: ['{slug}'],
+  }),
+  workspaceSlugTaken: define({
+    code: 'GW_ERR_WORKSPACE_SLUG_TAKEN',
+    status: 409,
+    description: 'Another workspace of the organization has this slug',
+    message: (slug: string) => `slug ${slug} is taken: another workspace of this organization has it`,
+    example: ['{slug}'],
+  }),
+  scimMappingExists: define({
+    code: 'GW_ERR_SCIM_MAPPING_EXISTS',
+    status: 409,
+    description: 'A mapping of this SCIM group to this workspace already exists',
+    message: (groupId: string, workspaceId: string) =>
+      `SCIM group ${groupId} is already mapped to workspace ${workspaceId}; change its role with PATCH /scim/group-mappings/{id}`,
+    example: ['{scim_group_id}', '{workspace_id}'],
+  }),
+  scimConflict: define({
+    code: 'GW_ERR_SCIM_CONFLICT',
+    status: 409,
+    description: "A SCIM resource's unique attribute (userName) is taken in the organization",
+    message: (detail: string) => detail,
+    example: ['userName alice@example.com is already provisioned'],
   }),
   authorizationCodeConflict: define({
     code: 'GW_ERR_AUTHORIZATION_CODE_EXISTS',
@@ -375,6 +470,14 @@ export const Errors = {
     message: (limit: number) => `Request body exceeds the ${limit}-byte limit`,
     example: [10485760],
   }),
+  decisionStateTooLong: withMetadata({
+    code: 'GW_ERR_DECISION_STATE_TOO_LONG',
+    status: 413,
+    description: "A decisions request's state, with its longest question, does not fit the context of any endpoint of its model",
+    message: (model: string, tokens: number, context: number) =>
+      `state is too long for ${model}: its longest question reads ${tokens} tokens, more than the model's ${context}-token context`,
+    example: ['{model}', 140000, 128000],
+  }),
   uploadTooLarge: define({
     code: 'GW_ERR_UPLOAD_TOO_LARGE',
     status: 413,
@@ -382,6 +485,14 @@ export const Errors = {
       'A multipart upload breaks one of its limits: the body or file size, the number of parts, files or fields, a field size or the size of a part’s headers',
     message: (detail: string) => `Upload too large: ${detail}`,
     example: ['the file exceeds the 26214400-byte limit (TRANSCRIPTION_MAX_BYTES)'],
+  }),
+  storageQuotaExceeded: withMetadata({
+    code: 'GW_ERR_STORAGE_QUOTA_EXCEEDED',
+    status: 413,
+    description: "An upload would take the workspace's files past its storage quota (FILES_WORKSPACE_QUOTA_BYTES)",
+    message: (quota: number, used: number) =>
+      `Storage quota exceeded: the workspace's files may hold ${quota} bytes (FILES_WORKSPACE_QUOTA_BYTES) and hold ${used}; delete files to make room`,
+    example: [10737418240, 10737000000],
   }),
   chunkExtensionsTooLarge: define({
     code: 'GW_ERR_CHUNK_EXTENSIONS_TOO_LARGE',
@@ -398,6 +509,14 @@ export const Errors = {
     description: 'An upload route was sent neither multipart/form-data nor JSON',
     message: (type: string) => `The body must be multipart/form-data (a file upload) or JSON with base64 input_audio, not ${type}`,
     example: ['application/json'],
+  }),
+
+  unsupportedMediaType: define({
+    code: 'GW_ERR_UNSUPPORTED_MEDIA_TYPE',
+    status: 415,
+    description: 'The body has a content type the route does not take (JSON, or multipart/form-data on an upload route)',
+    message: (accepted: string, sent: string) => `Unsupported Media Type: the body must be ${accepted}, not ${sent}`,
+    example: ['application/json', 'text/plain'],
   }),
 
   // 414, 431
@@ -424,6 +543,14 @@ export const Errors = {
     message: (requests: number, seconds: number) =>
       `Rate limit exceeded: an API key may make ${requests} requests per ${seconds} seconds; retry after the Retry-After header's seconds`,
     example: [100, 10],
+  }),
+  consoleSignInRateLimited: withMetadata({
+    code: 'GW_ERR_CONSOLE_SIGN_IN_RATE_LIMITED',
+    status: 429,
+    description: 'Too many failed console sign-ins from one client address, or with one key prefix (see Retry-After)',
+    message: (by: string, attempts: number, seconds: number) =>
+      `Too many failed console sign-ins ${by}: ${attempts} are allowed per ${seconds} seconds; retry after the Retry-After header's seconds`,
+    example: ['{by}', 20, 300],
   }),
 
   // Upstream failures after every attempt (spec 7.2), each with the attempts in metadata.
@@ -501,6 +628,13 @@ export const Errors = {
     message: () => 'Server is shutting down',
     example: [],
   }),
+  containersUnavailable: define({
+    code: 'GW_ERR_CONTAINERS_UNAVAILABLE',
+    status: 503,
+    description: 'Containers cannot run code on this gateway: its sandbox (bubblewrap) is missing or unusable',
+    message: (why: string) => `Containers are not available on this gateway: ${why}. Code never runs unsandboxed`,
+    example: ['{why}'],
+  }),
   gatewayOutOfResources: withMetadata({
     code: 'GW_ERR_OUT_OF_RESOURCES',
     status: 503,
@@ -537,6 +671,13 @@ export const Errors = {
     description: 'A file part cannot be read: not a data or http(s) URL, not fetched, or not a readable PDF',
     message: (field: string, detail: string) => `${field} ${detail}`,
     example: ['{field}', '{detail}'],
+  }),
+  fileTypeUnsupported: define({
+    code: 'GW_ERR_FILE_TYPE_UNSUPPORTED',
+    status: 400,
+    description: "An uploaded file's contents are of no type the files API takes",
+    message: (accepted: string) => `file: its contents are of no type the files API takes (${accepted})`,
+    example: ['a PDF, a PNG/JPEG/GIF/WebP image, …'],
   }),
   promptTooLong: withMetadata({
     code: 'GW_ERR_PROMPT_TOO_LONG',

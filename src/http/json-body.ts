@@ -78,10 +78,13 @@ export function checkJsonBody(value: unknown, maxDepth: number): GatewayError | 
  * and says which rule a body broke: Fastify's answers every refusal with
  * "invalid JSON". JSON.parse itself does not recurse, so any depth parses;
  * the walk is what the gateway's own recursive code (validation, translation,
- * serialization) is then safe from.
+ * serialization) is then safe from. Fastify's text/plain parser goes: no
+ * route takes text. SCIM's routes add the parser for application/scim+json.
  */
-export function installJsonBodyParser(app: FastifyInstance, maxDepth: number): void {
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+export function installJsonBodyParser(app: FastifyInstance, maxDepth: number, contentType = 'application/json'): void {
+  // The API takes JSON (and multipart where a route says so): a text/plain body is a 415, not a string its schema refuses.
+  if (contentType === 'application/json') app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser(contentType, { parseAs: 'string' }, (_request, text, done) => {
     const body = text as string;
     if (body.length === 0) return done(Errors.malformedJson('the body is empty'), undefined);
     let value: unknown;

@@ -5,7 +5,7 @@ import { BlockedAddressError, guardedLookup, type Resolve, systemResolve } from 
 import { readCapped } from './read-capped.js';
 
 export interface SafeFetchRequest {
-  method?: 'GET' | 'HEAD' | 'POST';
+  method?: 'GET' | 'HEAD' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   body?: string;
   /** One deadline for the whole fetch: connecting, every redirect and reading the body. */

@@ -1,9 +1,11 @@
 import type { Catalog } from '../catalog/types.js';
 import type { ActivePlugins, ChatRun, RoutedRequest, Run } from '../chat/run.js';
 import type { RunObserver } from '../chat/run-observer.js';
+import type { FileReader } from '../files/read-file-for-model.js';
 import type { GuardrailCache } from '../guardrails/guardrail-cache.js';
 import { Errors } from '../http/errors.js';
 import type { ChatRequest, PluginConfig } from '../protocol/chat.js';
+import type { DecisionsRequest } from '../protocol/decisions.js';
 import type { EmbeddingsRequest } from '../protocol/embeddings.js';
 import type { ImageRequest } from '../protocol/images.js';
 import type { RerankRequest } from '../protocol/rerank.js';
@@ -12,13 +14,14 @@ import type { TranscriptionRequest } from '../protocol/transcription.js';
 import type { Clock } from '../util/clock.js';
 import { contextCompressionStage } from './context-compression/context-compression-stage.js';
 import { fileParserStage, hasFileParts } from './file-parser/file-parser-stage.js';
+import { fileReferenceStage } from './file-parser/file-reference-stage.js';
 import type { GuardedRequestView } from './guardrail-stage.js';
 import { guardrailStage } from './guardrail-stage.js';
 import { type ModerationProvider, moderationStage } from './moderation-stage.js';
 import { activePlugins } from './plugin-configs.js';
 import type { PluginServices } from './plugin-services.js';
 import { type RequestStage, runRequestStages } from './request-stage.js';
-import { CHAT_VIEW, EMBEDDINGS_VIEW, IMAGES_VIEW, RERANK_VIEW, SPEECH_VIEW, TRANSCRIPTION_VIEW } from './request-views.js';
+import { CHAT_VIEW, DECISIONS_VIEW, EMBEDDINGS_VIEW, IMAGES_VIEW, RERANK_VIEW, SPEECH_VIEW, TRANSCRIPTION_VIEW } from './request-views.js';
 import { responseHealingStage } from './response-healing.js';
 import { type ResponseStage, runResponseStages } from './response-stage.js';
 import type { ServerToolRegistry } from './server-tools/server-tool.js';
@@ -37,6 +40,8 @@ export interface PipelineOptions {
   plugins: PluginServices & { catalog: Catalog };
   /** Runs each stage as a step of its request (a span of its trace); given only when traces are kept. */
   step?: RunObserver['step'];
+  /** Reads the uploaded files a request names by id (the files API). */
+  files: FileReader;
 }
 
 /**
@@ -48,6 +53,7 @@ export interface PipelineOptions {
 export interface Pipeline {
   prepareChat(run: ChatRun, signal: AbortSignal): Promise<ChatRun>;
   prepareRerank(run: Run<RerankRequest>, signal: AbortSignal): Promise<Run<RerankRequest>>;
+  prepareDecisions(run: Run<DecisionsRequest>, signal: AbortSignal): Promise<Run<DecisionsRequest>>;
   prepareEmbeddings(run: Run<EmbeddingsRequest>, signal: AbortSignal): Promise<Run<EmbeddingsRequest>>;
   prepareImages(run: Run<ImageRequest>, signal: AbortSignal): Promise<Run<ImageRequest>>;
   prepareSpeech(run: Run<SpeechRequest>, signal: AbortSignal): Promise<Run<SpeechRequest>>;
@@ -100,8 +106,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const pluginDefaults = options.pluginDefaults ?? NO_DEFAULTS;
   const { step } = options;
   const observed = <R extends RoutedRequest>(stage: RequestStage<R>): RequestStage<R> => (step ? asStep(stage, step) : stage);
-  // PDFs become text first, so that guardrails and moderation read them; compression comes last, over everything added.
+  // Uploaded files are read, and PDFs become text, first, so that guardrails and moderation read them; compression comes last, over everything added.
   const chatStages: RequestStage<ChatRequest>[] = [
+    fileReferenceStage(options.files),
     fileParserStage(options.plugins),
     guardrailStage(CHAT_VIEW),
     moderationStage(CHAT_VIEW.texts, options.moderation, options.clock),
@@ -109,7 +116,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     contextCompressionStage(options.plugins.tokens),
     streamingLimits,
   ].map(observed);
-  /** The APIs without plugins (rerank, embeddings, images, speech, transcription) run only the key's guardrails. */
+  /** The APIs without plugins (rerank, decisions, embeddings, images, speech, transcription) run only the key's guardrails. */
   const guardedOnly = <R extends RoutedRequest>(view: GuardedRequestView<R>) => {
     const stages: RequestStage<R>[] = [observed(guardrailStage(view))];
     return async (run: Run<R>, signal: AbortSignal): Promise<Run<R>> => {
@@ -133,6 +140,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       return { ...(await runRequestStages(chatStages, { run, plugins, guardrails, signal })), plugins };
     },
     prepareRerank: guardedOnly(RERANK_VIEW),
+    prepareDecisions: guardedOnly(DECISIONS_VIEW),
     prepareEmbeddings: guardedOnly(EMBEDDINGS_VIEW),
     prepareImages: guardedOnly(IMAGES_VIEW),
     prepareSpeech: guardedOnly(SPEECH_VIEW),

@@ -1,6 +1,7 @@
 import { estimatePromptTokens } from '../chat/estimate-tokens.js';
 import { chatTexts, withChatTexts } from '../guardrails/chat-texts.js';
 import type { ChatRequest } from '../protocol/chat.js';
+import type { DecisionsRequest } from '../protocol/decisions.js';
 import type { EmbeddingsRequest } from '../protocol/embeddings.js';
 import type { ImageRequest } from '../protocol/images.js';
 import type { RerankRequest } from '../protocol/rerank.js';
@@ -16,6 +17,20 @@ export const CHAT_VIEW: GuardedRequestView<ChatRequest> = {
   maxCompletionTokens: {
     get: (request) => request.max_completion_tokens,
     set: (request, value) => ({ ...request, max_completion_tokens: value }),
+  },
+};
+
+/**
+ * A decisions request as guardrails read it: the state (JSON read as its
+ * text) is the user's; a redacted JSON state goes on as the redacted text,
+ * which the model reads as it would the JSON. Questions are the caller's own.
+ */
+export const DECISIONS_VIEW: GuardedRequestView<DecisionsRequest> = {
+  texts: (request) => [{ role: 'user', text: typeof request.state === 'string' ? request.state : JSON.stringify(request.state) }],
+  withTexts: (request, texts) => {
+    const text = texts[0]?.text;
+    const unchanged = text === undefined || text === (typeof request.state === 'string' ? request.state : JSON.stringify(request.state));
+    return unchanged ? request : { ...request, state: text };
   },
 };
 

@@ -3,9 +3,9 @@ import { staleOnOutage } from '../store/stale-on-outage.js';
 import type { PresetSettings } from './preset-fields.js';
 
 /**
- * The settings of presets' designated versions by organization and slug, so that a request naming one reads no
- * database: concurrent misses share one load, a change notice (PRESETS_TOPIC,
- * `<organization id>/<slug>`) drops the entry, the TTL is the backstop for a
+ * The settings of presets' designated versions by workspace and slug (each workspace has its own slugs), so that
+ * a request naming one reads no database: concurrent misses share one load, a change notice (PRESETS_TOPIC,
+ * `<workspace id>/<slug>`) drops the entry, the TTL is the backstop for a
  * lost notice. An unknown slug is not remembered: it is a 404, and creating
  * the preset must take effect at once. What is known is served while the
  * database is away.
@@ -14,7 +14,7 @@ export class PresetCache {
   private readonly cache: LRUCache<string, PresetSettings>;
 
   constructor(
-    load: (organizationId: string, slug: string) => Promise<PresetSettings | undefined>,
+    load: (workspaceId: string, slug: string) => Promise<PresetSettings | undefined>,
     options: { max?: number; ttlMs?: number } = {},
   ) {
     this.cache = new LRUCache<string, PresetSettings>({
@@ -27,8 +27,8 @@ export class PresetCache {
     });
   }
 
-  async get(organizationId: string, slug: string): Promise<PresetSettings | undefined> {
-    const id = presetCacheId(organizationId, slug);
+  async get(workspaceId: string, slug: string): Promise<PresetSettings | undefined> {
+    const id = presetCacheId(workspaceId, slug);
     return this.cache.get(id) ?? (await this.cache.fetch(id));
   }
 
@@ -38,7 +38,7 @@ export class PresetCache {
   }
 }
 
-export const presetCacheId = (organizationId: string, slug: string): string => `${organizationId}/${slug}`;
+export const presetCacheId = (workspaceId: string, slug: string): string => `${workspaceId}/${slug}`;
 
-/** The change-feed topic whose notices carry `<organization id>/<slug>` of a preset that changed. */
+/** The change-feed topic whose notices carry `<workspace id>/<slug>` of a preset that changed. */
 export const PRESETS_TOPIC = 'presets';

@@ -5,6 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from './chat.js';
+import type { DecisionsRequest, UpstreamDecisions } from './decisions.js';
 import type { EmbeddingsRequest, UpstreamEmbeddings } from './embeddings.js';
 import type { ImageRequest, ImageStreamEvent, UpstreamImages } from './images.js';
 import type { MessagesRequest, MessagesResponse, MessagesStreamEvent } from './messages.js';
@@ -88,6 +89,13 @@ export interface RerankAdapter {
   readonly kind: string;
   /** Resolves to the provider's scores and reported usage, or rejects with UpstreamError. */
   rerank(request: RerankRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamRerank>;
+}
+
+/** A decision model's own protocol (the Decisions API): a chat model serves decisions through the chat adapter instead. */
+export interface DecisionsAdapter {
+  readonly kind: string;
+  /** Resolves to what the model said of each question and its reported usage, or rejects with UpstreamError. */
+  decide(request: DecisionsRequest, target: UpstreamTarget, context: AdapterContext): Promise<UpstreamDecisions>;
 }
 
 export interface EmbeddingsAdapter {

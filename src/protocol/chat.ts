@@ -72,7 +72,7 @@ export interface FunctionTool {
  * upstream only sees the function it is offered as.
  */
 export interface ServerToolEntry {
-  type: 'service:web_search' | 'service:web_fetch' | 'service:fusion';
+  type: 'service:web_search' | 'service:web_fetch' | 'service:fusion' | 'service:code_interpreter';
   parameters?: Record<string, unknown>;
 }
 

@@ -1,5 +1,6 @@
 import type {
   ChatAdapter,
+  DecisionsAdapter,
   EmbeddingsAdapter,
   ImagesAdapter,
   ModerationAdapter,
@@ -10,6 +11,7 @@ import type {
 } from '../protocol/adapters.js';
 import { anthropicChatAdapter } from './anthropic/index.js';
 import { cohereEmbeddingsAdapter, cohereRerankAdapter } from './cohere/index.js';
+import { decisionsAdapter } from './decisions/decisions-adapter.js';
 import { geminiChatAdapter, geminiEmbeddingsAdapter } from './gemini/index.js';
 import { geminiVideosAdapter } from './gemini-videos/index.js';
 import { jinaEmbeddingsAdapter, jinaRerankAdapter } from './jina/index.js';
@@ -36,6 +38,11 @@ export const RERANK_ADAPTERS: Readonly<Record<string, RerankAdapter>> = {
   cohere: cohereRerankAdapter,
   jina: jinaRerankAdapter,
   local: localRerankAdapter,
+};
+
+/** The adapter of each provider kind whose hosts serve decision models natively (the Decisions API at `{base URL}/decisions`). */
+export const DECISIONS_ADAPTERS: Readonly<Record<string, DecisionsAdapter>> = {
+  openai: decisionsAdapter,
 };
 
 /** The embeddings adapter of each provider kind: OpenAI's API (and its copies), Gemini's batchEmbedContents, Cohere's embed v2, Jina's. */
@@ -91,4 +98,5 @@ export const KINDS_BY_TASK = {
   speech: Object.keys(SPEECH_ADAPTERS),
   transcription: Object.keys(TRANSCRIPTION_ADAPTERS),
   video: Object.keys(VIDEO_ADAPTERS),
+  decisions: Object.keys(DECISIONS_ADAPTERS),
 };

@@ -1,5 +1,6 @@
 import { adapterFor } from '../chat/adapter-for.js';
 import { answerTextOf, checkChatUsage } from '../chat/check-chat-usage.js';
+import { completeWithRunTools } from '../chat/complete-chat.js';
 import type { AnswerText } from '../chat/estimate-tokens.js';
 import type { ChatRun } from '../chat/run.js';
 import type { ChatServices } from '../chat/run-services.js';
@@ -31,6 +32,8 @@ interface Answered {
   finishReason: FinishReason;
   upstreamId: string;
   serviceTier: string | null;
+  /** What the server tools' own rows cost (code runs): part of the answer's cost. */
+  innerCost: number;
 }
 
 /**
@@ -72,9 +75,16 @@ export function completeResponses(
           finishReason: responseFinishReason(response),
           upstreamId: response.id,
           serviceTier: response.service_tier ?? null,
+          innerCost: 0,
         };
       }
-      const completion = await adapter.complete(run.request, target, context);
+      const { result: completion, innerCost } = await completeWithRunTools(
+        services,
+        run,
+        attempt,
+        (request) => adapter.complete(request, target, context),
+        signal,
+      );
       const now = Math.floor(services.clock().getTime() / 1000);
       const shell = responseShell(body, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
       return {
@@ -84,6 +94,7 @@ export function completeResponses(
         finishReason: completion.choices[0]?.finish_reason ?? null,
         upstreamId: completion.id,
         serviceTier: completion.service_tier ?? null,
+        innerCost,
       };
     },
     async ({ result, attempt, outcomes }) => {
@@ -103,7 +114,7 @@ export function completeResponses(
       });
       return {
         ...ownResponse(result.response, { id: run.id, model: attempt.modelId }, body),
-        usage: { ...responsesUsage(usage), cost: cost + (run.innerCost ?? 0) },
+        usage: { ...responsesUsage(usage), cost: cost + result.innerCost + (run.innerCost ?? 0) },
         ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...run.routing, attempts: outcomes }) } : {}),
       };
     },

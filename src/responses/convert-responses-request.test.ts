@@ -4,6 +4,18 @@ import type { ResponsesInputItem } from '../protocol/responses.js';
 import { convertResponsesInput, convertResponsesRequest, convertTextFormat } from './convert-responses-request.js';
 
 describe('convertResponsesInput', () => {
+  it('gathers a run of function calls into one assistant turn, in order, however long the run', () => {
+    const calls = Array.from(
+      { length: 50_000 },
+      (_, i): ResponsesInputItem => ({ type: 'function_call', call_id: `c${i}`, name: 'f', arguments: '{}' }),
+    );
+    const [turn] = convertResponsesInput(calls);
+    expect(turn).toMatchObject({ role: 'assistant', content: null });
+    const toolCalls = (turn as { tool_calls: { id: string }[] }).tool_calls;
+    expect(toolCalls).toHaveLength(50_000);
+    expect(toolCalls.map((c) => c.id).slice(-2)).toEqual(['c49998', 'c49999']);
+  });
+
   it('makes a string input one user message, after the instructions as a system message', () => {
     expect(convertResponsesInput('hello', 'Be brief.')).toEqual([
       { role: 'system', content: 'Be brief.' },

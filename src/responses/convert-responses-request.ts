@@ -94,10 +94,9 @@ export function convertResponsesInput(input: ResponsesRequest['input'], instruct
   for (const item of input as ResponsesInputItem[]) {
     if (item.type === 'function_call') {
       const turn = assistantTurn(messages);
-      turn.tool_calls = [
-        ...(turn.tool_calls ?? []),
-        { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } },
-      ];
+      // Pushed, not spread into a new list: a run of calls takes time linear in its length.
+      turn.tool_calls ??= [];
+      turn.tool_calls.push({ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } });
     } else if (item.type === 'function_call_output') {
       const output = typeof item.output === 'string' ? item.output : textOf(item.output.map(contentPart));
       messages.push({ role: 'tool', tool_call_id: item.call_id, content: output });

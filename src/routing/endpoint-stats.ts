@@ -24,7 +24,8 @@ export interface EndpointFigures {
 }
 
 interface Window {
-  samples: ServedSample[];
+  /** Each with when it was served (epoch ms). */
+  samples: (ServedSample & { at: number })[];
   /** The figures of `samples`, computed when first asked for after a change. */
   figures?: EndpointFigures;
 }
@@ -33,10 +34,10 @@ interface Window {
 export class EndpointStats {
   private readonly windows = new Map<string, Window>();
 
-  record(endpoint: string, sample: ServedSample): void {
+  record(endpoint: string, sample: ServedSample, at: number): void {
     let window = this.windows.get(endpoint);
     if (!window) this.windows.set(endpoint, (window = { samples: [] }));
-    window.samples.push(sample);
+    window.samples.push({ ...sample, at });
     if (window.samples.length > STATS_WINDOW) window.samples.shift();
     delete window.figures;
   }
@@ -50,6 +51,12 @@ export class EndpointStats {
     const window = this.windows.get(endpoint);
     if (!window?.samples.length) return undefined;
     return (window.figures ??= figuresOf(window.samples));
+  }
+
+  /** The figures of the window's requests served at or after `since` (epoch ms); undefined when there is none. */
+  figuresSince(endpoint: string, since: number): EndpointFigures | undefined {
+    const recent = this.windows.get(endpoint)?.samples.filter((s) => s.at >= since) ?? [];
+    return recent.length > 0 ? figuresOf(recent) : undefined;
   }
 }
 

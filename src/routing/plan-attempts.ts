@@ -15,6 +15,8 @@ export interface PlannableModel<E extends FilterableEndpoint> {
 export interface Attempt<E> {
   modelId: string;
   endpoint: E;
+  /** Set when the attempt goes out on a BYOK credential (byok/credential-attempts.ts), not the gateway's own; a function, so that no log or trace of the attempt carries the key. */
+  credential?: { id: string; apiKey: () => string };
 }
 
 export interface PlanInput<E extends FilterableEndpoint> {

@@ -1,6 +1,7 @@
+import { multipleChoice } from './decisions/multiple-choice.js';
 import { reportedUsage, type UsageKnob } from './knobs.js';
 import { chatLogprobs } from './logprobs.js';
-import type { Reply, SimChatRequest } from './reply.js';
+import { lastUserText, type Reply, type SimChatRequest } from './reply.js';
 import { type ResponseIdentity, SYSTEM_FINGERPRINT } from './response-identity.js';
 import { servedTier } from './service-tier.js';
 
@@ -33,10 +34,11 @@ export function chatCompletionChunks(reply: Reply, request: SimChatRequest, iden
 
   const chunks: string[] = [];
   if (reply.kind === 'text') {
+    const letters = request.logprobs ? multipleChoice(lastUserText(request)) : undefined;
     chunks.push(chunk([choice({ role: 'assistant', content: '', refusal: null })]));
     let position = 0;
     for (const tokens of reply.chunks) {
-      const logprobs = request.logprobs ? chatLogprobs(tokens, position, request.top_logprobs ?? 0) : null;
+      const logprobs = request.logprobs ? chatLogprobs(tokens, position, request.top_logprobs ?? 0, letters) : null;
       chunks.push(chunk([choice({ content: tokens.join('') }, null, logprobs)]));
       position += tokens.length;
     }

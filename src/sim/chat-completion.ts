@@ -1,6 +1,7 @@
+import { multipleChoice } from './decisions/multiple-choice.js';
 import { reportedUsage, type UsageKnob } from './knobs.js';
 import { chatLogprobs } from './logprobs.js';
-import type { Reply, SimChatRequest } from './reply.js';
+import { lastUserText, type Reply, type SimChatRequest } from './reply.js';
 import { type ResponseIdentity, SYSTEM_FINGERPRINT } from './response-identity.js';
 import type { NativeSearch } from './search/native-search.js';
 import { servedTier } from './service-tier.js';
@@ -29,7 +30,10 @@ export function chatCompletion(reply: Reply, request: SimChatRequest, identity: 
       {
         index: 0,
         message,
-        logprobs: request.logprobs && reply.kind === 'text' ? chatLogprobs(tokens, 0, request.top_logprobs ?? 0) : null,
+        logprobs:
+          request.logprobs && reply.kind === 'text'
+            ? chatLogprobs(tokens, 0, request.top_logprobs ?? 0, multipleChoice(lastUserText(request)))
+            : null,
         finish_reason: reply.kind === 'text' ? reply.finishReason : 'tool_calls',
       },
     ],

@@ -20,6 +20,9 @@ type Answer = { events: string[] } | { json: string } | { error: OpenAiError };
 
 export const hasBearerToken = (authorization: string | undefined) => authorization !== undefined && /^Bearer\s+\S/i.test(authorization);
 
+/** Keys starting `sk-sim-revoked` stand for a key the account revoked: the upstream refuses them as OpenAI does a wrong key. */
+const isRevokedKey = (authorization: string | undefined) => /^Bearer\s+sk-sim-revoked/i.test(authorization ?? '');
+
 export async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -66,6 +69,7 @@ export async function admitOpenAIRequest(
   const body = parseJson(raw);
   context.stats.recordChatRequest(body.ok ? body.value : raw, req.headers);
   if (!hasBearerToken(req.headers.authorization)) return void sendError(res, SimErrors.missingApiKey());
+  if (isRevokedKey(req.headers.authorization)) return void sendError(res, SimErrors.revokedApiKey());
   if (!body.ok) return void sendError(res, SimErrors.unparseableJson());
 
   const requestedModel = (body.value as { model?: unknown } | null)?.model;

@@ -101,6 +101,6 @@ describe('the openai npm client against the simulator', () => {
   it('lists the models', async () => {
     const ids: string[] = [];
     for await (const model of client.models.list()) ids.push(model.id);
-    expect(ids).toEqual(['sim-model', 'sim-mini', 'sim-reason']);
+    expect(ids).toEqual(['sim-model', 'sim-mini', 'sim-reason', 'sim-decide']);
   });
 });

@@ -40,6 +40,11 @@ const SIMULATED_STATUS: Record<number, (model: string) => OpenAiError> = {
 };
 
 export const SimErrors = {
+  /** A key the simulated account revoked (one starting `sk-sim-revoked`): OpenAI's 401 for a wrong key. */
+  revokedApiKey: () =>
+    openAiError(401, 'Incorrect API key provided: sk-sim***. You can find your API key at https://platform.openai.com/account/api-keys.', {
+      code: 'invalid_api_key',
+    }),
   missingApiKey: () =>
     openAiError(
       401,

@@ -1,4 +1,5 @@
 import type { ChatRequest, FunctionTool, ReasoningEffort } from '../protocol/chat.js';
+import { multipleChoice } from './decisions/multiple-choice.js';
 import { sampleJson } from './sample-json.js';
 import { countPromptTokens, messageText, splitTokens } from './tokens.js';
 
@@ -107,8 +108,14 @@ export function lastUserText(request: ChatRequest): string {
 /** The first URL in a text, as a model would pick it out. */
 const firstUrl = (text: string) => /https?:\/\/[^\s"'<>)\]]+/.exec(text)?.[0];
 
+/** The first fenced code block of a text (```python … ```), as a model would run what the user wrote. */
+const firstCodeBlock = (text: string) => /```[A-Za-z]*\n([\s\S]*?)```/.exec(text)?.[1];
+
 function replyText(request: ChatRequest): string {
   const last = request.messages.at(-1);
+  // Asked for one letter of a multiple-choice question, the model answers its likeliest letter alone.
+  const letters = last?.role === 'user' ? multipleChoice(lastUserText(request)) : undefined;
+  if (letters) return letters[0]!.letter;
   // After a tool result the model reports what the tool said, so tests see that the result reached it.
   const afterTool = last?.role === 'tool';
   const source = afterTool ? messageText(last.content).trim() : lastUserText(request);
@@ -186,8 +193,8 @@ function lastToolText(request: ChatRequest): string | undefined {
 
 /**
  * Arguments that fit the tool's schema, with the user's URL in a `url`, the
- * user's words in a `query`, and what the last tool said in a `report` (so an
- * agent's report carries what it found).
+ * user's words in a `query`, the user's fenced code block in a `code`, and
+ * what the last tool said in a `report` (so an agent's report carries what it found).
  */
 function toolArguments(tool: FunctionTool, request: ChatRequest): unknown {
   const args = sampleJson(tool.function.parameters ?? { type: 'object' });
@@ -195,10 +202,12 @@ function toolArguments(tool: FunctionTool, request: ChatRequest): unknown {
   const text = lastUserText(request);
   const url = firstUrl(text);
   const found = lastToolText(request);
+  const code = firstCodeBlock(text);
   return {
     ...args,
     ...(takes(tool, 'url') && url ? { url } : {}),
     ...(takes(tool, 'query') && text ? { query: text } : {}),
+    ...(takes(tool, 'code') && code !== undefined ? { code } : {}),
     ...(takes(tool, 'report') && found ? { report: `Found: ${splitTokens(found).slice(0, ECHO_TOKENS).join('')}` } : {}),
   };
 }

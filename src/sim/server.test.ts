@@ -267,7 +267,7 @@ describe('GET /v1/models', () => {
     const response = await fetch(`${sim.url}/v1/models`, { headers: { authorization: 'Bearer x' } });
     const body = await readJson(response);
     expect(body.object).toBe('list');
-    expect(body.data.map((model: { id: string }) => model.id)).toEqual(['sim-model', 'sim-mini', 'sim-reason']);
+    expect(body.data.map((model: { id: string }) => model.id)).toEqual(['sim-model', 'sim-mini', 'sim-reason', 'sim-decide']);
     expect(body.data[0]).toEqual({ id: 'sim-model', object: 'model', created: expect.any(Number), owned_by: 'model-gateway-sim' });
   });
 });

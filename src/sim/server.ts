@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { handleMessages } from './anthropic/messages-route.js';
 import { handleSpeech } from './audio/speech-route.js';
 import { handleTranscription } from './audio/transcription-route.js';
-import { handleChatCompletions, hasBearerToken, type SimContext } from './chat-route.js';
+import { handleChatCompletions, hasBearerToken, readBody, type SimContext } from './chat-route.js';
+import { handleDecisions } from './decisions/decisions-route.js';
 import { sendError, sendJson } from './deliver.js';
 import { handleCohereEmbed } from './embeddings/cohere-embed.js';
 import { handleGeminiBatchEmbed, matchBatchEmbedCall } from './embeddings/gemini-batch-embed.js';
@@ -16,9 +17,11 @@ import { handleImageGenerations, handleSimImage, SIM_IMAGE_PATH } from './images
 import { MODEL_LIST_JSON } from './models.js';
 import { handleModerations } from './moderation/moderations-route.js';
 import { SimErrors } from './openai-errors.js';
+import { handleReceiver, newReceivers, type Receivers } from './receivers/receivers.js';
 import { handleCohereRerank } from './rerank/cohere-rerank.js';
 import { handleJinaRerank } from './rerank/jina-rerank.js';
 import { handleResponses } from './responses/responses-route.js';
+import { handleS3, newSimS3, type SimS3 } from './s3/s3-route.js';
 import { handleExaSearch } from './search/exa-search-route.js';
 import { SimStats } from './stats.js';
 import { handleVideoCall, matchVideoCall, type SimVideos } from './video/openai-videos-route.js';
@@ -40,7 +43,11 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
-async function route(req: IncomingMessage, res: ServerResponse, context: SimContext & { videos: SimVideos; veo: SimVeo }): Promise<void> {
+async function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: SimContext & { videos: SimVideos; veo: SimVeo; receivers: Receivers; s3: SimS3 },
+): Promise<void> {
   const path = req.url?.split('?', 1)[0] ?? '/';
   const endpoint = `${req.method} ${path}`;
   // The stats endpoints are not counted: reading them must not change them.
@@ -50,12 +57,23 @@ async function route(req: IncomingMessage, res: ServerResponse, context: SimCont
     return sendJson(res, 200, JSON.stringify(context.stats));
   }
 
+  // The observability receivers' record and fault knob (src/sim/receivers).
+  if (endpoint === 'GET /__sim/receivers') return sendJson(res, 200, JSON.stringify(context.receivers.received));
+  if (endpoint === 'POST /__sim/receivers/fault') {
+    context.receivers.fault = JSON.parse(await readBody(req)) as Receivers['fault'];
+    return sendJson(res, 200, '{}');
+  }
+  if (await handleReceiver(req, res, context.receivers, path)) return;
+  // The S3-compatible store (src/sim/s3): files storage and the s3 destination.
+  if (await handleS3(req, res, context.s3, path)) return;
+
   context.stats.countRequest(path);
   if (endpoint === 'POST /v1/chat/completions') return handleChatCompletions(req, res, context);
   if (endpoint === 'POST /v1/responses') return handleResponses(req, res, context);
   if (endpoint === 'POST /v1/messages') return handleMessages(req, res, context);
   if (endpoint === 'POST /v2/rerank') return handleCohereRerank(req, res, context);
   if (endpoint === 'POST /v1/rerank') return handleJinaRerank(req, res, context);
+  if (endpoint === 'POST /v1/decisions') return handleDecisions(req, res, context);
   if (endpoint === 'POST /v1/embeddings') return handleOpenAIEmbeddings(req, res, context);
   if (endpoint === 'POST /v2/embed') return handleCohereEmbed(req, res, context);
   if (endpoint === 'POST /v1/images/generations') return handleImageGenerations(req, res, context);
@@ -97,6 +115,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     fixtures: new FixtureLibrary(resolveFixturesDir(options.fixturesDir)),
     videos: new Map() as SimVideos,
     veo: newSimVeo(),
+    receivers: newReceivers(),
+    s3: newSimS3(),
   };
   const server = createServer((req, res) => {
     route(req, res, context).catch((error: unknown) => answerUnexpected(res, error));
@@ -113,7 +133,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     url: `http://${host}:${port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
+        server.close((error) => (error ? reject(error) : context.s3.store.close().then(resolve, reject)));
         server.closeAllConnections();
       }),
   };

@@ -37,7 +37,22 @@ export function parseDatabaseUrl(url: string): { engine: 'sqlite'; file: string 
     if (file.length === 0) throw new DatabaseUrlError(`DATABASE_URL "${url}" names no SQLite file`);
     return { engine: 'sqlite', file };
   }
-  throw new DatabaseUrlError(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.replace(/\/\/[^@/]*@/, '//***@')}")`);
+  throw new DatabaseUrlError(`DATABASE_URL must start with sqlite: or postgres:// (got "${withoutCredentials(url)}")`);
+}
+
+/** A connection string fit to print: its user and password masked. */
+const withoutCredentials = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
+
+/** The SQLite file a DATABASE_URL names, resolved; undefined for PostgreSQL and `sqlite::memory:`. */
+export function sqliteFile(url: string): string | undefined {
+  const parsed = parseDatabaseUrl(url);
+  return parsed.engine === 'sqlite' && parsed.file !== ':memory:' ? resolve(parsed.file) : undefined;
+}
+
+/** The database a DATABASE_URL names, for a message: the SQLite file's path, or the PostgreSQL URL without credentials. */
+export function describeDatabase(url: string): string {
+  const file = sqliteFile(url);
+  return file ? `the SQLite file ${file}` : `the PostgreSQL database ${withoutCredentials(url)}`;
 }
 
 /** How a PostgreSQL store waits for its server and whom it tells of an outage (postgres-pool.ts); SQLite has no server. */
@@ -52,7 +67,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', url, close: () => db.destroy() };
   }
-  const file = parsed.file === ':memory:' ? ':memory:' : resolve(parsed.file);
+  const file = sqliteFile(url) ?? ':memory:';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');

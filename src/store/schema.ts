@@ -1,4 +1,5 @@
 import type { Generated, Insertable } from 'kysely';
+import type { LatencyBucketColumn } from './latency-sketch.js';
 
 /**
  * Table shapes shared by SQLite and PostgreSQL. Timestamps are ISO 8601 UTC
@@ -37,9 +38,116 @@ export interface WorkspacesTable {
   slug: string;
   is_default: number;
   created_at: string;
+  /** Migration 0032: the reference's Workspace fields. */
+  description: string | null;
+  default_text_model: string | null;
+  default_image_model: string | null;
+  default_provider_sort: string | null;
+  default_guardrail_id: string | null;
+  include_byok_in_budgets: Generated<number>;
+  /** JSON array of the key hashes whose I/O is logged, or null for every key. */
+  io_logging_api_key_ids: string | null;
+  io_logging_sampling_rate: Generated<number>;
+  is_data_discount_logging_enabled: Generated<number>;
+  is_observability_broadcast_enabled: Generated<number>;
+  is_observability_io_logging_enabled: Generated<number>;
+  created_by: string | null;
+  updated_at: string | null;
+  /** Set when the workspace was deleted; its row stays so that the ledger's ids still name it. */
+  deleted_at: string | null;
+}
+
+export type WorkspaceRole = 'admin' | 'member';
+
+export interface WorkspaceMembersTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  role: WorkspaceRole;
+  created_at: string;
+  /** Migration 0035: 1 when a SCIM group mapping granted the membership (SCIM removes only these). */
+  scim_managed: Generated<number>;
+}
+
+/** Migration 0035: an organization's SCIM bearer token, by its SHA-256 hash (the token itself is never stored). */
+export interface ScimTokensTable {
+  organization_id: string;
+  token_hash: string;
+  label: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+/** A user an identity provider provisioned: its SCIM attributes beside the `users` row. */
+export interface ScimUsersTable {
+  organization_id: string;
+  user_id: string;
+  user_name: string;
+  /** user_name lowercased: userName is unique regardless of case. */
+  user_name_key: string;
+  external_id: string | null;
+  display_name: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  email: string | null;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ScimGroupsTable {
+  id: string;
+  organization_id: string;
+  display_name: string;
+  external_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ScimGroupMembersTable {
+  group_id: string;
+  user_id: string;
+  organization_id: string;
+}
+
+export interface ScimGroupMappingsTable {
+  id: string;
+  organization_id: string;
+  scim_group_id: string;
+  workspace_id: string;
+  role: WorkspaceRole;
+  created_at: string;
+  updated_at: string;
+}
+
+export type BudgetInterval = 'daily' | 'weekly' | 'monthly' | 'lifetime';
+
+export interface WorkspaceBudgetsTable {
+  id: string;
+  workspace_id: string;
+  reset_interval: BudgetInterval;
+  limit_usd: number;
+  created_at: string;
+  updated_at: string;
 }
 
 export type LimitReset = 'daily' | 'weekly' | 'monthly';
+
+/** What a workspace spent (migration 0034): the counters of an API key, kept with each ledger write; what its budgets are checked against. */
+export interface WorkspaceUsageTable {
+  workspace_id: string;
+  usage: Generated<number>;
+  usage_daily: Generated<number>;
+  usage_daily_period: Generated<string>;
+  usage_weekly: Generated<number>;
+  usage_weekly_period: Generated<string>;
+  usage_monthly: Generated<number>;
+  usage_monthly_period: Generated<string>;
+  byok_usage: Generated<number>;
+  byok_usage_daily: Generated<number>;
+  byok_usage_weekly: Generated<number>;
+  byok_usage_monthly: Generated<number>;
+}
 
 export interface ApiKeysTable {
   /** SHA-256 of the key, hex; the key itself is never stored. */
@@ -72,6 +180,8 @@ export interface ApiKeysTable {
   byok_usage_daily: Generated<number>;
   byok_usage_weekly: Generated<number>;
   byok_usage_monthly: Generated<number>;
+  /** Migration 0032: 'workspace' when a management key reaches only its own workspace; null reaches the organization. */
+  management_scope: 'workspace' | null;
 }
 
 export interface AppsTable {
@@ -143,6 +253,8 @@ export interface GenerationsTable {
   /** JSON: the attempts made and why each endpoint was chosen. */
   routing: string | null;
   origin: string | null;
+  /** The X-Title the request stated (migration 0041); null when none. */
+  app_title: Generated<string | null>;
   user_agent: string | null;
   created_at: string;
   /** The generation this one was an inner call of (fusion panelists and analyst); null for a client's own request. */
@@ -151,6 +263,10 @@ export interface GenerationsTable {
   intern_run_id: Generated<string | null>;
   /** 1 when the token counts are the gateway's own (accounting/check-usage.ts), 0 when the upstream's. */
   usage_estimated: Generated<number>;
+  /** Migration 0037: 1 when the serving attempt went out on a BYOK credential. */
+  is_byok: Generated<number>;
+  /** Migration 0037: a BYOK generation's cost at the endpoint's prices (counted in byok_usage); total_cost is its fee. */
+  byok_cost: Generated<number>;
 }
 
 /** A ledger row as written (the columns the database fills may be left out). */
@@ -233,6 +349,8 @@ export interface OrganizationSettingsTable {
   updated_at: string;
   /** 1 when the chat flows store each generation's prompt and completion (migration 0023); 0 by default. */
   store_content: Generated<number>;
+  /** Migration 0037: 1 (default) when a failing BYOK credential falls back to the gateway's own. */
+  byok_fallback: Generated<number>;
 }
 
 /** Where a guardrail applies, narrowest first (the reference's guardrail_scope values). */
@@ -372,7 +490,7 @@ export interface InternRunInputsTable {
 /** The columns every vault secret has, whoever owns it. */
 interface SecretColumns {
   name: string;
-  /** AES-256-GCM of the value (api/vault/secret-box.ts); the value is never returned. */
+  /** AES-256-GCM of the value (util/secret-box.ts); the value is never returned. */
   ciphertext: string;
   /** JSON string[]: the exact hostnames the value may be sent to. */
   hosts: Generated<string>;
@@ -391,8 +509,33 @@ export interface VaultSecretsTable extends SecretColumns {
   organization_id: string;
 }
 
+/** BYOK provider credentials (migration 0037); the key is sealed (byok/envelope.ts), never stored in the clear. */
+export interface ByokCredentialsTable {
+  id: string;
+  organization_id: string;
+  /** Null: the organization's, for every workspace. */
+  workspace_id: string | null;
+  provider: string;
+  name: string | null;
+  label: string;
+  sealed_key: string | null;
+  wrapped_data_key: string | null;
+  master_key_id: string | null;
+  /** JSON string[] or null (no restriction). */
+  allowed_api_key_hashes: string | null;
+  allowed_models: string | null;
+  allowed_user_ids: string | null;
+  is_fallback: Generated<number>;
+  sort_order: Generated<number>;
+  disabled: Generated<number>;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
 /** Sums of the ledger by organization, UTC hour, workspace, key, model and provider (migration 0021), kept with each ledger write. */
-export interface UsageHourlyTable {
+/** With the latency sketches' bucket counts (store/latency-sketch.ts, migration 0044). */
+export interface UsageHourlyTable extends Record<LatencyBucketColumn, number> {
   organization_id: string;
   /** The hour's start, 'YYYY-MM-DDTHH' (UTC): a ledger row's created_at cut to 13 characters. */
   hour: string;
@@ -404,6 +547,9 @@ export interface UsageHourlyTable {
   requests: number;
   /** Rows of status 'error'. */
   errors: number;
+  /** Of those, the ones answered with a 4xx (a refusal for the client's own doing), and the others (migration 0036). */
+  errors_4xx: number;
+  errors_5xx: number;
   tokens_prompt: number;
   tokens_completion: number;
   tokens_reasoning: number;
@@ -412,6 +558,90 @@ export interface UsageHourlyTable {
   /** Sum and number of the rows' latency_ms (rows without one count in neither). */
   latency_ms_sum: number;
   latency_count: number;
+}
+
+/** The ledger's requests and tokens by organization, UTC day, workspace, app and model (migration 0041): the datasets' rankings. */
+export interface AppUsageDailyTable {
+  organization_id: string;
+  /** 'YYYY-MM-DD' (UTC). */
+  day: string;
+  workspace_id: string;
+  /** The app's slug (store/app-identity.ts); '' for the requests that named no app. */
+  app: string;
+  model: string;
+  /** The app's name as last stated; '' with no app. */
+  app_name: string;
+  requests: number;
+  /** prompt + completion tokens. */
+  tokens: number;
+  /** Requests that ended in a tool call (finish_reason tool_calls). */
+  tool_call_requests: number;
+}
+
+/** A session's part served by one app and model (migration 0041): what the median cost per session is computed from. */
+export interface SessionUsageTable {
+  organization_id: string;
+  workspace_id: string;
+  session_id: string;
+  app: string;
+  model: string;
+  app_name: string;
+  /** Its requests served (status success). */
+  turns: number;
+  cost: number;
+  /** The UTC day of its latest request. */
+  last_day: string;
+}
+
+/** Per organization, sessions' last day, workspace, app, model and turn range: the sessions and a sketch of their costs (migration 0043). */
+export interface SessionCostDailyTable {
+  organization_id: string;
+  day: string;
+  workspace_id: string;
+  app: string;
+  model: string;
+  /** '1-turn', '2-9-turns', '10-49-turns' or '50-plus-turns'. */
+  turn_range: string;
+  /** The greatest app name of its sessions. */
+  app_name: string;
+  sessions: number;
+  /** datasets/cost-sketch.ts's encoding. */
+  costs: string;
+}
+
+/** Per organization and day, the session_usage rows of that last day when it was folded, and when (migration 0043). */
+export interface SessionCostFoldsTable {
+  organization_id: string;
+  day: string;
+  parts: number;
+  /** ISO 8601. */
+  folded_at: string;
+}
+
+/** A sampled chat request's prompt features, until the classification pass counts it (migration 0042). */
+export interface TaskSamplesTable {
+  id: Generated<number>;
+  organization_id: string;
+  workspace_id: string;
+  /** The request's UTC day, 'YYYY-MM-DD'. */
+  day: string;
+  model: string;
+  /** prompt + completion tokens. */
+  tokens: number;
+  /** The auto-router's cue ids the prompt showed, joined by newlines (routing/auto-router/classify-task.ts); '' for none. */
+  cues: string;
+}
+
+/** The classified samples by organization, UTC day, workspace, task and model (migration 0042). */
+export interface TaskUsageDailyTable {
+  organization_id: string;
+  day: string;
+  workspace_id: string;
+  /** A TaskType. */
+  task: string;
+  model: string;
+  requests: number;
+  tokens: number;
 }
 
 /** usage_hourly's sums by UTC day (migration 0028), folded from the hours once a day is over (migration 0031): what queries over whole days read. */
@@ -502,6 +732,14 @@ export interface Database {
   users: UsersTable;
   memberships: MembershipsTable;
   workspaces: WorkspacesTable;
+  workspace_members: WorkspaceMembersTable;
+  workspace_budgets: WorkspaceBudgetsTable;
+  workspace_usage: WorkspaceUsageTable;
+  scim_tokens: ScimTokensTable;
+  scim_users: ScimUsersTable;
+  scim_groups: ScimGroupsTable;
+  scim_group_members: ScimGroupMembersTable;
+  scim_group_mappings: ScimGroupMappingsTable;
   api_keys: ApiKeysTable;
   apps: AppsTable;
   authorization_codes: AuthorizationCodesTable;
@@ -513,6 +751,12 @@ export interface Database {
   guardrails: GuardrailsTable;
   guardrail_assignments: GuardrailAssignmentsTable;
   usage_hourly: UsageHourlyTable;
+  app_usage_daily: AppUsageDailyTable;
+  session_usage: SessionUsageTable;
+  task_samples: TaskSamplesTable;
+  task_usage_daily: TaskUsageDailyTable;
+  session_cost_daily: SessionCostDailyTable;
+  session_cost_folds: SessionCostFoldsTable;
   usage_daily: UsageDailyTable;
   usage_daily_folds: UsageDailyFoldsTable;
   organization_usage: OrganizationUsageTable;
@@ -520,4 +764,104 @@ export interface Database {
   generation_contents: GenerationContentsTable;
   generation_feedback: GenerationFeedbackTable;
   console_sessions: ConsoleSessionsTable;
+  byok_credentials: ByokCredentialsTable;
+  files: FilesTable;
+  file_chunks: FileChunksTable;
+  observability_destinations: ObservabilityDestinationsTable;
+  destination_events: DestinationEventsTable;
+  containers: ContainersTable;
+  container_files: ContainerFilesTable;
+}
+
+/** A file uploaded to a workspace (migration 0038); its bytes are in the storage it names. */
+export interface FilesTable {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  filename: string;
+  mime_type: string;
+  size_bytes: number;
+  /** As the client sent it (OpenAI's purposes), `user_data` when it sent none. */
+  purpose: string;
+  /** The storage holding its bytes: `directory`, `database` or `s3`. */
+  storage: string;
+  /** The key that uploaded it. */
+  api_key_hash: string | null;
+  created_at: string;
+}
+
+/** A chunk of a file's bytes in the `database` storage (migration 0038). */
+export interface FileChunksTable {
+  file_id: string;
+  seq: number;
+  data: Buffer;
+}
+
+/** Where a workspace's generations are broadcast (migration 0039); JSON columns as text, booleans as 0/1. */
+export interface ObservabilityDestinationsTable {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  type: string;
+  name: string;
+  /** The config's JSON, sealed under the vault key: it holds write-only secrets. */
+  config_sealed: string;
+  enabled: number;
+  api_key_hashes: string | null;
+  sampling_rate: number;
+  privacy_mode: number;
+  filter_rules: string | null;
+  broadcast_generation_cost: number;
+  broadcast_generation_identity: number;
+  broadcast_generation_request_context: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  /** The instance sending this destination's events, until when (ISO): one sender at a time keeps them in order. */
+  lease_owner: Generated<string | null>;
+  lease_until: Generated<string | null>;
+  /** After a failure, no send before this (ISO). */
+  retry_at: Generated<string | null>;
+  /** Failures since the last success: the backoff's exponent. */
+  failures: Generated<number>;
+  last_success_at: Generated<string | null>;
+  last_error: Generated<string | null>;
+}
+
+/** The destinations' outbox: one row per generation and destination, in the ledger's transaction; dead letters keep `dead_at`. */
+export interface DestinationEventsTable {
+  id: Generated<number>;
+  destination_id: string;
+  generation_id: string;
+  created_at: string;
+  attempts: Generated<number>;
+  dead_at: Generated<string | null>;
+  last_error: Generated<string | null>;
+}
+
+/** A workspace's sandbox where the code_interpreter tool runs code (migration 0048). */
+export interface ContainersTable {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  name: string;
+  /** The key that made it. */
+  api_key_hash: string | null;
+  created_at: string;
+  /** Its last run (or its creation): it expires 30 days after. */
+  last_active_at: string;
+}
+
+/** A file in a container's work directory (migration 0048); its bytes are on disk, under CONTAINERS_DIR. */
+export interface ContainerFilesTable {
+  id: string;
+  container_id: string;
+  workspace_id: string;
+  /** Under the work directory, '/'-separated. */
+  path: string;
+  bytes: number;
+  /** `assistant`: the code wrote it. */
+  source: string;
+  created_at: string;
+  updated_at: string;
 }

@@ -25,6 +25,12 @@ export const newUserId = (): string => `user_${token(16)}`;
 export const newAuthorizationCodeId = (): string => `auth_code_${token(24)}`;
 export const newRequestId = (): string => `req_${token(12)}`;
 export const newInternId = (): string => `intern_${token(16)}`;
+/** A file of the files API: the reference's `or_file_` prefix, which tells it apart from a provider's own file ids. */
+export const newFileId = (): string => `${FILE_ID_PREFIX}${token(18)}`;
+export const FILE_ID_PREFIX = 'or_file_';
+/** A container: OpenAI's `cntr_` prefix, 20 characters in all (the reference's longest container_id). */
+export const newContainerId = (): string => `cntr_${token(11)}`;
+export const newContainerFileId = (): string => `cfile_${token(16)}`;
 export const newInternSessionId = (): string => `isess_${token(16)}`;
 /** A generation id: `gen-<unix seconds>-<random>`, the same in the response and the ledger. */
 export const newGenerationId = (now: Date): string => `gen-${Math.floor(now.getTime() / 1000)}-${randomSlice(10).toString('hex')}`;

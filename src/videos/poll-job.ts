@@ -74,7 +74,15 @@ export async function pollJob(services: VideoServices, job: VideoJobRow, token: 
   }
   const [next, ...rest] = fallbacks;
   const route = change.fallback && next ? { ...next, fallbacks: JSON.stringify(rest) } : undefined;
-  const settled = await settleVideoJob(services.db, { id: job.id, token, change, charge, ...(route ? { route } : {}), now });
+  const settled = await settleVideoJob(services.db, {
+    id: job.id,
+    token,
+    change,
+    charge,
+    ...(route ? { route } : {}),
+    now,
+    extra: services.ledgerExtra,
+  });
   // The job ended and its row (a charge, or a failure at no cost) is committed: its reservation becomes that cost.
   if (settled && charge) await services.spend.settleById(job.id, charge.total_cost ?? 0);
 }

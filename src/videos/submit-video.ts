@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { unknownModel } from '../catalog/closest-model.js';
 import { modelTask } from '../catalog/model-task.js';
 import type { Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
@@ -39,7 +40,7 @@ export async function submitVideo(
   context: SubmitContext,
 ): Promise<VideoJobRow> {
   const model = services.catalog.getModel(request.model);
-  if (!model) throw Errors.modelNotFound(request.model);
+  if (!model) throw unknownModel(services.catalog, request.model);
   if (modelTask(model) !== 'video') throw Errors.invalidRequest(`Model ${model.id} is not a video model: send it to its own endpoint`);
   const makesVideo = (endpoint: Endpoint) => videoAdapterOf(services, endpoint) !== undefined;
   if (!model.endpoints.some(makesVideo)) throw Errors.invalidRequest(`Model ${model.id} has no provider that generates video`);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { LedgerExtra } from '../accounting/record-generation.js';
 import type { SpendReservations } from '../accounting/reservations.js';
 import type { Catalog } from '../catalog/types.js';
 import type { VideoAdapter } from '../protocol/adapters.js';
@@ -17,4 +18,6 @@ export interface VideoServices {
   spend: SpendReservations;
   /** Draws of the price-weighted load balancing between endpoints; Math.random unless a test fixes it. */
   random?: () => number;
+  /** What commits with a job's ledger row beside it: the observability destinations' outbox rows, as for every generation. */
+  ledgerExtra?: LedgerExtra;
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordGenerations } from '../../src/accounting/record-generation.js';
 import { createApiKey } from '../../src/accounts/create-api-key.js';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
+import { bucketOf, LATENCY_BUCKETS, quantileOf } from '../../src/store/latency-sketch.js';
 import { testEngines } from '../support/databases.js';
 import { call, type RunningGateway, startGateway, testClock } from '../support/gateway.js';
 import { simCatalog } from '../support/sim-gateway.js';
@@ -21,6 +22,8 @@ interface LedgerRow {
   tokens_prompt: number;
   tokens_completion: number;
   created_at: string;
+  latency_ms: number | null;
+  ttft_ms: number | null;
 }
 
 const round = (usd: number) => Math.round(usd * 1e12) / 1e12;
@@ -101,7 +104,18 @@ describe.each(testEngines)('activity and analytics on $name', (engine) => {
     );
     ledger = (await gw.store.db
       .selectFrom('generations')
-      .select(['api_key_hash', 'model', 'provider_name', 'status', 'total_cost', 'tokens_prompt', 'tokens_completion', 'created_at'])
+      .select([
+        'api_key_hash',
+        'model',
+        'provider_name',
+        'status',
+        'total_cost',
+        'tokens_prompt',
+        'tokens_completion',
+        'created_at',
+        'latency_ms',
+        'ttft_ms',
+      ])
       .where('organization_id', '=', gw.organizationId)
       .execute()) as LedgerRow[];
     expect(ledger).toHaveLength(7);
@@ -136,6 +150,9 @@ describe.each(testEngines)('activity and analytics on $name', (engine) => {
           prompt_tokens: s.prompt,
           completion_tokens: s.completion,
           reasoning_tokens: 0,
+          // This ledger's one failure is the provider's (a 502); refusals are counted in refusals.test.ts.
+          errors_4xx: 0,
+          errors_5xx: s.errors,
         });
       }
       expect(res.body.data.map((i: { date: string }) => i.date)).toEqual(['2026-11-20', '2026-11-20', '2026-11-21', '2026-11-21']);
@@ -210,8 +227,14 @@ describe.each(testEngines)('activity and analytics on $name', (engine) => {
         'cached_tokens',
         'total_tokens',
         'error_count',
+        'error_count_4xx',
+        'error_count_5xx',
         'error_rate',
         'avg_latency',
+        'latency_p50',
+        'latency_p95',
+        'first_token_p50',
+        'first_token_p95',
       ]);
       expect(res.body.data.dimensions.map((d: { name: string }) => d.name)).toEqual(['model', 'provider', 'api_key_id', 'workspace']);
       expect(res.body.data.granularities).toEqual([
@@ -249,6 +272,35 @@ describe.each(testEngines)('activity and analytics on $name', (engine) => {
       expect(res.body.data.data.map((r: { date__day: string }) => r.date__day)).toEqual(
         [...res.body.data.data.map((r: { date__day: string }) => r.date__day)].sort(),
       );
+    });
+
+    it("reads latency and first-token quantiles by model from the sketches, as the ledger rows' times give them", async () => {
+      const res = await query({
+        metrics: ['latency_p50', 'latency_p95', 'first_token_p50', 'first_token_p95'],
+        dimensions: ['model'],
+        time_range: { start: '2026-11-20T00:00:00Z', end: '2026-11-23T00:00:00Z' },
+      });
+      expect(res.status).toBe(200);
+      const sketch = (times: (number | null)[]) => {
+        const counts = Array<number>(LATENCY_BUCKETS).fill(0);
+        for (const ms of times) if (ms !== null) counts[bucketOf(ms)]! += 1;
+        return counts;
+      };
+      // As the API rounds a rate: six significant digits.
+      const read = (value: number | null) => (value === null ? null : Number(value.toPrecision(6)));
+      for (const row of res.body.data.data) {
+        const rows = ledger.filter((r) => r.model === row.model);
+        const latency = sketch(rows.map((r) => r.latency_ms));
+        const ttft = sketch(rows.map((r) => r.ttft_ms));
+        expect(row).toEqual({
+          model: row.model,
+          latency_p50: read(quantileOf(latency, 0.5)),
+          latency_p95: read(quantileOf(latency, 0.95)),
+          first_token_p50: read(quantileOf(ttft, 0.5)),
+          first_token_p95: read(quantileOf(ttft, 0.95)),
+        });
+      }
+      expect(res.body.data.data.some((row: { latency_p50: number | null }) => row.latency_p50 !== null)).toBe(true);
     });
 
     it('filters, orders, limits and buckets by the hour', async () => {

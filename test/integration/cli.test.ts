@@ -1,8 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/sim/server.js';
+import { openStore } from '../../src/store/database.js';
+import { hasSchema } from '../../src/store/migrate.js';
 import { runCli, startServe } from '../support/cli.js';
 import { type TestDatabase, testEngines } from '../support/databases.js';
 
@@ -83,6 +85,64 @@ describe.each(testEngines)('model-gateway command line on $name', (engine) => {
     expect(badLimit.code).not.toBe(0);
     expect(badLimit.stderr).toContain('limit must be >= 0');
   });
+});
+
+describe('management commands where no database exists', () => {
+  const COMMANDS = [
+    ['keys', 'list'],
+    ['keys', 'create', '--name', 'ci', '--management'],
+    ['keys', 'disable', 'f'.repeat(64)],
+    ['members', 'add', '--email', 'ada@example.com'],
+    ['members', 'list'],
+    ['workspaces', 'list'],
+    ['interns', 'enroll'],
+    ['credits', 'show'],
+    ['generations', 'show', 'gen-1'],
+  ];
+
+  it('exit non-zero naming the SQLite file they looked for, and create neither it nor its directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mg-missing-'));
+    const file = join(dir, 'data', 'gateway.sqlite');
+    for (const command of COMMANDS) {
+      const result = await runCli(command, { DATABASE_URL: `sqlite:${file}`, GATEWAY_CONFIG: join(dir, 'none.yaml') });
+      expect(result.code, command.join(' ')).toBe(1);
+      expect(result.stderr, command.join(' ')).toContain(
+        `the SQLite file ${file} does not exist: start the gateway on it once (model-gateway serve)`,
+      );
+      expect(result.stdout).toBe('');
+      expect(existsSync(join(dir, 'data')), command.join(' ')).toBe(false);
+    }
+  });
+
+  it.each(testEngines)(
+    'exit non-zero on a $name database without the schema, or migrated but never started, and create no key',
+    async (engine) => {
+      const database = await engine.create();
+      try {
+        const env = { DATABASE_URL: database.url, GATEWAY_CONFIG: join(mkdtempSync(join(tmpdir(), 'mg-cfg-')), 'none.yaml') };
+        if (engine.name === 'postgres') {
+          const empty = await runCli(['keys', 'list'], env);
+          expect(empty.code).toBe(1);
+          expect(empty.stderr).toContain('the PostgreSQL database postgres://');
+          expect(empty.stderr).toContain('has no gateway schema');
+          const store = openStore(database.url);
+          expect(await hasSchema(store)).toBe(false);
+          await store.close();
+        }
+        expect((await runCli(['migrate'], env)).code).toBe(0);
+        const created = await runCli(['keys', 'create', '--name', 'ci', '--management'], env);
+        expect(created.code).toBe(1);
+        expect(created.stderr).toContain('has no default organization yet');
+        expect(created.stderr).not.toMatch(/sk-mg-v1-/);
+        const store = openStore(database.url);
+        expect(await store.db.selectFrom('api_keys').select('hash').execute()).toEqual([]);
+        expect(await store.db.selectFrom('organizations').select('id').execute()).toEqual([]);
+        await store.close();
+      } finally {
+        await database.drop();
+      }
+    },
+  );
 });
 
 describe('model-gateway serve draining on SIGTERM', () => {

@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/accounts/create-api-key.js';
 import { CONSOLE_CSP } from '../../src/api/console/serve-console.js';
-import { findDefaultWorkspace } from '../../src/store/repositories/organizations.js';
+import { SIGN_IN_LIMITS } from '../../src/api/console/sign-in-limiter.js';
+import { addMember, removeMember } from '../../src/store/repositories/members.js';
+import { findDefaultWorkspace } from '../../src/store/repositories/workspaces.js';
+import { newUserId } from '../../src/util/ids.js';
 import { testEngines } from '../support/databases.js';
 import { call, type RunningGateway, startGateway, testClock } from '../support/gateway.js';
 
@@ -126,6 +129,24 @@ describe.each(testEngines)('console sessions on $name', (engine) => {
     expect((await call(gw, 'GET', '/keys')).status).toBe(401);
   });
 
+  it('deletes a file (a change that costs nothing) with the cookie and its CSRF token, and never without the token', async () => {
+    const { session, csrf } = await signIn(gw.managementKey);
+    const form = new FormData();
+    form.append('file', new Blob(['a,b\n1,2\n'], { type: 'text/csv' }), 'table.csv');
+    const uploaded = await fetch(`${gw.baseUrl}/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.managementKey}` },
+      body: form,
+    });
+    const { id } = (await uploaded.json()) as { id: string };
+    const noToken = await call(gw, 'DELETE', `/files/${id}`, { headers: withSession(session, { origin }) });
+    expect(noToken.status).toBe(403);
+    expect((await call(gw, 'GET', `/files/${id}`, { headers: withSession(session) })).status).toBe(200);
+    const deleted = await call(gw, 'DELETE', `/files/${id}`, { headers: withSession(session, { origin, 'x-csrf-token': csrf }) });
+    expect(deleted.status).toBe(200);
+    expect((await call(gw, 'GET', `/files/${id}`, { headers: withSession(session) })).status).toBe(404);
+  });
+
   it('ends a session idle for 12 hours, keeps one in use, and ends every session of a disabled key', async () => {
     const idle = await signIn(gw.managementKey);
     const busy = await signIn(gw.managementKey);
@@ -148,7 +169,58 @@ describe.each(testEngines)('console sessions on $name', (engine) => {
     await call(gw, 'PATCH', `/keys/${second.row.hash}`, { key: gw.managementKey, body: { disabled: true } });
     const disabled = await call(gw, 'GET', '/keys', { headers: withSession(its.session) });
     expect(disabled.status).toBe(401);
-    expect(disabled.body.error.message).toBe('API key is disabled');
+    expect(disabled.body.error.message).toBe('Console session has ended or is unknown: sign in again');
+  });
+
+  /** A second management key, created by a new member of the organization, and a session of it. */
+  const memberSession = async (email: string) => {
+    const workspace = await findDefaultWorkspace(gw.store.db, gw.organizationId);
+    const member = await addMember(gw.store.db, gw.organizationId, { email, role: 'admin' }, newUserId, time.clock().toISOString());
+    const made = await createApiKey(
+      gw.store.db,
+      { organizationId: gw.organizationId, workspaceId: workspace!.id, name: email, isManagement: true, creatorUserId: member.id },
+      time.clock().toISOString(),
+    );
+    const { session } = await signIn(made.key);
+    expect((await call(gw, 'GET', '/keys', { headers: withSession(session) })).status).toBe(200);
+    return { member, hash: made.row.hash, session };
+  };
+  const sessionsOf = async (hash: string) =>
+    (await gw.store.db.selectFrom('console_sessions').select('id_hash').where('api_key_hash', '=', hash).execute()).length;
+
+  it("ends a disabled key's sessions for good: enabling the key again does not bring the old cookie back", async () => {
+    const { hash, session } = await memberSession('disabled-then-enabled@example.com');
+    expect((await call(gw, 'PATCH', `/keys/${hash}`, { key: gw.managementKey, body: { disabled: true } })).status).toBe(200);
+    expect(await sessionsOf(hash)).toBe(0);
+    expect((await call(gw, 'PATCH', `/keys/${hash}`, { key: gw.managementKey, body: { disabled: false } })).status).toBe(200);
+    const revived = await call(gw, 'GET', '/keys', { headers: withSession(session) });
+    expect(revived.status).toBe(401);
+    expect(revived.body.error.message).toBe('Console session has ended or is unknown: sign in again');
+  });
+
+  it("ends a deleted key's sessions, and the sessions of a removed member's keys, for good", async () => {
+    const deleted = await memberSession('deleted-key@example.com');
+    expect((await call(gw, 'DELETE', `/keys/${deleted.hash}`, { key: gw.managementKey })).status).toBe(200);
+    expect(await sessionsOf(deleted.hash)).toBe(0);
+    expect((await call(gw, 'GET', '/keys', { headers: withSession(deleted.session) })).status).toBe(401);
+
+    const removed = await memberSession('removed-member@example.com');
+    expect(await removeMember(gw.store.db, gw.organizationId, removed.member.email)).toBe(removed.member.id);
+    expect(await sessionsOf(removed.hash)).toBe(0);
+    await addMember(gw.store.db, gw.organizationId, { email: removed.member.email, role: 'admin' }, newUserId, time.clock().toISOString());
+    const back = await call(gw, 'GET', '/keys', { headers: withSession(removed.session) });
+    expect(back.status).toBe(401);
+    expect(back.body.error.message).toBe('Console session has ended or is unknown: sign in again');
+  });
+
+  it("checks at use that the key still stands behind the session: a creator's membership gone by any way ends it", async () => {
+    const { member, hash, session } = await memberSession('left-by-hand@example.com');
+    const membership = await gw.store.db.selectFrom('memberships').selectAll().where('user_id', '=', member.id).executeTakeFirstOrThrow();
+    await gw.store.db.deleteFrom('memberships').where('user_id', '=', member.id).execute();
+    expect((await call(gw, 'GET', '/keys', { headers: withSession(session) })).status).toBe(401);
+    expect(await sessionsOf(hash)).toBe(0);
+    await gw.store.db.insertInto('memberships').values(membership).execute();
+    expect((await call(gw, 'GET', '/keys', { headers: withSession(session) })).status).toBe(401);
   });
 
   it('signs out: the session is deleted and the cookie cleared', async () => {
@@ -181,5 +253,49 @@ describe.each(testEngines)('console sessions on $name', (engine) => {
     expect(bundle.headers.get('content-type')).toMatch(/javascript/);
     expect(bundle.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect((await bundle.text()).length).toBeGreaterThan(1000);
+  });
+});
+
+describe('console sign-in limits', () => {
+  let gw: RunningGateway;
+  let origin: string;
+  const signIn = (key: string) => call(gw, 'POST', '/console/session', { body: { key }, headers: { origin } });
+  /** A wrong key with a prefix of its own. */
+  const wrongKey = (i: number) => `${String(i).padStart(12, 'x')}-not-a-key`;
+
+  beforeEach(async () => {
+    gw = await startGateway(testEngines[0]!);
+    origin = new URL(gw.baseUrl).origin;
+  });
+  afterEach(async () => {
+    await gw.close();
+  });
+
+  it('answers a burst of wrong sign-ins from one address with 429 and Retry-After past 20 failures', async () => {
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => signIn(wrongKey(i))));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(SIGN_IN_LIMITS.perAddress);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(60 - SIGN_IN_LIMITS.perAddress);
+    const limited = answers.find((a) => a.status === 429)!;
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(SIGN_IN_LIMITS.windowSeconds);
+    expect(limited.body.error).toEqual({
+      code: 429,
+      message: `Too many failed console sign-ins from this client address: 20 are allowed per 300 seconds; retry after the Retry-After header's seconds`,
+      metadata: { retry_after_seconds: Number(limited.headers.get('retry-after')) },
+    });
+    // The right key waits too: the address is refused before any key is looked at.
+    expect((await signIn(gw.managementKey)).status).toBe(429);
+  });
+
+  it("refuses guesses with one key's prefix past 10, while another key still signs in; successes do not count", async () => {
+    for (let i = 0; i < 25; i++) expect((await signIn(gw.managementKey)).status).toBe(201);
+    const samePrefix = (i: number) => `sk-mg-v1-abc${'0'.repeat(52)}${i}`;
+    for (let i = 0; i < SIGN_IN_LIMITS.perKeyPrefix; i++) expect((await signIn(samePrefix(i))).status).toBe(401);
+    const limited = await signIn(samePrefix(99));
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.message).toMatch(/^Too many failed console sign-ins with this key's prefix: 10 are allowed/);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await signIn(gw.managementKey)).status).toBe(201);
   });
 });

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -65,6 +66,17 @@ describe('model-gateway demo', () => {
     const page = await fetch(consoleUrl!);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="app">');
+
+    // The models' curl carries the key: it answers the list, not a 401.
+    const models = JSON.parse((await sh('sh', ['-c', /the models: (curl .*)$/m.exec(running.stdout)![1]!])).stdout) as {
+      data: { id: string }[];
+    };
+    expect(models.data.map((m) => m.id)).toContain('sim/chat');
+    // The command line reaches the demo's own database: the key the demo made is there.
+    const cli = /^ {2}(DATABASE_URL=.* node dist\/main\.js keys list)$/m.exec(running.stdout)![1]!;
+    const listed = (await sh('sh', ['-c', cli.replace('node dist/main.js', `'${process.execPath}' '${MAIN}'`)])).stdout;
+    const key = /Bearer (sk-demo-\w+)/.exec(running.stdout)![1]!;
+    expect(listed).toContain(createHash('sha256').update(key).digest('hex'));
 
     const vectors = JSON.parse((await sh('sh', ['-c', embeddings!])).stdout) as { object: string; data: { embedding: number[] }[] };
     expect(vectors.object).toBe('list');

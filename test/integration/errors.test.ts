@@ -39,10 +39,32 @@ describe('error envelope', () => {
     expect(res.headers.get('x-error-code')).toBe('GW_ERR_BODY_TOO_LARGE');
   });
 
-  it('answers a non-JSON content type with 400', async () => {
-    const res = await call(gw, 'POST', '/keys', { key: gw.managementKey, body: 'name=x', headers: { 'content-type': 'text/plain' } });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe(400);
+  it('answers a content type the route does not take with 415 naming the one it takes', async () => {
+    const post = async (path: string, body: string, type: string) => {
+      const res = await fetch(`${gw.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gw.managementKey}`, 'content-type': type },
+        body,
+      });
+      return { status: res.status, headers: res.headers, body: (await res.json()) as { error: { message: string } } };
+    };
+    const res = await post('/keys', 'name=x', 'text/plain');
+    expect(res.status).toBe(415);
+    expect(res.headers.get('x-error-code')).toBe('GW_ERR_UNSUPPORTED_MEDIA_TYPE');
+    expect(res.body).toEqual({
+      error: { code: 415, message: 'Unsupported Media Type: the body must be application/json, not text/plain' },
+    });
+    // The upload routes take multipart/form-data, and say so.
+    for (const path of ['/audio/transcriptions', '/images/edits']) {
+      const upload = await post(path, 'name=x', 'application/x-www-form-urlencoded');
+      expect(upload.status, path).toBe(415);
+      expect(upload.body.error.message, path).toMatch(/^Unsupported Media Type: the body must be multipart\/form-data/);
+    }
+    const json = await post('/images/edits', '{"model":"sim/image"}', 'application/json');
+    expect(json.status).toBe(415);
+    expect(json.body.error.message).toBe(
+      'Unsupported Media Type: the body must be multipart/form-data, as OpenAI’s images.edit sends it, not application/json',
+    );
   });
 
   it('answers an unexpected fault with 500, a request id and no internals', async () => {

@@ -68,6 +68,20 @@ describe('the first start', () => {
     expect(existsSync(place.database)).toBe(false);
   });
 
+  it('refuses to start with a short or low-entropy bootstrap key, says why, and creates no database', async () => {
+    for (const [key, why] of [
+      ['sk-demo-management-key-0000', 'must be at least 32 characters long (it has 27)'],
+      ['0'.repeat(48), 'has too little entropy: about 0 bits'],
+    ]) {
+      const place = freshPlace();
+      const result = await runCli(['serve'], { ...place.env, HOST: '127.0.0.1', PORT: '0', GATEWAY_BOOTSTRAP_MANAGEMENT_KEY: key });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`GATEWAY_BOOTSTRAP_MANAGEMENT_KEY ${why}`);
+      expect(result.stderr).not.toContain(key);
+      expect(existsSync(place.database)).toBe(false);
+    }
+  });
+
   it('writes no bootstrap key into the database of the server that holds the port', async () => {
     const place = freshPlace();
     const first = await startServe(place.env);

@@ -152,7 +152,6 @@ describe.each(testEngines)('interns API on $name', (engine) => {
       [{ name: 'x', allowed_domains: ['not a domain'] }, /allowed_domains/],
       [{ name: 'x', tools: ['shell'] }, /tools/],
       [{ name: 'x', surprise: 1 }, /surprise/],
-      [{ name: 'x', workspace_id: 'ws_other' }, /workspace_id ws_other is not a workspace/],
       // Checked when set, not at the run's first model call.
       [{ name: 'x', model: 'acme/nonexistent' }, /model: acme\/nonexistent is not a chat model this gateway serves/],
     ];
@@ -162,6 +161,11 @@ describe.each(testEngines)('interns API on $name', (engine) => {
       expect(res.body.error.message).toMatch(message);
       expect(res.body.error.metadata).toEqual(meta('bad_request', false));
     }
+    // A workspace the organization lacks: 400 to its management key; to a member's key any other workspace is absent.
+    const unknown = await call(gateway, 'POST', '/interns', { key: gateway.managementKey, body: { name: 'x', workspace_id: 'ws_other' } });
+    expect([unknown.status, unknown.body.error.message]).toEqual([400, 'workspace_id ws_other is not a workspace of this organization']);
+    const other = await call(gateway, 'POST', '/interns', { key, body: { name: 'x', workspace_id: 'ws_other' } });
+    expect([other.status, other.body.error.metadata]).toEqual([404, meta('not_found', false)]);
     const intern = (await call(gateway, 'POST', '/interns', { key, body: { name: 'm', model: 'service/auto' } })).body;
     const badModel = await call(gateway, 'PATCH', `/interns/${intern.id}`, { key, body: { model: 'acme/nonexistent' } });
     expect([badModel.status, badModel.body.error.metadata]).toEqual([400, meta('bad_request', false)]);

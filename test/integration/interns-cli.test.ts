@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bootstrap } from '../../src/accounts/bootstrap.js';
+import { openMigratedStore } from '../../src/cli/open-database.js';
 import { openStore } from '../../src/store/database.js';
 import { runCli, startServe } from '../support/cli.js';
 import { type TestDatabase, testEngines } from '../support/databases.js';
@@ -16,6 +18,10 @@ describe.each(testEngines)('interns and members commands on $name', (engine) => 
   beforeAll(async () => {
     database = await engine.create();
     writeFileSync(config, '# nothing configured\n');
+    // The database a first start leaves: the commands work on an existing one only.
+    const store = await openMigratedStore(database.url, { info: () => undefined, warn: () => undefined });
+    await bootstrap(store.db, () => new Date(), BOOTSTRAP);
+    await store.close();
   });
   afterAll(async () => {
     await database.drop();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { internSecretReader } from '../../src/api/vault/routes.js';
-import { secretBox } from '../../src/api/vault/secret-box.js';
 import { INTERN_PROGRAMME_TOPIC } from '../../src/interns/flag-cache.js';
 import { enroll } from '../../src/store/repositories/interns.js';
+import { secretBox } from '../../src/util/secret-box.js';
 import { testEngines } from '../support/databases.js';
 import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 

@@ -68,4 +68,42 @@ describe.each(testEngines)('organization members on $name', (engine) => {
     expect((await list('?limit=1')).body.data).toHaveLength(1);
     expect((await list('?limit=100')).body.data).toHaveLength(100);
   });
+
+  it('adds a member by e-mail address, changes their role and names, and removes them; the owner is neither changed nor removed', async () => {
+    const as = { key: gw.managementKey };
+    const added = await call(gw, 'POST', '/organization/members', {
+      ...as,
+      body: { email: 'Ada@Example.com', role: 'admin', first_name: 'Ada' },
+    });
+    expect(added.status).toBe(201);
+    const ada = added.body.data as { id: string };
+    expect(added.body.data).toEqual({
+      id: expect.any(String),
+      email: 'ada@example.com',
+      first_name: 'Ada',
+      last_name: null,
+      role: 'org:admin',
+    });
+    const changed = await call(gw, 'PATCH', `/organization/members/${ada.id}`, { ...as, body: { role: 'member', last_name: 'Lovelace' } });
+    expect(changed.body.data).toEqual({ ...added.body.data, last_name: 'Lovelace', role: 'org:member' });
+    const everyone = [...(await list('?limit=100')).body.data, ...(await list('?offset=100&limit=100')).body.data];
+    expect(everyone.filter((m: { email: string }) => m.email === 'ada@example.com')).toEqual([changed.body.data]);
+
+    const owner = (await list('?limit=1')).body.data[0] as { id: string; email: string };
+    for (const refused of [
+      await call(gw, 'PATCH', `/organization/members/${owner.id}`, { ...as, body: { role: 'member' } }),
+      await call(gw, 'DELETE', `/organization/members/${owner.id}`, as),
+      await call(gw, 'POST', '/organization/members', { ...as, body: { email: owner.email, role: 'member' } }),
+    ]) {
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(/^the organization's owner cannot be/);
+    }
+    const bad = await call(gw, 'POST', '/organization/members', { ...as, body: { email: 'not an address' } });
+    expect([bad.status, bad.body.error.message]).toEqual([400, expect.stringContaining('email')]);
+    expect((await call(gw, 'PATCH', `/organization/members/${ada.id}`, { ...as, body: {} })).status).toBe(400);
+
+    expect((await call(gw, 'DELETE', `/organization/members/${ada.id}`, as)).body).toEqual({ deleted: true });
+    expect((await list()).body.total_count).toBe(121);
+    expect((await call(gw, 'DELETE', `/organization/members/${ada.id}`, as)).status).toBe(404);
+  });
 });

@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_CSP } from '../../src/api/console/serve-console.js';
 import { CreateKeyBody } from '../../src/api/keys/schemas.js';
 import { testEngines } from '../support/databases.js';
 import { call, type RunningGateway, startGateway } from '../support/gateway.js';
@@ -168,5 +169,17 @@ describe('the OpenAPI document and the reference page', () => {
     expect(initializer).toContain("resolveUrl('./json')");
     expect(initializer).toMatch(/validatorUrl: null/);
     expect(await (await fetch(`${origin}/docs/json`)).json()).toEqual(document);
+  });
+
+  it("sends /docs, its assets and its OAuth redirect page with the console's security headers: they share its origin", async () => {
+    for (const path of ['/docs', '/docs/', '/docs/static/oauth2-redirect.html', '/docs/static/swagger-ui-bundle.js', '/docs/json']) {
+      const response = await fetch(`${origin}${path}`);
+      await response.arrayBuffer();
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-security-policy'), path).toBe(CONSOLE_CSP);
+      expect(response.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(response.headers.get('referrer-policy'), path).toBe('no-referrer');
+    }
   });
 });

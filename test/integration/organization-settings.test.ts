@@ -46,7 +46,9 @@ describe.each(testEngines)('organization settings on $name', (engine) => {
   });
 
   it('starts empty and is for management keys only', async () => {
-    expect((await settings()).body).toEqual({ data: { provider: null, plugins: null, store_content: false, updated_at: null } });
+    expect((await settings()).body).toEqual({
+      data: { provider: null, plugins: null, store_content: false, byok_fallback: true, updated_at: null },
+    });
     expect((await settings(undefined, memberKey)).status).toBe(403);
     expect((await settings({ provider: { ignore: ['alpha'] } }, memberKey)).status).toBe(403);
   });

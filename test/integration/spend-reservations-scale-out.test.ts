@@ -5,6 +5,7 @@ import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
 import { call, type RunningGateway, startGateway } from '../support/gateway.js';
 import { startGatewayProcess } from '../support/gateway-process.js';
+import { PROCESS_TESTS } from '../support/process-tests.js';
 import { type SimModel, simCatalog } from '../support/sim-gateway.js';
 import { until } from '../support/until.js';
 import { jobEnded } from '../support/video-jobs.js';
@@ -39,7 +40,7 @@ const chat = (gw: Pick<RunningGateway, 'baseUrl'>, key: string, fields: Record<s
     body: { model: 'sim/metered', max_tokens: 20, messages: [{ role: 'user', content: 'hello there' }], ...fields },
   });
 
-describe.skipIf(!postgres || !redisUrl)('spend reservations across instances sharing PostgreSQL and Redis', () => {
+describe.skipIf(!postgres || !redisUrl)('spend reservations across instances sharing PostgreSQL and Redis', PROCESS_TESTS, () => {
   let sim: Simulator;
   let a: RunningGateway;
   let b: RunningGateway;
@@ -48,7 +49,9 @@ describe.skipIf(!postgres || !redisUrl)('spend reservations across instances sha
       key: string;
       data: { hash: string };
     };
-  const rowsOf = (hash: string) => a.store.db.selectFrom('generations').select(['total_cost']).where('api_key_hash', '=', hash).execute();
+  // Served requests' rows: each refusal has a row too, at no cost (api/refusals/record-refusals.ts).
+  const rowsOf = (hash: string, status: 'success' | 'error' = 'success') =>
+    a.store.db.selectFrom('generations').select(['total_cost']).where('api_key_hash', '=', hash).where('status', '=', status).execute();
   const usageOf = async (key: string) => (await call(a, 'GET', '/key', { key })).body.data.usage as number;
 
   beforeAll(async () => {
@@ -72,6 +75,7 @@ describe.skipIf(!postgres || !redisUrl)('spend reservations across instances sha
     expect(results.filter((r) => r.status === 402 && AFFORD.test(r.body.error.message)).length).toBe(150 - answered);
     const rows = await rowsOf(limited.data.hash);
     expect(rows).toHaveLength(answered);
+    expect((await rowsOf(limited.data.hash, 'error')).filter((row) => row.total_cost === 0)).toHaveLength(150 - answered);
     expect(await usageOf(limited.key)).toBeLessThanOrEqual(0.01 + Math.max(...rows.map((row) => row.total_cost)));
   });
 

@@ -33,7 +33,13 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
 
   beforeAll(async () => {
     sim = await startSimulator();
-    gw = await startGateway(engine, { catalog: videoSimCatalog(sim.url, MODELS), videos: FAST });
+    gw = await startGateway(engine, {
+      catalog: videoSimCatalog(sim.url, MODELS),
+      videos: FAST,
+      // The observability destinations' receivers are the simulator's, on loopback.
+      plugins: { allowPrivateRanges: ['127.0.0.0/8'] },
+      destinations: { intervalMs: 50 },
+    });
     const now = new Date().toISOString();
     await gw.store.db
       .insertInto('organizations')
@@ -50,6 +56,30 @@ describe.each(testEngines)('video jobs on $name', (engine) => {
   afterAll(async () => {
     await gw.close();
     await sim.close();
+  });
+
+  it('queues a job’s charge for the observability destinations in its ledger transaction, as any generation’s', async () => {
+    const admin = (method: string, path: string, body?: unknown) => call(gw, method, path, { key: gw.managementKey, body });
+    const workspaceId = (await admin('GET', '/workspaces')).body.data[0].id;
+    expect((await admin('PATCH', `/workspaces/${workspaceId}`, { is_observability_broadcast_enabled: true })).status).toBe(200);
+    const destination = await admin('POST', '/observability/destinations', {
+      type: 'webhook',
+      name: 'videos',
+      config: { url: `${sim.url}/receivers/webhook/videos` },
+    });
+    expect(destination.status).toBe(201);
+    const job = await submitAccepted(gw, { model: 'sim/video', prompt: 'a dog', duration: 4, resolution: '720p' }, gw.managementKey);
+    const done = await finished(job.id);
+    expect(done.body.status).toBe('completed');
+    const hooks = await until(
+      async () => ((await (await fetch(`${sim.url}/__sim/receivers`)).json()) as { webhook: { body: Record<string, unknown> }[] }).webhook,
+      (received) => received.length > 0,
+    );
+    expect(hooks.map((h) => h.body)).toEqual([
+      expect.objectContaining({ id: done.body.generation_id, api_type: 'video', model: 'sim/video', status: 'success' }),
+    ]);
+    expect((await admin('DELETE', `/observability/destinations/${destination.body.data.id}`)).status).toBe(200);
+    await admin('PATCH', `/workspaces/${workspaceId}`, { is_observability_broadcast_enabled: false });
   });
 
   it('submits (202), polls to completed, downloads the MP4, and charges once', async () => {

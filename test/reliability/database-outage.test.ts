@@ -6,13 +6,14 @@ import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import type { ServingProcess } from '../support/cli.js';
 import { type TestDatabase, testEngines } from '../support/databases.js';
+import { PROCESS_TESTS } from '../support/process-tests.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/until.js';
 import { chat, createKey, load, logLines, request, serveFromSource, warnings, writeSimConfig } from './shared-services.js';
 
 const postgres = testEngines.find((engine) => engine.name === 'postgres');
 
-describe.skipIf(!postgres)('PostgreSQL going away and coming back', () => {
+describe.skipIf(!postgres)('PostgreSQL going away and coming back', PROCESS_TESTS, () => {
   let sim: Simulator;
   let database: TestDatabase;
   let proxy: TcpProxy;
@@ -58,7 +59,12 @@ describe.skipIf(!postgres)('PostgreSQL going away and coming back', () => {
     );
 
   const ledgerOf = (hash: string) =>
-    store.db.selectFrom('generations').select(['id', 'total_cost']).where('api_key_hash', '=', hash).execute();
+    store.db
+      .selectFrom('generations')
+      .select(['id', 'total_cost'])
+      .where('api_key_hash', '=', hash)
+      .where('status', '=', 'success')
+      .execute();
   const usageOf = async (hash: string) =>
     (await store.db.selectFrom('api_keys').select('usage').where('hash', '=', hash).executeTakeFirstOrThrow()).usage;
 
@@ -115,7 +121,7 @@ describe.skipIf(!postgres)('PostgreSQL going away and coming back', () => {
       await proxy.restore();
       await serving.stop('SIGKILL');
     }
-  });
+  }, 90_000);
 
   it('keeps the rows it accepted while the database was away through a crash: the next start writes them', async () => {
     let serving = await serve('outbox-crash');

@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import type { ServingProcess } from '../support/cli.js';
+import { PROCESS_TESTS } from '../support/process-tests.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/until.js';
 import { chat, createKey, load, logLines, MANAGEMENT_KEY, request, serveFromSource, warnings, writeSimConfig } from './shared-services.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-describe.skipIf(!redisUrl)('Redis going away and coming back', () => {
+describe.skipIf(!redisUrl)('Redis going away and coming back', PROCESS_TESTS, () => {
   let sim: Simulator;
   let proxy: TcpProxy;
   let dir: string;

@@ -60,8 +60,18 @@ export interface StartOptions {
   upstreamLimits?: AppOptions['upstreamLimits'];
   /** Metrics, access log and traces as a test sets them. */
   observability?: AppOptions['observability'];
+  /** Tuning of the observability destinations' sender, or false for none. */
+  destinations?: AppOptions['destinations'];
   /** Where the server logs (the access log's tests read it); none by default. */
   logger?: AppOptions['logger'];
+  /** BYOK master keys and fee rate. */
+  byok?: AppOptions['byok'];
+  /** The files API's storage and bounds (the database's storage by default). */
+  files?: AppOptions['files'];
+  /** How the task classifications sample chat requests. */
+  classifications?: AppOptions['classifications'];
+  /** Containers of the code_interpreter tool (CONTAINER_DEFAULTS by default). */
+  containers?: AppOptions['containers'];
 }
 
 /** A movable clock for tests of expiry and resets. */
@@ -111,7 +121,12 @@ export async function startGateway(engine: TestEngine, options: StartOptions = {
     ...(options.clientLimits ? { clientLimits: options.clientLimits } : {}),
     ...(options.upstreamLimits ? { upstreamLimits: options.upstreamLimits } : {}),
     ...(options.observability ? { observability: options.observability } : {}),
+    ...(options.destinations !== undefined ? { destinations: options.destinations } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.byok ? { byok: options.byok } : {}),
+    ...(options.files ? { files: options.files } : {}),
+    ...(options.classifications ? { classifications: options.classifications } : {}),
+    ...(options.containers ? { containers: options.containers } : {}),
   });
   options.configure?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,11 +1,24 @@
 import { useState } from 'preact/hooks';
 import { allKeys, api, type Generation, query } from '../api';
-import { ErrorNote, Loading, Panel, Table } from '../components';
+import { ErrorNote, Loading, Pager, Panel, Table } from '../components';
 import { formatCount, formatMs, formatTime, formatUsd, shortHash } from '../format';
 import { href } from '../router';
 import { useLoad } from '../use-load';
 
 const PAGE = 50;
+
+/**
+ * What sets a generation apart at a glance: refused before any upstream call (a ledger row with no
+ * attempt), served or failed after falling back past a first attempt, streamed.
+ */
+function marks(g: Generation): string[] {
+  const attempts = g.routing?.attempts?.length ?? 0;
+  return [
+    ...(g.status === 'error' && attempts === 0 && !g.provider_name ? ['refused'] : []),
+    ...(attempts > 1 ? ['fallback'] : []),
+    ...(g.streamed ? ['stream'] : []),
+  ];
+}
 
 interface Filters {
   key: string;
@@ -93,24 +106,53 @@ export function Generations({ params }: { params: URLSearchParams }) {
           empty="No generation matches."
           columns={[
             { title: 'Time', cell: (g) => <a href={href('generations', g.id)}>{formatTime(g.created_at)}</a> },
-            { title: 'Key', cell: (g) => (g.api_key_hash ? (keyNames.get(g.api_key_hash) ?? shortHash(g.api_key_hash)) : '—') },
+            {
+              title: 'Key',
+              cell: (g) =>
+                g.api_key_hash ? (
+                  <a href={href('keys', g.api_key_hash)}>{keyNames.get(g.api_key_hash) ?? shortHash(g.api_key_hash)}</a>
+                ) : (
+                  '—'
+                ),
+            },
             { title: 'Model', cell: (g) => g.model },
             { title: 'Provider', cell: (g) => g.provider_name ?? '—' },
-            { title: 'Status', cell: (g) => <span class={`badge ${g.status === 'success' ? 'on' : 'off'}`}>{g.status}</span> },
+            {
+              title: 'Status',
+              // A failure shows its HTTP status, and why on hover: a refusal (4xx) reads apart from a provider's failure.
+              cell: (g) => (
+                <span class={`badge ${g.status === 'success' ? 'on' : 'off'}`} title={g.error?.message ?? undefined}>
+                  {g.error?.code ? `${g.status} ${g.error.code}` : g.status}
+                </span>
+              ),
+            },
+            {
+              title: 'Marks',
+              // A refusal names its error (X-Error-Code's name) beside the mark: why the gateway said no.
+              cell: (g) => (
+                <span class="marks" data-testid="generation-marks">
+                  {marks(g).map((mark) => (
+                    <span class={`badge mark-${mark}`} key={mark}>
+                      {mark}
+                    </span>
+                  ))}
+                  {g.error?.name && marks(g).includes('refused') ? <code>{g.error.name}</code> : null}
+                </span>
+              ),
+            },
             { title: 'Tokens', cell: (g) => `${formatCount(g.tokens_prompt)} → ${formatCount(g.tokens_completion)}`, numeric: true },
             { title: 'Cost', cell: (g) => formatUsd(g.total_cost), numeric: true },
             { title: 'Latency', cell: (g) => formatMs(g.latency), numeric: true },
           ]}
         />
-        <nav class="pager" aria-label="Pages of generations">
-          <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-            Newer
-          </button>
+        <Pager
+          of="generations"
+          labels={['Newer', 'Older']}
+          onPrevious={offset > 0 ? () => setOffset(Math.max(0, offset - PAGE)) : undefined}
+          onNext={page.data?.has_more ? () => setOffset(offset + PAGE) : undefined}
+        >
           <span>{page.data?.data.length ? `${offset + 1}–${offset + page.data.data.length}` : ''}</span>
-          <button type="button" class="secondary" disabled={!page.data?.has_more} onClick={() => setOffset(offset + PAGE)}>
-            Older
-          </button>
-        </nav>
+        </Pager>
       </Panel>
     </>
   );

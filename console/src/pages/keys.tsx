@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, KEYS_PAGE, type KeyRecord } from '../api';
-import { ErrorNote, Loading, Panel, Table } from '../components';
+import { api, KEYS_PAGE, type KeyRecord, query, type Workspace } from '../api';
+import { ErrorNote, Loading, Pager, Panel, Table } from '../components';
 import { formatTime, formatUsd, utcDay } from '../format';
 import { href } from '../router';
 import { useLoad } from '../use-load';
@@ -36,7 +36,7 @@ function CreatedKey({ created, onDone }: { created: { name: string; key: string 
   );
 }
 
-function CreateKey({ onCreated }: { onCreated: (created: { name: string; key: string }) => void }) {
+function CreateKey({ workspace, onCreated }: { workspace: Workspace; onCreated: (created: { name: string; key: string }) => void }) {
   const [form, setForm] = useState({ name: '', limit: '', reset: '', expires: '' });
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -50,6 +50,7 @@ function CreateKey({ onCreated }: { onCreated: (created: { name: string; key: st
         limit: limitOf(form.limit),
         ...(form.reset ? { limit_reset: form.reset } : {}),
         expires_at: expiryOf(form.expires),
+        workspace_id: workspace.id,
       });
       setForm({ name: '', limit: '', reset: '', expires: '' });
       onCreated({ name: answer.data.name, key: answer.key });
@@ -149,12 +150,22 @@ function EditKey({ record, onSaved, onCancel }: { record: KeyRecord; onSaved: ()
   );
 }
 
-export function Keys() {
+/**
+ * The keys of the workspace chosen in the switcher; a key created here belongs to it.
+ * Focused on one key (#/keys/<hash>, a generation's link): that key alone, whichever its workspace.
+ */
+export function Keys({ workspace, workspaces, focus }: { workspace: Workspace; workspaces: Workspace[]; focus?: string }) {
   const [offset, setOffset] = useState(0);
   const keys = useLoad(
-    () => api<{ data: KeyRecord[] }>('GET', `/keys?include_disabled=true&offset=${offset}`).then((r) => r.data),
-    [offset],
+    () =>
+      focus
+        ? api<{ data: KeyRecord }>('GET', `/keys/${encodeURIComponent(focus)}`).then((r) => [r.data])
+        : api<{ data: KeyRecord[] }>('GET', `/keys${query({ include_disabled: true, offset, workspace_id: workspace.id })}`).then(
+            (r) => r.data,
+          ),
+    [offset, focus],
   );
+  const workspaceName = (id: string) => workspaces.find((w) => w.id === id)?.name ?? id;
   const [created, setCreated] = useState<{ name: string; key: string }>();
   const [editing, setEditing] = useState<string>();
   const [error, setError] = useState<string>();
@@ -170,9 +181,78 @@ export function Keys() {
   const remove = (record: KeyRecord) => {
     if (confirm(`Delete key “${record.name}”? Requests with it will be refused.`)) void act(() => api('DELETE', `/keys/${record.hash}`));
   };
+  const table = (
+    <Table
+      caption={focus ? 'The key' : `Keys of workspace ${workspace.name}`}
+      rows={keys.data ?? []}
+      rowKey={(k) => k.hash}
+      empty="No keys yet."
+      columns={[
+        { title: 'Name', cell: (k) => <span data-testid="key-name">{k.name}</span> },
+        { title: 'Key', cell: (k) => <code>{k.label}</code> },
+        { title: 'Workspace', cell: (k) => <span data-testid="key-workspace">{workspaceName(k.workspace_id)}</span> },
+        { title: 'Status', cell: (k) => (k.disabled ? <span class="badge off">disabled</span> : <span class="badge on">active</span>) },
+        { title: 'Spent', cell: (k) => formatUsd(k.usage), numeric: true },
+        {
+          title: 'Limit',
+          cell: (k) => (k.limit === null ? 'none' : `${formatUsd(k.limit)}${k.limit_reset ? ` ${k.limit_reset}` : ''}`),
+          numeric: true,
+        },
+        { title: 'Expires', cell: (k) => (k.expires_at ? formatTime(k.expires_at) : 'never') },
+        {
+          title: 'Actions',
+          cell: (k) =>
+            editing === k.hash ? (
+              <EditKey
+                record={k}
+                onCancel={() => setEditing(undefined)}
+                onSaved={() => {
+                  setEditing(undefined);
+                  keys.reload();
+                }}
+              />
+            ) : (
+              <div class="actions">
+                <a href={`${href('generations')}?key=${k.hash}`}>Generations</a>
+                <button
+                  type="button"
+                  class="secondary"
+                  onClick={() => setEditing(k.hash)}
+                  aria-label={`Edit limit and expiry of ${k.name}`}
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  class="secondary"
+                  onClick={() => act(() => api('PATCH', `/keys/${k.hash}`, { disabled: !k.disabled }))}
+                  aria-label={`${k.disabled ? 'Enable' : 'Disable'} ${k.name}`}
+                >
+                  {k.disabled ? 'Enable' : 'Disable'}
+                </button>
+                <button type="button" class="danger" onClick={() => remove(k)} aria-label={`Delete ${k.name}`}>
+                  Delete
+                </button>
+              </div>
+            ),
+        },
+      ]}
+    />
+  );
+  if (focus)
+    return (
+      <Panel title="Key">
+        <p>
+          <a href={href('keys')}>All keys of workspace {workspace.name}</a>
+        </p>
+        <ErrorNote message={error ?? keys.error} />
+        <Loading when={keys.loading && !keys.data} />
+        {table}
+      </Panel>
+    );
   return (
     <>
-      <Panel title="Create a key">
+      <Panel title={`Create a key in workspace ${workspace.name}`} id="create-a-key">
         {created ? (
           <CreatedKey
             created={created}
@@ -182,6 +262,7 @@ export function Keys() {
           />
         ) : (
           <CreateKey
+            workspace={workspace}
             onCreated={(c) => {
               setCreated(c);
               keys.reload();
@@ -192,75 +273,13 @@ export function Keys() {
       <Panel title="Keys">
         <ErrorNote message={error ?? keys.error} />
         <Loading when={keys.loading && !keys.data} />
-        <Table
-          caption="Keys of the organization"
-          rows={keys.data ?? []}
-          rowKey={(k) => k.hash}
-          empty="No keys yet."
-          columns={[
-            { title: 'Name', cell: (k) => <span data-testid="key-name">{k.name}</span> },
-            { title: 'Key', cell: (k) => <code>{k.label}</code> },
-            { title: 'Status', cell: (k) => (k.disabled ? <span class="badge off">disabled</span> : <span class="badge on">active</span>) },
-            { title: 'Spent', cell: (k) => formatUsd(k.usage), numeric: true },
-            {
-              title: 'Limit',
-              cell: (k) => (k.limit === null ? 'none' : `${formatUsd(k.limit)}${k.limit_reset ? ` ${k.limit_reset}` : ''}`),
-              numeric: true,
-            },
-            { title: 'Expires', cell: (k) => (k.expires_at ? formatTime(k.expires_at) : 'never') },
-            {
-              title: 'Actions',
-              cell: (k) =>
-                editing === k.hash ? (
-                  <EditKey
-                    record={k}
-                    onCancel={() => setEditing(undefined)}
-                    onSaved={() => {
-                      setEditing(undefined);
-                      keys.reload();
-                    }}
-                  />
-                ) : (
-                  <div class="actions">
-                    <a href={`${href('generations')}?key=${k.hash}`}>Generations</a>
-                    <button
-                      type="button"
-                      class="secondary"
-                      onClick={() => setEditing(k.hash)}
-                      aria-label={`Edit limit and expiry of ${k.name}`}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      class="secondary"
-                      onClick={() => act(() => api('PATCH', `/keys/${k.hash}`, { disabled: !k.disabled }))}
-                      aria-label={`${k.disabled ? 'Enable' : 'Disable'} ${k.name}`}
-                    >
-                      {k.disabled ? 'Enable' : 'Disable'}
-                    </button>
-                    <button type="button" class="danger" onClick={() => remove(k)} aria-label={`Delete ${k.name}`}>
-                      Delete
-                    </button>
-                  </div>
-                ),
-            },
-          ]}
-        />
+        {table}
         {(offset > 0 || keys.data?.length === KEYS_PAGE) && (
-          <nav class="pager" aria-label="Pages of keys">
-            <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - KEYS_PAGE))}>
-              Previous
-            </button>
-            <button
-              type="button"
-              class="secondary"
-              disabled={keys.data?.length !== KEYS_PAGE}
-              onClick={() => setOffset(offset + KEYS_PAGE)}
-            >
-              Next
-            </button>
-          </nav>
+          <Pager
+            of="keys"
+            onPrevious={offset > 0 ? () => setOffset(Math.max(0, offset - KEYS_PAGE)) : undefined}
+            onNext={keys.data?.length === KEYS_PAGE ? () => setOffset(offset + KEYS_PAGE) : undefined}
+          />
         )}
       </Panel>
     </>

@@ -4,79 +4,18 @@ import { ErrorNote, Loading, Panel, Table } from '../components';
 import { formatCount, formatMs, formatTime, formatUsd } from '../format';
 import { useLoad } from '../use-load';
 
-interface Guardrail {
-  id: string;
-  name: string;
-  description: string | null;
-  limit_usd: number | null;
-  reset_interval: string | null;
-  allowed_models?: string[] | null;
-  allowed_providers?: string[] | null;
-  created_at: string;
-}
-
-export function Guardrails() {
-  const loaded = useLoad(() => api<{ data: Guardrail[]; total_count: number }>('GET', '/guardrails?limit=100'), []);
-  return (
-    <Panel title="Guardrails">
-      <ErrorNote message={loaded.error} />
-      <Loading when={loaded.loading} />
-      <Table
-        caption="Guardrails of the default workspace"
-        rows={loaded.data?.data ?? []}
-        rowKey={(g) => g.id}
-        empty="No guardrails. Create them through the API (POST /api/v1/guardrails)."
-        columns={[
-          { title: 'Name', cell: (g) => g.name },
-          { title: 'Description', cell: (g) => g.description ?? '' },
-          {
-            title: 'Budget',
-            cell: (g) => (g.limit_usd === null ? 'none' : `${formatUsd(g.limit_usd)}${g.reset_interval ? ` ${g.reset_interval}` : ''}`),
-            numeric: true,
-          },
-          { title: 'Models', cell: (g) => g.allowed_models?.join(', ') || 'any' },
-          { title: 'Providers', cell: (g) => g.allowed_providers?.join(', ') || 'any' },
-          { title: 'Created', cell: (g) => formatTime(g.created_at) },
-        ]}
-      />
-    </Panel>
-  );
-}
-
-interface Member {
-  id: string;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  role: string;
-}
-
-export function Members() {
-  const loaded = useLoad(() => api<{ data: Member[]; total_count: number }>('GET', '/organization/members?limit=100'), []);
-  return (
-    <Panel title="Members">
-      <ErrorNote message={loaded.error} />
-      <Loading when={loaded.loading} />
-      <Table
-        caption="Members of the organization"
-        rows={loaded.data?.data ?? []}
-        rowKey={(m) => m.id}
-        empty="No members."
-        columns={[
-          { title: 'Name', cell: (m) => [m.first_name, m.last_name].filter(Boolean).join(' ') || '—' },
-          { title: 'Email', cell: (m) => m.email ?? '—' },
-          { title: 'Role', cell: (m) => m.role.replace('org:', '') },
-          { title: 'Id', cell: (m) => <code>{m.id}</code> },
-        ]}
-      />
-    </Panel>
-  );
+/** A price per token as text (the API's form); a model of another kind (images, rerank) has none of some. */
+interface Prices {
+  prompt?: string;
+  completion?: string;
 }
 
 interface Model {
   id: string;
   name: string;
   context_length: number | null;
+  architecture: { modality: string };
+  pricing: Prices;
 }
 
 interface Percentiles {
@@ -89,13 +28,17 @@ interface Endpoint {
   provider_name: string;
   status: number;
   context_length: number;
-  pricing: { prompt: string; completion: string };
+  pricing: Prices;
   latency_last_30m: Percentiles | null;
   throughput_last_30m: Percentiles | null;
+  last_error: { at: string; status: number | null; message: string } | null;
 }
 
-/** Price per token as text (the API's form) → per million tokens. */
-const perMillion = (text: string) => formatUsd(Number(text) * 1_000_000);
+/** Price per token as text (the API's form) → per million tokens; none: a dash; -1 (a router's): the price of the model it picks. */
+function perMillion(text: string | undefined): string {
+  if (text === undefined) return '—';
+  return Number(text) < 0 ? 'varies' : formatUsd(Number(text) * 1_000_000);
+}
 
 function Endpoints({ model }: { model: string }) {
   const [author, slug] = model.split('/');
@@ -117,6 +60,17 @@ function Endpoints({ model }: { model: string }) {
           {
             title: 'Health',
             cell: (e) => (e.status === 0 ? <span class="badge on">healthy</span> : <span class="badge off">failed lately</span>),
+          },
+          {
+            title: 'Last error',
+            cell: (e) =>
+              e.last_error ? (
+                <span data-testid="endpoint-last-error" title={formatTime(e.last_error.at)}>
+                  {e.last_error.status ?? 'no answer'}: {e.last_error.message}
+                </span>
+              ) : (
+                '—'
+              ),
           },
           {
             title: 'Latency p50 / p90',
@@ -160,7 +114,11 @@ export function Models() {
         columns={[
           { title: 'Model', cell: (m) => <code>{m.id}</code> },
           { title: 'Name', cell: (m) => m.name },
-          { title: 'Context', cell: (m) => formatCount(m.context_length), numeric: true },
+          // The modality reads like text+image->text: what goes in, what comes out.
+          { title: 'Type', cell: (m) => m.architecture.modality },
+          { title: 'Context', cell: (m) => (m.context_length ? formatCount(m.context_length) : 'unknown'), numeric: true },
+          { title: 'Prompt / 1M', cell: (m) => perMillion(m.pricing.prompt), numeric: true },
+          { title: 'Completion / 1M', cell: (m) => perMillion(m.pricing.completion), numeric: true },
           {
             title: 'Endpoints',
             cell: (m) => (

@@ -2,8 +2,8 @@ import { useMemo, useState } from 'preact/hooks';
 import { allKeys, api, type KeyRecord } from '../api';
 import { TimeChart } from '../chart';
 import { ErrorNote, Loading, Panel, Table } from '../components';
-import { formatCount, formatUsd, shortHash, utcDay } from '../format';
-import { type Dimension, pivot, type Row, totals } from '../series';
+import { formatCount, formatMs, formatUsd, shortHash, utcDay } from '../format';
+import { type Dimension, type HealthRow, pivot, type Row, totals } from '../series';
 import { useLoad } from '../use-load';
 
 const DAY_MS = 86_400_000;
@@ -38,17 +38,19 @@ function viewOf(range: { from: string; to: string }, groupBy: Dimension): View {
 const analytics = (body: unknown) => api<QueryAnswer>('POST', '/analytics/query', body).then((answer) => answer.data.data);
 
 const METRICS = ['request_count', 'total_usage'];
+/** The range's health by model or key: errors by status class, and latency and first-token quantiles from the rollups' sketches. */
+const HEALTH = ['error_count_4xx', 'error_count_5xx', 'latency_p50', 'latency_p95', 'first_token_p50', 'first_token_p95'];
 const timeRangeOf = (view: View) => ({ start: new Date(view.start).toISOString(), end: new Date(view.end).toISOString() });
 
 /** A range's totals by model and by key, for its tables, and the keys' names: loaded again only when the range changes. */
 async function loadTotals(view: View) {
   const time_range = timeRangeOf(view);
   const [byModel, byKey, keys] = await Promise.all([
-    analytics({ metrics: METRICS, dimensions: ['model'], time_range, limit: 1000 }),
-    analytics({ metrics: METRICS, dimensions: ['api_key_id'], time_range, limit: 1000 }),
+    analytics({ metrics: [...METRICS, ...HEALTH], dimensions: ['model'], time_range, limit: 1000 }),
+    analytics({ metrics: [...METRICS, ...HEALTH], dimensions: ['api_key_id'], time_range, limit: 1000 }),
     allKeys(),
   ]);
-  return { byModel, byKey, keys };
+  return { byModel: byModel as HealthRow[], byKey: byKey as HealthRow[], keys };
 }
 
 /** A view's rows by time, for its charts, with the view they were loaded for. */
@@ -64,7 +66,7 @@ async function loadLines(view: View) {
   return { view, byTime };
 }
 
-const NO_TOTALS: { byModel: Row[]; byKey: Row[]; keys: KeyRecord[] } = { byModel: [], byKey: [], keys: [] };
+const NO_TOTALS: { byModel: HealthRow[]; byKey: HealthRow[]; keys: KeyRecord[] } = { byModel: [], byKey: [], keys: [] };
 
 export function Overview() {
   const today = utcDay(new Date());
@@ -89,6 +91,9 @@ export function Overview() {
   const keyTotals = totals(byKey, 'api_key_id');
   const allSpend = modelTotals.reduce((sum, t) => sum + t.spend, 0);
   const allRequests = modelTotals.reduce((sum, t) => sum + t.requests, 0);
+  const health = [...(groupBy === 'model' ? byModel : byKey)].sort((a, b) => b.request_count - a.request_count);
+  const healthName = (row: HealthRow) => (groupBy === 'model' ? (row.model ?? '(none)') : keyName(row.api_key_id ?? ''));
+  const allErrors = byModel.reduce((sum, r) => sum + r.error_count_4xx + r.error_count_5xx, 0);
   const summary = `${formatCount(allRequests)} requests costing ${formatUsd(allSpend)} from ${view.from} to ${view.to} (UTC), across ${modelTotals.length} models and ${keyTotals.length} keys. The tables below give the same figures.`;
   const per = view.hourly ? 'hour' : 'day';
 
@@ -152,7 +157,33 @@ export function Overview() {
             {formatCount(allRequests)}
           </span>
         </div>
+        <div class="figure">
+          <span class="figure-label">Errors</span>
+          <span class="figure-value" data-testid="total-errors">
+            {formatCount(allErrors)}
+          </span>
+        </div>
       </div>
+      <Panel title={`Health by ${GROUPS[groupBy]}`} id="health">
+        <Table
+          caption={`Requests by how they ended, and latency and first-token time, by ${GROUPS[groupBy]} over the range`}
+          rows={health}
+          rowKey={(r) => healthName(r)}
+          empty="No requests in this range."
+          columns={[
+            { title: groupBy === 'model' ? 'Model' : 'Key', cell: healthName },
+            { title: 'Requests', cell: (r) => formatCount(r.request_count), numeric: true },
+            { title: 'OK (2xx)', cell: (r) => formatCount(r.request_count - r.error_count_4xx - r.error_count_5xx), numeric: true },
+            { title: 'Refused (4xx)', cell: (r) => formatCount(r.error_count_4xx), numeric: true },
+            { title: 'Failed (5xx)', cell: (r) => formatCount(r.error_count_5xx), numeric: true },
+            { title: 'Latency p50', cell: (r) => formatMs(r.latency_p50), numeric: true },
+            { title: 'Latency p95', cell: (r) => formatMs(r.latency_p95), numeric: true },
+            { title: 'First token p50', cell: (r) => formatMs(r.first_token_p50), numeric: true },
+            { title: 'First token p95', cell: (r) => formatMs(r.first_token_p95), numeric: true },
+          ]}
+        />
+        <p class="muted">Latencies are read from hourly sketches: within 19% of the true value.</p>
+      </Panel>
       <Panel title={`Spend by ${GROUPS[view.groupBy]}, per ${per}`} id="spend-chart">
         <TimeChart title="Spend (USD)" summary={summary} times={lines.times} series={lines.spend} format={formatUsd} step={per} />
       </Panel>

@@ -5,8 +5,9 @@ import { Errors } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { memberKeys } from '../../store/repositories/api-keys.js';
 import { isMember } from '../../store/repositories/members.js';
-import { findWorkspace } from '../../store/repositories/organizations.js';
 import { queryUsage } from '../../store/repositories/usage-hourly.js';
+import { findWorkspace } from '../../store/repositories/workspaces.js';
+import { managementReach, workspaceInReach } from '../../workspaces/management-reach.js';
 import { ActivityQuery } from './schemas.js';
 
 /**
@@ -18,9 +19,14 @@ import { ActivityQuery } from './schemas.js';
 export function activityRoutes({ db, clock, auth }: Pick<Services, 'db' | 'clock' | 'auth'>): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/activity', { onRequest: auth.requireManagementKey, schema: { querystring: ActivityQuery } }, async (request) => {
-      const organizationId = callerKey(request).organization_id;
-      const { date, api_key_hash, user_id, group_by, workspace_id } = request.query;
-      if (workspace_id !== undefined && !(await findWorkspace(db, organizationId, workspace_id))) throw Errors.notFound('Workspace');
+      const reach = managementReach(callerKey(request));
+      const { organizationId } = reach;
+      const { date, api_key_hash, user_id, group_by } = request.query;
+      // A scoped key's activity is its workspace's.
+      const workspace_id = workspaceInReach(reach, request.query.workspace_id);
+      // A deleted workspace's activity is still its history.
+      if (workspace_id !== undefined && !(await findWorkspace(db, organizationId, workspace_id, { includeDeleted: true })))
+        throw Errors.notFound('Workspace');
       let keyHashes: string[] | undefined = api_key_hash !== undefined ? [api_key_hash] : undefined;
       if (user_id !== undefined) {
         if (!(await isMember(db, organizationId, user_id))) throw Errors.notFound('Member');

@@ -4,6 +4,7 @@ import { planAnalyticsQuery } from '../../analytics/plan-query.js';
 import { runAnalyticsQuery } from '../../analytics/run-query.js';
 import { callerKey } from '../../http/authenticate.js';
 import type { Services } from '../../services.js';
+import { managementReach } from '../../workspaces/management-reach.js';
 import { AnalyticsQueryBody } from './schemas.js';
 
 /**
@@ -17,7 +18,7 @@ export function analyticsRoutes({ db, clock, auth }: Pick<Services, 'db' | 'cloc
 
     app.post('/analytics/query', { onRequest: auth.requireManagementKey, schema: { body: AnalyticsQueryBody } }, async (request) => {
       const plan = planAnalyticsQuery(request.body, clock());
-      return { data: await runAnalyticsQuery(db, callerKey(request).organization_id, plan) };
+      return { data: await runAnalyticsQuery(db, managementReach(callerKey(request)), plan) };
     });
   };
 }

@@ -10,6 +10,7 @@ import type { Shutdown } from '../../http/shutdown.js';
 import { applyOrganizationDefaults } from '../../organization-settings/apply-organization-defaults.js';
 import type { ChatRequest } from '../../protocol/chat.js';
 import { routerModelOf } from '../../routing/routers/route-models.js';
+import { applyWorkspaceSort } from '../../workspaces/workspace-defaults.js';
 import { applyPreset } from '../presets/apply-preset.js';
 import { clientGone, runContext } from '../request-context.js';
 import { checkChatRequest } from './check-chat-request.js';
@@ -37,7 +38,7 @@ export interface AdmittedChat {
 /**
  * A chat body through everything before the attempts, as POST
  * /chat/completions and POST /messages both take it: the preset it names,
- * the checks, the organization's defaults, the default model, planning, and
+ * the checks, the workspace's and organization's defaults, the default model, planning, and
  * admission (the run holds the most it can cost until it settles, or the
  * caller releases it). POST /chat/completions, /messages and /responses
  * take their bodies through it.
@@ -51,16 +52,20 @@ export async function admitChat(
 ): Promise<AdmittedChat> {
   const key = callerKey(request);
   // A preset's fields fill in before the checks, so the merged request obeys the same rules.
-  const body = await applyPreset(services.presets, key.organization_id, sent);
+  const body = await applyPreset(services.presets, key.workspace_id, sent);
   checkChatRequest(body);
-  const settings = await services.organizationSettings.get(key.organization_id);
+  const [settings, workspace] = await Promise.all([
+    services.organizationSettings.get(key.organization_id),
+    services.workspaces.get(key.workspace_id),
+  ]);
   const sessionHeader = request.headers['x-session-id'];
+  // The key's workspace's provider sort comes under the request's, the organization's defaults under both.
   const normalized = applyOrganizationDefaults(
-    normalizeChatRequest(body, typeof sessionHeader === 'string' ? sessionHeader : undefined),
+    applyWorkspaceSort(normalizeChatRequest(body, typeof sessionHeader === 'string' ? sessionHeader : undefined), workspace),
     settings,
   );
-  // Without a model, an enabled router plugin (the request's or the organization's) names its router model.
-  const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins));
+  // Without a model, an enabled router plugin (the request's or the organization's) names its router model, else the workspace's default.
+  const chat = applyDefaultModel(normalized, routerModelOf(normalized.plugins) ?? workspace.textModel ?? undefined);
   const presetApplied = body !== sent;
   if (chat.model === FUSION_MODEL && options.fusionRoute)
     throw Errors.invalidRequest(`Model ${FUSION_MODEL} is served by ${options.fusionRoute}`);

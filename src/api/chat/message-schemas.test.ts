@@ -180,7 +180,7 @@ describe('tools and tool_choice', () => {
     [
       'a tool of another type',
       { tools: [{ type: 'web_search' }] },
-      'tools[0].type must be one of "function", "service:web_search", "service:web_fetch", "service:fusion"',
+      'tools[0].type must be one of "function", "service:web_search", "service:web_fetch", "service:fusion", "service:code_interpreter"',
     ],
     ['an unknown tool_choice', { tool_choice: 'any' }, 'tool_choice must be one of "none", "auto", "required"'],
     ['tool_choice as a number', { tool_choice: 1 }, 'tool_choice must be of type string or object'],

@@ -3,7 +3,7 @@ import { Nullable, NullableStringEnum, StringEnum } from '../../http/schema-help
 import { QUANTIZATIONS } from '../../protocol/routing-vocabulary.js';
 import { TypeUnion } from './union-schemas.js';
 
-const SORT_KEYS = ['price', 'throughput', 'latency', 'exacto'] as const;
+export const SORT_KEYS = ['price', 'throughput', 'latency', 'exacto'] as const;
 
 /** Provider slugs: the reference lists known names but accepts any string. */
 export const ProviderSlugs = Nullable(Type.Array(Type.String()));

@@ -37,3 +37,9 @@ export const WebFetchToolEntry = Type.Object({
 
 /** What fusion's inner calls may use: search and fetch, never another fusion. */
 export const ResearchToolEntry = DiscriminatedUnion('type', [WebSearchToolEntry, WebFetchToolEntry]);
+
+/** A `service:code_interpreter` tool's parameters: `container`, "auto" (a new container for the request, the default) or the id of one of the workspace's. */
+export const CodeInterpreterToolEntry = Type.Object({
+  type: Type.Literal('service:code_interpreter'),
+  parameters: Type.Optional(Type.Object({ container: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) })),
+});

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../http/schema-helpers.js';
 import { CacheControl } from './content-schemas.js';
 import { FUSION_FIELDS } from './plugin-schemas.js';
-import { WebFetchToolEntry, WebSearchToolEntry } from './server-tool-schemas.js';
+import { CodeInterpreterToolEntry, WebFetchToolEntry, WebSearchToolEntry } from './server-tool-schemas.js';
 import { DiscriminatedUnion, TypeUnion } from './union-schemas.js';
 
 /** A JSON Schema object, passed through to the provider as written. */
@@ -10,7 +10,7 @@ export const JsonSchemaObject = Type.Record(Type.String(), Type.Unknown());
 
 /**
  * An item of `tools`: a client function, or a server tool the gateway runs
- * (`service:web_search`, `service:web_fetch`, `service:fusion`).
+ * (`service:web_search`, `service:web_fetch`, `service:fusion`, `service:code_interpreter`).
  */
 export const Tool = DiscriminatedUnion('type', [
   Type.Object({
@@ -26,6 +26,7 @@ export const Tool = DiscriminatedUnion('type', [
   WebSearchToolEntry,
   WebFetchToolEntry,
   Type.Object({ type: Type.Literal('service:fusion'), parameters: Type.Optional(Type.Object(FUSION_FIELDS)) }),
+  CodeInterpreterToolEntry,
 ]);
 
 const NamedToolChoice = DiscriminatedUnion('type', [

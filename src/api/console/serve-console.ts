@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Errors } from '../../http/errors.js';
 
 /** Where `npm run build` writes the console (scripts/build-console.mjs): dist/console, from src/ and dist/ alike. */
@@ -24,18 +24,24 @@ export const CONSOLE_CSP = [
 
 const HASHED = /-[A-Z0-9]{8,}\.(js|css)$/;
 
+/**
+ * The headers of every page of the gateway's origin a browser shows (the console, and /docs beside it): a page
+ * of this origin holds a session cookie's power, so none may be framed, sniffed into a script, or run another's.
+ */
+export async function pageSecurityHeaders(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  void reply.headers({
+    'content-security-policy': CONSOLE_CSP,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin',
+  });
+}
+
 /** The web console at /console: the files built into dist/console, with a strict Content-Security-Policy. */
 export async function serveConsole(app: FastifyInstance, root = CONSOLE_DIR): Promise<void> {
   await app.register(async (scope) => {
-    scope.addHook('onSend', async (_request, reply) => {
-      void reply.headers({
-        'content-security-policy': CONSOLE_CSP,
-        'x-content-type-options': 'nosniff',
-        'x-frame-options': 'DENY',
-        'referrer-policy': 'no-referrer',
-        'cross-origin-opener-policy': 'same-origin',
-      });
-    });
+    scope.addHook('onSend', pageSecurityHeaders);
     if (!existsSync(root)) {
       // A checkout that was never built: say so rather than a bare 404.
       scope.get('/console', { schema: { hide: true } }, async () => {

@@ -10,7 +10,13 @@ import {
 } from '../../accounts/console-session.js';
 import type { SessionKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
-import { type ConsoleSessionRow, findConsoleSession, touchConsoleSession } from '../../store/repositories/console-sessions.js';
+import {
+  type ConsoleSessionRow,
+  type ConsoleSessionWithKey,
+  deleteConsoleSession,
+  findConsoleSession,
+  touchConsoleSession,
+} from '../../store/repositories/console-sessions.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../util/clock.js';
 
@@ -45,11 +51,24 @@ export function checkUnsafeRequest(request: FastifyRequest, sessionId: string | 
   }
 }
 
-/** The live session of a session id, moving its last use forward; throws when it has ended. */
+/**
+ * Whether the session's key still stands behind it: the key exists, is enabled, and its creator is still a
+ * member. Disabling, deleting and removing delete the sessions too (store/repositories); this holds at use as well.
+ */
+export function sessionKeyStands(session: ConsoleSessionWithKey): boolean {
+  if (session.key_disabled === null || session.key_disabled !== 0) return false;
+  return session.key_creator_user_id === null || session.creator_member_id !== null;
+}
+
+/** The live session of a session id, moving its last use forward; throws when it has ended (and ends it for good when its key no longer stands). */
 export async function liveSession(db: Kysely<Database>, clock: Clock, sessionId: string): Promise<ConsoleSessionRow> {
   const now = clock();
   const session = await findConsoleSession(db, hashSessionId(sessionId));
   if (!session || sessionEnded(session, now)) throw Errors.consoleSessionEnded();
+  if (!sessionKeyStands(session)) {
+    await deleteConsoleSession(db, session.id_hash);
+    throw Errors.consoleSessionEnded();
+  }
   if (now.getTime() - Date.parse(session.last_seen_at) >= SESSION_TOUCH_MS) {
     session.last_seen_at = now.toISOString();
     await touchConsoleSession(db, session.id_hash, session.last_seen_at);

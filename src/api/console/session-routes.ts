@@ -18,10 +18,12 @@ import {
   type ConsoleSessionRow,
   deleteConsoleSession,
   deleteEndedConsoleSessions,
+  findConsoleSession,
   insertConsoleSession,
 } from '../../store/repositories/console-sessions.js';
 import { SignInBody } from './schemas.js';
-import { checkUnsafeRequest, liveSession, requestScheme, sessionIdOf } from './session-auth.js';
+import { checkUnsafeRequest, liveSession, requestScheme, sessionIdOf, sessionKeyStands } from './session-auth.js';
+import { SIGN_IN_LIMITS, type SignInLimiter } from './sign-in-limiter.js';
 
 /** What the console learns of its session: never the key, only what names it, and the CSRF token of its changes. */
 function toSessionRecord(session: ConsoleSessionRow, sessionId: string, key: ApiKeyRow) {
@@ -37,7 +39,7 @@ function toSessionRecord(session: ConsoleSessionRow, sessionId: string, key: Api
  * The web console's sign-in: POST /console/session trades a management key for a session cookie (HttpOnly,
  * SameSite=Strict, scoped to the API's path), GET tells the page its session, DELETE signs out.
  */
-export function consoleSessionRoutes({ db, clock, auth, keys }: Services): FastifyPluginAsyncTypebox {
+export function consoleSessionRoutes({ db, clock, auth, keys }: Services, signInLimit: SignInLimiter): FastifyPluginAsyncTypebox {
   return async (app) => {
     const cookiePath = app.prefix || '/';
     const cookieOptions = (request: FastifyRequest) =>
@@ -47,6 +49,16 @@ export function consoleSessionRoutes({ db, clock, auth, keys }: Services): Fasti
     app.post('/console/session', { schema: { body: SignInBody, security: [] } }, async (request, reply) => {
       // Sign-in makes no change an attacker could want, but a page of another site must not sign a browser in either.
       checkUnsafeRequest(request, undefined);
+      const attempt = await signInLimit(request.ip, request.body.key);
+      if (!attempt.allowed) {
+        void reply.header('retry-after', String(attempt.retryAfterSeconds));
+        throw Errors.consoleSignInRateLimited(
+          { retry_after_seconds: attempt.retryAfterSeconds },
+          attempt.by,
+          attempt.attempts,
+          SIGN_IN_LIMITS.windowSeconds,
+        );
+      }
       const key = await keys.get(hashApiKey(request.body.key));
       if (!key) throw Errors.invalidApiKey();
       if (key.disabled) throw Errors.disabledApiKey();
@@ -64,6 +76,13 @@ export function consoleSessionRoutes({ db, clock, auth, keys }: Services): Fasti
       };
       await deleteEndedConsoleSessions(db, new Date(now.getTime() - SESSION_IDLE_MS).toISOString(), now.toISOString());
       await insertConsoleSession(db, session);
+      // Read again with its key: a key disabled or deleted meanwhile (its sessions deleted before this one existed) takes it too.
+      const inserted = await findConsoleSession(db, session.id_hash);
+      if (!inserted || !sessionKeyStands(inserted)) {
+        await deleteConsoleSession(db, session.id_hash);
+        throw inserted?.key_disabled === 0 ? Errors.internKeyCreatorNotMember() : Errors.consoleSessionEnded();
+      }
+      await attempt.succeeded();
       noStore(reply).setCookie(SESSION_COOKIE, sessionId, { ...cookieOptions(request), maxAge: SESSION_MAX_MS / 1000 });
       return reply.code(201).send({ data: toSessionRecord(session, sessionId, key) });
     });

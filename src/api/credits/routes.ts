@@ -6,6 +6,7 @@ import { Errors } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { listCreditGrants } from '../../store/repositories/credit-grants.js';
 import { findOrganization } from '../../store/repositories/organizations.js';
+import { managementReach, requireOrganizationReach } from '../../workspaces/management-reach.js';
 import { toGrantRecord } from './grant-record.js';
 import { GRANTS_PAGE_SIZE, GrantCreditsBody, ListGrantsQuery } from './schemas.js';
 
@@ -24,11 +25,12 @@ export function creditsRoutes({
 }: Pick<Services, 'db' | 'clock' | 'auth' | 'changes'>): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/credits', { onRequest: auth.requireManagementKey }, async (request) => ({
-      data: await creditTotals(db, callerKey(request).organization_id),
+      data: await creditTotals(db, managementReach(callerKey(request))),
     }));
 
     app.post('/credits/grants', { onRequest: auth.requireManagementKey, schema: { body: GrantCreditsBody } }, async (request, reply) => {
       const caller = callerKey(request);
+      requireOrganizationReach(managementReach(caller), 'grant credits');
       if ((await findOrganization(db, caller.organization_id))?.is_default !== 1) throw Errors.operatorKeyRequired('grant credits');
       const { amount, note, organization_id } = request.body;
       const organizationId = organization_id ?? caller.organization_id;
@@ -42,9 +44,11 @@ export function creditsRoutes({
     });
 
     app.get('/credits/grants', { onRequest: auth.requireManagementKey, schema: { querystring: ListGrantsQuery } }, async (request) => {
+      const caller = callerKey(request);
+      requireOrganizationReach(managementReach(caller), "list the organization's credit grants");
       const { grants, total } = await listCreditGrants(
         db,
-        callerKey(request).organization_id,
+        caller.organization_id,
         request.query.offset ?? 0,
         request.query.limit ?? GRANTS_PAGE_SIZE,
       );

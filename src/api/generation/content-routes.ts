@@ -6,6 +6,7 @@ import { findGenerationContent, insertGenerationFeedback } from '../../store/rep
 import { findGeneration } from '../../store/repositories/generations.js';
 import { findOrganizationSettings } from '../../store/repositories/organization-settings.js';
 import { newUuid } from '../../util/ids.js';
+import { managementReach } from '../../workspaces/management-reach.js';
 import { toGenerationContent } from './content-record.js';
 import { GenerationFeedbackBody, GenerationQuery } from './schemas.js';
 
@@ -22,7 +23,7 @@ export function generationContentRoutes({ db, clock, auth }: Pick<Services, 'db'
       const key = callerKey(request);
       const { id } = request.query;
       if ((await findOrganizationSettings(db, key.organization_id))?.store_content !== 1) throw Errors.contentNotStored();
-      const row = await findGeneration(db, key.organization_id, id);
+      const row = await findGeneration(db, managementReach(key), id);
       if (!row || (!key.is_management && row.api_key_hash !== key.hash)) throw Errors.notFound('Generation');
       const content = await findGenerationContent(db, key.organization_id, id);
       if (!content) throw Errors.noStoredContent(id);
@@ -35,7 +36,7 @@ export function generationContentRoutes({ db, clock, auth }: Pick<Services, 'db'
       async (request) => {
         const key = callerKey(request);
         const { generation_id, category, comment } = request.body;
-        if (!(await findGeneration(db, key.organization_id, generation_id))) throw Errors.notFound(`Generation ${generation_id}`);
+        if (!(await findGeneration(db, managementReach(key), generation_id))) throw Errors.notFound(`Generation ${generation_id}`);
         await insertGenerationFeedback(db, {
           id: newUuid(),
           organization_id: key.organization_id,

@@ -3,6 +3,7 @@ import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { listGenerations } from '../../store/repositories/generations.js';
+import { managementReach } from '../../workspaces/management-reach.js';
 import { toGenerationRecord } from './generation-record.js';
 import { ListGenerationsQuery } from './schemas.js';
 
@@ -21,7 +22,7 @@ export function generationListRoutes({ db, auth }: Services): FastifyPluginAsync
       if (from !== undefined && to !== undefined && from >= to) throw Errors.invalidRequest('from must be earlier than to');
       // One row past the page says whether another page follows.
       const rows = await listGenerations(db, {
-        organizationId: callerKey(request).organization_id,
+        reach: managementReach(callerKey(request)),
         ...(api_key_hash !== undefined ? { apiKeyHash: api_key_hash } : {}),
         ...(model !== undefined ? { model } : {}),
         ...(status !== undefined ? { status } : {}),

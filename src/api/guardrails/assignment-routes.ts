@@ -3,6 +3,7 @@ import type { TSchema } from 'typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import type { Services } from '../../services.js';
+import type { Reach } from '../../store/reach.js';
 import {
   assignGuardrail,
   existingTargets,
@@ -12,6 +13,7 @@ import {
   unassignGuardrail,
 } from '../../store/repositories/guardrails.js';
 import type { GuardrailScope } from '../../store/schema.js';
+import { managementReach, requireOrganizationReach } from '../../workspaces/management-reach.js';
 import { assignmentBase } from './guardrail-record.js';
 import { announceGuardrailChange, guardrailOf } from './routes.js';
 import { GuardrailParams, KeyHashesBody, ListAssignmentsQuery, MemberIdsBody, WorkspaceIdsBody } from './schemas.js';
@@ -25,6 +27,8 @@ interface ScopeRoutes {
   body?: { schema: TSchema; field: string; noun: string };
   /** A target holds one guardrail of this scope: assigning replaces the one it had. */
   exclusive: boolean;
+  /** Assigning reaches beyond one workspace (a member's traffic everywhere, the organization's): not for a scoped key. */
+  organizationWide: boolean;
   records(services: Services, organizationId: string, rows: GuardrailAssignmentRow[]): Promise<unknown[]>;
 }
 
@@ -41,6 +45,7 @@ const SCOPES: Record<string, ScopeRoutes> = {
     scope: 'api-key',
     body: { schema: KeyHashesBody, field: 'key_hashes', noun: 'an API key' },
     exclusive: true,
+    organizationWide: false,
     async records(services, organizationId, rows) {
       const names = await keyNames(
         services.db,
@@ -59,17 +64,20 @@ const SCOPES: Record<string, ScopeRoutes> = {
     scope: 'member',
     body: { schema: MemberIdsBody, field: 'member_user_ids', noun: 'a member' },
     exclusive: false,
+    organizationWide: true,
     records: each((row) => ({ ...assignmentBase(row), user_id: row.target_id, organization_id: row.organization_id })),
   },
   workspaces: {
     scope: 'workspace',
     body: { schema: WorkspaceIdsBody, field: 'workspace_ids', noun: 'a workspace' },
     exclusive: true,
+    organizationWide: false,
     records: each((row) => ({ ...assignmentBase(row), workspace_id: row.target_id })),
   },
   organization: {
     scope: 'organization',
     exclusive: false,
+    organizationWide: true,
     records: each((row) => ({ ...assignmentBase(row), organization_id: row.target_id })),
   },
 };
@@ -81,12 +89,12 @@ export function guardrailAssignmentRoutes(services: Services): FastifyPluginAsyn
     limit: query.limit ?? DEFAULT_PAGE_SIZE,
   });
 
-  /** The request's targets, each once; one that is not the organization's is a 400 naming it. */
-  async function targetsOf(routes: ScopeRoutes, organizationId: string, body: unknown): Promise<string[]> {
-    if (!routes.body) return [organizationId];
+  /** The request's targets, each once; one that is not in reach is a 400 naming it. */
+  async function targetsOf(routes: ScopeRoutes, reach: Reach, body: unknown): Promise<string[]> {
+    if (!routes.body) return [reach.organizationId];
     const { field, noun } = routes.body;
     const ids = [...new Set((body as Record<string, string[]>)[field])];
-    const known = await existingTargets(db, organizationId, routes.scope, ids);
+    const known = await existingTargets(db, reach, routes.scope, ids);
     const unknown = ids.findIndex((id) => !known.has(id));
     if (unknown >= 0) throw Errors.invalidRequest(`${field}[${unknown}] ${ids[unknown]} is not ${noun} of this organization`);
     return ids;
@@ -100,8 +108,9 @@ export function guardrailAssignmentRoutes(services: Services): FastifyPluginAsyn
         `/guardrails/assignments/${segment}`,
         { onRequest: auth.requireManagementKey, schema: { querystring: ListAssignmentsQuery } },
         async (request) => {
-          const organizationId = callerKey(request).organization_id;
-          const { rows, total } = await listAssignments(db, { organizationId, scope: routes.scope }, page(request.query));
+          const reach = managementReach(callerKey(request));
+          const { organizationId } = reach;
+          const { rows, total } = await listAssignments(db, { reach, scope: routes.scope }, page(request.query));
           return { data: await routes.records(services, organizationId, rows), total_count: total };
         },
       );
@@ -110,13 +119,10 @@ export function guardrailAssignmentRoutes(services: Services): FastifyPluginAsyn
         `/guardrails/:id/assignments/${segment}`,
         { onRequest: auth.requireManagementKey, schema: { params: GuardrailParams, querystring: ListAssignmentsQuery } },
         async (request) => {
-          const organizationId = callerKey(request).organization_id;
-          const guardrail = await guardrailOf(services, organizationId, request.params.id);
-          const { rows, total } = await listAssignments(
-            db,
-            { organizationId, scope: routes.scope, guardrailId: guardrail.id },
-            page(request.query),
-          );
+          const reach = managementReach(callerKey(request));
+          const { organizationId } = reach;
+          const guardrail = await guardrailOf(services, reach, request.params.id);
+          const { rows, total } = await listAssignments(db, { reach, scope: routes.scope, guardrailId: guardrail.id }, page(request.query));
           return { data: await routes.records(services, organizationId, rows), total_count: total };
         },
       );
@@ -126,8 +132,10 @@ export function guardrailAssignmentRoutes(services: Services): FastifyPluginAsyn
         { onRequest: auth.requireManagementKey, schema: { params: GuardrailParams, ...bodySchema } },
         async (request) => {
           const caller = callerKey(request);
-          const guardrail = await guardrailOf(services, caller.organization_id, request.params.id);
-          const targets = await targetsOf(routes, caller.organization_id, request.body);
+          const reach = managementReach(caller);
+          const guardrail = await guardrailOf(services, reach, request.params.id);
+          if (routes.organizationWide) requireOrganizationReach(reach, `assign guardrails to ${segment}`);
+          const targets = await targetsOf(routes, reach, request.body);
           await assignGuardrail(
             db,
             { organizationId: caller.organization_id, guardrailId: guardrail.id, scope: routes.scope, assignedBy: caller.creator_user_id },
@@ -143,8 +151,10 @@ export function guardrailAssignmentRoutes(services: Services): FastifyPluginAsyn
         `/guardrails/:id/assignments/${segment}/remove`,
         { onRequest: auth.requireManagementKey, schema: { params: GuardrailParams, ...bodySchema } },
         async (request) => {
-          const organizationId = callerKey(request).organization_id;
-          const guardrail = await guardrailOf(services, organizationId, request.params.id);
+          const reach = managementReach(callerKey(request));
+          const { organizationId } = reach;
+          const guardrail = await guardrailOf(services, reach, request.params.id);
+          if (routes.organizationWide) requireOrganizationReach(reach, `remove guardrails from ${segment}`);
           const targets = routes.body ? [...new Set((request.body as Record<string, string[]>)[routes.body.field])] : [organizationId];
           const removed = await unassignGuardrail(db, guardrail.id, routes.scope, targets);
           await announceGuardrailChange(services, organizationId);

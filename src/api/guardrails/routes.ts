@@ -5,6 +5,7 @@ import { applyRuleInput, type GuardrailRuleInput, type GuardrailRules } from '..
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import type { Services } from '../../services.js';
+import type { Reach } from '../../store/reach.js';
 import {
   deleteGuardrail,
   findGuardrail,
@@ -14,8 +15,9 @@ import {
   listGuardrails,
   updateGuardrail,
 } from '../../store/repositories/guardrails.js';
-import { findDefaultWorkspace, findWorkspace } from '../../store/repositories/organizations.js';
+import { findDefaultWorkspace, findWorkspace } from '../../store/repositories/workspaces.js';
 import type { LimitReset } from '../../store/schema.js';
+import { managementReach, workspaceInReach } from '../../workspaces/management-reach.js';
 import { rulesOf, toGuardrailRecord } from './guardrail-record.js';
 import { CreateGuardrailBody, GuardrailParams, ListGuardrailsQuery, UpdateGuardrailBody } from './schemas.js';
 
@@ -58,7 +60,10 @@ function fieldsOf(current: GuardrailRow | undefined, workspaceId: string, body: 
 export function guardrailsRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { db, clock, auth } = services;
 
-  async function workspaceOf(organizationId: string, workspaceId: string | undefined): Promise<string> {
+  /** The workspace a list or a new guardrail names, in the caller's reach; else the default one (a scoped key's own). */
+  async function workspaceOf(reach: Reach, requested: string | undefined): Promise<string> {
+    const { organizationId } = reach;
+    const workspaceId = workspaceInReach(reach, requested);
     const workspace =
       workspaceId === undefined ? await findDefaultWorkspace(db, organizationId) : await findWorkspace(db, organizationId, workspaceId);
     if (!workspace)
@@ -72,10 +77,10 @@ export function guardrailsRoutes(services: Services): FastifyPluginAsyncTypebox 
 
   return async (app) => {
     app.get('/guardrails', { onRequest: auth.requireManagementKey, schema: { querystring: ListGuardrailsQuery } }, async (request) => {
-      const organizationId = callerKey(request).organization_id;
+      const reach = managementReach(callerKey(request));
       const { offset, limit, workspace_id } = request.query;
-      const workspace = await workspaceOf(organizationId, workspace_id);
-      const { rows, total } = await listGuardrails(db, organizationId, workspace, {
+      const workspace = await workspaceOf(reach, workspace_id);
+      const { rows, total } = await listGuardrails(db, reach.organizationId, workspace, {
         offset: offset ?? 0,
         limit: limit ?? DEFAULT_PAGE_SIZE,
       });
@@ -83,41 +88,41 @@ export function guardrailsRoutes(services: Services): FastifyPluginAsyncTypebox 
     });
 
     app.post('/guardrails', { onRequest: auth.requireManagementKey, schema: { body: CreateGuardrailBody } }, async (request, reply) => {
-      const organizationId = callerKey(request).organization_id;
-      const fields = fieldsOf(undefined, await workspaceOf(organizationId, request.body.workspace_id), request.body);
-      const row = await insertGuardrail(db, organizationId, fields, clock().toISOString());
+      const reach = managementReach(callerKey(request));
+      const fields = fieldsOf(undefined, await workspaceOf(reach, request.body.workspace_id), request.body);
+      const row = await insertGuardrail(db, reach.organizationId, fields, clock().toISOString());
       return reply.code(201).send({ data: toGuardrailRecord(row) });
     });
 
     app.get('/guardrails/:id', { onRequest: auth.requireManagementKey, schema: { params: GuardrailParams } }, async (request) => {
-      return { data: toGuardrailRecord(await guardrailOf(services, callerKey(request).organization_id, request.params.id)) };
+      return { data: toGuardrailRecord(await guardrailOf(services, managementReach(callerKey(request)), request.params.id)) };
     });
 
     app.patch(
       '/guardrails/:id',
       { onRequest: auth.requireManagementKey, schema: { params: GuardrailParams, body: UpdateGuardrailBody } },
       async (request) => {
-        const organizationId = callerKey(request).organization_id;
-        const current = await guardrailOf(services, organizationId, request.params.id);
+        const reach = managementReach(callerKey(request));
+        const current = await guardrailOf(services, reach, request.params.id);
         const row = await updateGuardrail(db, current, fieldsOf(current, current.workspace_id, request.body), clock().toISOString());
-        await announceGuardrailChange(services, organizationId);
+        await announceGuardrailChange(services, reach.organizationId);
         return { data: toGuardrailRecord(row) };
       },
     );
 
     app.delete('/guardrails/:id', { onRequest: auth.requireManagementKey, schema: { params: GuardrailParams } }, async (request) => {
-      const organizationId = callerKey(request).organization_id;
-      const row = await guardrailOf(services, organizationId, request.params.id);
+      const reach = managementReach(callerKey(request));
+      const row = await guardrailOf(services, reach, request.params.id);
       await deleteGuardrail(db, row.id);
-      await announceGuardrailChange(services, organizationId);
+      await announceGuardrailChange(services, reach.organizationId);
       return { deleted: true as const };
     });
   };
 }
 
-/** A guardrail of the organization, or the 404 the reference answers. */
-export async function guardrailOf(services: Pick<Services, 'db'>, organizationId: string, id: string): Promise<GuardrailRow> {
-  const row = await findGuardrail(services.db, organizationId, id);
+/** A guardrail in reach, or the 404 the reference answers. */
+export async function guardrailOf(services: Pick<Services, 'db'>, reach: Reach, id: string): Promise<GuardrailRow> {
+  const row = await findGuardrail(services.db, reach, id);
   if (!row) throw Errors.notFound(`Guardrail ${id}`);
   return row;
 }

@@ -22,10 +22,11 @@ export async function installHealth(app: FastifyInstance, options: HealthOptions
   app.addHook('preClose', async () => lifecycle.draining());
   // A request that still reaches this instance then (on a kept-alive connection) is refused and its connection
   // closed, so that its client retries elsewhere; the probes and the metrics (a drain is worth watching) keep answering.
-  app.addHook('onRequest', async (request, reply) => {
-    if (lifecycle.phase !== 'draining' || request.url === '/health' || request.url === '/ready' || request.url === '/metrics') return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (lifecycle.phase !== 'draining' || request.url === '/health' || request.url === '/ready' || request.url === '/metrics')
+      return done();
     void reply.header('connection', 'close');
-    throw Errors.shuttingDown();
+    done(Errors.shuttingDown());
   });
   const { store, redis, outbox } = options;
   await app.register(healthRoutes(readinessCheck({ pendingMigrations: () => pendingMigrations(store), lifecycle, redis, outbox })));

@@ -28,7 +28,7 @@ function fieldsOf(parts: ReadonlyMap<string, string[]>): Record<string, unknown>
  * INPUT_IMAGE_LIMITS.maxBytes), an optional `mask`, and the text fields,
  * checked against ImageEditFields. The whole body is within `bodyLimit`
  * (MAX_BODY_BYTES, as every other body): past it, or past another limit, a
- * 413 naming it; a body that is not multipart, a missing image, a broken
+ * 413 naming it; a body that is not multipart a 415; a missing image, a broken
  * rule a 400.
  */
 export async function readEditUpload(
@@ -36,7 +36,11 @@ export async function readEditUpload(
   reply: FastifyReply,
   bodyLimit: number,
 ): Promise<{ fields: ImageEditFields; images: InputImage[]; mask?: InputImage }> {
-  if (!isMultipart(request)) throw Errors.invalidRequest('the body must be multipart/form-data, as OpenAI’s images.edit sends it');
+  if (!isMultipart(request))
+    throw Errors.unsupportedMediaType(
+      'multipart/form-data, as OpenAI’s images.edit sends it',
+      request.headers['content-type']?.slice(0, 100) ?? 'a body without a content type',
+    );
   const form = await readForm(request, reply, {
     limits: {
       bodyBytes: bodyLimit,

@@ -15,16 +15,17 @@ import { mediaTypeOf } from '../../images/media-type.js';
 import { readInputReferences } from '../../images/read-input-references.js';
 import { type ImagesStreamServices, streamImages, streamsNatively } from '../../images/stream-images.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
-import type { ImageRequest, InputImage } from '../../protocol/images.js';
+import type { InputImage } from '../../protocol/images.js';
+import type { WorkspaceCache } from '../../workspaces/workspace-cache.js';
 import { ModelEndpointsParams } from '../models/schemas.js';
 import { clientGone, runContext } from '../request-context.js';
 import { imageModelEndpoints, imageModelRecord } from './image-model-record.js';
 import { readEditUpload } from './read-edit-upload.js';
 import { ImageGenerationsRequestBody, ImagesRequestBody } from './schemas.js';
-import { fromEditFields, fromGenerationsBody, fromImagesBody, wantsStream } from './to-image-request.js';
+import { fromEditFields, fromGenerationsBody, fromImagesBody, type ImageDraft, wantsStream } from './to-image-request.js';
 
 /** `fetcher` fetches the reference images given by URL (SSRF-safe, the plugins' own). */
-type Services = ImagesStreamServices & { auth: Authenticator; shutdown: Shutdown; fetcher: SafeFetcher };
+type Services = ImagesStreamServices & { auth: Authenticator; shutdown: Shutdown; fetcher: SafeFetcher; workspaces: WorkspaceCache };
 
 const GENERATIONS_STREAM = openAIImageStream('image_generation');
 const EDITS_STREAM = openAIImageStream('image_edit');
@@ -82,23 +83,25 @@ export function imagesRoutes(services: Services): FastifyPluginAsyncTypebox {
   /**
    * Reserve, serve and settle one image request (the routes differ only in
    * their body and their answer). `fetchImages` fetches the reference images
-   * of `/images`, whose count `body.images` gives in placeholders: planned and
+   * of `/images`, whose count `draft.images` gives in placeholders: planned and
    * held first, so that an unknown model, a plan without an editing endpoint
    * or a 402 is answered before anything is fetched. `stream` (the format its events take) streams it when an
-   * endpoint of the plan can; else it is answered whole.
+   * endpoint of the plan can; else it is answered whole. A draft without a model takes its key's workspace's default image model.
    */
   const generate = <T>(
     request: FastifyRequest,
     reply: FastifyReply,
-    body: ImageRequest,
+    draft: ImageDraft,
     fetchImages: ((signal: AbortSignal) => Promise<InputImage[]>) | undefined,
     answer: (served: ServedImages, startedAt: number) => T,
     stream: ImageStreamFormat | undefined,
   ) =>
     services.shutdown.hold(async () => {
       const key = callerKey(request);
+      const model = draft.model ?? (await services.workspaces.get(key.workspace_id)).imageModel;
+      if (model === null) throw Errors.invalidRequest("model is required: this key's workspace has no default_image_model");
       const signal = clientGone(reply, services.shutdown.signal);
-      const started = startImagesRun(services, key, body, runContext(request));
+      const started = startImagesRun(services, key, { ...draft, model }, runContext(request));
       // Admission: the run holds the most it can cost (n images, its input images' tokens) until settleRun charges it, or is released here.
       const reservation = await services.spend.reserve(key, () => imagesRunCeiling(started), { id: started.id });
       const held = reservation === NO_RESERVATION ? started : { ...started, reservation };

@@ -37,9 +37,9 @@ export const ImageReference = Type.Object({
   image_url: Type.Object({ url: Type.String({ minLength: 1 }), detail: Type.Optional(Type.String()) }),
 });
 
-/** What both image routes take alike. */
+/** What both image routes take alike; without a model, the key's workspace's default image model is used. */
 const common = {
-  model: Type.String({ minLength: 1 }),
+  model: Type.Optional(Type.String({ minLength: 1 })),
   prompt: Type.String({ minLength: 1, maxLength: MAX_IMAGE_PROMPT }),
   n: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
   size: Type.Optional(Size),

@@ -5,6 +5,7 @@ import { Errors } from '../../http/errors.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { isGatewayError } from '../../protocol/gateway-error.js';
 import { openRunOfSession, runUsage } from '../../store/repositories/intern-sessions.js';
+import { keyReach } from '../../workspaces/management-reach.js';
 import { acceptWithin } from './accept-within.js';
 import { type ChatUsage, type ChunkContext, chunk, eventChunks, finalChunk, messageText, streamError } from './chat-chunks.js';
 import { answerText, interactionId, parsePending, pendingOf } from './interaction-answer.js';
@@ -53,7 +54,7 @@ export function addInternChatRoute(app: App, services: InternServices, internOf:
       const plan = await acceptWithin(
         services.acceptTimeoutMs,
         async (signal) => {
-          const intern = await lookupIntern(internOf, key.organization_id, request.params.internId);
+          const intern = await lookupIntern(internOf, keyReach(key), request.params.internId);
           const runtime = requireRuntime(services);
           const given = body.session_id === undefined ? undefined : await ownedSession(services, intern, key, body.session_id, 'chat');
           const open = given === undefined ? undefined : await openRunOfSession(services.db, given);

@@ -3,8 +3,9 @@ import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { findCreateKey, forgetCreateKeys, type InternCreateKeyRow, insertCreateKey } from '../../store/repositories/intern-create-keys.js';
 import { insertIntern } from '../../store/repositories/interns.js';
-import { findWorkspace } from '../../store/repositories/organizations.js';
+import { findWorkspace } from '../../store/repositories/workspaces.js';
 import { newInternId } from '../../util/ids.js';
+import { keyReach, workspaceInReach } from '../../workspaces/management-reach.js';
 import { bodyHash, createKeyOf } from './create-key.js';
 import { type InternRecord, toInternRecord } from './intern-record.js';
 import { checkInternModel, type InternServices, requireRuntime } from './intern-services.js';
@@ -28,6 +29,7 @@ export function addCreateRoute(app: App, services: InternServices, internOf: Int
   const { db, clock } = services;
   app.post('/interns', { ...LIFECYCLE_WRITE, schema: { body: CreateInternBody } }, async (request, reply) => {
     const key = callerKey(request);
+    const reach = keyReach(key);
     const body = request.body;
     const hash = bodyHash(body);
     const claim = createKeyOf(request.headers['idempotency-key'], hash);
@@ -37,20 +39,20 @@ export function addCreateRoute(app: App, services: InternServices, internOf: Int
 
     const replay = async (row: InternCreateKeyRow): Promise<InternRecord> => {
       if (row.body_hash !== hash) throw Errors.internIdempotencyConflict();
-      const intern = await internOf(key.organization_id, row.intern_id);
+      const intern = await internOf(reach, row.intern_id);
       if (!body.provision || intern.status !== 'queued') return toInternRecord(intern);
       await requireRuntime(services).provision(intern.id);
-      return toInternRecord(await internOf(key.organization_id, intern.id));
+      return toInternRecord(await internOf(reach, intern.id));
     };
 
     const earlier = await findCreateKey(db, ref, since);
     if (earlier) return reply.code(201).send(await replay(earlier));
 
     checkInternModel(services, body.model);
-    const workspaceId = body.workspace_id ?? key.workspace_id;
-    if (!(await findWorkspace(db, key.organization_id, workspaceId))) {
-      throw Errors.internBadRequest(`workspace_id ${workspaceId} is not a workspace of this organization`);
-    }
+    // Another workspace than the reach's is as absent as a missing one (an organization's reach names any).
+    const named = workspaceInReach(reach, body.workspace_id) ?? key.workspace_id;
+    const workspaceId = (await findWorkspace(db, key.organization_id, named))?.id;
+    if (workspaceId === undefined) throw Errors.internBadRequest(`workspace_id ${named} is not a workspace of this organization`);
     if (body.provision) requireRuntime(services);
     const at = now.toISOString();
     const id = newInternId();
@@ -83,6 +85,6 @@ export function addCreateRoute(app: App, services: InternServices, internOf: Int
       return reply.code(201).send(await replay(winner));
     }
     if (body.provision) await requireRuntime(services).provision(id);
-    return reply.code(201).send(toInternRecord(await internOf(key.organization_id, id)));
+    return reply.code(201).send(toInternRecord(await internOf(reach, id)));
   });
 }

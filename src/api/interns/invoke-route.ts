@@ -3,22 +3,24 @@ import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { parseInternSettings } from '../../interns/intern-settings.js';
 import { isGatewayError } from '../../protocol/gateway-error.js';
+import type { Reach } from '../../store/reach.js';
 import type { ApiKeyRow } from '../../store/repositories/api-keys.js';
 import { findInternSession, insertInternSession } from '../../store/repositories/intern-sessions.js';
 import type { InternRow } from '../../store/repositories/interns.js';
 import type { InternSessionOrigin } from '../../store/schema.js';
 import { newInternSessionId } from '../../util/ids.js';
+import { keyReach } from '../../workspaces/management-reach.js';
 import { acceptWithin } from './accept-within.js';
 import { type InternServices, requireRuntime } from './intern-services.js';
 import { INTERN_BODY_LIMIT, InternParams, InvokeBody } from './schemas.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
-export type InternLookup = (organizationId: string, internId: string) => Promise<InternRow>;
+export type InternLookup = (reach: Reach, internId: string) => Promise<InternRow>;
 
 /** The intern, or 500 intern_unreachable when the lookup itself fails (spec 7.3); 404 when absent. */
-export async function lookupIntern(internOf: InternLookup, organizationId: string, internId: string): Promise<InternRow> {
+export async function lookupIntern(internOf: InternLookup, reach: Reach, internId: string): Promise<InternRow> {
   try {
-    return await internOf(organizationId, internId);
+    return await internOf(reach, internId);
   } catch (error) {
     if (isGatewayError(error)) throw error;
     throw Errors.internLookupFailed();
@@ -85,7 +87,7 @@ export function addInvokeRoute(app: App, services: InternServices, internOf: Int
       const accepted = await acceptWithin(
         services.acceptTimeoutMs,
         async (signal) => {
-          const intern = await lookupIntern(internOf, key.organization_id, request.params.internId);
+          const intern = await lookupIntern(internOf, keyReach(key), request.params.internId);
           const given = session_id === undefined ? undefined : await ownedSession(services, intern, key, session_id, 'invoke');
           await admitTurn(services, intern, (seconds) => void reply.header('retry-after', String(seconds)));
           const sessionId = given ?? (await newSession(services, intern, key, 'invoke'));

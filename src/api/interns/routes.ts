@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
+import type { Reach } from '../../store/reach.js';
 import { findInternSession, sessionRunsWithSteps } from '../../store/repositories/intern-sessions.js';
 import { findIntern, type InternRow, listInterns, updateIntern } from '../../store/repositories/interns.js';
 import type { InternStatus } from '../../store/schema.js';
+import { keyReach, workspaceInReach } from '../../workspaces/management-reach.js';
 import { addInternChatRoute } from './chat-route.js';
 import { addCreateRoute } from './create-route.js';
 import { decodeCursor, encodeCursor, toInternRecord } from './intern-record.js';
@@ -36,8 +38,9 @@ function parseStatuses(value: string | undefined): InternStatus[] | undefined {
 export function internsRoutes(services: InternServices): FastifyPluginAsyncTypebox {
   const { db, clock } = services;
 
-  async function internOf(organizationId: string, internId: string): Promise<InternRow> {
-    const intern = await findIntern(db, organizationId, internId);
+  /** An intern in the key's reach (keyReach): another workspace's is as absent as a missing one. */
+  async function internOf(reach: Reach, internId: string): Promise<InternRow> {
+    const intern = await findIntern(db, reach, internId);
     if (!intern) throw Errors.internNotFound(`Intern ${internId}`);
     return intern;
   }
@@ -53,10 +56,11 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
       if (starting_after !== undefined && !after)
         throw Errors.internBadRequest('query parameter starting_after is not a cursor this gateway issued');
       const statuses = parseStatuses(status);
+      const workspaceId = workspaceInReach(keyReach(key), workspace_id);
       const page = await listInterns(db, key.organization_id, {
         limit,
         ...(statuses ? { statuses } : {}),
-        ...(workspace_id !== undefined ? { workspaceId: workspace_id } : {}),
+        ...(workspaceId !== undefined ? { workspaceId } : {}),
         ...(after ? { after } : {}),
       });
       const last = page.rows.at(-1);
@@ -68,12 +72,12 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
     });
 
     app.get('/interns/:internId', { schema: { params: InternParams } }, async (request) => {
-      return toInternRecord(await internOf(callerKey(request).organization_id, request.params.internId));
+      return toInternRecord(await internOf(keyReach(callerKey(request)), request.params.internId));
     });
 
     app.patch('/interns/:internId', { ...LIFECYCLE_WRITE, schema: { params: InternParams, body: UpdateInternBody } }, async (request) => {
       const key = callerKey(request);
-      const intern = await internOf(key.organization_id, request.params.internId);
+      const intern = await internOf(keyReach(key), request.params.internId);
       if (intern.status === 'destroying') throw Errors.internStateConflict(intern.status, 'updated');
       const body = request.body;
       checkInternModel(services, body.model);
@@ -91,7 +95,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
     });
 
     app.delete('/interns/:internId', { ...LIFECYCLE_WRITE, schema: { params: InternParams } }, async (request, reply) => {
-      const intern = await internOf(callerKey(request).organization_id, request.params.internId);
+      const intern = await internOf(keyReach(callerKey(request)), request.params.internId);
       const runtime = requireRuntime(services);
       if (intern.status === 'destroying') throw Errors.internStateConflict(intern.status, 'deleted');
       await runtime.destroy(intern.id);
@@ -100,7 +104,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
 
     app.post('/interns/:internId/provision', { ...LIFECYCLE_WRITE, schema: { params: InternParams } }, async (request, reply) => {
       refuseFields(request.body);
-      const intern = await internOf(callerKey(request).organization_id, request.params.internId);
+      const intern = await internOf(keyReach(callerKey(request)), request.params.internId);
       const runtime = requireRuntime(services);
       if (!CAN_PROVISION.includes(intern.status)) throw Errors.internStateConflict(intern.status, 'provisioned');
       await runtime.provision(intern.id);
@@ -109,7 +113,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
 
     app.post('/interns/:internId/suspend', { ...LIFECYCLE_WRITE, schema: { params: InternParams } }, async (request) => {
       refuseFields(request.body);
-      const intern = await internOf(callerKey(request).organization_id, request.params.internId);
+      const intern = await internOf(keyReach(callerKey(request)), request.params.internId);
       const runtime = requireRuntime(services);
       // Suspending a stopped intern changes nothing and is not an error.
       if (intern.status === 'stopped') return { suspended: true as const };
@@ -120,7 +124,7 @@ export function internsRoutes(services: InternServices): FastifyPluginAsyncTypeb
 
     app.get('/interns/:internId/sessions/:session_id', { schema: { params: SessionParams } }, async (request) => {
       const key = callerKey(request);
-      const intern = await internOf(key.organization_id, request.params.internId);
+      const intern = await internOf(keyReach(key), request.params.internId);
       const session = await findInternSession(db, request.params.session_id);
       // Only its owner sees a session: anyone else is told it does not exist.
       if (!session || session.intern_id !== intern.id || session.api_key_hash !== key.hash) {

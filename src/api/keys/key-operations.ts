@@ -2,10 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { Errors } from '../../http/errors.js';
 import { parseUtcTimestamp } from '../../http/utc-timestamp.js';
-import { type ApiKeyRow, updateApiKey } from '../../store/repositories/api-keys.js';
+import type { Reach } from '../../store/reach.js';
+import { type ApiKeyRow, findApiKey, updateApiKey } from '../../store/repositories/api-keys.js';
 import { isMember } from '../../store/repositories/members.js';
-import { findDefaultWorkspace, findWorkspace } from '../../store/repositories/organizations.js';
+import { findDefaultWorkspace, findWorkspace } from '../../store/repositories/workspaces.js';
 import type { Database } from '../../store/schema.js';
+import { keyInReach, workspaceInReach } from '../../workspaces/management-reach.js';
 import type { UpdateKeyBody } from './schemas.js';
 
 // What the keys routes and the command line both do to keys, with the API's rules and messages.
@@ -29,19 +31,40 @@ export function keyExpiry(value: string | null | undefined, now: Date): string |
   return expiresAt;
 }
 
-/** Applies a `PATCH /keys/{hash}` body; the changed key, or undefined when the organization has no such key. */
+/** A key of a deleted workspace stays disabled: enabling it, or moving it to a live workspace, would bring back what the deletion ended. */
+async function refuseDeletedWorkspace(db: Kysely<Database>, key: ApiKeyRow, field: 'disabled' | 'workspace_id'): Promise<void> {
+  const workspace = await findWorkspace(db, key.organization_id, key.workspace_id, { includeDeleted: true });
+  if (!workspace?.deleted_at) return;
+  const refused = field === 'disabled' ? 'cannot be enabled again' : 'cannot move to another workspace';
+  throw Errors.invalidRequest(`${field}: this key's workspace ${workspace.id} was deleted; its keys ${refused}`);
+}
+
+/**
+ * Applies a `PATCH /keys/{hash}` body; the changed key, or undefined when no
+ * such key is in reach. `workspace_id` moves the key to another live
+ * workspace of the organization, one in reach: a scoped key keeps its keys in
+ * its workspace.
+ */
 export async function updateKey(
   db: Kysely<Database>,
-  organizationId: string,
+  reach: Reach,
   hash: string,
   body: Static<typeof UpdateKeyBody>,
   now: Date,
 ): Promise<ApiKeyRow | undefined> {
+  const { organizationId } = reach;
+  const key = keyInReach(reach, await findApiKey(db, organizationId, hash));
+  if (!key) return undefined;
+  const workspace =
+    body.workspace_id === undefined ? undefined : await keyWorkspace(db, organizationId, workspaceInReach(reach, body.workspace_id));
   if (body.creator_user_id !== undefined && !(await isMember(db, organizationId, body.creator_user_id))) {
     throw Errors.invalidRequest(`creator_user_id ${body.creator_user_id} is not an active member of this organization`);
   }
+  if (body.disabled === false) await refuseDeletedWorkspace(db, key, 'disabled');
+  if (workspace) await refuseDeletedWorkspace(db, key, 'workspace_id');
   return updateApiKey(db, organizationId, hash, {
     ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(workspace ? { workspace_id: workspace.id } : {}),
     ...(body.creator_user_id !== undefined ? { creator_user_id: body.creator_user_id } : {}),
     ...(body.disabled !== undefined ? { disabled: body.disabled ? 1 : 0 } : {}),
     ...(body.expires_at !== undefined ? { expires_at: keyExpiry(body.expires_at, now) } : {}),

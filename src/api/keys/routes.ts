@@ -5,14 +5,23 @@ import { partnerKeyProblem } from '../../accounts/partner-key.js';
 import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import { announceKeyChange, type Services } from '../../services.js';
-import { deleteApiKey, findApiKey, findApiKeyByHash, listApiKeys } from '../../store/repositories/api-keys.js';
+import type { Reach } from '../../store/reach.js';
+import { type ApiKeyRow, deleteApiKey, findApiKey, findApiKeyByHash, listApiKeys } from '../../store/repositories/api-keys.js';
 import { isMember } from '../../store/repositories/members.js';
+import { keyInReach, managementReach, workspaceInReach } from '../../workspaces/management-reach.js';
 import { keyExpiry, keyWorkspace, updateKey } from './key-operations.js';
 import { toCurrentKeyRecord, toKeyRecord } from './key-record.js';
 import { CreateKeyBody, KEYS_PAGE_SIZE, KeyHashParams, ListKeysQuery, UpdateKeyBody } from './schemas.js';
 
 export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { db, clock, auth } = services;
+
+  /** A key in reach; another workspace's, for a scoped key, is as absent as a missing one. */
+  async function keyOf(reach: Reach, hash: string): Promise<ApiKeyRow> {
+    const row = keyInReach(reach, await findApiKey(db, reach.organizationId, hash));
+    if (!row) throw Errors.notFound('API key');
+    return row;
+  }
 
   return async (app) => {
     app.get('/key', { onRequest: auth.requireKey }, async (request) => {
@@ -23,10 +32,10 @@ export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
     });
 
     app.get('/keys', { onRequest: auth.requireManagementKey, schema: { querystring: ListKeysQuery } }, async (request) => {
-      const caller = callerKey(request);
-      const workspace = await keyWorkspace(db, caller.organization_id, request.query.workspace_id);
+      const reach = managementReach(callerKey(request));
+      const workspace = await keyWorkspace(db, reach.organizationId, workspaceInReach(reach, request.query.workspace_id));
       const rows = await listApiKeys(db, {
-        organizationId: caller.organization_id,
+        reach,
         workspaceId: workspace.id,
         includeDisabled: request.query.include_disabled ?? false,
         offset: request.query.offset ?? 0,
@@ -41,7 +50,7 @@ export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
       const body = request.body;
       const now = clock();
       const expiresAt = keyExpiry(body.expires_at, now);
-      const workspace = await keyWorkspace(db, caller.organization_id, body.workspace_id);
+      const workspace = await keyWorkspace(db, caller.organization_id, workspaceInReach(managementReach(caller), body.workspace_id));
       const creator = body.creator_user_id ?? caller.creator_user_id;
       if (body.creator_user_id && !(await isMember(db, caller.organization_id, body.creator_user_id))) {
         throw Errors.invalidRequest(`creator_user_id ${body.creator_user_id} is not a member of this organization`);
@@ -73,10 +82,7 @@ export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
     });
 
     app.get('/keys/:hash', { onRequest: auth.requireManagementKey, schema: { params: KeyHashParams } }, async (request) => {
-      const caller = callerKey(request);
-      const row = await findApiKey(db, caller.organization_id, request.params.hash);
-      if (!row) throw Errors.notFound('API key');
-      return { data: toKeyRecord(row, clock()) };
+      return { data: toKeyRecord(await keyOf(managementReach(callerKey(request)), request.params.hash), clock()) };
     });
 
     app.patch(
@@ -84,7 +90,7 @@ export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
       { onRequest: auth.requireManagementKey, schema: { params: KeyHashParams, body: UpdateKeyBody } },
       async (request) => {
         const now = clock();
-        const row = await updateKey(db, callerKey(request).organization_id, request.params.hash, request.body, now);
+        const row = await updateKey(db, managementReach(callerKey(request)), request.params.hash, request.body, now);
         if (!row) throw Errors.notFound('API key');
         await announceKeyChange(services, row.hash);
         return { data: toKeyRecord(row, now) };
@@ -92,9 +98,9 @@ export function keysRoutes(services: Services): FastifyPluginAsyncTypebox {
     );
 
     app.delete('/keys/:hash', { onRequest: auth.requireManagementKey, schema: { params: KeyHashParams } }, async (request) => {
-      const caller = callerKey(request);
-      const deleted = await deleteApiKey(db, caller.organization_id, request.params.hash);
-      if (!deleted) throw Errors.notFound('API key');
+      const reach = managementReach(callerKey(request));
+      await keyOf(reach, request.params.hash);
+      if (!(await deleteApiKey(db, reach.organizationId, request.params.hash))) throw Errors.notFound('API key');
       await announceKeyChange(services, request.params.hash);
       return { deleted: true as const };
     });

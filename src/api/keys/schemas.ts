@@ -32,6 +32,8 @@ export const UpdateKeyBody = Type.Object({
   include_byok_in_limit: Type.Optional(Type.Boolean()),
   limit: Type.Optional(Nullable(Money)),
   limit_reset: Type.Optional(NullableStringEnum(LIMIT_RESETS)),
+  /** Beyond the reference: moves the key to another workspace of the organization. */
+  workspace_id: Type.Optional(Type.String({ format: 'uuid' })),
 });
 
 export const KeyHashParams = Type.Object({

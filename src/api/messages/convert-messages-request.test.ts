@@ -5,6 +5,13 @@ import type { MessagesRequestBody } from './schemas.js';
 const base = { model: 'anthropic/claude', max_tokens: 100 };
 
 describe('convertMessagesRequest', () => {
+  it('takes a user turn of more tool results than a spread into push could hold (200,000)', () => {
+    const content = Array.from({ length: 200_000 }, (_, i) => ({ type: 'tool_result' as const, tool_use_id: `t${i}`, content: 'ok' }));
+    const { messages } = convertMessagesRequest({ ...base, messages: [{ role: 'user', content }] });
+    expect(messages).toHaveLength(200_000);
+    expect(messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 't199999', content: 'ok' });
+  });
+
   it('makes system a system message and keeps the sampling and stop fields under their chat names', () => {
     const body: MessagesRequestBody = {
       ...base,

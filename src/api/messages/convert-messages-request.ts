@@ -1,3 +1,4 @@
+import { pushAll } from '../../util/push-all.js';
 import type { ChatRequestBody } from '../chat/schemas.js';
 import type { MessagesRequestBody } from './schemas.js';
 
@@ -138,7 +139,7 @@ export function convertMessagesRequest(body: MessagesRequestBody): ChatRequestBo
     messages.push({ role: 'system', content: body.system.map((block) => textPart(block.text, block.cache_control)) });
   for (const message of body.messages) {
     if (typeof message.content === 'string') messages.push({ role: message.role, content: message.content });
-    else if (message.role === 'user') messages.push(...userMessages(message.content));
+    else if (message.role === 'user') pushAll(messages, userMessages(message.content));
     else messages.push(assistantMessage(message.content));
   }
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { unknownModel } from '../../catalog/closest-model.js';
 import type { ChatServices } from '../../chat/run-services.js';
 import { streamChat } from '../../chat/stream-chat.js';
 import { type Authenticator, callerKey } from '../../http/authenticate.js';
@@ -47,11 +48,11 @@ export function messagesRoutes(services: ChatServices & { auth: Authenticator; s
       async (request) => {
         const body = await applyPreset(
           services.presets,
-          callerKey(request).organization_id,
+          callerKey(request).workspace_id,
           convertMessagesRequest({ max_tokens: 1, ...request.body }),
         );
         for (const model of [body.model, ...(body.models ?? [])])
-          if (model !== undefined && !services.catalog.getModel(model)) throw Errors.modelNotFound(model);
+          if (model !== undefined && !services.catalog.getModel(model)) throw unknownModel(services.catalog, model);
         return { input_tokens: await countMessageTokens(normalizeChatRequest(body)) };
       },
     );

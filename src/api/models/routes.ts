@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Catalog } from '../../catalog/types.js';
+import type { Catalog, Model } from '../../catalog/types.js';
 import { Errors } from '../../http/errors.js';
-import { type EndpointHealthView, toEndpointsRecord } from './endpoints-record.js';
+import { type EndpointHealthView, providerOf, toEndpointRecord, toEndpointsRecord } from './endpoints-record.js';
+import { type EndpointAllowed, modelsForKey } from './key-endpoint-filter.js';
 import { toModelRecord } from './model-record.js';
+import { outputsAny, readOutputModalities } from './output-modalities.js';
 import { routerModelRecords } from './router-model-records.js';
-import { ListModelsQuery, ModelEndpointsParams } from './schemas.js';
+import { ListModelsQuery, ModelEndpointsParams, ModelsCountQuery } from './schemas.js';
 
 const DEFAULT_PAGE_SIZE = 500;
 
@@ -30,22 +32,55 @@ export interface ModelsRoutesOptions {
    * global bearer security covers these operations; without a hook they are public.
    */
   requireKey?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-  /** The routing's endpoint health, for each endpoint's status, latency and throughput; without it they are unknown. */
+  /** The routing's endpoint health, for each endpoint's status, uptime, latency and throughput; without it they are unknown. */
   health?: EndpointHealthView;
+  /** The endpoints the request's key may be routed to (GET /models/user); without it, every endpoint. */
+  endpointsOfKey?: (request: FastifyRequest) => Promise<EndpointAllowed>;
 }
 
-export function modelsRoutes({ catalog, requireKey, health }: ModelsRoutesOptions): FastifyPluginAsyncTypebox {
+export function modelsRoutes({ catalog, requireKey, health, endpointsOfKey }: ModelsRoutesOptions): FastifyPluginAsyncTypebox {
   return async (app) => {
     const modelsPath = `${app.prefix}/models`;
+    const recordsOf = (models: readonly Model[]) => [
+      ...models.map((model) => toModelRecord(model, modelsPath)),
+      ...routerModelRecords(models, modelsPath),
+    ];
     // The catalog is fixed for the life of the process: build the listing once.
     const models = catalog.listModels();
-    const routers = routerModelRecords(models, modelsPath);
-    const listing = [...models.map((model) => toModelRecord(model, modelsPath)), ...routers];
+    const listing = recordsOf(models);
+    const routers = listing.slice(models.length);
     const auth = requireKey ? { onRequest: requireKey } : {};
 
     app.get('/models', { ...auth, schema: { querystring: ListModelsQuery } }, async (request) =>
       modelsPage(listing, request.query, modelsPath),
     );
+
+    app.get('/models/count', { ...auth, schema: { querystring: ModelsCountQuery } }, async (request) => {
+      const wanted = readOutputModalities(request.query.output_modalities);
+      return { data: { count: listing.filter((m) => outputsAny(m.architecture.output_modalities, wanted)).length } };
+    });
+
+    // What a request of this key could be routed to: its models, priced and limited by the endpoints it may use.
+    app.get('/models/user', { ...auth, schema: { querystring: ListModelsQuery } }, async (request) => {
+      const mine = endpointsOfKey ? modelsForKey(models, await endpointsOfKey(request)) : models;
+      return modelsPage(recordsOf(mine), request.query, `${modelsPath}/user`);
+    });
+
+    app.get('/model/:author/:slug', { ...auth, schema: { params: ModelEndpointsParams } }, async (request) => {
+      const id = `${request.params.author}/${request.params.slug}`;
+      const model = listing.find((m) => m.id === id);
+      if (!model) throw Errors.notFound('Model');
+      return { data: model };
+    });
+
+    // Zero data retention is a catalog fact per endpoint (a provider's `zdr` marks all of its endpoints, catalog/from-config.ts).
+    app.get('/endpoints/zdr', auth, async () => ({
+      data: models.flatMap((model) =>
+        model.endpoints
+          .filter((endpoint) => endpoint.zdr === true)
+          .map((endpoint) => toEndpointRecord(model, endpoint, providerOf(catalog.providers, model, endpoint), health)),
+      ),
+    }));
 
     app.get('/models/:author/:slug/endpoints', { ...auth, schema: { params: ModelEndpointsParams } }, async (request) => {
       const id = `${request.params.author}/${request.params.slug}`;

@@ -9,3 +9,8 @@ export const ModelEndpointsParams = Type.Object({
   author: Type.String({ minLength: 1 }),
   slug: Type.String({ minLength: 1 }),
 });
+
+export const ModelsCountQuery = Type.Object({
+  /** Comma-separated output modalities, or "all"; read by readOutputModalities, which names the field when it refuses one. */
+  output_modalities: Type.Optional(Type.String({ maxLength: 200 })),
+});

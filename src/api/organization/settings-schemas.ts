@@ -6,7 +6,8 @@ import { ProviderPreferences } from '../chat/provider-preferences-schema.js';
 /**
  * PATCH /organization/settings: the organization's default provider
  * preferences and plugins, each validated as in a chat request (null clears
- * one), and whether its prompts and completions are stored; an absent field
+ * one), whether its prompts and completions are stored, and whether a
+ * failing BYOK credential falls back to the gateway's own; an absent field
  * keeps its value.
  */
 export const UpdateOrganizationSettingsBody = Type.Object(
@@ -14,6 +15,7 @@ export const UpdateOrganizationSettingsBody = Type.Object(
     provider: Type.Optional(ProviderPreferences),
     plugins: Type.Optional(Nullable(Type.Array(Plugin))),
     store_content: Type.Optional(Type.Boolean()),
+    byok_fallback: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -13,8 +13,12 @@ const Name = Type.String({ minLength: 1, maxLength: 128 });
 const Description = Nullable(Type.String({ maxLength: 2048 }));
 const SystemPrompt = Nullable(Type.String());
 
+/** A workspace of the key's management reach; the key's own when absent. Each workspace has its own slugs. */
+const WorkspaceId = Type.String({ minLength: 1, maxLength: 100 });
+
 export const CreatePresetBody = Type.Object({
   slug: PresetSlug,
+  workspace_id: Type.Optional(WorkspaceId),
   name: Type.Optional(Name),
   description: Type.Optional(Description),
   system_prompt: Type.Optional(SystemPrompt),
@@ -39,5 +43,8 @@ export const PresetVersionParams = Type.Object({
   version: Type.String({ pattern: '^[1-9][0-9]{0,8}$' }),
 });
 
-/** Paging of the reference's list operations. */
-export const ListPresetsQuery = PageQuery(100);
+/** Which workspace's slug a route names (see WorkspaceId). */
+export const PresetWorkspaceQuery = Type.Object({ workspace_id: Type.Optional(WorkspaceId) });
+
+/** Paging of the reference's list operations; the presets list filters by workspace_id, the versions list finds its slug there. */
+export const ListPresetsQuery = Type.Object({ ...PageQuery(100).properties, workspace_id: Type.Optional(WorkspaceId) });

@@ -3,9 +3,28 @@ import { convertResponsesRequest } from '../../responses/convert-responses-reque
 import type { ChatRequestBody } from '../chat/schemas.js';
 import { GATEWAY_FIELDS, type ResponsesRequestBody } from './schemas.js';
 
-/** The chat body of a Responses body: its gateway fields as they are, the rest converted (convert-responses-request.ts). */
+type ResponsesTool = NonNullable<ResponsesRequestBody['tools']>[number];
+
+/** A code_interpreter tool as the chat request's server-tool entry: its container ("auto" for a new one), as the gateway runs it. */
+const codeInterpreterEntry = (tool: Extract<ResponsesTool, { type: 'code_interpreter' }>) => ({
+  type: 'service:code_interpreter' as const,
+  parameters: { container: typeof tool.container === 'string' ? tool.container : 'auto' },
+});
+
+/**
+ * The chat body of a Responses body: its gateway fields as they are, its code_interpreter tools as
+ * server-tool entries, the rest converted (convert-responses-request.ts).
+ */
 export function chatBodyOf(body: ResponsesRequestBody): ChatRequestBody {
   const fields = body as Record<string, unknown>;
   const shared = Object.fromEntries(GATEWAY_FIELDS.filter((field) => fields[field] !== undefined).map((field) => [field, fields[field]]));
-  return { ...shared, ...convertResponsesRequest(body as ResponsesRequest) } as ChatRequestBody;
+  const tools = body.tools ?? [];
+  const functions = tools.filter((tool) => tool.type === 'function');
+  const server = tools.flatMap((tool) => (tool.type === 'code_interpreter' ? [codeInterpreterEntry(tool)] : []));
+  const converted = convertResponsesRequest({ ...body, ...(body.tools ? { tools: functions } : {}) } as ResponsesRequest);
+  return {
+    ...shared,
+    ...converted,
+    ...(server.length > 0 ? { tools: [...(converted.tools ?? []), ...server] } : {}),
+  } as ChatRequestBody;
 }

@@ -46,8 +46,13 @@ export function responsesRoutes(services: ChatServices & { auth: Authenticator; 
           const { run, signal, presetApplied, planned } = await admitChat(services, request, reply, chatBodyOf(body), {
             fusionRoute: 'POST /chat/completions',
           });
-          // The client's own body goes upstream natively only while it is all the run asks: what a preset or a plugin changed is in the chat request alone.
-          const call = { run, body: body as ResponsesRequest, native: !presetApplied && run.request === planned };
+          // The client's own body goes upstream natively only while it is all the run asks: what a preset or a plugin changed is in the chat request alone,
+          // and the gateway's own server tools (code_interpreter) run in the chat loop.
+          const call = {
+            run,
+            body: body as ResponsesRequest,
+            native: !presetApplied && run.request === planned && !run.request.server_tools?.length,
+          };
           try {
             if (!body.stream) {
               return await completeResponses(services, call, signal).catch((error: unknown) => {

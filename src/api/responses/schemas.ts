@@ -84,6 +84,22 @@ const FunctionTool = Type.Object({
   strict: Type.Optional(Nullable(Type.Boolean())),
 });
 
+/**
+ * OpenAI's code interpreter tool, run by the gateway (`service:code_interpreter`): `container` is
+ * "auto" ({"type": "auto"} too: a new container for the request) or the id of one of the workspace's.
+ */
+const CodeInterpreterTool = Type.Object({
+  type: Type.Literal('code_interpreter'),
+  container: TypeUnion([
+    Type.String({ minLength: 1, maxLength: 64 }),
+    Type.Object({
+      type: Type.Literal('auto'),
+      file_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 0 })),
+      memory_limit: Type.Optional(Nullable(Type.String())),
+    }),
+  ]),
+});
+
 const ToolChoice = TypeUnion([
   StringEnum(['none', 'auto', 'required']),
   Type.Object({ type: Type.Literal('function'), name: Type.String({ minLength: 1 }) }),
@@ -124,7 +140,7 @@ export const ResponsesRequestBody = Type.Object({
   input: TypeUnion([Type.String(), Type.Array(InputItem, { minItems: 1 })]),
   instructions: Type.Optional(Nullable(Type.String())),
   // Told apart by `type`, so that a hosted tool (web_search, file_search…) is refused for its type, not for a missing name.
-  tools: Type.Optional(Type.Array(DiscriminatedUnion('type', [FunctionTool]))),
+  tools: Type.Optional(Type.Array(DiscriminatedUnion('type', [FunctionTool, CodeInterpreterTool]))),
   tool_choice: Type.Optional(ToolChoice),
   parallel_tool_calls: Type.Optional(Nullable(Type.Boolean())),
   text: Type.Optional(

@@ -10,12 +10,23 @@ import {
   type VaultScope,
   type VaultSecretRow,
 } from '../../store/repositories/intern-vault.js';
-import { findIntern } from '../../store/repositories/interns.js';
+import { findIntern, type InternRow } from '../../store/repositories/interns.js';
+import type { SecretBox } from '../../util/secret-box.js';
+import { keyReach } from '../../workspaces/management-reach.js';
+import { requestWorkspace } from '../../workspaces/request-workspace.js';
 import { type InternServices, installInternErrors, internGate } from '../interns/intern-services.js';
 import { INTERN_BODY_LIMIT } from '../interns/schemas.js';
 import { normalizeHosts } from './hosts.js';
-import { CopySecretsBody, InternSecretParams, InternVaultParams, ListSecretsQuery, SecretParams, WriteSecretBody } from './schemas.js';
-import type { SecretBox } from './secret-box.js';
+import {
+  CopySecretsBody,
+  InternSecretParams,
+  InternVaultParams,
+  ListSecretsQuery,
+  ListWorkspaceSecretsQuery,
+  SecretParams,
+  WorkspaceQuery,
+  WriteSecretBody,
+} from './schemas.js';
 
 /** The SDK's VaultSecret: never the value. */
 function toSecretRecord(row: VaultSecretRow) {
@@ -32,8 +43,9 @@ type VaultServices = InternServices & { box: SecretBox };
 
 /**
  * The secret vault (the SDK's vault.*): workspace secrets under /vault/secrets
- * (the key's workspace), an intern's own under /vault/interns/{internId}/secrets,
- * all behind the interns programme gate. Values are write-only.
+ * (the key's workspace, or one its management reach names), an intern's own
+ * under /vault/interns/{internId}/secrets (an intern in the key's reach), all
+ * behind the interns programme gate. Values are write-only.
  */
 export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox {
   const { db, clock, box } = services;
@@ -59,33 +71,41 @@ export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox 
     if (!(await deleteSecret(db, scope, name))) throw Errors.internNotFound(`Vault secret ${name}`);
   }
 
-  const workspaceScope = (key: ApiKeyRow): VaultScope => ({
+  const workspaceScope = (organizationId: string, workspaceId: string): VaultScope => ({
     table: 'vault_secrets',
-    workspaceId: key.workspace_id,
-    organizationId: key.organization_id,
+    workspaceId,
+    organizationId,
   });
+  const requestScope = async (key: ApiKeyRow, requested: string | undefined): Promise<VaultScope> =>
+    workspaceScope(key.organization_id, await requestWorkspace(db, key, requested));
 
   return async (app) => {
     // The SDK: every vault route, reads included, is for programme members (404 outside it), workspace secrets too.
     installInternErrors(app);
     app.addHook('onRequest', internGate(services));
-    app.get('/vault/secrets', { schema: { querystring: ListSecretsQuery } }, async (request) =>
-      list(workspaceScope(callerKey(request)), request.query),
+    app.get('/vault/secrets', { schema: { querystring: ListWorkspaceSecretsQuery } }, async (request) =>
+      list(await requestScope(callerKey(request), request.query.workspace_id), request.query),
     );
     app.put(
       '/vault/secrets/:name',
-      { bodyLimit: INTERN_BODY_LIMIT, schema: { params: SecretParams, body: WriteSecretBody } },
-      async (request) => write(workspaceScope(callerKey(request)), request.params.name, request.body),
+      { bodyLimit: INTERN_BODY_LIMIT, schema: { params: SecretParams, querystring: WorkspaceQuery, body: WriteSecretBody } },
+      async (request) => write(await requestScope(callerKey(request), request.query.workspace_id), request.params.name, request.body),
     );
-    app.delete('/vault/secrets/:name', { schema: { params: SecretParams } }, async (request, reply) => {
-      await remove(workspaceScope(callerKey(request)), request.params.name);
+    app.delete('/vault/secrets/:name', { schema: { params: SecretParams, querystring: WorkspaceQuery } }, async (request, reply) => {
+      await remove(await requestScope(callerKey(request), request.query.workspace_id), request.params.name);
       return reply.code(204).send();
     });
 
-    const internScope = async (key: ApiKeyRow, internId: string): Promise<VaultScope> => {
-      if (!(await findIntern(db, key.organization_id, internId))) throw Errors.internNotFound(`Intern ${internId}`);
-      return { table: 'intern_vault_secrets', internId };
+    /** An intern in the key's reach: another workspace's is as absent as a missing one. */
+    const internIn = async (key: ApiKeyRow, internId: string): Promise<InternRow> => {
+      const intern = await findIntern(db, keyReach(key), internId);
+      if (!intern) throw Errors.internNotFound(`Intern ${internId}`);
+      return intern;
     };
+    const internScope = async (key: ApiKeyRow, internId: string): Promise<VaultScope> => ({
+      table: 'intern_vault_secrets',
+      internId: (await internIn(key, internId)).id,
+    });
     app.get(
       '/vault/interns/:internId/secrets',
       { schema: { params: InternVaultParams, querystring: ListSecretsQuery } },
@@ -106,9 +126,10 @@ export function vaultRoutes(services: VaultServices): FastifyPluginAsyncTypebox 
       '/vault/interns/:internId/secrets/copy',
       { bodyLimit: INTERN_BODY_LIMIT, schema: { params: InternVaultParams, body: CopySecretsBody } },
       async (request) => {
-        const key = callerKey(request);
-        const scope = await internScope(key, request.params.internId);
-        const sources = await findSecrets(db, workspaceScope(key), request.body.names);
+        const intern = await internIn(callerKey(request), request.params.internId);
+        const scope: VaultScope = { table: 'intern_vault_secrets', internId: intern.id };
+        // From the intern's own workspace: a secret never crosses the boundary.
+        const sources = await findSecrets(db, workspaceScope(intern.organization_id, intern.workspace_id), request.body.names);
         const missing = request.body.names.filter((name) => !sources.some((s) => s.name === name));
         if (missing.length > 0) throw Errors.internNotFound(`Workspace vault secret ${missing.join(', ')}`);
         const now = clock().toISOString();

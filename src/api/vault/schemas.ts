@@ -21,4 +21,10 @@ export const CopySecretsBody = Type.Object(
   { additionalProperties: false },
 );
 
+const WorkspaceId = Type.Optional(Type.String({ minLength: 1, maxLength: 100 }));
+
+/** A workspace's secrets are the key's workspace's, unless a management key names another it reaches. */
+export const WorkspaceQuery = Type.Object({ workspace_id: WorkspaceId });
+
 export const ListSecretsQuery = PageQuery(100);
+export const ListWorkspaceSecretsQuery = Type.Object({ ...ListSecretsQuery.properties, workspace_id: WorkspaceId });

@@ -43,6 +43,12 @@ export const anthropic: BuiltinProvider = {
   kind: 'anthropic',
   baseUrl: 'https://api.anthropic.com/v1',
   apiKeyEnv: ['ANTHROPIC_API_KEY'],
+  facts: {
+    privacyPolicyUrl: 'https://www.anthropic.com/legal/privacy',
+    termsOfServiceUrl: 'https://www.anthropic.com/legal/commercial-terms',
+    statusPageUrl: 'https://status.anthropic.com',
+    headquarters: 'US',
+  },
   baseUrlEnv: 'ANTHROPIC_BASE_URL',
   offerings: [
     {

@@ -14,6 +14,12 @@ export const deepseek: BuiltinProvider = {
   kind: 'openai',
   baseUrl: 'https://api.deepseek.com/v1',
   apiKeyEnv: ['DEEPSEEK_API_KEY'],
+  facts: {
+    privacyPolicyUrl: 'https://cdn.deepseek.com/policies/en-US/deepseek-privacy-policy.html',
+    termsOfServiceUrl: 'https://cdn.deepseek.com/policies/en-US/deepseek-terms-of-use.html',
+    statusPageUrl: 'https://status.deepseek.com',
+    headquarters: 'CN',
+  },
   baseUrlEnv: 'DEEPSEEK_BASE_URL',
   offerings: [
     {

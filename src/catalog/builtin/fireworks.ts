@@ -30,6 +30,12 @@ export const fireworks: BuiltinProvider = {
   kind: 'openai',
   baseUrl: 'https://api.fireworks.ai/inference/v1',
   apiKeyEnv: ['FIREWORKS_API_KEY'],
+  facts: {
+    privacyPolicyUrl: 'https://fireworks.ai/privacy-policy',
+    termsOfServiceUrl: 'https://fireworks.ai/terms-of-service',
+    statusPageUrl: 'https://status.fireworks.ai',
+    headquarters: 'US',
+  },
   baseUrlEnv: 'FIREWORKS_BASE_URL',
   offerings: [
     {

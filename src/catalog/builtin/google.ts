@@ -36,6 +36,12 @@ export const google: BuiltinProvider = {
   kind: 'gemini',
   baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
   apiKeyEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  facts: {
+    privacyPolicyUrl: 'https://policies.google.com/privacy',
+    termsOfServiceUrl: 'https://ai.google.dev/gemini-api/terms',
+    statusPageUrl: 'https://aistudio.google.com/status',
+    headquarters: 'US',
+  },
   baseUrlEnv: 'GEMINI_BASE_URL',
   offerings: [
     {

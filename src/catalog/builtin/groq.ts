@@ -25,6 +25,12 @@ export const groq: BuiltinProvider = {
   kind: 'openai',
   baseUrl: 'https://api.groq.com/openai/v1',
   apiKeyEnv: ['GROQ_API_KEY'],
+  facts: {
+    privacyPolicyUrl: 'https://groq.com/privacy-policy',
+    termsOfServiceUrl: 'https://groq.com/terms-of-use',
+    statusPageUrl: 'https://groqstatus.com',
+    headquarters: 'US',
+  },
   baseUrlEnv: 'GROQ_BASE_URL',
   offerings: [
     {

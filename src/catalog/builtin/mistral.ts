@@ -27,6 +27,12 @@ export const mistral: BuiltinProvider = {
   kind: 'openai',
   baseUrl: 'https://api.mistral.ai/v1',
   apiKeyEnv: ['MISTRAL_API_KEY'],
+  facts: {
+    privacyPolicyUrl: 'https://mistral.ai/terms#privacy-policy',
+    termsOfServiceUrl: 'https://mistral.ai/terms',
+    statusPageUrl: 'https://status.mistral.ai',
+    headquarters: 'FR',
+  },
   baseUrlEnv: 'MISTRAL_BASE_URL',
   offerings: [
     {

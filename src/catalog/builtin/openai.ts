@@ -102,6 +102,12 @@ export const openai: BuiltinProvider = {
   kind: 'openai',
   baseUrl: 'https://api.openai.com/v1',
   apiKeyEnv: ['OPENAI_API_KEY'],
+  facts: {
+    privacyPolicyUrl: 'https://openai.com/policies/privacy-policy',
+    termsOfServiceUrl: 'https://openai.com/policies/terms-of-use',
+    statusPageUrl: 'https://status.openai.com',
+    headquarters: 'US',
+  },
   baseUrlEnv: 'OPENAI_BASE_URL',
   offerings: [
     {

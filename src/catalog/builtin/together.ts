@@ -28,6 +28,12 @@ export const together: BuiltinProvider = {
   kind: 'openai',
   baseUrl: 'https://api.together.xyz/v1',
   apiKeyEnv: ['TOGETHER_API_KEY'],
+  facts: {
+    privacyPolicyUrl: 'https://www.together.ai/privacy',
+    termsOfServiceUrl: 'https://www.together.ai/terms-of-service',
+    statusPageUrl: 'https://status.together.ai',
+    headquarters: 'US',
+  },
   baseUrlEnv: 'TOGETHER_BASE_URL',
   offerings: [
     {

@@ -1,4 +1,4 @@
-import type { Endpoint, ModelInfo } from '../types.js';
+import type { Endpoint, ModelInfo, ProviderFacts } from '../types.js';
 
 /** One model as a built-in provider serves it; the context length defaults to the model's. */
 export interface BuiltinOffering extends Omit<Endpoint, 'provider'> {
@@ -16,4 +16,5 @@ export interface BuiltinProvider {
   /** Overrides baseUrl, e.g. to go through a proxy. */
   baseUrlEnv: string;
   offerings: readonly BuiltinOffering[];
+  facts: ProviderFacts;
 }

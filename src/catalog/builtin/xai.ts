@@ -28,6 +28,12 @@ export const xai: BuiltinProvider = {
   kind: 'openai',
   baseUrl: 'https://api.x.ai/v1',
   apiKeyEnv: ['XAI_API_KEY'],
+  facts: {
+    privacyPolicyUrl: 'https://x.ai/legal/privacy-policy',
+    termsOfServiceUrl: 'https://x.ai/legal/terms-of-service',
+    statusPageUrl: 'https://status.x.ai',
+    headquarters: 'US',
+  },
   baseUrlEnv: 'XAI_BASE_URL',
   offerings: [
     {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
 import { parse as parseContentType } from 'content-type';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -36,18 +37,50 @@ export interface FormFile {
   bytes: Buffer;
 }
 
-export interface Form {
+export interface Form<F = FormFile> {
   /** Each text field with every value sent, in order. */
   fields: Map<string, string[]>;
-  files: FormFile[];
+  files: F[];
 }
 
-export interface ReadFormOptions {
+/** A file part as it starts: its bytes are `stream`, within the form's limits as they arrive. */
+export interface FilePartStream {
+  field: string;
+  /** As sent: empty when the part gave none. */
+  filename: string;
+  contentType: string;
+  stream: Readable;
+}
+
+/**
+ * Where a file part's bytes go. It reads `stream` to its end (the form is read on as it does, so a
+ * slow receiver slows the client down rather than buffering), and rejects when the stream fails: the
+ * form's refusal destroys it, so that a receiver never keeps a cut file.
+ */
+export interface FileReceiver<F> {
+  receive(part: FilePartStream): Promise<F>;
+  /** Lets go of a file received whole when the form is refused after it. */
+  discard(file: F): Promise<void>;
+}
+
+export interface ReadFormOptions<F = FormFile> {
   limits: FormLimits;
   refusals?: FormRefusals;
   /** The refusal of a file sent in the field, or undefined when the form takes files there. */
   refuseFile: (field: string) => GatewayError | undefined;
+  /** Where files go; into memory (FormFile) unless given. */
+  receiver?: FileReceiver<F>;
 }
+
+/** Each file whole in memory: for forms whose files are small and sent on as they are. */
+const inMemory: FileReceiver<FormFile> = {
+  async receive({ field, filename, contentType, stream }) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return { field, filename, contentType, bytes: Buffer.concat(chunks) };
+  },
+  discard: async () => {},
+};
 
 /**
  * Routes of this scope take multipart/form-data, left unread for readForm
@@ -77,7 +110,7 @@ function refuseName(name: string | undefined, limit: number): GatewayError | und
 }
 
 /**
- * Reads a multipart form whole, each file into memory, holding every limit
+ * Reads a multipart form whole, each file into memory or to `receiver`, holding every limit
  * as the body streams in: a body declared longer than `bodyBytes` is refused
  * before a byte of it is read, and any other limit the moment it is crossed,
  * however the body is sent (chunked too). A form refused before its end is
@@ -88,11 +121,17 @@ function refuseName(name: string | undefined, limit: number): GatewayError | und
  * cannot take, a file where the route takes none, or a body that is not a
  * well-formed form: 400 naming it.
  */
-export async function readForm(
+export function readForm(request: FastifyRequest, reply: FastifyReply, options: ReadFormOptions): Promise<Form>;
+export function readForm<F>(
   request: FastifyRequest,
   reply: FastifyReply,
-  { limits, refusals = {}, refuseFile }: ReadFormOptions,
-): Promise<Form> {
+  options: ReadFormOptions<F> & { receiver: FileReceiver<F> },
+): Promise<Form<F>>;
+export async function readForm<F>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { limits, refusals = {}, refuseFile, receiver = inMemory as unknown as FileReceiver<F> }: ReadFormOptions<F>,
+): Promise<Form<F>> {
   const raw = request.raw;
   const refuseUnread = (error: GatewayError): GatewayError => {
     if (!raw.complete) {
@@ -111,9 +150,11 @@ export async function readForm(
   if (declared > limits.bodyBytes)
     throw refuseUnread(tooLarge('body', `the body's ${declared} bytes exceed the ${limits.bodyBytes}-byte limit of this form`, declared));
 
-  return new Promise<Form>((resolve, reject) => {
+  return new Promise<Form<F>>((resolve, reject) => {
     const fields = new Map<string, string[]>();
-    let files: FormFile[] = [];
+    /** Each file part's receipt, in the form's order. */
+    const receipts: Promise<F>[] = [];
+    const open = new Set<BusboyFileStream>();
     const meter = new PartHeaderMeter(boundary, limits.headerBytes);
     const busboy = Busboy({
       // The boundary as parsed here, so that busboy and the meter see the same parts.
@@ -129,6 +170,7 @@ export async function readForm(
     });
     let received = 0;
     let settled = false;
+    const discardAll = () => Promise.allSettled(receipts.map((receipt) => receipt.then((file) => receiver.discard(file))));
 
     const onData = (chunk: Buffer) => {
       received += chunk.length;
@@ -151,9 +193,11 @@ export async function readForm(
       if (settled) return;
       detach();
       raw.pause();
-      files = [];
+      const refusal = refuseUnread(isGatewayError(error) ? error : malformed(error));
+      for (const stream of open) stream.destroy(refusal);
       fields.clear();
-      reject(refuseUnread(isGatewayError(error) ? error : malformed(error)));
+      // Answered once every file received is let go of: nothing of a refused form outlives its answer.
+      void discardAll().then(() => reject(refusal));
     }
 
     busboy.on(
@@ -162,12 +206,13 @@ export async function readForm(
         file.on('error', fail);
         const refusal = refuseName(name, limits.fieldNameBytes) ?? refuseFile(name!);
         if (refusal) return fail(refusal);
-        const chunks: Buffer[] = [];
-        file.on('data', (chunk: Buffer) => chunks.push(chunk));
+        open.add(file);
+        file.once('close', () => open.delete(file));
         file.once('limit', () => fail(tooLarge('file', `a file exceeds the ${limits.fileBytes}-byte limit`)));
-        file.once('end', () => {
-          if (!settled) files.push({ field: name!, filename: filename ?? '', contentType: mimeType, bytes: Buffer.concat(chunks) });
-        });
+        const receipt = receiver.receive({ field: name!, filename: filename ?? '', contentType: mimeType, stream: file });
+        receipts.push(receipt);
+        // A receiver's own failure (its storage) refuses the form as it is; a cut stream's is the refusal already sent.
+        receipt.catch((error: unknown) => fail(isGatewayError(error) ? error : Errors.internal()));
       },
     );
     busboy.on('field', (name: string | undefined, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
@@ -184,7 +229,11 @@ export async function readForm(
     busboy.on('finish', () => {
       if (settled) return;
       detach();
-      resolve({ fields, files });
+      // The last file's receiver may still be writing what it read.
+      Promise.all(receipts).then(
+        (files) => resolve({ fields, files }),
+        (error: unknown) => void discardAll().then(() => reject(isGatewayError(error) ? error : Errors.internal())),
+      );
     });
     raw.on('data', onData).once('end', onEnd).once('close', onClose);
   });

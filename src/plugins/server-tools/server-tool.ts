@@ -25,6 +25,35 @@ export interface InnerResult {
 /** Runs an inner call for the request in flight; a failure throws (the call's row records it). */
 export type InnerCalls = (call: InnerCall, signal: AbortSignal) => Promise<InnerResult>;
 
+/** Paid work a tool does itself (a code run), recorded as a ledger row of its own linked to the request. */
+export interface ToolCharge {
+  /** The ledger's api_type of the work (`code_interpreter`). */
+  apiType: string;
+  /** What did the work, for the row's model column (`code_interpreter`). */
+  model: string;
+  cost: number;
+  status: 'success' | 'error';
+  errorMessage?: string;
+  /** What the row keeps of the work beyond its cost (the container, the seconds). */
+  details: Record<string, unknown>;
+}
+
+/** A hold of the most a tool's work can cost, against the request's key; it ends charged or released. */
+export interface ToolHold {
+  /** Records the work's row and settles the hold to its cost. */
+  charge(charge: ToolCharge): Promise<void>;
+  release(): Promise<void>;
+}
+
+/** How a tool bills work of its own: the request's key and workspace, and holds against the key's limits. */
+export interface ToolBilling {
+  organizationId: string;
+  workspaceId: string;
+  keyHash: string;
+  /** Holds `usd` before the work starts (refused as a request is, 402, when the key's limits cannot cover it). */
+  hold(usd: number): Promise<ToolHold>;
+}
+
 export interface ToolContext {
   config: PluginConfig;
   signal: AbortSignal;
@@ -33,6 +62,10 @@ export interface ToolContext {
   /** The model of the request in flight (the one calling the tool). */
   model: string;
   inner: InnerCalls;
+  /** Billing of the tool's own paid work; absent where none may be done (unit tests of other tools). */
+  billing?: ToolBilling;
+  /** The request's own state of a tool, by the tool's name (the container code_interpreter made for it), kept across its calls. */
+  state: Map<string, unknown>;
 }
 
 /** A tool's answer: the tool message the model reads, and what it cost beyond the model's own tokens. */
@@ -40,7 +73,7 @@ export interface ToolResult {
   content: string;
   /** Searches it made, billed at the endpoint's `web_search` price. */
   webSearches?: number;
-  /** USD of its inner calls (already charged by their own rows): part of the request's cost. */
+  /** USD of its inner calls and own work (already charged by their own rows): part of the request's cost. */
   innerCost?: number;
   /** What the pipeline entry says about the call beyond its name and outcome. */
   data?: Record<string, unknown>;

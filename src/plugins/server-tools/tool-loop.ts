@@ -1,7 +1,7 @@
 import { sumUsage } from '../../chat/sum-usage.js';
 import type { ChatCompletion, ChatMessage, ChatRequest, FunctionTool, ToolCall, Usage } from '../../protocol/chat.js';
 import type { PipelineEntry } from '../pipeline-entry.js';
-import type { ActiveServerTool, InnerCalls, ToolResult } from './server-tool.js';
+import type { ActiveServerTool, InnerCalls, ToolBilling, ToolContext, ToolResult } from './server-tool.js';
 import { firedCondition, type StopCondition } from './stop-conditions.js';
 
 export interface ToolLoopOptions {
@@ -9,6 +9,8 @@ export interface ToolLoopOptions {
   /** The model answering (what the tools see as the caller). */
   model: string;
   inner: InnerCalls;
+  /** Billing of the tools' own paid work (code runs), against the request's key. */
+  billing?: ToolBilling;
   /** What ends the loop (stopConditions). */
   conditions: readonly StopCondition[];
   /** USD of a usage at the serving endpoint's prices, for max_cost. */
@@ -25,7 +27,7 @@ interface CallRecord {
 async function runCall(
   call: ToolCall,
   active: ActiveServerTool,
-  context: { signal: AbortSignal; calls: number; model: string; inner: InnerCalls },
+  context: Omit<ToolContext, 'config'>,
 ): Promise<ToolResult & { error?: string }> {
   try {
     const args: unknown = call.function.arguments ? JSON.parse(call.function.arguments) : {};
@@ -54,6 +56,7 @@ export class ToolLoop {
   private finishReason: string | null = null;
   private stoppedBy: string | undefined;
   private searches = 0;
+  private readonly state = new Map<string, unknown>();
   innerCost = 0;
 
   constructor(
@@ -99,6 +102,8 @@ export class ToolLoop {
         calls: earlier,
         model: this.options.model,
         inner: this.options.inner,
+        ...(this.options.billing ? { billing: this.options.billing } : {}),
+        state: this.state,
       });
       this.called.add(name);
       this.searches += result.webSearches ?? 0;

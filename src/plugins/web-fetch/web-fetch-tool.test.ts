@@ -63,6 +63,7 @@ async function fetchFor(
           calls: options.calls ?? 0,
           model: 'm',
           inner: noInnerCalls,
+          state: new Map(),
         })
       ).content,
     );

@@ -20,6 +20,7 @@ const context = (config: Record<string, unknown> = {}, calls = 0) => ({
   calls,
   model: 'm',
   inner: noInnerCalls,
+  state: new Map(),
 });
 
 describe('webSearchServerTool', () => {

@@ -3,6 +3,18 @@ import type { ChatMessage } from '../../protocol/chat.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 
 describe('convertToAnthropicMessages', () => {
+  it('merges consecutive turns of more blocks than a spread into push could hold (200,000)', () => {
+    const parts = Array.from({ length: 200_000 }, () => ({ type: 'text' as const, text: 'x' }));
+    const converted = convertToAnthropicMessages([
+      { role: 'system', content: parts },
+      { role: 'user', content: 'first' },
+      { role: 'user', content: parts },
+    ]);
+    expect(converted.system).toHaveLength(200_000);
+    expect(converted.messages).toHaveLength(1);
+    expect(converted.messages[0]!.content).toHaveLength(200_001);
+  });
+
   it('moves system and developer messages, wherever they stand, into system blocks', () => {
     const converted = convertToAnthropicMessages([
       { role: 'system', content: 'Be brief.' },

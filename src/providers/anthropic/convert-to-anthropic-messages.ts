@@ -1,5 +1,6 @@
 import type { AssistantMessage, ChatMessage, TextPart } from '../../protocol/chat.js';
 import { isRecord } from '../../util/is-record.js';
+import { pushAll } from '../../util/push-all.js';
 import type { AnthropicContentBlock, AnthropicMessage, AnthropicTextBlock } from './anthropic-messages-api-types.js';
 import { convertToAnthropicContentPart, convertToAnthropicTextPart } from './convert-to-anthropic-content-part.js';
 
@@ -23,7 +24,7 @@ export function convertToAnthropicMessages(messages: readonly ChatMessage[]): {
   const append = (role: AnthropicMessage['role'], content: AnthropicContentBlock[]) => {
     if (content.length === 0) return;
     const last = converted.at(-1);
-    if (last?.role === role) last.content.push(...content);
+    if (last?.role === role) pushAll(last.content, content);
     else converted.push({ role, content });
   };
 
@@ -31,7 +32,7 @@ export function convertToAnthropicMessages(messages: readonly ChatMessage[]): {
     switch (message.role) {
       case 'system':
       case 'developer':
-        system.push(...textBlocks(message.content));
+        pushAll(system, textBlocks(message.content));
         break;
       case 'user':
         append(

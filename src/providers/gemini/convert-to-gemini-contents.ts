@@ -1,5 +1,6 @@
 import type { ChatMessage, ContentPart, TextPart } from '../../protocol/chat.js';
 import { isRecord } from '../../util/is-record.js';
+import { pushAll } from '../../util/push-all.js';
 import { parseJson } from '../shared/parse-json.js';
 import { convertUrlToGeminiPart } from './convert-url-to-gemini-part.js';
 import type { GeminiContent, GeminiPart, GeminiRequest } from './gemini-api-types.js';
@@ -38,7 +39,7 @@ export function convertToGeminiContents(
     switch (message.role) {
       case 'system':
       case 'developer':
-        systemParts.push(...textParts(message.content));
+        pushAll(systemParts, textParts(message.content));
         break;
       case 'user':
         add('user', typeof message.content === 'string' ? textParts(message.content) : message.content.flatMap(convertUserPart));

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bm25Relevance, words } from './bm25-relevance.js';
 
@@ -56,5 +57,39 @@ describe('bm25Relevance', () => {
     expect(bm25Relevance('?!', ['some text'])).toEqual({ scores: [0], words: 2 });
     expect(bm25Relevance('paris', ['', '...'])).toEqual({ scores: [0, 0], words: 1 });
     expect(bm25Relevance('capital of France', documents).words).toBe(3 + 6 + 6 + 8 + 5);
+  });
+});
+
+describe('bm25Relevance against the textbook formula', () => {
+  /** Okapi BM25 as written: for each query word, its IDF over the documents and its frequency in each, then the normalisation. */
+  function textbook(query: string, documents: string[]): number[] {
+    const docs = documents.map(words);
+    const keywords = [...new Set(words(query))].filter((k) => docs.some((d) => d.includes(k)));
+    if (keywords.length === 0) return documents.map(() => 0);
+    const average = docs.reduce((sum, d) => sum + d.length, 0) / docs.length;
+    const idf = (k: string) => {
+      const n = docs.filter((d) => d.includes(k)).length;
+      return Math.log((docs.length - n + 0.5) / (n + 0.5) + 1);
+    };
+    const ceiling = keywords.reduce((sum, k) => sum + idf(k) * 2.2, 0);
+    return docs.map(
+      (d) =>
+        keywords.reduce((sum, k) => {
+          const f = d.filter((w) => w === k).length;
+          return sum + (idf(k) * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.length) / average));
+        }, 0) / ceiling,
+    );
+  }
+
+  it('gives the same scores for any query and documents', () => {
+    const word = fc.constantFrom('paris', 'capital', 'of', 'france', 'the', 'cat', 'c', 'x1', 'zürich', '東京');
+    const text = fc.array(word, { maxLength: 15 }).map((w) => w.join(' '));
+    fc.assert(
+      fc.property(text, fc.array(text, { minLength: 1, maxLength: 6 }), (query, docs) => {
+        const { scores } = bm25Relevance(query, docs);
+        const expected = textbook(query, docs);
+        for (const [i, score] of scores.entries()) expect(score).toBeCloseTo(expected[i]!, 12);
+      }),
+    );
   });
 });

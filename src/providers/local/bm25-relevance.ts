@@ -1,33 +1,9 @@
-import { createRequire } from 'node:module';
-import type okapibm25 from 'okapibm25';
-
-// A CommonJS module with `exports.default`: ESM importers disagree on what its
-// default import is (Node: the exports object; Vite, under vitest: the
-// function), while require reads it the same way everywhere.
-const { default: BM25, getIDF } = createRequire(import.meta.url)('okapibm25') as typeof okapibm25;
-
-// The library's defaults, stated because the normalisation below depends on k1.
+// Okapi BM25's usual parameters.
 const K1 = 1.2;
 const B = 0.75;
 
 /** Lower-cased runs of letters and digits, in any script: the words BM25 counts. */
 export const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-
-/**
- * Each distinct word as `<tN>`. The library counts a term with
- * `new RegExp(term)` and finds it with `includes`: raw words would throw on
- * regex characters and match inside longer words ("cat" in "category"); a
- * code is plain ASCII, delimited, and one \w+ run for its word count.
- */
-function encoder(): (tokens: readonly string[]) => string[] {
-  const codes = new Map<string, string>();
-  return (tokens) =>
-    tokens.map((token) => {
-      let code = codes.get(token);
-      if (code === undefined) codes.set(token, (code = `<t${codes.size}>`));
-      return code;
-    });
-}
 
 export interface Bm25Ranking {
   /** Per document, in input order, 0 to 1. */
@@ -46,17 +22,36 @@ export interface Bm25Ranking {
  * query words count once.
  */
 export function bm25Relevance(query: string, documents: readonly string[]): Bm25Ranking {
-  const encode = encoder();
   const queryWords = words(query);
   const documentWords = documents.map(words);
   const total = queryWords.length + documentWords.reduce((sum, w) => sum + w.length, 0);
-
-  const corpus = documentWords.map((w) => encode(w).join(''));
-  const keywords = encode([...new Set(queryWords)]).filter((keyword) => corpus.some((document) => document.includes(keyword)));
-  // Nothing to match; the library would also divide by a zero average length when every document is empty.
-  if (keywords.length === 0) return { scores: documents.map(() => 0), words: total };
-  // Without a sorter the library returns plain scores, in document order.
-  const raw = BM25(corpus, keywords, { k1: K1, b: B }) as number[];
-  const ceiling = keywords.reduce((sum, keyword) => sum + getIDF(keyword, corpus) * (K1 + 1), 0);
-  return { scores: raw.map((score) => score / ceiling), words: total };
+  // Each distinct query word by its position: scores sum over them in the query's order.
+  const keywords = new Map<string, number>();
+  for (const word of queryWords) if (!keywords.has(word)) keywords.set(word, keywords.size);
+  // One pass over every document's words: how often each query word occurs in it.
+  const frequencies = documentWords.map((found) => {
+    const counts = new Map<number, number>();
+    for (const word of found) {
+      const keyword = keywords.get(word);
+      if (keyword !== undefined) counts.set(keyword, (counts.get(keyword) ?? 0) + 1);
+    }
+    return counts;
+  });
+  const containing = new Array<number>(keywords.size).fill(0);
+  for (const counts of frequencies) for (const keyword of counts.keys()) containing[keyword]!++;
+  const idf = containing.map((n) => Math.log((documents.length - n + 0.5) / (n + 0.5) + 1));
+  const ceiling = containing.reduce((sum, n, keyword) => (n > 0 ? sum + idf[keyword]! * (K1 + 1) : sum), 0);
+  // Nothing to match (and every document may be empty, with no average length).
+  if (ceiling === 0) return { scores: documents.map(() => 0), words: total };
+  const averageLength = documentWords.reduce((sum, w) => sum + w.length, 0) / documents.length;
+  const scores = frequencies.map((counts, index) => {
+    const norm = K1 * (1 - B + (B * documentWords[index]!.length) / averageLength);
+    let score = 0;
+    for (const keyword of [...counts.keys()].sort((a, b) => a - b)) {
+      const frequency = counts.get(keyword)!;
+      score += (idf[keyword]! * (frequency * (K1 + 1))) / (frequency + norm);
+    }
+    return score / ceiling;
+  });
+  return { scores, words: total };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../protocol/chat.js';
-import { classifyTask } from './classify-task.js';
+import { classifyTask, decideTask, taskCues } from './classify-task.js';
 
 const user = (content: string): ChatMessage[] => [{ role: 'user', content }];
 
@@ -50,5 +50,24 @@ describe('classifyTask', () => {
 
   it('is general without a user message', () => {
     expect(classifyTask([{ role: 'system', content: 'Be brief.' }])).toEqual({ task: 'general', cues: [] });
+  });
+
+  it('decides from the cues alone, which keep none of the words', () => {
+    const text = 'Translate this poem into Spanish';
+    const cues = taskCues(text);
+    expect(cues).toEqual([
+      'translation/translate',
+      'translation/target language',
+      'translation/language name',
+      'creative_writing/creative form',
+    ]);
+    expect(decideTask(cues)).toEqual(classifyTask(user(text)));
+    expect(cues.join(' ')).not.toContain('poem');
+  });
+
+  it('counts a cue once and ignores ids it does not know', () => {
+    expect(decideTask(['math/math verb', 'math/math verb']).task).toBe('math');
+    expect(decideTask(['coding/language name', 'coding/language name']).task).toBe('general');
+    expect(decideTask(['coding/gone cue', 'other/thing'])).toEqual({ task: 'general', cues: [] });
   });
 });

@@ -77,8 +77,8 @@ const MIN_SCORE = 2;
 /** How much of the message is read: cues sit near the start, and the hot path stays cheap. */
 const MAX_CHARS = 8_000;
 
-/** The text of the latest user message: what is being asked now. */
-function latestUserText(messages: readonly ChatMessage[]): string {
+/** The text of the latest user message (its first MAX_CHARS): what is being asked now, and all the classifier reads. */
+export function latestUserText(messages: readonly ChatMessage[]): string {
   const message = messages.findLast((m) => m.role === 'user');
   if (!message) return '';
   if (typeof message.content === 'string') return message.content.slice(0, MAX_CHARS);
@@ -90,29 +90,53 @@ function latestUserText(messages: readonly ChatMessage[]): string {
   return text.slice(0, MAX_CHARS);
 }
 
+/** A cue's id, `task/label`: labels repeat across tasks ("language name"). */
+const cueId = (task: string, label: string) => `${task}/${label}`;
+
+/** Each cue's task, weight and label by id. */
+const CUE_BY_ID = new Map(
+  CUES.flatMap(([task, cues]) => cues.map(([, weight, label]) => [cueId(task, label), { task, weight, label }] as const)),
+);
+
 /**
- * The task type of a chat request, decided locally and deterministically
- * (no model call): the latest user message is scored against each task's
- * cues (each cue counts once, by its weight); the best task scoring at least
- * MIN_SCORE wins, ties going to the earlier task in CUES; otherwise the
- * request is `general`.
+ * The cues a text shows, as ids in CUES' order: the features a task is
+ * decided from, which say what kind of request it is and keep none of its
+ * words (the task classifications store these, never the text).
  */
-export function classifyTask(messages: readonly ChatMessage[]): TaskClassification {
-  const text = latestUserText(messages).toLowerCase();
+export function taskCues(text: string): string[] {
+  const lower = text.toLowerCase();
+  const found: string[] = [];
+  for (const [task, cues] of CUES) for (const [pattern, , label] of cues) if (pattern.test(lower)) found.push(cueId(task, label));
+  return found;
+}
+
+/**
+ * The task the cues decide (each cue counts once, by its weight): the best
+ * task scoring at least MIN_SCORE wins, ties going to the earlier task in
+ * CUES; otherwise the request is `general`. An id this version does not know
+ * counts for nothing.
+ */
+export function decideTask(cueIds: readonly string[]): TaskClassification {
+  const scores = new Map<TaskType, { score: number; cues: string[] }>();
+  for (const id of new Set(cueIds)) {
+    const cue = CUE_BY_ID.get(id);
+    if (!cue) continue;
+    const sum = scores.get(cue.task) ?? { score: 0, cues: [] };
+    sum.score += cue.weight;
+    sum.cues.push(cue.label);
+    scores.set(cue.task, sum);
+  }
   let best: TaskClassification = { task: 'general', cues: [] };
   let bestScore = MIN_SCORE - 1;
-  for (const [task, cues] of CUES) {
-    let score = 0;
-    const matched: string[] = [];
-    for (const [pattern, weight, label] of cues) {
-      if (!pattern.test(text)) continue;
-      score += weight;
-      matched.push(label);
-    }
-    if (score > bestScore) {
-      best = { task, cues: matched };
-      bestScore = score;
+  for (const [task] of CUES) {
+    const sum = scores.get(task);
+    if (sum && sum.score > bestScore) {
+      best = { task, cues: sum.cues };
+      bestScore = sum.score;
     }
   }
   return best;
 }
+
+/** The task type of a chat request, decided locally and deterministically (no model call) from its latest user message's cues. */
+export const classifyTask = (messages: readonly ChatMessage[]): TaskClassification => decideTask(taskCues(latestUserText(messages)));

@@ -10,8 +10,8 @@ export function overlapScores(query: string, documents: readonly string[], topN?
   const wanted = new Set(words(query));
   return documents
     .map((document, index) => {
-      const present = new Set(words(document));
-      const shared = [...wanted].filter((word) => present.has(word)).length;
+      // Walk the document's words, not the query's for each document: linear in what was sent.
+      const shared = new Set(words(document).filter((word) => wanted.has(word))).size;
       return { index, relevance_score: wanted.size === 0 ? 0 : shared / wanted.size };
     })
     .sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index)

@@ -27,6 +27,19 @@ import * as usageDaily from './0028-usage-daily.js';
 import * as consoleSessions from './0029-console-sessions.js';
 import * as generationsListIndexes from './0030-generations-list-indexes.js';
 import * as usageDailyFolds from './0031-usage-daily-folds.js';
+import * as workspaces from './0032-workspaces.js';
+import * as workspaceUsage from './0034-workspace-usage.js';
+import * as scim from './0035-scim.js';
+import * as usageErrorClasses from './0036-usage-error-classes.js';
+import * as byokCredentials from './0037-byok-credentials.js';
+import * as files from './0038-files.js';
+import * as observabilityDestinations from './0039-observability-destinations.js';
+import * as datasetRollups from './0041-dataset-rollups.js';
+import * as taskClassifications from './0042-task-classifications.js';
+import * as sessionCostDaily from './0043-session-cost-daily.js';
+import * as usageLatencySketch from './0044-usage-latency-sketch.js';
+import * as workspacePresets from './0045-workspace-presets.js';
+import * as containers from './0048-containers.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -61,6 +74,19 @@ const migrations: Record<string, EngineMigration> = {
   '0029-console-sessions': consoleSessions,
   '0030-generations-list-indexes': generationsListIndexes,
   '0031-usage-daily-folds': usageDailyFolds,
+  '0032-workspaces': workspaces,
+  '0034-workspace-usage': workspaceUsage,
+  '0035-scim': scim,
+  '0036-usage-error-classes': usageErrorClasses,
+  '0037-byok-credentials': byokCredentials,
+  '0038-files': files,
+  '0039-observability-destinations': observabilityDestinations,
+  '0041-dataset-rollups': datasetRollups,
+  '0042-task-classifications': taskClassifications,
+  '0043-session-cost-daily': sessionCostDaily,
+  '0044-usage-latency-sketch': usageLatencySketch,
+  '0045-workspace-presets': workspacePresets,
+  '0048-containers': containers,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -1,11 +1,13 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { keyReachClause, type Reach } from '../reach.js';
 import type { ApiKeysTable, Database } from '../schema.js';
+import { deleteKeysConsoleSessions } from './console-sessions.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NewApiKeyRow = Insertable<ApiKeysTable>;
 export type ApiKeyPatch = Pick<
   Updateable<ApiKeysTable>,
-  'name' | 'disabled' | 'limit_usd' | 'limit_reset' | 'include_byok_in_limit' | 'updated_at'
+  'name' | 'disabled' | 'limit_usd' | 'limit_reset' | 'include_byok_in_limit' | 'workspace_id' | 'updated_at'
 >;
 
 export async function insertApiKey(db: Kysely<Database>, row: NewApiKeyRow): Promise<ApiKeyRow> {
@@ -24,7 +26,7 @@ export function findApiKey(db: Kysely<Database>, organizationId: string, hash: s
 }
 
 export interface ApiKeyListQuery {
-  organizationId: string;
+  reach: Reach;
   workspaceId: string;
   includeDisabled: boolean;
   offset: number;
@@ -35,7 +37,8 @@ export function listApiKeys(db: Kysely<Database>, q: ApiKeyListQuery): Promise<A
   let query = db
     .selectFrom('api_keys')
     .selectAll()
-    .where('organization_id', '=', q.organizationId)
+    .where('organization_id', '=', q.reach.organizationId)
+    .where(keyReachClause(q.reach))
     .where('workspace_id', '=', q.workspaceId);
   if (!q.includeDisabled) query = query.where('disabled', '=', 0);
   return query.orderBy('created_at').orderBy('hash').offset(q.offset).limit(q.limit).execute();
@@ -47,14 +50,18 @@ export async function updateApiKey(
   hash: string,
   patch: ApiKeyPatch,
 ): Promise<ApiKeyRow | undefined> {
-  const result = await db
-    .updateTable('api_keys')
-    .set(patch)
-    .where('organization_id', '=', organizationId)
-    .where('hash', '=', hash)
-    .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) return undefined;
-  return findApiKey(db, organizationId, hash);
+  const updated = await db.transaction().execute(async (tx) => {
+    const result = await tx
+      .updateTable('api_keys')
+      .set(patch)
+      .where('organization_id', '=', organizationId)
+      .where('hash', '=', hash)
+      .executeTakeFirst();
+    // A disabled key's console sessions end for good: enabling it again opens none of them.
+    if (result.numUpdatedRows > 0n && patch.disabled === 1) await deleteKeysConsoleSessions(tx, [hash]);
+    return result.numUpdatedRows > 0n;
+  });
+  return updated ? findApiKey(db, organizationId, hash) : undefined;
 }
 
 export async function deleteApiKey(db: Kysely<Database>, organizationId: string, hash: string): Promise<boolean> {
@@ -64,6 +71,7 @@ export async function deleteApiKey(db: Kysely<Database>, organizationId: string,
       .where('organization_id', '=', organizationId)
       .where('hash', '=', hash)
       .executeTakeFirst();
+    if (result.numDeletedRows > 0n) await deleteKeysConsoleSessions(tx, [hash]);
     // A deleted key's guardrail assignment goes with it.
     await tx
       .deleteFrom('guardrail_assignments')

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { newUuid } from '../../util/ids.js';
+import { keyReachClause, type Reach, reachClause } from '../reach.js';
 import type { Database, GuardrailAssignmentsTable, GuardrailScope, GuardrailsTable, LimitReset } from '../schema.js';
 import type { Page } from './presets.js';
 
@@ -23,8 +24,14 @@ async function counted<T>(rows: Promise<T[]>, total: Promise<{ total: number | s
 }
 
 /** A guardrail of this organization; another organization's is as absent as a missing one. */
-export function findGuardrail(db: Kysely<Database>, organizationId: string, id: string): Promise<GuardrailRow | undefined> {
-  return db.selectFrom('guardrails').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+export function findGuardrail(db: Kysely<Database>, reach: Reach, id: string): Promise<GuardrailRow | undefined> {
+  return db
+    .selectFrom('guardrails')
+    .selectAll()
+    .where('organization_id', '=', reach.organizationId)
+    .where(reachClause(reach))
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The guardrails of one workspace, oldest first. */
@@ -133,12 +140,18 @@ export async function unassignGuardrail(
 }
 
 /** The assignments of one scope in the organization (of one guardrail when given), oldest first. */
-export function listAssignments(
-  db: Kysely<Database>,
-  filter: { organizationId: string; scope: GuardrailScope; guardrailId?: string },
-  page: Page,
-) {
-  let base = db.selectFrom('guardrail_assignments').where('organization_id', '=', filter.organizationId).where('scope', '=', filter.scope);
+export function listAssignments(db: Kysely<Database>, filter: { reach: Reach; scope: GuardrailScope; guardrailId?: string }, page: Page) {
+  const { organizationId } = filter.reach;
+  const guardrailsInReach = db
+    .selectFrom('guardrails')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where(reachClause(filter.reach));
+  let base = db
+    .selectFrom('guardrail_assignments')
+    .where('organization_id', '=', organizationId)
+    .where('scope', '=', filter.scope)
+    .where('guardrail_id', 'in', guardrailsInReach);
   if (filter.guardrailId !== undefined) base = base.where('guardrail_id', '=', filter.guardrailId);
   return counted(
     base.selectAll().orderBy('created_at').orderBy('id').offset(page.offset).limit(page.limit).execute(),
@@ -166,17 +179,19 @@ export async function loadOrganizationGuardrails(db: Kysely<Database>, organizat
 /** Which of these ids name a target of the scope in the organization (keys, members, workspaces). */
 export async function existingTargets(
   db: Kysely<Database>,
-  organizationId: string,
+  reach: Reach,
   scope: GuardrailScope,
   ids: readonly string[],
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
+  const { organizationId } = reach;
   const rows =
     scope === 'api-key'
       ? await db
           .selectFrom('api_keys')
           .select('hash as id')
           .where('organization_id', '=', organizationId)
+          .where(keyReachClause(reach))
           .where('hash', 'in', ids)
           .execute()
       : scope === 'member'
@@ -186,7 +201,13 @@ export async function existingTargets(
             .where('organization_id', '=', organizationId)
             .where('user_id', 'in', ids)
             .execute()
-        : await db.selectFrom('workspaces').select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
+        : await db
+            .selectFrom('workspaces')
+            .select('id')
+            .where('organization_id', '=', organizationId)
+            .where(reachClause(reach, 'id'))
+            .where('id', 'in', ids)
+            .execute();
   return new Set(rows.map((r) => r.id));
 }
 

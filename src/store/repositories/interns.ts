@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { organizationReach, type Reach, reachClause } from '../reach.js';
 import type { Database, InternStatus, InternsTable } from '../schema.js';
 
 export type InternRow = Selectable<InternsTable>;
@@ -33,9 +34,15 @@ export async function insertIntern(db: Kysely<Database>, intern: NewIntern): Pro
   await db.insertInto('interns').values(intern).execute();
 }
 
-/** An intern as its organization sees it; another organization's is absent. */
-export function findIntern(db: Kysely<Database>, organizationId: string, id: string): Promise<InternRow | undefined> {
-  return db.selectFrom('interns').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+/** An intern in reach; another organization's, or another workspace's for a reach of one, is absent. */
+export function findIntern(db: Kysely<Database>, reach: Reach, id: string): Promise<InternRow | undefined> {
+  return db
+    .selectFrom('interns')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', reach.organizationId)
+    .where(reachClause(reach))
+    .executeTakeFirst();
 }
 
 export interface InternPageQuery {
@@ -76,5 +83,5 @@ export async function updateIntern(
   patch: InternPatch,
 ): Promise<InternRow | undefined> {
   await db.updateTable('interns').set(patch).where('id', '=', id).where('organization_id', '=', organizationId).execute();
-  return findIntern(db, organizationId, id);
+  return findIntern(db, organizationReach(organizationId), id);
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, MemberRole } from '../schema.js';
+import { deleteMemberConsoleSessions } from './console-sessions.js';
 
 export interface Member {
   id: string;
@@ -89,14 +90,40 @@ export async function addMember(
   });
 }
 
-/** Removes a person from an organization by e-mail; the user id removed, or undefined when not a member. */
+/** Removes a person from an organization (and its workspaces) by e-mail; the user id removed, or undefined when not a member. */
 export async function removeMember(db: Kysely<Database>, organizationId: string, email: string): Promise<string | undefined> {
   const user = await db.selectFrom('users').select('id').where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
   if (!user) return undefined;
-  const result = await db
-    .deleteFrom('memberships')
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', user.id)
+  const removed = await db.transaction().execute(async (tx) => {
+    const result = await tx
+      .deleteFrom('memberships')
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', user.id)
+      .executeTakeFirst();
+    // Out of the organization is out of each of its workspaces.
+    await tx
+      .deleteFrom('workspace_members')
+      .where('user_id', '=', user.id)
+      .where('workspace_id', 'in', tx.selectFrom('workspaces').select('id').where('organization_id', '=', organizationId))
+      .execute();
+    // The console sessions of the member's keys end with the membership; the keys themselves stay (until reassigned).
+    if (result.numDeletedRows > 0n) await deleteMemberConsoleSessions(tx, organizationId, user.id);
+    return result.numDeletedRows > 0n;
+  });
+  return removed ? user.id : undefined;
+}
+
+/** One member of an organization, by user id or e-mail address; undefined when there is no such member. */
+export async function findMember(
+  db: Kysely<Database>,
+  organizationId: string,
+  by: { userId: string } | { email: string },
+): Promise<Member | undefined> {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'users.email', 'users.first_name', 'users.last_name', 'memberships.role'])
+    .where('memberships.organization_id', '=', organizationId)
+    .where((eb) => ('userId' in by ? eb('memberships.user_id', '=', by.userId) : eb('users.email', '=', by.email.trim().toLowerCase())))
     .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0 ? user.id : undefined;
 }

@@ -11,7 +11,7 @@ export async function findOrganizationSettings(db: Kysely<Database>, organizatio
 export async function saveOrganizationSettings(
   db: Kysely<Database>,
   organizationId: string,
-  documents: { provider?: string | null; plugins?: string | null; store_content?: number },
+  documents: { provider?: string | null; plugins?: string | null; store_content?: number; byok_fallback?: number },
   now: string,
 ): Promise<OrganizationSettingsRow> {
   return db
@@ -21,6 +21,7 @@ export async function saveOrganizationSettings(
       provider: documents.provider ?? null,
       plugins: documents.plugins ?? null,
       store_content: documents.store_content ?? 0,
+      byok_fallback: documents.byok_fallback ?? 1,
       updated_at: now,
     })
     .onConflict((oc) => oc.column('organization_id').doUpdateSet({ ...documents, updated_at: now }))

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { newUuid } from '../../util/ids.js';
+import { type Reach, reachClause } from '../reach.js';
 import type { Database, PresetsTable, PresetVersionsTable } from '../schema.js';
 
 export type PresetRow = Selectable<PresetsTable>;
@@ -26,31 +27,44 @@ export interface Page {
   limit: number;
 }
 
-export async function findPreset(db: Kysely<Database>, organizationId: string, slug: string): Promise<PresetRow | undefined> {
-  return db.selectFrom('presets').selectAll().where('organization_id', '=', organizationId).where('slug', '=', slug).executeTakeFirst();
+/** Where a slug names a preset: each workspace has its own slugs. */
+export interface PresetPlace {
+  organizationId: string;
+  workspaceId: string;
+}
+
+export async function findPreset(db: Kysely<Database>, place: PresetPlace, slug: string): Promise<PresetRow | undefined> {
+  return db
+    .selectFrom('presets')
+    .selectAll()
+    .where('organization_id', '=', place.organizationId)
+    .where('workspace_id', '=', place.workspaceId)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
 }
 
 /** The settings of a preset's designated version, in one query: what a chat request naming the preset applies. */
 export async function findDesignatedSettings(
   db: Kysely<Database>,
-  organizationId: string,
+  workspaceId: string,
   slug: string,
 ): Promise<{ config: string; system_prompt: string | null } | undefined> {
   return db
     .selectFrom('presets')
     .innerJoin('preset_versions', 'preset_versions.id', 'presets.designated_version_id')
     .select(['preset_versions.config', 'preset_versions.system_prompt'])
-    .where('presets.organization_id', '=', organizationId)
+    .where('presets.workspace_id', '=', workspaceId)
     .where('presets.slug', '=', slug)
     .executeTakeFirst();
 }
 
-/** Most recently updated first, as the reference lists them. */
-export async function listPresets(db: Kysely<Database>, organizationId: string, page: Page): Promise<{ rows: PresetRow[]; total: number }> {
+/** Most recently updated first, as the reference lists them; of one workspace when the reach is one's. */
+export async function listPresets(db: Kysely<Database>, reach: Reach, page: Page): Promise<{ rows: PresetRow[]; total: number }> {
   const rows = await db
     .selectFrom('presets')
     .selectAll()
-    .where('organization_id', '=', organizationId)
+    .where('organization_id', '=', reach.organizationId)
+    .where(reachClause(reach))
     .orderBy('updated_at', 'desc')
     .orderBy('id')
     .offset(page.offset)
@@ -59,7 +73,8 @@ export async function listPresets(db: Kysely<Database>, organizationId: string, 
   const { total } = await db
     .selectFrom('presets')
     .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .where('organization_id', '=', organizationId)
+    .where('organization_id', '=', reach.organizationId)
+    .where(reachClause(reach))
     .executeTakeFirstOrThrow();
   return { rows, total: Number(total) };
 }
@@ -122,7 +137,7 @@ export async function addVersion(db: Kysely<Database>, presetId: string, setting
   return db.transaction().execute((tx) => insertVersion(tx, presetId, settings, now));
 }
 
-/** A new preset with its first version; undefined when the slug is taken in the organization. */
+/** A new preset with its first version; undefined when the slug is taken in its workspace. */
 export async function createPreset(
   db: Kysely<Database>,
   preset: NewPreset,
@@ -145,7 +160,7 @@ export async function createPreset(
         created_at: now,
         updated_at: now,
       })
-      .onConflict((oc) => oc.columns(['organization_id', 'slug']).doNothing())
+      .onConflict((oc) => oc.columns(['workspace_id', 'slug']).doNothing())
       .returning('id')
       .executeTakeFirst();
     if (!inserted) return undefined;
@@ -167,8 +182,8 @@ export async function updatePresetDetails(
     .execute();
 }
 
-export async function deletePreset(db: Kysely<Database>, organizationId: string, slug: string): Promise<boolean> {
-  const preset = await findPreset(db, organizationId, slug);
+export async function deletePreset(db: Kysely<Database>, place: PresetPlace, slug: string): Promise<boolean> {
+  const preset = await findPreset(db, place, slug);
   if (!preset) return false;
   // Explicit rather than relying on ON DELETE CASCADE being enabled on every engine.
   await db.transaction().execute(async (tx) => {

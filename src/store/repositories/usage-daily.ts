@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Engine } from '../database.js';
 import type { Database } from '../schema.js';
+import { USAGE_SUMS } from '../usage-sums.js';
 
 const DAY_MS = 86_400_000;
 
@@ -59,11 +60,9 @@ export function foldNextUsageDay(db: Kysely<Database>, engine: Engine, before: s
     for (const organization of await organizationsWithUsage(trx)) {
       await trx.deleteFrom('usage_daily').where('organization_id', '=', organization).where('day', '=', day).execute();
       await sql`
-        insert into usage_daily (organization_id, day, workspace_id, api_key_hash, model, provider_name, requests, errors,
-          tokens_prompt, tokens_completion, tokens_reasoning, tokens_cached, cost, latency_ms_sum, latency_count)
-        select organization_id, cast(${day} as text), workspace_id, api_key_hash, model, provider_name, sum(requests), sum(errors),
-          sum(tokens_prompt), sum(tokens_completion), sum(tokens_reasoning), sum(tokens_cached), sum(cost),
-          sum(latency_ms_sum), sum(latency_count)
+        insert into usage_daily (organization_id, day, workspace_id, api_key_hash, model, provider_name, ${sql.join(USAGE_SUMS.map((c) => sql.ref(c)))})
+        select organization_id, cast(${day} as text), workspace_id, api_key_hash, model, provider_name,
+          ${sql.join(USAGE_SUMS.map((c) => sql`sum(${sql.ref(c)})`))}
         from usage_hourly
         where organization_id = ${organization} and hour >= ${`${day}T00`} and hour < ${`${next}T00`}
         group by organization_id, workspace_id, api_key_hash, model, provider_name

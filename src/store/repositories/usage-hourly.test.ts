@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { testEngines } from '../../../test/support/databases.js';
 import { migratedStore } from '../../../test/support/migrated-store.js';
+import { emptySketches } from '../latency-sketch.js';
 import type { Database, UsageDailyTable, UsageHourlyTable } from '../schema.js';
 import { queryUsage, type UsageQuery, wholeDays } from './usage-hourly.js';
 
@@ -14,6 +15,8 @@ const hour = (at: string, model: string, requests: number, extra: Partial<UsageH
   provider_name: 'p',
   requests,
   errors: 0,
+  errors_4xx: 0,
+  errors_5xx: 0,
   tokens_prompt: 0,
   tokens_completion: 0,
   tokens_reasoning: 0,
@@ -21,6 +24,7 @@ const hour = (at: string, model: string, requests: number, extra: Partial<UsageH
   cost: 0,
   latency_ms_sum: 0,
   latency_count: 0,
+  ...emptySketches(),
   ...extra,
 });
 

@@ -1,13 +1,22 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { bucketColumns, bucketValue, type LatencySketch } from '../latency-sketch.js';
 import type { Database, UsageHourlyTable } from '../schema.js';
+import { USAGE_SUMS } from '../usage-sums.js';
 import { dayAfter, foldedBefore } from './usage-daily.js';
 
 /** The columns of usage_hourly a query may group or filter by. */
 export type UsageColumn = 'model' | 'provider_name' | 'api_key_hash' | 'workspace_id';
 /** The sums usage_hourly keeps. */
 export type UsageSum = Exclude<keyof UsageHourlyTable, 'organization_id' | 'hour' | UsageColumn>;
-/** What a query measures: a sum (of one column, or of several added), or a sum divided by another (null where the divisor's sum is 0). */
-export type UsageMeasure = { sum: readonly [UsageSum, ...UsageSum[]] } | { ratio: readonly [UsageSum, UsageSum] };
+/**
+ * What a query measures: a sum (of one column, or of several added), a sum
+ * divided by another (null where the divisor's sum is 0), or a quantile of a
+ * latency sketch (null where it counts nothing).
+ */
+export type UsageMeasure =
+  | { sum: readonly [UsageSum, ...UsageSum[]] }
+  | { ratio: readonly [UsageSum, UsageSum] }
+  | { quantile: readonly [LatencySketch, number] };
 /** Time buckets: usage_hourly's own hours, or UTC days. */
 export type UsageBucket = 'hour' | 'day';
 
@@ -45,25 +54,29 @@ export type UsageRow = Record<string, string | number | null>;
 
 const RANK = '__rank';
 
-const measureSql = (measure: UsageMeasure): RawBuilder<unknown> =>
-  'sum' in measure
-    ? sql.join(
-        measure.sum.map((column) => sql`sum(${sql.ref(column)})`),
-        sql` + `,
-      )
-    : sql`case when sum(${sql.ref(measure.ratio[1])}) = 0 then null else sum(${sql.ref(measure.ratio[0])}) * 1.0 / sum(${sql.ref(measure.ratio[1])}) end`;
+const sumOf = (columns: readonly string[]) =>
+  sql.join(
+    columns.map((column) => sql`sum(${sql.ref(column)})`),
+    sql` + `,
+  );
 
-const SUM_COLUMNS = [
-  'requests',
-  'errors',
-  'tokens_prompt',
-  'tokens_completion',
-  'tokens_reasoning',
-  'tokens_cached',
-  'cost',
-  'latency_ms_sum',
-  'latency_count',
-] as const satisfies readonly UsageSum[];
+/**
+ * A sketch's quantile in SQL, as latency-sketch.ts's quantileOf reads it: the
+ * value of the first bucket whose running count reaches q of the whole (the
+ * engines compute each sum once however often it is named).
+ */
+function quantileSql(sketch: LatencySketch, q: number): RawBuilder<unknown> {
+  const columns = bucketColumns(sketch);
+  const whole = sql`(${sumOf(columns)}) * ${sql.lit(q)}`;
+  const steps = columns.map((_, i) => sql`when ${sumOf(columns.slice(0, i + 1))} >= ${whole} then ${sql.lit(bucketValue(i))}`);
+  return sql`case when ${sumOf(columns)} = 0 then null ${sql.join(steps, sql` `)} end`;
+}
+
+const measureSql = (measure: UsageMeasure): RawBuilder<unknown> => {
+  if ('sum' in measure) return sumOf(measure.sum);
+  if ('quantile' in measure) return quantileSql(...measure.quantile);
+  return sql`case when sum(${sql.ref(measure.ratio[1])}) = 0 then null else sum(${sql.ref(measure.ratio[0])}) * 1.0 / sum(${sql.ref(measure.ratio[1])}) end`;
+};
 
 /** The whole UTC days of the hours [from, to): days [first, end), 'YYYY-MM-DD', when there is one. */
 export function wholeDays(from: string, to: string): { first: string; end: string } | undefined {
@@ -107,7 +120,7 @@ export async function queryUsage(db: Kysely<Database>, query: UsageQuery): Promi
   const days = query.bucket === 'hour' ? undefined : foldedDays(wholeDays(query.from, query.to), await foldedBefore(db));
   if (days) {
     const columns = sql.join(
-      [...(['workspace_id', 'api_key_hash', 'model', 'provider_name'] as const), ...SUM_COLUMNS].map((column) => sql.ref(column)),
+      [...(['workspace_id', 'api_key_hash', 'model', 'provider_name'] as const), ...USAGE_SUMS].map((column) => sql.ref(column)),
     );
     const hours = (from: string, to: string) =>
       sql`select substr(hour, 1, 10) as ${sql.id('day')}, ${columns} from usage_hourly where ${where('hour', from, to)}`;

@@ -13,12 +13,16 @@ export async function insertVideoJob(db: Kysely<Database>, job: NewVideoJob): Pr
 /** The reservations of the running jobs of these keys, or of every key of an organization (what a spend account holds for videos in the making). */
 export function runningJobReservations(
   db: Kysely<Database>,
-  whose: { keyHashes: readonly string[] } | { organizationId: string },
+  whose: { keyHashes: readonly string[] } | { workspaceId: string } | { organizationId: string },
 ): Promise<{ id: string; reserved_usd: number; reserved_until: string }[]> {
   if ('keyHashes' in whose && whose.keyHashes.length === 0) return Promise.resolve([]);
   const jobs = db.selectFrom('video_jobs').select(['id', 'reserved_usd', 'reserved_until']);
   return (
-    'keyHashes' in whose ? jobs.where('api_key_hash', 'in', whose.keyHashes) : jobs.where('organization_id', '=', whose.organizationId)
+    'keyHashes' in whose
+      ? jobs.where('api_key_hash', 'in', whose.keyHashes)
+      : 'workspaceId' in whose
+        ? jobs.where('workspace_id', '=', whose.workspaceId)
+        : jobs.where('organization_id', '=', whose.organizationId)
   )
     .where('status', 'in', RUNNING)
     .where('reserved_usd', 'is not', null)

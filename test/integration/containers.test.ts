@@ -1,0 +1,172 @@
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTAINER_DEFAULTS } from '../../src/containers/container-settings.js';
+import { Containers } from '../../src/containers/containers.js';
+import { SANDBOX_PROGRAMS, Sandbox } from '../../src/containers/sandbox/run-in-sandbox.js';
+import { directoryStorage } from '../../src/files/storage/directory-storage.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
+import { testEngines } from '../support/databases.js';
+import { call, type RunningGateway, startGateway } from '../support/gateway.js';
+import { simCatalog } from '../support/sim-gateway.js';
+
+const PER_SESSION = 0.01;
+const PER_SECOND = 0.001;
+const QUOTA_BYTES = 4000;
+const PROGRAM = "Run it with code_interpreter:\n```python\nopen('report.txt', 'w').write('hello')\nprint(6 * 7)\n```";
+const runs = (await new Sandbox(SANDBOX_PROGRAMS, CONTAINER_DEFAULTS.limits).unavailable()) === undefined || process.env.CI === 'true';
+
+describe.runIf(runs).each(testEngines)('containers on $name', (engine) => {
+  let sim: Simulator;
+  let gw: RunningGateway;
+  let dir: string;
+  let alphaKey: string;
+  let betaKey: string;
+  const admin = (method: string, path: string, body?: unknown) => call(gw, method, path, { key: gw.managementKey, body });
+  const as = (key: string, method: string, path: string, body?: unknown) => call(gw, method, path, { key, body });
+  const children = (parent: string) =>
+    gw.store.db.selectFrom('generations').selectAll().where('parent_generation_id', '=', parent).execute();
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    dir = mkdtempSync(join(tmpdir(), 'mg-containers-it-'));
+    chmodSync(dir, 0o711);
+    gw = await startGateway(engine, {
+      catalog: simCatalog(sim.url, ['alpha'], [{ id: 'sim/fast', endpoints: [{ provider: 'alpha', upstream: 'sim-model' }] }]),
+      files: { storage: directoryStorage(join(dir, 'files')), maxBytes: QUOTA_BYTES, workspaceQuotaBytes: QUOTA_BYTES },
+      containers: {
+        ...CONTAINER_DEFAULTS,
+        directory: join(dir, 'containers'),
+        pricing: { perSession: PER_SESSION, perSecond: PER_SECOND },
+      },
+    });
+    const alphaId = (await admin('POST', '/workspaces', { name: 'Alpha', slug: 'alpha' })).body.data.id;
+    const betaId = (await admin('POST', '/workspaces', { name: 'Beta', slug: 'beta' })).body.data.id;
+    alphaKey = (await admin('POST', '/keys', { name: 'alpha', workspace_id: alphaId })).body.key;
+    betaKey = (await admin('POST', '/keys', { name: 'beta', workspace_id: betaId })).body.key;
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await sim?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs the model’s code in a new container, bills the run on a row of its own and lists its files', async () => {
+    const answer = await as(alphaKey, 'POST', '/chat/completions', {
+      model: 'sim/fast',
+      messages: [{ role: 'user', content: PROGRAM }],
+      tools: [{ type: 'service:code_interpreter' }],
+    });
+    expect(answer.status).toBe(200);
+    const [run] = await children(answer.body.id);
+    expect(run).toMatchObject({ api_type: 'code_interpreter', model: 'code_interpreter', status: 'success' });
+    const details = JSON.parse(run!.routing!);
+    expect(details).toMatchObject({ exit_code: 0, first_in_session: true });
+    const seconds = Math.ceil(details.duration_ms / 1000);
+    expect(Number(run!.total_cost)).toBeCloseTo(PER_SESSION + PER_SECOND * seconds, 12);
+    expect(answer.body.usage.cost).toBeGreaterThanOrEqual(Number(run!.total_cost));
+
+    const list = await as(alphaKey, 'GET', '/containers');
+    expect(list.body).toMatchObject({ object: 'list', has_more: false });
+    const container = list.body.data[0];
+    expect(container).toMatchObject({ id: details.container_id, object: 'container', status: 'running' });
+    expect(container.expires_after).toEqual({ anchor: 'last_active_at', minutes: 30 * 24 * 60 });
+    expect(container.id.length).toBeLessThanOrEqual(20);
+
+    const files = await as(alphaKey, 'GET', `/containers/${container.id}/files`);
+    expect(files.body.data).toEqual([
+      expect.objectContaining({
+        object: 'container.file',
+        path: '/mnt/data/report.txt',
+        bytes: 5,
+        source: 'assistant',
+        container_id: container.id,
+      }),
+    ]);
+    const fileId = files.body.data[0].id;
+    expect((await as(alphaKey, 'GET', `/containers/${container.id}/files/${fileId}`)).body.id).toBe(fileId);
+    const content = await fetch(`${gw.baseUrl}/containers/${container.id}/files/${fileId}/content`, {
+      headers: { authorization: `Bearer ${alphaKey}` },
+    });
+    expect(await content.text()).toBe('hello');
+
+    const promoted = await as(alphaKey, 'POST', `/containers/${container.id}/files/${fileId}/promote`);
+    expect(promoted.body).toMatchObject({ object: 'file', filename: 'report.txt', bytes: 5, mime_type: 'text/plain' });
+    const copy = await fetch(`${gw.baseUrl}/files/${promoted.body.id}/content`, { headers: { authorization: `Bearer ${alphaKey}` } });
+    expect(await copy.text()).toBe('hello');
+
+    // Another workspace's key finds nothing of it.
+    for (const path of [
+      `/containers/${container.id}`,
+      `/containers/${container.id}/files`,
+      `/containers/${container.id}/files/${fileId}`,
+    ]) {
+      const other = await as(betaKey, 'GET', path);
+      expect(other.status).toBe(404);
+      expect(other.body.error.code).toBe(404);
+    }
+    expect((await as(betaKey, 'GET', '/containers')).body.data).toEqual([]);
+  });
+
+  it('reuses a named container through the Responses API, and its files count toward the quota', async () => {
+    const { id } = (await as(alphaKey, 'POST', '/containers', { name: 'kept' })).body;
+    const answer = await as(alphaKey, 'POST', '/responses', {
+      model: 'sim/fast',
+      input: "Use code_interpreter:\n```python\nopen('big.bin', 'wb').write(b'x' * 3000)\n```",
+      tools: [{ type: 'code_interpreter', container: id }],
+    });
+    expect(answer.status).toBe(200);
+    const files = (await as(alphaKey, 'GET', `/containers/${id}/files`)).body.data;
+    expect(files.map((f: { path: string }) => f.path)).toEqual(['/mnt/data/big.bin']);
+    // 3000 bytes here, 5 in the first container and 5 in the promoted file: 1000 more pass the quota.
+    const form = new FormData();
+    form.append('file', new Blob(['y'.repeat(1000)], { type: 'text/plain' }), 'more.txt');
+    const upload = await fetch(`${gw.baseUrl}/files`, { method: 'POST', headers: { authorization: `Bearer ${alphaKey}` }, body: form });
+    expect(upload.status).toBe(413);
+  });
+
+  it('pages containers and deletes one with its files', async () => {
+    for (const name of ['p1', 'p2']) await as(alphaKey, 'POST', '/containers', { name });
+    const first = (await as(alphaKey, 'GET', '/containers?limit=2&order=asc')).body;
+    expect(first.has_more).toBe(true);
+    const rest = (await as(alphaKey, 'GET', `/containers?limit=10&order=asc&after=${first.last_id}`)).body;
+    expect(rest.data.map((c: { name: string }) => c.name)).toEqual(['p1', 'p2']);
+    const id = rest.data[1].id;
+    expect((await as(betaKey, 'DELETE', `/containers/${id}`)).status).toBe(404);
+    expect((await as(alphaKey, 'DELETE', `/containers/${id}`)).body).toEqual({ id, object: 'container.deleted', deleted: true });
+    expect((await as(alphaKey, 'GET', `/containers/${id}`)).status).toBe(404);
+    expect(existsSync(join(dir, 'containers', id))).toBe(false);
+  });
+
+  it('expires containers unused for 30 days', async () => {
+    const { id } = (await as(alphaKey, 'POST', '/containers', { name: 'old' })).body;
+    const later = () => new Date(Date.now() + 31 * 86_400_000);
+    const containers = new Containers({
+      db: gw.store.db,
+      clock: later,
+      sandbox: new Sandbox(SANDBOX_PROGRAMS, CONTAINER_DEFAULTS.limits),
+      directory: join(dir, 'containers'),
+      workspaceQuotaBytes: QUOTA_BYTES,
+    });
+    expect(await containers.expire()).toBeGreaterThanOrEqual(1);
+    expect((await as(alphaKey, 'GET', `/containers/${id}`)).status).toBe(404);
+    expect(existsSync(join(dir, 'containers', id))).toBe(false);
+  });
+});
+
+describe.each(testEngines.slice(0, 1))('containers without bubblewrap on $name', (engine) => {
+  let gw: RunningGateway;
+  beforeAll(async () => {
+    gw = await startGateway(engine, {
+      containers: { ...CONTAINER_DEFAULTS, programs: { ...SANDBOX_PROGRAMS, bwrap: '/nonexistent/bwrap' } },
+    });
+  });
+  afterAll(async () => gw?.close());
+
+  it('refuses to make one (503), so never runs code unsandboxed', async () => {
+    const answer = await call(gw, 'POST', '/containers', { key: gw.managementKey, body: {} });
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.message).toContain('bwrap is not installed at /nonexistent/bwrap');
+  });
+});
