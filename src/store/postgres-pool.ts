@@ -9,7 +9,7 @@ export interface PostgresPoolOptions {
   connectTimeoutMs: number;
   /** A query not answered by then fails, and its connection is dropped (a cut that no socket error reports). */
   queryTimeoutMs: number;
-  /** Told of each failure to reach the server and of each connection made. */
+  /** Told of each failure to reach the server, of each new connection and of each query answered during an outage. */
   outage?: OutageLog;
 }
 
@@ -38,7 +38,12 @@ export function postgresPool(url: string, options: PostgresPoolOptions): Postgre
   });
   const noteFailure = (error: unknown) => options.outage?.down(error);
   pool.on('error', noteFailure);
-  pool.on('connect', (client) => client.on('error', noteFailure));
+  // A new connection proves the server is back; an idle one handed out of the pool does not (its socket may not
+  // know of the cut yet), so ending the outage there made it flap: "unavailable" was logged twice for one outage.
+  pool.on('connect', (client) => {
+    client.on('error', noteFailure);
+    options.outage?.up();
+  });
   const breaker = circuitBreaker(handleWhen(isDatabaseUnavailable), {
     halfOpenAfter: HALF_OPEN_AFTER_MS,
     breaker: new ConsecutiveBreaker(FAILURES_TO_OPEN),
@@ -55,9 +60,8 @@ export function postgresPool(url: string, options: PostgresPoolOptions): Postgre
         if (isDatabaseUnavailable(error)) noteFailure(error);
         throw error;
       }
-      options.outage?.up();
       let wrapper = guarded.get(client);
-      if (!wrapper) guarded.set(client, (wrapper = new GuardedClient(client)));
+      if (!wrapper) guarded.set(client, (wrapper = new GuardedClient(client, options.outage)));
       return wrapper;
     },
     end: () => pool.end(),
@@ -68,16 +72,27 @@ export function postgresPool(url: string, options: PostgresPoolOptions): Postgre
 class GuardedClient implements PostgresPoolClient {
   private broken: Error | undefined;
 
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly outage: OutageLog | undefined,
+  ) {}
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
   query<R>(text: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     if (typeof text !== 'string') return this.client.query(text as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
-    return (this.client.query(text, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<R>>).catch((error: unknown) => {
-      if (isDatabaseUnavailable(error) && error instanceof Error) this.broken = error;
-      throw error;
-    });
+    // Only a query sent during the outage and answered proves it over; one sent before may be answered after the cut.
+    const sentDuringOutage = this.outage?.isDown === true;
+    return (this.client.query(text, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<R>>).then(
+      (result) => {
+        if (sentDuringOutage) this.outage?.up();
+        return result;
+      },
+      (error: unknown) => {
+        if (isDatabaseUnavailable(error) && error instanceof Error) this.broken = error;
+        throw error;
+      },
+    );
   }
 
   release(): void {
