@@ -533,7 +533,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(benchmarksRoutes({ ...services, requireKey: services.auth.requireKey, health: chat.health }));
       await api.register(guardrailsRoutes(services));
       await api.register(guardrailAssignmentRoutes(services));
-      await api.register(workspacesRoutes(services));
+      await api.register(workspacesRoutes({ ...services, files, containers }));
       await api.register(workspaceMemberRoutes(services));
       await api.register(scimManagementRoutes(services));
       await api.register(scimServiceRoutes(services, { maxJsonDepth: limits.maxJsonDepth }), { prefix: '/scim/v2' });

@@ -261,6 +261,14 @@ export const Errors = {
       `Workspace ${workspace} has ${count} active API key${count === 1 ? '' : 's'}: disable or delete ${count === 1 ? 'it' : 'them'} before deleting the workspace`,
     example: ['{workspace}', 2],
   }),
+  workspaceHasInterns: define({
+    code: 'GW_ERR_WORKSPACE_HAS_INTERNS',
+    status: 400,
+    description: 'A workspace holding interns was to be deleted',
+    message: (workspace: string, count: number) =>
+      `Workspace ${workspace} has ${count} intern${count === 1 ? '' : 's'}: delete ${count === 1 ? 'it' : 'them'} (DELETE /interns/{id}) before deleting the workspace`,
+    example: ['{workspace}', 1],
+  }),
   memberHasActiveKeys: define({
     code: 'GW_ERR_MEMBER_HAS_ACTIVE_KEYS',
     status: 400,

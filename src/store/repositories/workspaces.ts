@@ -3,6 +3,7 @@ import { type Reach, reachClause } from '../reach.js';
 import type { Database, WorkspacesTable } from '../schema.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { deleteKeysConsoleSessions } from './console-sessions.js';
+import { countWorkspaceInterns, type RemovedContents, removeWorkspaceContents } from './workspace-contents.js';
 
 export type Workspace = Selectable<WorkspacesTable>;
 
@@ -119,18 +120,23 @@ export function activeKeyHashes(db: Kysely<Database>, workspaceId: string, now: 
   return query.execute();
 }
 
-export type DeleteOutcome = { deleted: true; disabledKeys: string[] } | { deleted: false; activeKeys: number };
+export type DeleteOutcome =
+  | ({ deleted: true; disabledKeys: string[] } & RemovedContents)
+  | { deleted: false; refused: 'active-keys' | 'interns'; count: number };
 
 /**
- * Soft-deletes a workspace with no active keys, in one transaction: its row
- * stays (the ledger's ids name it) under a slug freed for reuse, its keys are
- * disabled for good, its budgets, members, guardrails and the guardrail
- * assignments naming it are deleted.
+ * Soft-deletes a workspace with no active keys and no interns, in one
+ * transaction: its row stays (the ledger's ids name it) under a slug freed for
+ * reuse, its keys are disabled for good, its budgets, members, guardrails and
+ * the guardrail assignments naming it are deleted, and what else it held goes
+ * (removeWorkspaceContents).
  */
 export async function deleteWorkspace(db: Kysely<Database>, workspace: Workspace, now: string): Promise<DeleteOutcome> {
   return db.transaction().execute(async (tx) => {
     const active = await activeKeyHashes(tx, workspace.id, now);
-    if (active.length > 0) return { deleted: false, activeKeys: active.length };
+    if (active.length > 0) return { deleted: false, refused: 'active-keys', count: active.length };
+    const interns = await countWorkspaceInterns(tx, workspace.id);
+    if (interns > 0) return { deleted: false, refused: 'interns', count: interns };
     // A deleted slug cannot take a live one's place: a live slug has no '~'.
     await tx
       .updateTable('workspaces')
@@ -162,6 +168,7 @@ export async function deleteWorkspace(db: Kysely<Database>, workspace: Workspace
       )
       .execute();
     await tx.deleteFrom('guardrails').where('workspace_id', '=', workspace.id).execute();
-    return { deleted: true, disabledKeys: disabled.map((row) => row.hash) };
+    const contents = await removeWorkspaceContents(tx, workspace.id, now);
+    return { deleted: true, disabledKeys: disabled.map((row) => row.hash), ...contents };
   });
 }
