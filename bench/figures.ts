@@ -2,7 +2,7 @@ import type { LedgerCostResult } from './load-types.js';
 import { foreignShare, type Measured, microsPerRequest } from './measure.js';
 import type { PhaseResults } from './phases.js';
 import { GATEWAY_CORE, LOAD_CORE } from './pinning.js';
-import { type BudgetFigures, budgetFigures } from './workspace-budgets.js';
+import { WORKSPACE_CASES, type WorkspaceFigures, workspaceFigures } from './workspace-cases.js';
 
 /** The headline figures, derived from the raw phase results: what the issue asks the run to print. */
 export interface Figures {
@@ -28,8 +28,8 @@ export interface Figures {
   /** The SQLite ledger's CPU per row on the gateway's core, measured apart (ledger-cost.ts): what the gateway adds that the bare proxy does not. */
   ledger: LedgerCostResult;
   gatewayPeakRssMb: number | undefined;
-  /** The request path with three budgets on the key's workspace against none. */
-  budgets: BudgetFigures;
+  /** The request path with three budgets, and with three destinations, on the key's workspace against nothing set. */
+  workspaces: WorkspaceFigures;
   /** Growth over the soak of the live heap after a full collection, or of the RSS floor when the probe gave nothing (see SoakResult). */
   memoryDrift: number;
   memoryMeasure: 'live heap' | 'RSS floor';
@@ -89,7 +89,7 @@ export function deriveFigures(r: PhaseResults, gatewayPeakRssMb: number | undefi
     },
     ledger,
     gatewayPeakRssMb,
-    budgets: budgetFigures(r.budgets),
+    workspaces: workspaceFigures(r.workspaces),
     memoryDrift: r.soak.result.liveHeap?.drift ?? r.soak.result.floorDrift,
     memoryMeasure: r.soak.result.liveHeap ? 'live heap' : 'RSS floor',
     cores: [
@@ -101,8 +101,7 @@ export function deriveFigures(r: PhaseResults, gatewayPeakRssMb: number | undefi
       coreUse('gateway throughput', tp),
       coreUse('gateway open loop', gateway.openLoop),
       coreUse('gateway streaming', gateway.streaming),
-      ...r.budgets.none.map((m, i) => coreUse(`gateway, no budgets, round ${i + 1}`, m)),
-      ...r.budgets.budgets.map((m, i) => coreUse(`gateway, three budgets, round ${i + 1}`, m)),
+      ...WORKSPACE_CASES.flatMap((c) => r.workspaces.cases[c].map((m, i) => coreUse(`gateway, workspace ${c}, round ${i + 1}`, m))),
       coreUse('gateway soak', r.soak),
     ],
   };

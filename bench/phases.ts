@@ -8,7 +8,7 @@ import { chatTarget, type Route, streamTarget } from './routes.js';
 import { runLoad } from './run-load.js';
 import type { BenchSettings } from './settings.js';
 import { type SoakResult, soak } from './soak.js';
-import { BUDGET_CASES, type BudgetCase, type BudgetRounds } from './workspace-budgets.js';
+import { drainAfter, WORKSPACE_CASES, type WorkspaceRounds, type WorkspaceRoutes } from './workspace-cases.js';
 
 export interface RouteResults {
   throughput: Measured<ClosedLoopResult>;
@@ -21,8 +21,8 @@ export interface PhaseResults {
   gateway: RouteResults;
   /** The floor (bare-proxy.ts): no streams, which it does not relay, and no soak. */
   bareProxy: Pick<RouteResults, 'throughput' | 'openLoop'>;
-  /** The gateway through a key of a workspace without budgets and through one of a workspace with three. */
-  budgets: BudgetRounds;
+  /** The gateway through keys of workspaces with nothing set, with three budgets, with three destinations (workspace-cases.ts). */
+  workspaces: WorkspaceRounds;
   soak: Measured<SoakResult>;
 }
 
@@ -36,8 +36,8 @@ export interface PhaseContext {
   direct: Route;
   gateway: Route;
   bareProxy: Route;
-  /** The gateway route through keys of workspaces without and with budgets (workspace-budgets.ts). */
-  budgets: Record<BudgetCase, Route>;
+  /** The gateway route through keys of workspaces with nothing set, with budgets, with destinations (workspace-cases.ts). */
+  workspaces: WorkspaceRoutes;
 }
 
 const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
@@ -129,17 +129,19 @@ export async function runPhases(ctx: PhaseContext): Promise<PhaseResults> {
     runLoad(processes, pinning, 'load-stream.ts', streamSpec(route, s.streams, s.streamConcurrency), onMark),
   );
 
-  // Three budgets on the key's workspace against none, in the same run: round after round, the order alternating
-  // so that neither case always meets the warmer or the busier machine; read as ratios of the medians.
-  const budgets: BudgetRounds = { none: [], budgets: [] };
-  for (let round = 0; round < s.budgetRounds; round++) {
-    for (const c of round % 2 === 0 ? BUDGET_CASES : [...BUDGET_CASES].reverse()) {
-      const label = `workspace budgets: ${c}, round ${round + 1} of ${s.budgetRounds}, concurrency ${s.concurrency} (${s.phaseSeconds} s)`;
-      budgets[c].push(
-        await phase(ctx, label, (onMark) =>
-          runLoad(processes, pinning, 'load-closed.ts', closedSpec(ctx.budgets[c], s.phaseSeconds, s.loadWarmupSeconds), onMark),
-        ),
+  // Budgets and destinations on the key's workspace against nothing, in the same run: round after round, the order
+  // turning so that no case always meets the warmer or the busier machine; read as ratios of the medians. After a
+  // destinations round the sender's backlog is waited out (and timed), so that it never runs into another case's round.
+  const workspaces: WorkspaceRounds = { cases: { none: [], budgets: [], destinations: [] }, drains: [] };
+  for (let round = 0; round < s.workspaceRounds; round++) {
+    const turn = round % WORKSPACE_CASES.length;
+    for (const c of [...WORKSPACE_CASES.slice(turn), ...WORKSPACE_CASES.slice(0, turn)]) {
+      const label = `workspace ${c}, round ${round + 1} of ${s.workspaceRounds}, concurrency ${s.concurrency} (${s.phaseSeconds} s)`;
+      const measuredRound = await phase(ctx, label, (onMark) =>
+        runLoad(processes, pinning, 'load-closed.ts', closedSpec(ctx.workspaces.routes[c], s.phaseSeconds, s.loadWarmupSeconds), onMark),
       );
+      workspaces.cases[c].push(measuredRound);
+      if (c === 'destinations') workspaces.drains.push(await drainAfter(ctx.workspaces.backlog));
     }
   }
 
@@ -159,7 +161,7 @@ export async function runPhases(ctx: PhaseContext): Promise<PhaseResults> {
     direct: pick('direct'),
     gateway: pick('gateway'),
     bareProxy: { throughput: throughput.bareProxy, openLoop: openLoop.bareProxy },
-    budgets,
+    workspaces,
     soak: soakResult,
   };
 }

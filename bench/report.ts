@@ -7,7 +7,7 @@ import { SIM_MODEL, SIM_STREAM_MODEL } from './routes.js';
 import type { BenchSettings } from './settings.js';
 import { table } from './table.js';
 import type { TargetCheck } from './targets.js';
-import { BUDGET_CASES, type BudgetCase } from './workspace-budgets.js';
+import { WORKSPACE_CASES, type WorkspaceCase } from './workspace-cases.js';
 
 export interface RunInfo {
   date: string;
@@ -105,24 +105,35 @@ export function renderReport(
     ]),
   );
 
-  const fb = f.budgets;
-  const rounds = (c: BudgetCase) => r.budgets[c].map((m) => m.result);
+  const fw = f.workspaces;
+  const rounds = (c: WorkspaceCase) => r.workspaces.cases[c].map((m) => m.result);
   out.push(
     '',
-    `Workspace budgets: a key of a workspace with three (daily, weekly, monthly) against one of a workspace with none, closed loop, ${s.concurrency} connections, medians of ${fb.rounds} rounds of ${s.phaseSeconds} s`,
+    `Workspaces: a key of a workspace with nothing set, of one with three budgets (daily, weekly, monthly), of one with three destinations (webhook, OTLP, Langfuse), closed loop, ${s.concurrency} connections, medians of ${fw.rounds} rounds of ${s.phaseSeconds} s`,
   );
   out.push(
     table([
-      ['', 'no budgets', 'three budgets', 'budgets / none'],
-      ['requests/s', n(fb.rps.none), n(fb.rps.budgets), n(fb.rpsRatio, 3)],
-      ['gateway CPU per request (µs)', n(fb.cpuMicros.none), n(fb.cpuMicros.budgets), n(fb.cpuRatio, 3)],
-      ['latency p50 (ms)', ms(fb.p50Ms.none), ms(fb.p50Ms.budgets), n(fb.p50Ratio, 3)],
+      ['', 'nothing set', 'three budgets', 'three destinations', 'budgets / nothing', 'destinations / nothing'],
+      ['requests/s', ...WORKSPACE_CASES.map((c) => n(fw.rps[c])), n(fw.ratios.budgets.rps, 3), n(fw.ratios.destinations.rps, 3)],
+      [
+        'gateway CPU per request (µs)',
+        ...WORKSPACE_CASES.map((c) => n(fw.cpuMicros[c])),
+        n(fw.ratios.budgets.cpu, 3),
+        n(fw.ratios.destinations.cpu, 3),
+      ],
+      ['latency p50 (ms)', ...WORKSPACE_CASES.map((c) => ms(fw.p50Ms[c])), n(fw.ratios.budgets.p50, 3), n(fw.ratios.destinations.p50, 3)],
       [
         'errors / non-2xx, all rounds',
-        ...BUDGET_CASES.map((c) => `${rounds(c).reduce((x, y) => x + y.errors, 0)} / ${rounds(c).reduce((x, y) => x + y.non2xx, 0)}`),
+        ...WORKSPACE_CASES.map((c) => `${rounds(c).reduce((x, y) => x + y.errors, 0)} / ${rounds(c).reduce((x, y) => x + y.non2xx, 0)}`),
+        '',
         '',
       ],
     ]),
+  );
+  out.push(
+    `The destinations' sender: ${n(fw.queuedPerSecond)} events/s queued at full load; once it stopped, at most ${n(fw.backlogAtEnd)} were left, sent ${
+      fw.drainSeconds === undefined ? 'NOT within 120 s' : `within ${fw.drainSeconds.toFixed(1)} s (${n(fw.sentPerSecond)} events/s)`
+    }.`,
   );
 
   const soak = r.soak.result;

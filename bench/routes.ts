@@ -55,8 +55,12 @@ export const streamTarget = (route: Route): HttpTarget => ({
   body: JSON.stringify({ model: route.streamModel, messages: MESSAGES, stream: true, stream_options: { include_usage: true } }),
 });
 
-/** The gateway's config file: one provider (the simulator), one model per simulator behaviour. */
-export function gatewayYaml(simOrigin: string): string {
+/**
+ * The gateway's config file: one provider (the simulator), one model per simulator behaviour. `loopbackReceivers`
+ * opens the loopback range to the destinations' fetcher, so that they reach the simulator's receivers (a build
+ * from before destinations would refuse the setting: bench:compare leaves it out).
+ */
+export function gatewayYaml(simOrigin: string, { loopbackReceivers = false } = {}): string {
   const model = (id: string, upstream: string) => [
     `  - id: ${id}`,
     '    endpoints:',
@@ -73,6 +77,7 @@ export function gatewayYaml(simOrigin: string): string {
     'models:',
     ...model(GATEWAY_MODEL, SIM_MODEL),
     ...model(GATEWAY_STREAM_MODEL, SIM_STREAM_MODEL),
+    ...(loopbackReceivers ? ['network:', '  allow_private_ranges: ["127.0.0.0/8"]'] : []),
     '',
   ].join('\n');
 }

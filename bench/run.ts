@@ -20,7 +20,7 @@ import { runLoad } from './run-load.js';
 import { gatewayDatabaseFile, liveHeapFile, startBareProxy, startGateway, startSimulator } from './servers.js';
 import { readBenchSettings } from './settings.js';
 import { checkTargets } from './targets.js';
-import { budgetRoutes } from './workspace-budgets.js';
+import { workspaceRoutes } from './workspace-cases.js';
 
 const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
@@ -64,8 +64,8 @@ async function main(): Promise<number> {
     await checkRoute(direct);
     await checkRoute(through);
     await checkChat(floor);
-    const budgets = await budgetRoutes(through);
-    for (const route of Object.values(budgets)) await checkChat(route);
+    const workspaces = await workspaceRoutes(through, sim.origin);
+    for (const route of Object.values(workspaces.routes)) await checkChat(route);
 
     const gatewayPid = gateway.started.pid;
     const startRssMb = memory(gatewayPid)?.rssMb;
@@ -78,7 +78,7 @@ async function main(): Promise<number> {
       direct,
       gateway: through,
       bareProxy: floor,
-      budgets,
+      workspaces,
     });
     const peakRssMb = memory(gatewayPid)?.peakRssMb;
 

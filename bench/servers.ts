@@ -44,7 +44,7 @@ export async function startGateway(
 ): Promise<Server> {
   const port = await freePort();
   const configPath = join(dir, 'gateway.yaml');
-  writeFileSync(configPath, gatewayYaml(simOrigin));
+  writeFileSync(configPath, gatewayYaml(simOrigin, { loopbackReceivers: true }));
   const probe = ['--expose-gc', '--import', resolve('bench/live-heap-probe.mjs')];
   const nodeArgs = profileDir === undefined ? probe : [...probe, '--cpu-prof', '--cpu-prof-dir', profileDir];
   const { command, args } = pinned(pinning, GATEWAY_CORE, process.execPath, [...nodeArgs, MAIN, 'serve']);

@@ -17,8 +17,8 @@ export interface BenchSettings {
   openLoopConnections: number;
   streams: number;
   streamConcurrency: number;
-  /** BENCH_BUDGET_ROUNDS: closed-loop rounds of each case of the workspace-budgets comparison. */
-  budgetRounds: number;
+  /** BENCH_WORKSPACE_ROUNDS: closed-loop rounds of each case of the workspace comparison (nothing, budgets, destinations). */
+  workspaceRounds: number;
   /** BENCH_QUIET_WAIT: how long to wait for other work on the machine to stop before starting anyway. */
   quietWaitSeconds: number;
   /** BENCH_RETRIES: how many times a phase disturbed by other work on the machine is run again. */
@@ -61,7 +61,7 @@ export function readBenchSettings(env: NodeJS.ProcessEnv = process.env): BenchSe
     openLoopConnections: 128,
     streams: quick ? 64 : 200,
     streamConcurrency: 8,
-    budgetRounds: count('BENCH_BUDGET_ROUNDS', env.BENCH_BUDGET_ROUNDS) ?? (quick ? 1 : 3),
+    workspaceRounds: count('BENCH_WORKSPACE_ROUNDS', env.BENCH_WORKSPACE_ROUNDS) ?? (quick ? 1 : 3),
     quietWaitSeconds: positiveNumber('BENCH_QUIET_WAIT', env.BENCH_QUIET_WAIT) ?? (quick ? 4 : 60),
     retries: count('BENCH_RETRIES', env.BENCH_RETRIES) ?? (quick ? 0 : 2),
     maxOthers: 0.1,

@@ -69,7 +69,7 @@ export function backoffMs(
 }
 
 /**
- * The background sender: each tick claims the due destinations (a lease in
+ * The background sender: each look claims the due destinations (a lease in
  * their row: one instance at a time, so each event is sent once and in
  * order), sends their oldest events in batches, deletes what was delivered,
  * and after a failure leaves the rest for after a backoff, or for the dead
@@ -79,7 +79,12 @@ export function backoffMs(
 export class DestinationSender {
   private readonly owner = newUuid();
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private looking: Promise<void> | undefined;
+  /**
+   * The destinations this instance is sending to, each until its backlog is empty. Each is sent on its own: one
+   * with a long backlog (a webhook takes a request per event) never holds back another that became due meanwhile.
+   */
+  private readonly sending = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
 
   constructor(
@@ -89,7 +94,7 @@ export class DestinationSender {
 
   start(): void {
     this.timer = setInterval(() => {
-      if (!this.running) this.running = this.tick().finally(() => (this.running = undefined));
+      if (!this.looking) this.looking = this.look().finally(() => (this.looking = undefined));
     }, this.options.intervalMs);
     this.timer.unref();
   }
@@ -97,14 +102,19 @@ export class DestinationSender {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.stopping.abort();
-    await this.running;
+    await this.looking;
+    await Promise.all(this.sending.values());
   }
 
-  /** One look at the outbox: every due destination is sent to, together. */
-  async tick(): Promise<void> {
+  /** One look at the outbox: starts sending to each due destination not already being sent to. */
+  private async look(): Promise<void> {
     try {
       const due = await dueDestinations(this.services.db, this.now(), 32);
-      await Promise.all(due.map((destination) => this.sendDestination(destination)));
+      for (const destination of due) {
+        if (this.sending.has(destination.id) || this.stopping.signal.aborted) continue;
+        const sent = this.sendDestination(destination).finally(() => this.sending.delete(destination.id));
+        this.sending.set(destination.id, sent);
+      }
     } catch (error) {
       this.services.log('observability destinations: looking at the outbox failed', error);
     }
