@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReceivedLog } from '../../src/sim/receivers/receivers.js';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
@@ -413,6 +415,43 @@ describe.each(testEngines)('observability destinations on $name', (engine) => {
     // start_ns is exact nanoseconds: whole milliseconds followed by six zeros, as digits.
     expect(got.datadog[0]!.body).toMatch(/"start_ns":\d{13}000000[,}]/);
     for (const d of [langsmith, posthog, datadog]) await admin('DELETE', `/observability/destinations/${d.id}`);
+  });
+
+  it('sends to one destination while another is stuck on a receiver that does not answer', async () => {
+    // A webhook receiver that holds every request until released: its destination's backlog cannot move.
+    const held: (() => void)[] = [];
+    const stuck = createServer((_req, res) => held.push(() => res.end('{}')));
+    await new Promise<void>((resolve) => stuck.listen(0, '127.0.0.1', resolve));
+    const stuckUrl = `http://127.0.0.1:${(stuck.address() as AddressInfo).port}/hook`;
+    const make = async (body: object) => (await admin('POST', '/observability/destinations', body)).body.data.id as string;
+    const blocked = await make({ type: 'webhook', name: 'stuck', config: { url: stuckUrl } });
+    const flowing = await make({
+      type: 'langfuse',
+      name: 'flowing',
+      config: { baseUrl: `${sim.url}/receivers/langfuse`, publicKey: 'pk-lf-flowing-1234', secretKey: 'sk-lf-flowing-1234' },
+    });
+    try {
+      const langfuseIds = async () =>
+        new Set((await received()).langfuse.filter((l) => l.event.type === 'generation-create').map((l) => l.event.body.id));
+      const first = await chat();
+      expect(first.status).toBe(200);
+      await until(
+        async () => held.length,
+        (n) => n > 0,
+      );
+      // The stuck webhook holds its first event; a generation made after that reaches Langfuse all the same.
+      const second = await chat();
+      expect(second.status).toBe(200);
+      // Well within the stuck request's timeout (10 s): a sender that waited for it would not have sent it yet.
+      const sent = await until(langfuseIds, (got) => got.has(second.body.id), 5_000);
+      expect(sent.has(second.body.id)).toBe(true);
+      expect((await admin('GET', `/observability/destinations/${blocked}`)).body.data.delivery.pending).toBeGreaterThan(0);
+    } finally {
+      for (const id of [blocked, flowing]) await admin('DELETE', `/observability/destinations/${id}`);
+      for (const release of held) release();
+      stuck.closeAllConnections();
+      await new Promise((resolve) => stuck.close(resolve));
+    }
   });
 });
 
