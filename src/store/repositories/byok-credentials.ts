@@ -29,7 +29,9 @@ export async function listByokCredentials(
   const { workspaceId } = filter;
   if (workspaceId !== undefined)
     query = query.where((eb) =>
-      filter.organizationWide ? eb.or([eb('workspace_id', '=', workspaceId), eb('workspace_id', 'is', null)]) : eb('workspace_id', '=', workspaceId),
+      filter.organizationWide
+        ? eb.or([eb('workspace_id', '=', workspaceId), eb('workspace_id', 'is', null)])
+        : eb('workspace_id', '=', workspaceId),
     );
   if (filter.provider !== undefined) query = query.where('provider', '=', filter.provider);
   const [rows, count] = await Promise.all([
