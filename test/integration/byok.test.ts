@@ -213,8 +213,14 @@ describe.each(testEngines)('BYOK credentials on $name', (engine) => {
   it('lists the default workspace’s credentials when no workspace_id is given, and a scoped key only its own', async () => {
     const defaultId = (await admin('GET', '/workspaces/default')).body.data.id as string;
     const made = async (workspaceId: string | null | undefined, name: string) =>
-      (await admin('POST', '/byok', { provider: 'alpha', key: `sk-${name}-key`, name, ...(workspaceId !== undefined ? { workspace_id: workspaceId } : {}) }))
-        .body.data.id as string;
+      (
+        await admin('POST', '/byok', {
+          provider: 'alpha',
+          key: `sk-${name}-key`,
+          name,
+          ...(workspaceId !== undefined ? { workspace_id: workspaceId } : {}),
+        })
+      ).body.data.id as string;
     const inDefault = await made(undefined, 'default');
     const inOurs = await made(ours, 'ours');
     const orgWide = await made(null, 'organization');
