@@ -10,8 +10,8 @@ import { VIDEO_SECOND, videoSimCatalog } from '../support/video-sim-catalog.js';
  * Video jobs on BYOK credentials, as chats: a job of a key that may use a
  * credential for the endpoint's provider goes out on it, and its status polls
  * and download keep using it (the simulator, as OpenAI, shows a video only to
- * the key that made it); a refused credential falls back to the gateway's
- * own; the job is billed the fee rate, its price counted as BYOK usage, and
+ * the key that made it), for keys of its workspace only; a refused
+ * credential falls back to the gateway's own; the job is billed the fee rate, its price counted as BYOK usage, and
  * toward the key's limit only with include_byok_in_limit.
  */
 const FAST = { tickMs: 20, intervalMs: 20, leaseMs: 2_000 };
@@ -62,6 +62,10 @@ describe.each(testEngines)('BYOK video jobs on $name', (engine) => {
     expect(content.status).toBe(200);
     expect(content.headers.get('content-type')).toBe('video/mp4');
     await content.arrayBuffer();
+    // A key of another workspace neither sees the job nor downloads it on this workspace's credential.
+    const stranger = (await admin('POST', '/keys', { name: 'video-stranger' })).body.key as string;
+    expect((await call(gw, 'GET', `/videos/${job.id}`, { key: stranger })).status).toBe(404);
+    expect((await call(gw, 'GET', `/videos/${job.id}/content`, { key: stranger })).status).toBe(404);
 
     const [ledger] = await ledgerRows(gw, done.generation_id);
     expect(ledger).toMatchObject({ api_type: 'video', status: 'success', is_byok: 1 });
