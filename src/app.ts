@@ -407,6 +407,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       spend,
       random: chat.random,
       ledgerExtra: destinationOutbox,
+      ...(chat.byok ? { byok: chat.byok } : {}),
+      byokFeeRate: chat.byokFeeRate ?? 0,
     },
     options.videos ?? {},
     (error) =>

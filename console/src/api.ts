@@ -137,12 +137,12 @@ export const KEYS_PAGE = 100;
 const LIST_PAGE = 100;
 
 /** Every item of a list that answers `{data, total_count}` to `limit` and `offset`, page after page. */
-export async function allPages<T>(path: string): Promise<T[]> {
+export async function allPages<T>(path: string, params: Record<string, string> = {}): Promise<T[]> {
   const items: T[] = [];
   for (;;) {
     const { data, total_count } = await api<{ data: T[]; total_count: number }>(
       'GET',
-      `${path}${query({ limit: LIST_PAGE, offset: items.length })}`,
+      `${path}${query({ ...params, limit: LIST_PAGE, offset: items.length })}`,
     );
     items.push(...data);
     if (data.length === 0 || items.length >= total_count) return items;

@@ -97,6 +97,17 @@ describe('ReservationBook', () => {
     expect(await book.hold(limits, hold('b', 0.01), now)).toMatchObject({ committed: 0.3, available: 0 });
   });
 
+  it('settles a stored hold by id with its BYOK usage on the accounts that count it (include_byok_in_limit) only', async () => {
+    const counted = spendLimits({ ...key, hash: 'k2', include_byok_in_limit: 1 }, [], now);
+    const { book } = bookOver();
+    expect(await book.hold(counted, { ...hold('job-2', 0.5), stored: true }, now)).toBeUndefined();
+    expect(await book.hold(limits, { ...hold('job-1', 0.5), stored: true }, now)).toBeUndefined();
+    await book.settleById('job-2', 0.1, 0.4);
+    await book.settleById('job-1', 0.1, 0.4);
+    expect(await book.hold(counted, hold('a', 0.6), now)).toMatchObject({ committed: 0.5, available: 0.5 });
+    expect(await book.hold(limits, hold('b', 0.9), now)).toBeUndefined();
+  });
+
   it('drops on a later read a stored hold the database no longer has (its job ended elsewhere), not one it made just before the read', async () => {
     const stored: Record<string, StoredAccount> = {
       [account]: { committed: 0, holds: [{ id: 'job-1', amount: 0.4, expiresAt: later(60_000).getTime(), stored: true }] },

@@ -15,7 +15,12 @@ class AccountLedger {
   /** When this process made each of its stored holds: one made just before a read may not be in the database yet. */
   readonly storedAt = new Map<string, number>();
 
-  constructor(stored: StoredAccount, at: number) {
+  constructor(
+    stored: StoredAccount,
+    at: number,
+    /** The account counts BYOK usage (include_byok_in_limit, include_byok_in_budgets). */
+    readonly includeByok: boolean,
+  ) {
     this.committed = stored.committed;
     this.loadedAt = at;
   }
@@ -84,16 +89,17 @@ export class ReservationBook implements HoldStore {
     this.holders.delete(id);
   }
 
-  async settleById(id: string, cost: number): Promise<void> {
-    this.settleOn([...(this.holders.get(id) ?? [])], id, cost);
+  async settleById(id: string, cost: number, byokCost = 0): Promise<void> {
+    this.settleOn([...(this.holders.get(id) ?? [])], id, cost, byokCost);
   }
 
-  private settleOn(ledgers: readonly (AccountLedger | undefined)[], id: string, cost: number): void {
+  private settleOn(ledgers: readonly (AccountLedger | undefined)[], id: string, cost: number, byokCost = 0): void {
     for (const ledger of ledgers) {
       if (!ledger) continue;
       this.drop(ledger, id);
-      ledger.committed += cost;
-      if (ledger.reloading) ledger.reloading.settled += cost;
+      const charged = ledger.includeByok ? cost + byokCost : cost;
+      ledger.committed += charged;
+      if (ledger.reloading) ledger.reloading.settled += charged;
     }
     this.holders.delete(id);
   }
@@ -109,7 +115,7 @@ export class ReservationBook implements HoldStore {
     if (!loading) {
       loading = this.load(account, now)
         .then((stored) => {
-          const ledger = new AccountLedger(stored, now.getTime());
+          const ledger = new AccountLedger(stored, now.getTime(), account.includeByok);
           for (const hold of stored.holds) this.put(ledger, hold);
           this.ledgers.set(account.id, ledger);
           return ledger;

@@ -29,6 +29,9 @@ export interface SpendAccount {
   includeByok: boolean;
 }
 
+/** Whether the account of this id (or a store key ending in it) counts BYOK usage, as spendLimits names it: for a settlement by hold id, which knows only ids. */
+export const countsByok = (accountId: string): boolean => accountId.endsWith('|byok');
+
 /**
  * One limit a request of the key must fit under: the key's own (none of
  * `budget`, `workspaceBudget`, `credits`), a guardrail's budget, a budget of

@@ -47,6 +47,17 @@ describe.skipIf(!redisUrl)('RedisHolds', () => {
     expect(reads.length).toBeLessThanOrEqual(2);
   });
 
+  it('settles a stored hold by id with its BYOK usage on the accounts that count it (include_byok_in_limit) only', async () => {
+    const counted = spendLimits({ hash: 'k2', organization_id: 'o1', limit_usd: 1, limit_reset: null, include_byok_in_limit: 1 }, [], now);
+    const { a, b } = pair();
+    expect(await a.hold(counted, { ...hold('job-2', 0.5), stored: true }, now)).toBeUndefined();
+    expect(await a.hold(limits, { ...hold('job-1', 0.5), stored: true }, now)).toBeUndefined();
+    await b.settleById('job-2', 0.1, 0.4);
+    await b.settleById('job-1', 0.1, 0.4);
+    expect(await a.hold(counted, hold('x', 0.6), now)).toMatchObject({ committed: 0.5, available: 0.5 });
+    expect(await a.hold(limits, hold('y', 0.9), now)).toBeUndefined();
+  });
+
   it('settles on one instance what the other held, lets an unsettled hold lapse, and ends a stored hold by id', async () => {
     const { a, b } = pair({
       [account]: { committed: 0, holds: [{ id: 'job-1', amount: 0.5, expiresAt: later(60_000).getTime(), stored: true }] },

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { accountsOf, type SpendLimit } from './reservation-limits.js';
+import { accountsOf, countsByok, type SpendLimit } from './reservation-limits.js';
 import { firstShortfall, type Hold, type HoldStore, type LoadAccount, type Shortfall } from './reservation-store.js';
 
 /**
@@ -145,9 +145,18 @@ export class RedisHolds implements HoldStore {
     return this.settle(accounts, id, 0);
   }
 
-  async settleById(id: string, cost: number): Promise<void> {
+  async settleById(id: string, cost: number, byokCost = 0): Promise<void> {
     const keys = await this.redis.smembers(this.indexKey(id));
-    await this.scripts.settle(keys.length + 1, ...keys, this.indexKey(id), id, cost);
+    const settle = (accounts: string[], charge: number) =>
+      this.scripts.settle(accounts.length + 1, ...accounts, this.indexKey(id), id, charge);
+    if (byokCost === 0) return void (await settle(keys, cost));
+    await Promise.all([
+      settle(keys.filter(countsByok), cost + byokCost),
+      settle(
+        keys.filter((key) => !countsByok(key)),
+        cost,
+      ),
+    ]);
   }
 
   /** init(), shared by this instance's concurrent first uses of an account. */

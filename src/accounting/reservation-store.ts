@@ -41,8 +41,12 @@ export interface HoldStore {
   settle(accounts: readonly string[], id: string, cost: number): Promise<void>;
   /** The hold goes; nothing was charged. */
   release(accounts: readonly string[], id: string): Promise<void>;
-  /** settle() for a hold whose accounts the caller does not know: a video job finished by whichever instance polled it. */
-  settleById(id: string, cost: number): Promise<void>;
+  /**
+   * settle() for a hold whose accounts the caller does not know: a video job
+   * finished by whichever instance polled it; the accounts that count BYOK
+   * usage are charged `byokCost` too.
+   */
+  settleById(id: string, cost: number, byokCost?: number): Promise<void>;
 }
 
 /**

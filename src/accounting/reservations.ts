@@ -94,9 +94,14 @@ export class SpendReservations {
     return new HeldReservation(this, store, limits, hold);
   }
 
-  /** Ends a stored hold whichever instance made it: a video job is finished by whichever instance polled it. */
-  async settleById(id: string, cost: number): Promise<void> {
-    await Promise.all([this.options.store, this.options.fallback].map((store) => store && this.ended(store.settleById(id, cost))));
+  /**
+   * Ends a stored hold whichever instance made it: a video job is finished by
+   * whichever instance polled it; `byokCost` as settle()'s.
+   */
+  async settleById(id: string, cost: number, byokCost = 0): Promise<void> {
+    await Promise.all(
+      [this.options.store, this.options.fallback].map((store) => store && this.ended(store.settleById(id, cost, byokCost))),
+    );
   }
 
   /** hold() on `store`, or on the fallback when the store fails. */

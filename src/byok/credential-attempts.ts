@@ -1,5 +1,6 @@
 import type { Attempt } from '../routing/plan-attempts.js';
-import type { CachedCredential } from './credential-cache.js';
+import type { ApiKeyRow } from '../store/repositories/api-keys.js';
+import type { CachedCredential, CredentialCache } from './credential-cache.js';
 
 /** Who a request is for, as a credential's restrictions read it. */
 export interface CredentialUser {
@@ -44,4 +45,19 @@ export function withCredentials<E extends { provider: string }>(
     if (primary.length > 0 && !fallsBack) return primary;
     return [...primary, attempt, ...usable.filter((c) => c.isFallback).map(withKey)];
   });
+}
+
+/** A plan's attempts with the BYOK credentials the key may use (withCredentials, as the cache has them); unchanged without a cache. */
+export function withKeyCredentials<E extends { provider: string }>(
+  byok: CredentialCache | undefined,
+  key: Pick<ApiKeyRow, 'organization_id' | 'workspace_id' | 'hash' | 'creator_user_id'>,
+  attempts: readonly Attempt<E>[],
+): Attempt<E>[] {
+  if (!byok) return [...attempts];
+  return withCredentials(
+    attempts,
+    { organizationId: key.organization_id, workspaceId: key.workspace_id, keyHash: key.hash, userId: key.creator_user_id },
+    (provider) => byok.forProvider(key.organization_id, provider),
+    byok.fallsBack(key.organization_id),
+  );
 }

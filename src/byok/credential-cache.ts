@@ -78,6 +78,12 @@ export class CredentialCache {
     return (this.byOrganization.get(organizationId) ?? []).filter((c) => c.provider === provider);
   }
 
+  /** One of the organization's usable credentials by id (a video job keeps the one it was submitted on); undefined once disabled or deleted. */
+  byId(organizationId: string, id: string): CachedCredential | undefined {
+    if (this.now() - this.loadedAt > this.maxAgeMs) void this.reload();
+    return this.byOrganization.get(organizationId)?.find((c) => c.id === id);
+  }
+
   /** Whether a failing credential of the organization may fall back to the gateway's own (the default). */
   fallsBack(organizationId: string): boolean {
     return !this.noFallback.has(organizationId);

@@ -1,3 +1,4 @@
+import { withCredentialKey } from '../byok/credential-target.js';
 import type { Catalog, Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
 import type { UpstreamTarget } from '../protocol/upstream.js';
@@ -11,7 +12,7 @@ export function adapterFor<A>(
   const model = services.catalog.getModel(attempt.modelId);
   if (!model) throw Errors.modelNotFound(attempt.modelId);
   const own = services.catalog.targetFor(model, attempt.endpoint);
-  const target = attempt.credential ? { ...own, apiKey: attempt.credential.apiKey() } : own;
+  const target = withCredentialKey(own, attempt.credential);
   const adapter = services.adapters[target.kind];
   if (!adapter) throw Errors.internal();
   return { adapter, target };

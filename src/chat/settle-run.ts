@@ -1,4 +1,5 @@
 import { computeCost } from '../accounting/compute-cost.js';
+import { byokCharge } from '../byok/byok-charge.js';
 import type { ModelTask } from '../catalog/model-task.js';
 import type { Endpoint } from '../catalog/types.js';
 import type { ChatMessage, FinishReason, Usage } from '../protocol/chat.js';
@@ -89,9 +90,7 @@ export async function settleRun(
         })
       : { total: 0, cacheDiscount: 0 };
   services.observer?.settled(run, end, cost.total);
-  // On a BYOK credential the provider bills the organization: the charge is the operator's fee, the endpoint's price is byok_usage.
-  const byok = end.attempt?.credential !== undefined;
-  const charge = byok ? cost.total * (services.byokFeeRate ?? 0) : cost.total;
+  const billed = byokCharge(cost.total, end.attempt?.credential !== undefined, services.byokFeeRate ?? 0);
   const row: GenerationRecord = {
     id: run.id,
     organization_id: run.key.organization_id,
@@ -118,9 +117,7 @@ export async function settleRun(
     tokens_cached: end.usage?.prompt_tokens_details?.cached_tokens ?? 0,
     tokens_cache_write: end.usage?.prompt_tokens_details?.cache_write_tokens ?? 0,
     tokens_reasoning: end.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
-    total_cost: charge,
-    is_byok: byok ? 1 : 0,
-    byok_cost: byok ? cost.total : 0,
+    ...billed,
     cache_discount: cost.cacheDiscount,
     latency_ms: now.getTime() - run.startedAt,
     ttft_ms: end.ttftMs ?? null,
@@ -149,6 +146,6 @@ export async function settleRun(
   if (run.task === 'chat' && 'messages' in run.request) services.taskSampler?.offer(run.request.messages as readonly ChatMessage[], row);
   run.recorded?.();
   // The row is committed: the hold becomes the cost (not awaited: this process's next hold already counts it).
-  void run.reservation?.settle(charge, byok ? cost.total : 0);
-  return { cost: charge };
+  void run.reservation?.settle(billed.total_cost, billed.byok_cost);
+  return { cost: billed.total_cost };
 }

@@ -1,4 +1,4 @@
-import { withCredentials } from '../byok/credential-attempts.js';
+import { withKeyCredentials } from '../byok/credential-attempts.js';
 import { unknownModel } from '../catalog/closest-model.js';
 import { type ModelTask, modelTask } from '../catalog/model-task.js';
 import { Errors } from '../http/errors.js';
@@ -133,15 +133,7 @@ function planRun<R extends RoutedRequest>(
       );
   }
   if (plan.noEndpoint !== undefined) throw Errors.noEndpointMatchesPreferences({ candidates: plan.candidates }, plan.noEndpoint);
-  const { byok } = services;
-  const attempts = byok
-    ? withCredentials(
-        plan.attempts,
-        { organizationId: key.organization_id, workspaceId: key.workspace_id, keyHash: key.hash, userId: key.creator_user_id },
-        (provider) => byok.forProvider(key.organization_id, provider),
-        byok.fallsBack(key.organization_id),
-      )
-    : plan.attempts;
+  const attempts = withKeyCredentials(services.byok, key, plan.attempts);
   return {
     id: newGenerationId(now),
     key,

@@ -18,10 +18,11 @@ export interface SimContext {
 
 type Answer = { events: string[] } | { json: string } | { error: OpenAiError };
 
-export const hasBearerToken = (authorization: string | undefined) => authorization !== undefined && /^Bearer\s+\S/i.test(authorization);
+export const hasBearerToken = (authorization: string | undefined): authorization is string =>
+  authorization !== undefined && /^Bearer\s+\S/i.test(authorization);
 
 /** Keys starting `sk-sim-revoked` stand for a key the account revoked: the upstream refuses them as OpenAI does a wrong key. */
-const isRevokedKey = (authorization: string | undefined) => /^Bearer\s+sk-sim-revoked/i.test(authorization ?? '');
+export const isRevokedKey = (authorization: string | undefined) => /^Bearer\s+sk-sim-revoked/i.test(authorization ?? '');
 
 export async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];

@@ -333,11 +333,13 @@ export interface VideoJobsTable {
   origin: string | null;
   created_at: string;
   updated_at: string;
-  /** JSON: the endpoints ({provider, upstream_model}) still to try, in plan order. */
+  /** JSON: the endpoints ({provider, upstream_model, credential_id}) still to try, in plan order. */
   fallbacks: Generated<string>;
   /** USD held against the key's limits while the job runs (the most it can cost), and until when (ISO time). */
   reserved_usd: number | null;
   reserved_until: string | null;
+  /** Migration 0049: the BYOK credential the job went out on, which its polls and downloads use too; null: the gateway's own. */
+  credential_id: Generated<string | null>;
 }
 
 export interface OrganizationSettingsTable {

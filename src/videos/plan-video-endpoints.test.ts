@@ -18,7 +18,7 @@ const model: Model = {
 };
 const makesVideo = (e: Endpoint) => e.provider !== 'chat-only';
 const providers = (provider: Record<string, unknown> | undefined, random = () => 0.5) =>
-  planVideoEndpoints(model, makesVideo, provider, random).endpoints.map((e) => e.provider);
+  planVideoEndpoints(model, makesVideo, provider, random).attempts.map((a) => a.endpoint.provider);
 
 describe('planVideoEndpoints', () => {
   it('plans only endpoints whose protocol makes video, cheaper per second first when draws are even', () => {
@@ -35,7 +35,7 @@ describe('planVideoEndpoints', () => {
 
   it('names the preference that left nothing', () => {
     const plan = planVideoEndpoints(model, makesVideo, { ignore: ['dear', 'cheap'] }, () => 0.5);
-    expect(plan.endpoints).toEqual([]);
+    expect(plan.attempts).toEqual([]);
     expect(plan.noEndpoint).toMatch(
       /^No endpoints found for acme\/video matching your provider preferences: provider\.ignore removed the last candidate/,
     );

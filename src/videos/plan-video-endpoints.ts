@@ -1,10 +1,10 @@
 import type { Endpoint, Model } from '../catalog/types.js';
-import { type CandidateReport, planAttempts } from '../routing/plan-attempts.js';
+import { type Attempt, type CandidateReport, planAttempts } from '../routing/plan-attempts.js';
 import { readProviderPreferences } from '../routing/provider-preferences.js';
 
 export interface VideoPlan {
   /** In order: the job goes to the first; the others take it, in turn, if an upstream cannot. */
-  endpoints: Endpoint[];
+  attempts: Attempt<Endpoint>[];
   candidates: CandidateReport[];
   /** Set when the preferences left no endpoint: which one removed the last. */
   noEndpoint?: string;
@@ -30,7 +30,7 @@ export function planVideoEndpoints(
     random,
   });
   return {
-    endpoints: plan.attempts.map((a) => a.endpoint),
+    attempts: plan.attempts,
     candidates: plan.candidates,
     ...(plan.noEndpoint !== undefined ? { noEndpoint: plan.noEndpoint } : {}),
   };

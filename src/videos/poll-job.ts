@@ -1,4 +1,5 @@
 import { checkVideoSeconds } from '../accounting/check-usage.js';
+import { isRefusedCredential } from '../chat/retry-policy.js';
 import { UpstreamError } from '../protocol/upstream.js';
 import type { VideoRequest } from '../protocol/video-request.js';
 import { type JobRoute, releaseVideoJob, type VideoJobRow } from '../store/repositories/video-jobs.js';
@@ -18,8 +19,8 @@ const isPermanent = (error: unknown) =>
   error.details.status < 500 &&
   error.details.status !== 429;
 
-/** A fallback endpoint as the job stores it. */
-type PlannedEndpoint = Pick<JobRoute, 'provider' | 'upstream_model'>;
+/** A fallback attempt as the job stores it (jobs stored before migration 0049 have no credential_id: the gateway's own). */
+type PlannedEndpoint = Pick<JobRoute, 'provider' | 'upstream_model'> & { credential_id?: string | null };
 
 /**
  * One poll of a job this instance holds the lease of: submit it if the
@@ -35,7 +36,8 @@ export async function pollJob(services: VideoServices, job: VideoJobRow, token: 
   const fallbacks = JSON.parse(job.fallbacks) as PlannedEndpoint[];
   let outcome: PollOutcome;
   if (!found) {
-    outcome = { ok: false, retryable: false, message: `Model ${job.model} is no longer served by ${job.provider}` };
+    const on = job.credential_id === null ? '' : ' on the BYOK credential it was submitted on';
+    outcome = { ok: false, retryable: false, message: `Model ${job.model} is no longer served by ${job.provider}${on}` };
   } else {
     try {
       const context = { signal };
@@ -50,7 +52,9 @@ export async function pollJob(services: VideoServices, job: VideoJobRow, token: 
     } catch (error) {
       // Stopping: the lease goes back and another instance (or this one restarted) polls the job again.
       if (signal.aborted) return releaseVideoJob(services.db, { id: job.id, token, now: services.clock() });
-      outcome = { ok: false, retryable: !isPermanent(error), message: error instanceof Error ? error.message : String(error) };
+      // As a chat's: a BYOK credential the provider refuses moves the job on to the plan's next attempt.
+      const refused = job.credential_id !== null && fallbacks.length > 0 && isRefusedCredential(error);
+      outcome = { ok: false, retryable: refused || !isPermanent(error), message: error instanceof Error ? error.message : String(error) };
     }
   }
   const now = services.clock();
@@ -67,13 +71,22 @@ export async function pollJob(services: VideoServices, job: VideoJobRow, token: 
     const outputs = change.outputs ?? 1;
     change.seconds = seconds;
     const cost = videoCost(found.endpoint.pricing, seconds * outputs, request);
-    charge = videoLedgerRow({ ...job, upstream_id: change.upstream_id }, { seconds, outputs, cost, now, estimated });
+    const feeRate = services.byokFeeRate ?? 0;
+    charge = videoLedgerRow({ ...job, upstream_id: change.upstream_id }, { seconds, outputs, cost, now, estimated, feeRate });
   } else if (isTerminal(change.status)) {
     const failure = { status: change.status === 'cancelled' ? 'cancelled' : 'error', message: change.error ?? change.status } as const;
     charge = videoLedgerRow({ ...job, upstream_id: change.upstream_id }, { seconds: 0, outputs: 0, cost: 0, now, failure });
   }
   const [next, ...rest] = fallbacks;
-  const route = change.fallback && next ? { ...next, fallbacks: JSON.stringify(rest) } : undefined;
+  const route =
+    change.fallback && next
+      ? {
+          provider: next.provider,
+          upstream_model: next.upstream_model,
+          credential_id: next.credential_id ?? null,
+          fallbacks: JSON.stringify(rest),
+        }
+      : undefined;
   const settled = await settleVideoJob(services.db, {
     id: job.id,
     token,
@@ -84,5 +97,5 @@ export async function pollJob(services: VideoServices, job: VideoJobRow, token: 
     extra: services.ledgerExtra,
   });
   // The job ended and its row (a charge, or a failure at no cost) is committed: its reservation becomes that cost.
-  if (settled && charge) await services.spend.settleById(job.id, charge.total_cost ?? 0);
+  if (settled && charge) await services.spend.settleById(job.id, charge.total_cost ?? 0, charge.byok_cost ?? 0);
 }

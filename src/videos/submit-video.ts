@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { withKeyCredentials } from '../byok/credential-attempts.js';
 import { unknownModel } from '../catalog/closest-model.js';
 import { modelTask } from '../catalog/model-task.js';
 import type { Endpoint } from '../catalog/types.js';
@@ -30,8 +31,9 @@ export interface SubmitContext {
  * that leave no endpoint are a 404; a key whose limits cannot cover what the
  * job can cost, counting the jobs and requests in flight, is a 402 (403 for a
  * spent guardrail budget). The reservation is stored with the job and ends
- * with it (poll-job.ts). The job goes to the first planned endpoint that can
- * make it; the others that can are its fallbacks.
+ * with it (poll-job.ts). The job goes to the first planned attempt that can
+ * make it (an endpoint, on a BYOK credential the key may use or the
+ * gateway's own); the others that can are its fallbacks.
  */
 export async function submitVideo(
   services: VideoServices,
@@ -47,18 +49,21 @@ export async function submitVideo(
   const plan = planVideoEndpoints(model, makesVideo, request.provider, services.random ?? Math.random);
   if (plan.noEndpoint !== undefined) throw Errors.noEndpointMatchesPreferences({ candidates: plan.candidates }, plan.noEndpoint);
 
-  const problems = plan.endpoints.map((endpoint) => {
+  // As a chat's plan: each endpoint's attempts on the BYOK credentials the key may use, around the gateway's own.
+  const attempts = withKeyCredentials(services.byok, key, plan.attempts);
+  const problems = attempts.map(({ endpoint }) => {
     const adapter = videoAdapterOf(services, endpoint)!;
     return (
       videoRequestProblem(request, model.id, adapter.options(endpoint.upstreamModel)) ?? adapter.refusal(request, endpoint.upstreamModel)
     );
   });
-  const able = plan.endpoints.filter((_, i) => problems[i] === undefined);
+  const able = attempts.filter((_, i) => problems[i] === undefined);
   const [first, ...fallbacks] = able;
   if (!first) throw Errors.invalidRequest(problems[0] ?? `Model ${model.id} has no provider that generates video`);
-  // The most the job can cost: its length on the dearest endpoint it may go to (a fallback may cost more than the first).
+  // The most the job can cost: its length on the dearest endpoint it may go to (a fallback may cost more than the first), at
+  // full price even on a BYOK credential, as a chat's hold: the job may fall back to the gateway's own.
   const ceiling = Math.max(
-    ...able.map((e) =>
+    ...able.map(({ endpoint: e }) =>
       videoCost(e.pricing, request.duration ?? videoAdapterOf(services, e)!.options(e.upstreamModel).defaultDuration, request),
     ),
   );
@@ -75,8 +80,9 @@ export async function submitVideo(
     generation_id: newGenerationId(services.clock()),
     request_id: context.requestId,
     model: model.id,
-    provider: first.provider,
-    upstream_model: first.upstreamModel,
+    provider: first.endpoint.provider,
+    upstream_model: first.endpoint.upstreamModel,
+    credential_id: first.credential?.id ?? null,
     request: JSON.stringify(request),
     status: 'pending',
     upstream_id: null,
@@ -92,7 +98,13 @@ export async function submitVideo(
     origin: context.origin,
     created_at: now,
     updated_at: now,
-    fallbacks: JSON.stringify(fallbacks.map((e) => ({ provider: e.provider, upstream_model: e.upstreamModel }))),
+    fallbacks: JSON.stringify(
+      fallbacks.map((a) => ({
+        provider: a.endpoint.provider,
+        upstream_model: a.endpoint.upstreamModel,
+        credential_id: a.credential?.id ?? null,
+      })),
+    ),
     // Stored with the job: any instance that reads the key's spend counts it until the job ends.
     reserved_usd: ceiling,
     reserved_until: new Date(reservedUntil).toISOString(),

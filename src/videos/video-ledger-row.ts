@@ -1,3 +1,4 @@
+import { byokCharge } from '../byok/byok-charge.js';
 import type { VideoJobRow } from '../store/repositories/video-jobs.js';
 import type { GenerationRecord } from '../store/schema.js';
 
@@ -9,7 +10,9 @@ export interface VideoFailure {
 
 /**
  * The ledger row of an ended job: its generation id, the seconds of each
- * video, how many videos, the cost, and whether the seconds are the gateway's own. A job that ended without videos
+ * video, how many videos, the cost (the endpoint's price; on a BYOK
+ * credential its BYOK usage, and `feeRate` of it the charge), and whether
+ * the seconds are the gateway's own. A job that ended without videos
  * (failed, expired) is a row too, at no cost and with its error, so the
  * generation id its record shows is one GET /generation finds.
  */
@@ -22,6 +25,7 @@ export function videoLedgerRow(
     now,
     failure,
     estimated = false,
+    feeRate = 0,
   }: {
     seconds: number;
     outputs?: number;
@@ -29,6 +33,8 @@ export function videoLedgerRow(
     now: Date;
     failure?: VideoFailure /** The seconds are the gateway's, not the upstream's. */;
     estimated?: boolean;
+    /** The share of a BYOK job's price the gateway charges. */
+    feeRate?: number;
   },
 ): GenerationRecord {
   return {
@@ -52,7 +58,7 @@ export function videoLedgerRow(
     finish_reason: null,
     native_finish_reason: null,
     service_tier: null,
-    total_cost: cost,
+    ...byokCharge(cost, job.credential_id !== null, feeRate),
     cache_discount: 0,
     latency_ms: now.getTime() - Date.parse(job.created_at),
     ttft_ms: null,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { LedgerExtra } from '../accounting/record-generation.js';
 import type { SpendReservations } from '../accounting/reservations.js';
+import type { CredentialCache } from '../byok/credential-cache.js';
 import type { Catalog } from '../catalog/types.js';
 import type { VideoAdapter } from '../protocol/adapters.js';
 import type { Database } from '../store/schema.js';
@@ -18,6 +19,10 @@ export interface VideoServices {
   spend: SpendReservations;
   /** Draws of the price-weighted load balancing between endpoints; Math.random unless a test fixes it. */
   random?: () => number;
+  /** BYOK credentials (byok/credential-cache.ts): a job goes out on one the key may use, as a chat does, and keeps it. */
+  byok?: CredentialCache;
+  /** The share of a BYOK job's price the gateway charges (BYOK_FEE_RATE; 0 when unset). */
+  byokFeeRate?: number;
   /** What commits with a job's ledger row beside it: the observability destinations' outbox rows, as for every generation. */
   ledgerExtra?: LedgerExtra;
 }

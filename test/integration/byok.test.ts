@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/accounts/create-api-key.js';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import { readSimStats } from '../../src/sim/test-support.testing.js';
 import { testEngines } from '../support/databases.js';
@@ -11,8 +12,9 @@ import { simCatalog } from '../support/sim-gateway.js';
  * sealed, a chat through the `openai` SDK reaches the simulator with the
  * workspace's own credential (the Authorization it received says so) and is
  * recorded as BYOK, a credential never serves another workspace, a refused
- * one falls back to the gateway's own, and a rotation applies to the next
- * request.
+ * one falls back to the gateway's own, a rotation applies to the next
+ * request, and GET /byok lists a workspace's credentials (the default
+ * workspace's when none is named, as the reference's).
  */
 const PRICES = { prompt: 0.001, completion: 0.002 };
 const MODELS = [{ id: 'sim/chat', endpoints: [{ provider: 'alpha', upstream: 'sim-model', ...PRICES }] }];
@@ -206,5 +208,48 @@ describe.each(testEngines)('BYOK credentials on $name', (engine) => {
     await chat(allowed.client);
     expect(await upstreamAuthorization()).toBe('Bearer sk-only-for-one');
     await admin('DELETE', `/byok/${credential.id}`);
+  });
+
+  it('lists the default workspace’s credentials when no workspace_id is given, and a scoped key only its own', async () => {
+    const defaultId = (await admin('GET', '/workspaces/default')).body.data.id as string;
+    const made = async (workspaceId: string | null | undefined, name: string) =>
+      (
+        await admin('POST', '/byok', {
+          provider: 'alpha',
+          key: `sk-${name}-key`,
+          name,
+          ...(workspaceId !== undefined ? { workspace_id: workspaceId } : {}),
+        })
+      ).body.data.id as string;
+    const inDefault = await made(undefined, 'default');
+    const inOurs = await made(ours, 'ours');
+    const orgWide = await made(null, 'organization');
+    const ids = async (path: string, key = gw.managementKey) => {
+      const answer = await call(gw, 'GET', path, { key });
+      expect(answer.status).toBe(200);
+      expect(answer.body.total_count).toBe(answer.body.data.length);
+      return (answer.body.data as { id: string }[]).map((c) => c.id).sort();
+    };
+
+    // The default workspace's, and the organization's, which serve it too; not another workspace's.
+    expect(await ids('/byok')).toEqual([inDefault, orgWide].sort());
+    expect(await ids(`/byok?workspace_id=${defaultId}`)).toEqual([inDefault, orgWide].sort());
+    expect(await ids(`/byok?workspace_id=${ours}`)).toEqual([inOurs, orgWide].sort());
+    expect(await ids('/byok?workspace_id=ours')).toEqual([inOurs, orgWide].sort());
+
+    // A management key scoped to a workspace: its own credentials only, whatever it asks.
+    const scoped = (
+      await createApiKey(
+        gw.store.db,
+        { organizationId: gw.organizationId, workspaceId: ours, name: 'ours manager', isManagement: true, managementScope: 'workspace' },
+        new Date().toISOString(),
+      )
+    ).key;
+    expect(await ids('/byok', scoped)).toEqual([inOurs]);
+    expect(await ids(`/byok?workspace_id=${ours}`, scoped)).toEqual([inOurs]);
+    const elsewhere = await call(gw, 'GET', `/byok?workspace_id=${defaultId}`, { key: scoped });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.error.message).toMatch(/^workspace_id /);
+    for (const id of [inDefault, inOurs, orgWide]) await admin('DELETE', `/byok/${id}`);
   });
 });

@@ -40,6 +40,7 @@ describe.each(testEngines)('video job claims on $name', (engine) => {
     fallbacks: '[]',
     reserved_usd: null,
     reserved_until: null,
+    credential_id: null,
   });
   const completed: JobChange = {
     status: 'completed',

@@ -21,9 +21,8 @@ interface Credential {
   created_at: string;
 }
 
-/** The credentials the workspace's requests may use: its own, and the organization's. */
-const credentialsOf = (workspace: Workspace) =>
-  allPages<Credential>('/byok').then((all) => all.filter((c) => c.workspace_id === workspace.id || c.workspace_id === null));
+/** The credentials the workspace's requests may use: its own, and the organization's (GET /byok lists both). */
+const credentialsOf = (workspace: Workspace) => allPages<Credential>('/byok', { workspace_id: workspace.id });
 
 const EMPTY = { provider: '', key: '', name: '', scope: 'workspace', sortOrder: '0', fallback: false };
 

@@ -12,7 +12,7 @@ import {
   updateByokCredential,
 } from '../../store/repositories/byok-credentials.js';
 import { newUuid } from '../../util/ids.js';
-import { managementReach, workspaceInReach } from '../../workspaces/management-reach.js';
+import { managementReach } from '../../workspaces/management-reach.js';
 import { checkKeyHashes, credentialColumns, credentialWorkspace, knownProvider } from './byok-input.js';
 import { toByokRecord } from './byok-record.js';
 import { BYOK_PAGE_SIZE, ByokParams, CreateByokBody, ListByokQuery, UpdateByokBody } from './schemas.js';
@@ -35,8 +35,11 @@ export function byokRoutes(services: Services & { envelope: Envelope; credential
   return async (app) => {
     app.get('/byok', { onRequest: auth.requireManagementKey, schema: { querystring: ListByokQuery } }, async (request) => {
       const reach = managementReach(callerKey(request));
+      // As the reference's: a workspace's credentials, the default workspace's (a scoped key's own) when none is named; the
+      // organization's credentials serve it too, and show to an organization key only (the reach keeps them from a scoped one).
       const { rows, total } = await listByokCredentials(db, reach, {
-        workspaceId: workspaceInReach(reach, request.query.workspace_id),
+        workspaceId: (await credentialWorkspace(db, reach, request.query.workspace_id)) ?? undefined,
+        organizationWide: true,
         provider: request.query.provider,
         offset: request.query.offset ?? 0,
         limit: request.query.limit ?? BYOK_PAGE_SIZE,

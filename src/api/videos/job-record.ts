@@ -16,6 +16,6 @@ export function toJobRecord(job: VideoJobRow, apiBase: string) {
     ...(job.error !== null && job.status !== 'completed' ? { error: job.error } : {}),
     ...(isTerminal(job.status) ? { generation_id: job.generation_id } : {}),
     ...(completed ? { unsigned_urls: Array.from({ length: job.outputs ?? 1 }, (_, i) => `${pollingUrl}/content?index=${i}`) } : {}),
-    ...(completed ? { usage: { cost: job.cost ?? 0, is_byok: false } } : {}),
+    ...(completed ? { usage: { cost: job.cost ?? 0, is_byok: job.credential_id !== null } } : {}),
   };
 }

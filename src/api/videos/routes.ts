@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { modelTask } from '../../catalog/model-task.js';
 import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
@@ -8,6 +9,7 @@ import { submitVideo } from '../../videos/submit-video.js';
 import type { VideoPoller } from '../../videos/video-poller.js';
 import type { VideoServices } from '../../videos/video-services.js';
 import { videoAdapterOf, videoTarget } from '../../videos/video-target.js';
+import { inReach, keyReach } from '../../workspaces/management-reach.js';
 import { clientGone } from '../request-context.js';
 import { toJobRecord } from './job-record.js';
 import { ContentQuery, JobParams, VideoRequestBody } from './schemas.js';
@@ -20,6 +22,11 @@ export function videoRoutes(
   return async (app) => {
     const auth = { onRequest: services.auth.requireKey };
     const apiBase = (request: { protocol: string; host: string }) => `${request.protocol}://${request.host}${app.prefix}`;
+    // A job is its workspace's (its download goes out on that workspace's BYOK credential): another workspace's key gets 404.
+    const jobInReach = async (request: FastifyRequest, jobId: string) => {
+      const caller = callerKey(request);
+      return inReach(keyReach(caller), await findVideoJob(services.db, jobId, caller.organization_id));
+    };
 
     app.post('/videos', { ...auth, schema: { body: VideoRequestBody } }, async (request, reply) => {
       const key = callerKey(request);
@@ -45,13 +52,13 @@ export function videoRoutes(
     });
 
     app.get('/videos/:jobId', { ...auth, schema: { params: JobParams } }, async (request) => {
-      const job = await findVideoJob(services.db, request.params.jobId, callerKey(request).organization_id);
+      const job = await jobInReach(request, request.params.jobId);
       if (!job) throw Errors.notFound('Video generation job');
       return toJobRecord(job, apiBase(request));
     });
 
     app.get('/videos/:jobId/content', { ...auth, schema: { params: JobParams, querystring: ContentQuery } }, async (request, reply) => {
-      const job = await findVideoJob(services.db, request.params.jobId, callerKey(request).organization_id);
+      const job = await jobInReach(request, request.params.jobId);
       const index = request.query.index ?? 0;
       if (!job) throw Errors.notFound('Video generation job');
       if (job.status !== 'completed' || job.upstream_id === null) throw Errors.notFound('Video content (the job has not completed)');

@@ -68,4 +68,18 @@ describe('the simulator’s OpenAI Videos API', () => {
     expect((await fetch(`${sim.url}/v1/videos/${broken.body.id}/content`, { headers: AUTH })).status).toBe(503);
     expect((await create({ model: 'sora-2', prompt: 'p' }, {})).status).toBe(401);
   });
+
+  it('shows a video only to the key that made it, and refuses a revoked key as OpenAI does a wrong one', async () => {
+    const created = await create({ model: 'sora-2@render_ms=0', prompt: 'p' }, { authorization: 'Bearer sk-team-key' });
+    const asOther = await fetch(`${sim.url}/v1/videos/${created.body.id}`, { headers: AUTH });
+    expect(asOther.status).toBe(404);
+    await asOther.arrayBuffer();
+    const asOwner = await fetch(`${sim.url}/v1/videos/${created.body.id}`, { headers: { authorization: 'Bearer sk-team-key' } });
+    expect(((await asOwner.json()) as { id: string }).id).toBe(created.body.id);
+    expect((await fetch(`${sim.url}/v1/videos/${created.body.id}/content`, { headers: AUTH })).status).toBe(404);
+    expect(await create({ model: 'sora-2', prompt: 'p' }, { authorization: 'Bearer sk-sim-revoked-1' })).toMatchObject({
+      status: 401,
+      body: { error: { code: 'invalid_api_key' } },
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hasBearerToken, parseJson, readBody, type SimContext } from '../chat-route.js';
+import { hasBearerToken, isRevokedKey, parseJson, readBody, type SimContext } from '../chat-route.js';
 import { sendError, sendJson } from '../deliver.js';
 import { SimErrors } from '../openai-errors.js';
 import { fixtureMp4 } from './fixture-mp4.js';
@@ -13,6 +13,8 @@ interface SimVideo {
   size: string;
   createdAt: number;
   knobs: VideoKnobs;
+  /** The Authorization that made it: as OpenAI's, a video is only seen with the key (the project) that made it. */
+  owner: string;
 }
 
 /** The jobs of one simulator, kept in memory for its lifetime. */
@@ -68,7 +70,9 @@ export async function handleVideoCall(
   call: NonNullable<ReturnType<typeof matchVideoCall>>,
 ): Promise<void> {
   const raw = call.op === 'create' ? await readBody(req) : '';
-  if (!hasBearerToken(req.headers.authorization)) return sendError(res, SimErrors.missingApiKey());
+  const authorization = req.headers.authorization;
+  if (!hasBearerToken(authorization)) return sendError(res, SimErrors.missingApiKey());
+  if (isRevokedKey(authorization)) return sendError(res, SimErrors.revokedApiKey());
   const now = Date.now();
   if (call.op === 'create') {
     const body = parseJson(raw);
@@ -92,12 +96,13 @@ export async function handleVideoCall(
       size: String(size),
       createdAt: now,
       knobs: parsed.knobs,
+      owner: authorization,
     };
     videos.set(video.id, video);
     return sendJson(res, 200, JSON.stringify(videoObject(video, now)));
   }
   const video = videos.get(call.id);
-  if (!video) return sendError(res, SimErrors.invalidUrl(req.method ?? '', `/v1/videos/${call.id}`));
+  if (!video || video.owner !== authorization) return sendError(res, SimErrors.invalidUrl(req.method ?? '', `/v1/videos/${call.id}`));
   if (call.op === 'retrieve') return sendJson(res, 200, JSON.stringify(videoObject(video, now)));
   if (video.knobs.contentStatus) return sendError(res, SimErrors.simulatedStatus(video.knobs.contentStatus, video.model));
   if (videoObject(video, now).status !== 'completed') return sendError(res, SimErrors.invalidUrl('GET', `/v1/videos/${call.id}/content`));

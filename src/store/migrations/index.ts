@@ -40,6 +40,7 @@ import * as sessionCostDaily from './0043-session-cost-daily.js';
 import * as usageLatencySketch from './0044-usage-latency-sketch.js';
 import * as workspacePresets from './0045-workspace-presets.js';
 import * as containers from './0048-containers.js';
+import * as videoJobCredentials from './0049-video-job-credentials.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -87,6 +88,7 @@ const migrations: Record<string, EngineMigration> = {
   '0044-usage-latency-sketch': usageLatencySketch,
   '0045-workspace-presets': workspacePresets,
   '0048-containers': containers,
+  '0049-video-job-credentials': videoJobCredentials,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -4,18 +4,35 @@ import type { ByokCredentialsTable, Database } from '../schema.js';
 
 export type ByokCredentialRow = Selectable<ByokCredentialsTable>;
 
-/** The credentials of the reach that are not deleted, by sort_order then age; `provider` narrows them. */
+/**
+ * The credentials of the reach that are not deleted, by sort_order then age;
+ * `workspaceId` narrows them to a workspace's (with `organizationWide`, the
+ * organization's too, which its requests may use as well), `provider` to a
+ * provider's.
+ */
 export async function listByokCredentials(
   db: Kysely<Database>,
   reach: Reach,
-  filter: { workspaceId?: string | undefined; provider?: string | undefined; offset: number; limit: number },
+  filter: {
+    workspaceId?: string | undefined;
+    organizationWide?: boolean;
+    provider?: string | undefined;
+    offset: number;
+    limit: number;
+  },
 ): Promise<{ rows: ByokCredentialRow[]; total: number }> {
   let query = db
     .selectFrom('byok_credentials')
     .where('organization_id', '=', reach.organizationId)
     .where(reachClause(reach))
     .where('deleted_at', 'is', null);
-  if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
+  const { workspaceId } = filter;
+  if (workspaceId !== undefined)
+    query = query.where((eb) =>
+      filter.organizationWide
+        ? eb.or([eb('workspace_id', '=', workspaceId), eb('workspace_id', 'is', null)])
+        : eb('workspace_id', '=', workspaceId),
+    );
   if (filter.provider !== undefined) query = query.where('provider', '=', filter.provider);
   const [rows, count] = await Promise.all([
     query.selectAll().orderBy('sort_order').orderBy('created_at').orderBy('id').offset(filter.offset).limit(filter.limit).execute(),

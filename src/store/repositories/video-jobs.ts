@@ -81,8 +81,8 @@ export async function releaseVideoJob(db: Kysely<Database>, { id, token, now }: 
     .execute();
 }
 
-/** A job moved to the next planned endpoint: its provider, upstream model and the endpoints left after it. */
-export type JobRoute = Pick<VideoJobRow, 'provider' | 'upstream_model' | 'fallbacks'>;
+/** A job moved to the next planned endpoint: its provider, upstream model, credential and the endpoints left after it. */
+export type JobRoute = Pick<VideoJobRow, 'provider' | 'upstream_model' | 'credential_id' | 'fallbacks'>;
 
 /** The columns a poll changes. */
 export type VideoJobChange = Pick<VideoJobRow, 'status' | 'upstream_id' | 'error' | 'failures' | 'next_poll_at'> & {
