@@ -3,7 +3,7 @@ import { type TestDatabase, testEngines } from '../../test/support/databases.js'
 import { openStore, type Store } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { organizationReach, type Reach } from '../store/reach.js';
-import { foldedSessionCosts } from '../store/repositories/session-cost-folds.js';
+import { sessionCostsOfWindow, sessionWindowEnd } from '../store/repositories/session-cost-folds.js';
 import type { SessionUsageTable } from '../store/schema.js';
 import { RELATIVE_ERROR } from './cost-sketch.js';
 import { sessionCostCells } from './session-cost.js';
@@ -76,7 +76,7 @@ describe.each(testEngines)('folding session costs on $name', (engine) => {
   });
 
   const expectFoldedToMatch = async (rows: readonly SessionUsageTable[], reach: Reach) => {
-    const folded = sessionCostCells(await foldedSessionCosts(store.db, reach, WINDOW, {}));
+    const folded = sessionCostCells(await sessionCostsOfWindow(store.db, reach, WINDOW, {}));
     const exact = exactCells(rows, reach);
     const key = (cell: { app: string; model: string; turn_range: string }) => `${cell.app}/${cell.model}/${cell.turn_range}`;
     expect(folded.map(key).sort()).toEqual(exact.map(key).sort());
@@ -96,6 +96,13 @@ describe.each(testEngines)('folding session costs on $name', (engine) => {
     await expectFoldedToMatch(rows, { organizationId: 'o1', workspaceId: 'w2' });
     await expectFoldedToMatch(rows, organizationReach('o2'));
     expect(await foldSessionCosts(store, NOW)).toBe(0);
+    // Those answers came from the merged window; the daily folds (read until a fold merges a new window) say the same.
+    expect(await sessionWindowEnd(store.db, 'o1')).toBe(WINDOW.end);
+    await store.db.deleteFrom('session_cost_window').execute();
+    await expectFoldedToMatch(rows, organizationReach('o1'));
+    await expectFoldedToMatch(rows, { organizationId: 'o1', workspaceId: 'w2' });
+    expect(await foldSessionCosts(store, NOW)).toBe(0);
+    expect(await sessionWindowEnd(store.db, 'o1')).toBe(WINDOW.end);
 
     // A session of 11-20 goes on today: it leaves 11-20, whose fold is redone; the others stand.
     const moved = rows.find((row) => row.organization_id === 'o1' && row.last_day === '2026-11-20' && row.turns > 0 && row.app !== '')!;

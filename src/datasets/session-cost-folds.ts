@@ -2,18 +2,21 @@ import { FOLD_DELAY_MS } from '../accounting/usage-day-folds.js';
 import type { Store } from '../store/database.js';
 import type { TurnRange } from '../store/repositories/datasets.js';
 import {
+  dailySessionCosts,
   type FoldState,
   organizationsWithSessions,
   pruneSessionCosts,
   refoldSessionDay,
+  replaceSessionCostWindow,
   type SessionCostRow,
   type SessionPart,
   sessionFoldStates,
   sessionPartsByDay,
+  sessionWindowEnd,
 } from '../store/repositories/session-cost-folds.js';
 import type { Clock } from '../util/clock.js';
 import { PeriodicTask } from '../util/periodic-task.js';
-import { addCost, emptySketch, encodeSketch } from './cost-sketch.js';
+import { addCost, addEncoded, type CostSketch, emptySketch, encodeSketch } from './cost-sketch.js';
 import { addDays } from './date-window.js';
 import { SESSION_WINDOW_DAYS } from './session-cost.js';
 
@@ -54,6 +57,27 @@ export function foldSessionParts(parts: readonly SessionPart[]): SessionCostRow[
   return [...cells.values()].map(({ sketch, ...row }) => ({ ...row, costs: encodeSketch(sketch) }));
 }
 
+/**
+ * The window's daily folds merged per workspace, app, model and turn range
+ * (session_cost_window's rows): sessions added, sketches merged, the greatest
+ * app name kept.
+ */
+export function mergeSessionDays(days: readonly SessionCostRow[]): SessionCostRow[] {
+  const cells = new Map<string, SessionCostRow & { sketch: CostSketch }>();
+  for (const day of days) {
+    const key = [day.workspace_id, day.app, day.model, day.turn_range].join('\u0000');
+    let cell = cells.get(key);
+    if (!cell) {
+      cell = { ...day, sessions: 0, costs: '', sketch: emptySketch() };
+      cells.set(key, cell);
+    }
+    cell.sessions += Number(day.sessions);
+    if (day.app_name > cell.app_name) cell.app_name = day.app_name;
+    addEncoded(cell.sketch, day.costs);
+  }
+  return [...cells.values()].map(({ sketch, ...row }) => ({ ...row, costs: encodeSketch(sketch) }));
+}
+
 const dayEnd = (day: string) => Date.parse(`${addDays(day, 1)}T00:00:00.000Z`);
 
 /**
@@ -81,8 +105,9 @@ function windowDays(now: Date): string[] {
 
 /**
  * Brings session_cost_daily up to date with session_usage for the window
- * GET /datasets/session-cost reads, organization by organization, and
- * forgets the days before it. Returns how many days were folded.
+ * GET /datasets/session-cost reads, organization by organization, forgets
+ * the days before it, and merges the window's days into session_cost_window
+ * when one changed or the window moved on. Returns how many days were folded.
  */
 export async function foldSessionCosts(store: Pick<Store, 'db'>, now: Date, signal?: AbortSignal): Promise<number> {
   const days = windowDays(now);
@@ -93,12 +118,20 @@ export async function foldSessionCosts(store: Pick<Store, 'db'>, now: Date, sign
       sessionPartsByDay(store.db, organization, start, end),
       sessionFoldStates(store.db, organization, start, end),
     ]);
-    for (const day of daysToFold(days, parts, states, now)) {
+    const changed = daysToFold(days, parts, states, now);
+    for (const day of changed) {
       if (signal?.aborted) return folded;
       await refoldSessionDay(store.db, organization, day, now, foldSessionParts);
       folded++;
     }
     await pruneSessionCosts(store.db, organization, start);
+    if (changed.length > 0 || (await sessionWindowEnd(store.db, organization)) !== end)
+      await replaceSessionCostWindow(
+        store.db,
+        organization,
+        end,
+        mergeSessionDays(await dailySessionCosts(store.db, organization, start, end)),
+      );
   }
   return folded;
 }

@@ -611,6 +611,12 @@ export interface SessionCostDailyTable {
   costs: string;
 }
 
+/** The window's daily folds merged per organization, workspace, app, model and turn range, as of `window_end` (migration 0050). */
+export interface SessionCostWindowTable extends Omit<SessionCostDailyTable, 'day'> {
+  /** The last day of the window these rows merge. */
+  window_end: string;
+}
+
 /** Per organization and day, the session_usage rows of that last day when it was folded, and when (migration 0043). */
 export interface SessionCostFoldsTable {
   organization_id: string;
@@ -759,6 +765,7 @@ export interface Database {
   task_usage_daily: TaskUsageDailyTable;
   session_cost_daily: SessionCostDailyTable;
   session_cost_folds: SessionCostFoldsTable;
+  session_cost_window: SessionCostWindowTable;
   usage_daily: UsageDailyTable;
   usage_daily_folds: UsageDailyFoldsTable;
   organization_usage: OrganizationUsageTable;

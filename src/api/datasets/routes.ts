@@ -8,7 +8,7 @@ import { callerKey } from '../../http/authenticate.js';
 import { Errors } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { appSums, modelDays } from '../../store/repositories/datasets.js';
-import { foldedSessionCosts } from '../../store/repositories/session-cost-folds.js';
+import { sessionCostsOfWindow } from '../../store/repositories/session-cost-folds.js';
 import { managementReach } from '../../workspaces/management-reach.js';
 import { AppRankingsQuery, type MODALITIES, RankingsDailyQuery, SessionCostQuery } from './schemas.js';
 
@@ -78,7 +78,7 @@ export function datasetsRoutes({
       const now = clock();
       const end = addDays(now.toISOString().slice(0, 10), -1);
       const window = { start: addDays(end, 1 - SESSION_WINDOW_DAYS), end };
-      const rows = await foldedSessionCosts(db, managementReach(callerKey(request)), window, {
+      const rows = await sessionCostsOfWindow(db, managementReach(callerKey(request)), window, {
         app: query.app_slug,
         model: query.model,
         turnRange: query.turn_range,

@@ -41,6 +41,7 @@ import * as usageLatencySketch from './0044-usage-latency-sketch.js';
 import * as workspacePresets from './0045-workspace-presets.js';
 import * as containers from './0048-containers.js';
 import * as videoJobCredentials from './0049-video-job-credentials.js';
+import * as sessionCostWindow from './0050-session-cost-window.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -89,6 +90,7 @@ const migrations: Record<string, EngineMigration> = {
   '0045-workspace-presets': workspacePresets,
   '0048-containers': containers,
   '0049-video-job-credentials': videoJobCredentials,
+  '0050-session-cost-window': sessionCostWindow,
 };
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -93,22 +93,63 @@ export async function pruneSessionCosts(db: Kysely<Database>, organizationId: st
     await db.deleteFrom(table).where('organization_id', '=', organizationId).where('day', '<', day).execute();
 }
 
-/** The folded rows of [start, end] in the reach, with the filters. */
-export function foldedSessionCosts(
+/** The organization's daily folds of [start, end]: what its window is merged from. */
+export function dailySessionCosts(db: Kysely<Database>, organizationId: string, start: string, end: string): Promise<SessionCostRow[]> {
+  return db
+    .selectFrom('session_cost_daily')
+    .select(['workspace_id', 'app', 'model', 'turn_range', 'app_name', 'sessions', 'costs'])
+    .where('organization_id', '=', organizationId)
+    .where('day', '>=', start)
+    .where('day', '<=', end)
+    .execute();
+}
+
+/** The last day of the window the organization's session_cost_window rows merge, if any. */
+export async function sessionWindowEnd(db: Kysely<Database>, organizationId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('session_cost_window')
+    .select('window_end')
+    .where('organization_id', '=', organizationId)
+    .limit(1)
+    .executeTakeFirst();
+  return row?.window_end;
+}
+
+/** Replaces the organization's window rows with `rows`, merged as of the window ending on `end`, in one transaction. */
+export function replaceSessionCostWindow(db: Kysely<Database>, organizationId: string, end: string, rows: readonly SessionCostRow[]) {
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('session_cost_window').where('organization_id', '=', organizationId).execute();
+    for (let i = 0; i < rows.length; i += 100)
+      await trx
+        .insertInto('session_cost_window')
+        .values(rows.slice(i, i + 100).map((row) => ({ organization_id: organizationId, window_end: end, ...row })))
+        .execute();
+  });
+}
+
+type SessionCostFilter = { app?: string | undefined; model?: string | undefined; turnRange?: string | undefined };
+
+/**
+ * The session costs of the window ending on `end` in the reach, with the filters: the merged window's rows when the
+ * fold has merged that window, else the daily folds of [start, end] (a fold has not run since the day turned).
+ */
+export async function sessionCostsOfWindow(
   db: Kysely<Database>,
   reach: Reach,
   window: { start: string; end: string },
-  filter: { app?: string | undefined; model?: string | undefined; turnRange?: string | undefined },
-) {
+  filter: SessionCostFilter,
+): Promise<Pick<SessionCostRow, 'app' | 'app_name' | 'model' | 'turn_range' | 'costs'>[]> {
+  const merged = (await sessionWindowEnd(db, reach.organizationId)) === window.end;
+  // The daily table has every column the query names (the window's `window_end` is only in `days`, as SQL), so it is
+  // typed as the window table: one query for both, `days` the part that differs.
+  const days = merged ? sql<boolean>`window_end = ${window.end}` : sql<boolean>`day >= ${window.start} and day <= ${window.end}`;
   let query = db
-    .selectFrom('session_cost_daily')
-    .select(['app', 'app_name', 'model', 'turn_range', 'costs'])
+    .selectFrom(merged ? 'session_cost_window' : ('session_cost_daily' as 'session_cost_window'))
     .where('organization_id', '=', reach.organizationId)
     .where(reachClause(reach))
-    .where('day', '>=', window.start)
-    .where('day', '<=', window.end);
+    .where(days);
   if (filter.app !== undefined) query = query.where('app', '=', filter.app);
   if (filter.model !== undefined) query = query.where('model', '=', filter.model);
   if (filter.turnRange !== undefined) query = query.where('turn_range', '=', filter.turnRange);
-  return query.execute();
+  return query.select(['app', 'app_name', 'model', 'turn_range', 'costs']).execute();
 }
