@@ -28,6 +28,8 @@ export interface S3DestinationConfig {
   accessKeyId: string;
   secretAccessKey: string;
   sessionToken?: string;
+  /** Sent with every request and signed with it; absent in configs stored before it existed. */
+  headers?: Record<string, string>;
 }
 export interface LangsmithConfig {
   endpoint: string;
@@ -64,12 +66,17 @@ interface FieldRule {
   required: boolean;
   /** Write-only: sealed at rest, masked in every answer. */
   secret: boolean;
+  /** Header names the exporter's client sets itself, which the config may not. */
+  reserved?: RegExp;
 }
 
 const url = (required: boolean): FieldRule => ({ kind: 'url', required, secret: false });
 const secret: FieldRule = { kind: 'string', required: true, secret: true };
 const text = (required: boolean, secret = false): FieldRule => ({ kind: 'string', required, secret });
 const headers: FieldRule = { kind: 'headers', required: false, secret: true };
+/** What the S3 client sets for a request's framing and its SigV4 signature: a header of the config would break either. */
+const S3_CLIENT_HEADERS =
+  /^(authorization|host|content-(length|type|md5|encoding)|expect|x-amz-(date|content-sha256|security-token|user-agent|decoded-content-length|trailer|sdk-checksum-algorithm|checksum-.+))$/i;
 
 /** Each supported type's config fields (the reference's Observability…Destination.config). */
 const FIELDS: Record<SupportedType, Record<string, FieldRule>> = {
@@ -86,6 +93,7 @@ const FIELDS: Record<SupportedType, Record<string, FieldRule>> = {
     accessKeyId: secret,
     secretAccessKey: secret,
     sessionToken: text(false, true),
+    headers: { ...headers, reserved: S3_CLIENT_HEADERS },
   },
   langsmith: { endpoint: url(false), apiKey: secret, project: text(false), workspaceId: text(false), headers },
   posthog: { endpoint: url(false), apiKey: secret, headers },
@@ -96,7 +104,7 @@ const DEFAULTS: Record<SupportedType, Record<string, unknown>> = {
   webhook: { method: 'POST', headers: {} },
   'otel-collector': { headers: {} },
   langfuse: { baseUrl: LANGFUSE_DEFAULT_BASE_URL, headers: {} },
-  s3: { region: 'us-east-1', prefix: 'openrouter-traces', pathTemplate: '{prefix}/{date}' },
+  s3: { region: 'us-east-1', prefix: 'openrouter-traces', pathTemplate: '{prefix}/{date}', headers: {} },
   // The reference's defaults: LangSmith's cloud and its "main" project, PostHog's US cloud, Datadog's US5 site.
   langsmith: { endpoint: 'https://api.smith.langchain.com', project: 'main', headers: {} },
   posthog: { endpoint: 'https://us.i.posthog.com', headers: {} },
@@ -141,6 +149,7 @@ function fieldProblem(field: string, rule: FieldRule, value: unknown): string | 
       for (const [name, header] of Object.entries(value as Record<string, unknown>)) {
         if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) return `${field} has an invalid header name: ${JSON.stringify(name)}`;
         if (typeof header !== 'string' || /[\r\n\0]/.test(header)) return `${field}.${name} must be a string on one line`;
+        if (rule.reserved?.test(name)) return `${field}.${name} is set by the client itself (the request's framing or signature)`;
       }
       return undefined;
     }

@@ -1,4 +1,4 @@
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3Client } from '../../src/net/s3-client.js';
 import { S3_PATH, SIM_S3_CREDENTIALS } from '../../src/sim/s3/s3-route.js';
@@ -67,6 +67,13 @@ describe('the s3 observability destination', () => {
       config: { bucketName: 'b', accessKeyId: 'AKIA1', secretAccessKey: 's', pathStyle: 'yes' },
     });
     expect(style.body.error.message).toBe('config.pathStyle must be true or false');
+    const signed = await admin('POST', '/observability/destinations', {
+      type: 's3',
+      name: 'x',
+      config: { bucketName: 'b', accessKeyId: 'AKIA1', secretAccessKey: 's', headers: { 'X-Amz-Date': '20260101T000000Z' } },
+    });
+    expect(signed.status).toBe(400);
+    expect(signed.body.error.message).toBe("config.headers.X-Amz-Date is set by the client itself (the request's framing or signature)");
   });
 
   it('puts every generation as a line of a JSON Lines object, under the prefix and the date', async () => {
@@ -79,9 +86,12 @@ describe('the s3 observability destination', () => {
         prefix: 'gw',
         accessKeyId: SIM_S3_CREDENTIALS.accessKeyId,
         secretAccessKey: SIM_S3_CREDENTIALS.secretAccessKey,
+        // Custom headers go with every request, signed: S3 keeps x-amz-meta-* as the object's metadata.
+        headers: { 'x-amz-meta-team': 'search-quality-team' },
       },
     });
     expect(made.status).toBe(201);
+    expect(made.body.data.config.headers).toEqual({ 'x-amz-meta-team': 'sear...team' });
     expect(made.body.data.config).toMatchObject({
       bucketName: 'traces',
       region: 'us-east-1',
@@ -122,6 +132,8 @@ describe('the s3 observability destination', () => {
     const today = new Date().toISOString().slice(0, 10);
     for (const key of keys) expect(key).toMatch(new RegExp(`^gw/${today}/\\d{8}T\\d{9}Z-[^/]+\\.jsonl$`));
     expect(lines[0]).toMatchObject({ model: 'sim/a', usage: { prompt_tokens: expect.any(Number) } });
+    for (const key of keys)
+      expect((await s3.send(new HeadObjectCommand({ Bucket: 'traces', Key: key }))).Metadata).toEqual({ team: 'search-quality-team' });
   });
 
   it('dead-letters what the store refuses for good (NoSuchBucket), and sends it once the bucket exists and it is retried', async () => {

@@ -54,8 +54,9 @@ export function s3Batches(config: Pick<S3DestinationConfig, 'pathTemplate' | 'pr
 
 /**
  * The s3 destination: JSON Lines objects (s3Batches) put with the AWS SDK's
- * PutObject to any S3-compatible store, through the SSRF-safe fetcher. The
- * sender's backoff does the retrying, so the SDK tries once.
+ * PutObject to any S3-compatible store, through the SSRF-safe fetcher, with
+ * the config's custom headers. The sender's backoff does the retrying, so the
+ * SDK tries once.
  */
 export async function exportS3(config: S3DestinationConfig, events: readonly GenerationEvent[], context: ExportContext): Promise<void> {
   const client = s3Client(
@@ -80,6 +81,16 @@ export async function exportS3(config: S3DestinationConfig, events: readonly Gen
       maxAttempts: 1,
     },
   );
+  const headers = config.headers ?? {};
+  // Added when the request is built, before it is signed: S3 checks every x-amz-* header against the signature.
+  if (Object.keys(headers).length > 0)
+    client.middlewareStack.add(
+      (next) => (args) => {
+        Object.assign((args.request as { headers: Record<string, string> }).headers, headers);
+        return next(args);
+      },
+      { step: 'build', name: 'destinationHeaders' },
+    );
   try {
     for (const batch of s3Batches(config, events))
       await client.send(
