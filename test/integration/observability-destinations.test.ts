@@ -289,16 +289,15 @@ describe.each(testEngines)('observability destinations on $name', (engine) => {
     for (const id of destinations) await admin('DELETE', `/observability/destinations/${id}`);
   });
 
-  it('never waits on a slow receiver or reads its 100 MB answer', async () => {
+  // That the request path never waits for a receiver: 'sends to one destination while another is stuck…' below.
+  it('never reads a receiver’s 100 MB answer', async () => {
     await until(
       async () => (await admin('GET', `/observability/destinations/${ids.webhook}`)).body.data.delivery,
       (d) => d.pending === 0,
     );
     const before = (await received()).webhook.length;
     await fault({ bodyBytes: 100 * 1024 * 1024 });
-    const started = Date.now();
     await chats(2);
-    expect(Date.now() - started).toBeLessThan(2_000);
     await until(
       async () => (await admin('GET', `/observability/destinations/${ids.webhook}`)).body.data.delivery,
       (d) => d.pending === 0,
@@ -439,7 +438,8 @@ describe.each(testEngines)('observability destinations on $name', (engine) => {
         async () => held.length,
         (n) => n > 0,
       );
-      // The stuck webhook holds its first event; a generation made after that reaches Langfuse all the same.
+      // The stuck webhook holds its first event; a chat made meanwhile is answered (the request path never waits for a
+      // receiver), and its generation reaches Langfuse all the same.
       const second = await chat();
       expect(second.status).toBe(200);
       // Well within the stuck request's timeout (10 s): a sender that waited for it would not have sent it yet.
