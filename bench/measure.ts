@@ -1,5 +1,6 @@
 import type { LoadOutput, Mark } from './load-main.js';
 import { coreBusySeconds, cpuSeconds } from './proc-stats.js';
+import { type RuntimeStats, runtimeBetween, sampleRuntime } from './runtime-stats.js';
 
 /** What each server, and each core, spent during the measured part of a load phase: its cost, to divide by the requests it served. */
 export interface Measured<R> {
@@ -15,6 +16,8 @@ export interface Measured<R> {
   others: number | undefined;
   /** How many times the phase ran before an undisturbed (or the least disturbed) attempt; set by the phase runner. */
   attempts: number;
+  /** The gateway's event-loop delay and GC pauses over the measured part, when its metrics were read. */
+  runtime?: RuntimeStats | undefined;
 }
 
 interface Snapshot {
@@ -27,10 +30,14 @@ interface Snapshot {
 const delta = (before: number | undefined, after: number | undefined) =>
   before === undefined || after === undefined ? undefined : after - before;
 
-/** Reads the counters at the load process's start and end marks (or around the whole run, if it sends none). */
+/**
+ * Reads the counters at the load process's start and end marks (or around the whole run, if it sends none), and with
+ * `metricsOrigin` the gateway's runtime figures (runtime-stats.ts) at the same marks.
+ */
 export async function measured<R>(
   pids: { gateway: number; sim: number },
   run: (onMark: (mark: Mark) => void) => Promise<LoadOutput<R>>,
+  metricsOrigin?: string,
 ): Promise<Measured<R>> {
   const snapshot = (): Snapshot => ({
     at: performance.now(),
@@ -38,13 +45,22 @@ export async function measured<R>(
     sim: cpuSeconds(pids.sim),
     cores: coreBusySeconds(),
   });
+  const scrape = () => (metricsOrigin === undefined ? Promise.resolve(undefined) : sampleRuntime(metricsOrigin));
   let before = snapshot();
   let after: Snapshot | undefined;
+  let runtimeStart = scrape();
+  let runtimeEnd: ReturnType<typeof scrape> | undefined;
   const { result, cpuSeconds: loadCpuSeconds } = await run((mark) => {
-    if (mark === 'start') before = snapshot();
-    else after = snapshot();
+    if (mark === 'start') {
+      before = snapshot();
+      runtimeStart = scrape();
+    } else {
+      after = snapshot();
+      runtimeEnd = scrape();
+    }
   });
   after ??= snapshot();
+  const runtime = runtimeBetween(await runtimeStart, await (runtimeEnd ?? scrape()));
 
   const wallSeconds = (after.at - before.at) / 1_000;
   const gatewayCpuSeconds = delta(before.gateway, after.gateway);
@@ -55,7 +71,7 @@ export async function measured<R>(
     cores === undefined || gatewayCpuSeconds === undefined || simCpuSeconds === undefined
       ? undefined
       : Math.max(0, cores.reduce((x, y) => x + y, 0) - gatewayCpuSeconds - simCpuSeconds - loadCpuSeconds) / wallSeconds;
-  return { result, wallSeconds, gatewayCpuSeconds, simCpuSeconds, loadCpuSeconds, coreBusySeconds: cores, others, attempts: 1 };
+  return { result, wallSeconds, gatewayCpuSeconds, simCpuSeconds, loadCpuSeconds, coreBusySeconds: cores, others, attempts: 1, runtime };
 }
 
 /** Microseconds of CPU per request, or undefined when either figure is unknown. */

@@ -146,6 +146,17 @@ export function renderReport(
         `(bare proxy: ${n(f.bareProxyCpuMicros[p])} µs, ${n((f.gatewayCpuMicros[p] ?? NaN) / (f.bareProxyCpuMicros[p] ?? NaN), 1)}×; simulator alone: ${n(f.simCpuMicros[p])} µs)`,
       ]),
       ['CPU per stream', `${n(f.gatewayCpuMicros.streaming)} µs`, ''],
+      ...(['throughput', 'openLoop', 'streaming'] as const).map((p) => {
+        const runtime = r.gateway[p].runtime;
+        const name = p === 'throughput' ? 'throughput phase' : p === 'openLoop' ? `open loop ${n(s.openLoopRate)}/s` : 'streaming';
+        return runtime
+          ? [
+              `event-loop delay, ${name}`,
+              `p99 ${ms(runtime.loopP99Ms)} ms`,
+              `(p50 ${ms(runtime.loopP50Ms)} ms, max ${ms(runtime.loopMaxMs)} ms; GC: ${n(runtime.gcPauses)} pauses, ${ms(runtime.gcMs)} ms)`,
+            ]
+          : [`event-loop delay, ${name}`, 'not read', '(the gateway answered no /metrics)'];
+      }),
       [
         'SQLite ledger, CPU per row, one row a commit',
         `${n(f.ledger.singleRowMicros)} µs`,
