@@ -1,4 +1,4 @@
-import { Migrator, sql } from 'kysely';
+import { type MigrationResult, type MigrationResultSet, Migrator, sql } from 'kysely';
 import type { Store } from './database.js';
 import { migrationProvider } from './migrations/index.js';
 
@@ -32,23 +32,31 @@ async function migratorOf(store: Store): Promise<Migrator> {
   });
 }
 
-/** Brings the schema up to the migration `name` (a migration's test writes the rows it finds before it). */
-export async function migrateTo(store: Store, name: string): Promise<void> {
-  const { error } = await (await migratorOf(store)).migrateTo(name);
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-}
-
-/** Brings the schema up to date. Kysely's migrator takes a lock, so concurrent instances are safe. */
-export async function migrateToLatest(store: Store): Promise<string[]> {
+/** Runs `migrate` with this store's migrator, again after a catalog race (CATALOG_RACE) that ran no migration. */
+async function migrateRetryingRaces(
+  store: Store,
+  migrate: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<readonly MigrationResult[]> {
   const migrator = await migratorOf(store);
   for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
-    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    const { error, results } = await migrate(migrator);
+    if (!error) return results ?? [];
     const failure = error instanceof Error ? error : new Error(String(error));
     const raced = store.engine === 'postgres' && CATALOG_RACE.test(failure.message) && (results ?? []).length === 0;
     if (!raced || attempt === CATALOG_ATTEMPTS) throw failure;
     await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
   }
+}
+
+/** Brings the schema up to the migration `name` (a migration's test writes the rows it finds before it). */
+export async function migrateTo(store: Store, name: string): Promise<void> {
+  await migrateRetryingRaces(store, (migrator) => migrator.migrateTo(name));
+}
+
+/** Brings the schema up to date. Kysely's migrator takes a lock, so concurrent instances are safe. */
+export async function migrateToLatest(store: Store): Promise<string[]> {
+  const results = await migrateRetryingRaces(store, (migrator) => migrator.migrateToLatest());
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /** The migrations this build has that the database has not run (one read of the migration table): readiness checks it. */
