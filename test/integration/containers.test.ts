@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTAINER_DEFAULTS } from '../../src/containers/container-settings.js';
 import { Containers } from '../../src/containers/containers.js';
@@ -117,6 +118,16 @@ describe.runIf(runs).each(testEngines)('containers on $name', (engine) => {
       tools: [{ type: 'code_interpreter', container: id }],
     });
     expect(answer.status).toBe(200);
+    // The run is shown before the answer that read it; its outputs only when `include` asks for them, as OpenAI's.
+    expect(answer.body.output.map((item: { type: string }) => item.type)).toEqual(['code_interpreter_call', 'message']);
+    expect(answer.body.output[0]).toMatchObject({
+      type: 'code_interpreter_call',
+      id: expect.stringMatching(/^ci_/),
+      status: 'completed',
+      code: "open('big.bin', 'wb').write(b'x' * 3000)\n",
+      container_id: id,
+      outputs: null,
+    });
     const files = (await as(alphaKey, 'GET', `/containers/${id}/files`)).body.data;
     expect(files.map((f: { path: string }) => f.path)).toEqual(['/mnt/data/big.bin']);
     // 3000 bytes here, 5 in the first container and 5 in the promoted file: 1000 more pass the quota.
@@ -152,6 +163,74 @@ describe.runIf(runs).each(testEngines)('containers on $name', (engine) => {
     expect(await containers.expire()).toBeGreaterThanOrEqual(1);
     expect((await as(alphaKey, 'GET', `/containers/${id}`)).status).toBe(404);
     expect(existsSync(join(dir, 'containers', id))).toBe(false);
+  });
+
+  it('runs the code of a streamed Response (openai SDK), in OpenAI’s events, billed on a row of its own', async () => {
+    const openai = new OpenAI({ baseURL: gw.baseUrl, apiKey: alphaKey, maxRetries: 0 });
+    const stream = openai.responses.stream({
+      model: 'sim/fast',
+      input: PROGRAM,
+      tools: [{ type: 'code_interpreter', container: { type: 'auto' } }],
+      include: ['code_interpreter_call.outputs'],
+    });
+    const events: { type: string; output_index?: number }[] = [];
+    for await (const event of stream) events.push(event);
+    const response = await stream.finalResponse();
+
+    const code = events.filter((e) => e.output_index === 0).map((e) => e.type);
+    expect(code).toEqual([
+      'response.output_item.added',
+      'response.code_interpreter_call.in_progress',
+      'response.code_interpreter_call_code.delta',
+      'response.code_interpreter_call_code.done',
+      'response.code_interpreter_call.interpreting',
+      'response.code_interpreter_call.completed',
+      'response.output_item.done',
+    ]);
+    // The code's item is done before the message that reads its result opens.
+    const done = events.findIndex((e) => e.type === 'response.output_item.done' && e.output_index === 0);
+    const message = events.findIndex((e) => e.type === 'response.output_item.added' && e.output_index === 1);
+    expect(done).toBeLessThan(message);
+    expect(events.find((e) => e.type === 'response.output_item.added')).toMatchObject({
+      item: { type: 'code_interpreter_call', status: 'in_progress', code: '', outputs: null },
+    });
+    expect(events.find((e) => e.type === 'response.code_interpreter_call_code.done')).toMatchObject({
+      code: "open('report.txt', 'w').write('hello')\nprint(6 * 7)\n",
+    });
+
+    const [run] = await children(response.id);
+    expect(run).toMatchObject({ api_type: 'code_interpreter', model: 'code_interpreter', status: 'success' });
+    const details = JSON.parse(run!.routing!);
+    expect(details).toMatchObject({ exit_code: 0, first_in_session: true });
+    expect(response.output.map((item) => item.type)).toEqual(['code_interpreter_call', 'message']);
+    expect(response.output[0]).toMatchObject({
+      status: 'completed',
+      container_id: details.container_id,
+      outputs: [{ type: 'logs', logs: '42\n' }],
+    });
+    expect(response.output_text).toContain('42');
+    const usage = response.usage as unknown as { cost: number };
+    expect(usage.cost).toBeGreaterThanOrEqual(Number(run!.total_cost));
+    expect(Number(run!.total_cost)).toBeCloseTo(PER_SESSION + PER_SECOND * Math.ceil(details.duration_ms / 1000), 12);
+    // The request's own row records the loop that ran the code.
+    const parent = await gw.store.db.selectFrom('generations').selectAll().where('id', '=', response.id).executeTakeFirstOrThrow();
+    expect(parent.routing).toContain('code_interpreter');
+  });
+
+  it('answers a Response’s code run with its outputs when include asks for them (openai SDK)', async () => {
+    const openai = new OpenAI({ baseURL: gw.baseUrl, apiKey: alphaKey, maxRetries: 0 });
+    const response = await openai.responses.create({
+      model: 'sim/fast',
+      input: "Run it with code_interpreter:\n```python\nimport sys\nprint('out')\nsys.exit('err')\n```",
+      tools: [{ type: 'code_interpreter', container: 'auto' }],
+      include: ['code_interpreter_call.outputs'],
+    });
+    expect(response.output[0]).toMatchObject({
+      type: 'code_interpreter_call',
+      status: 'completed',
+      outputs: [{ type: 'logs', logs: 'out\nerr\n' }],
+    });
+    expect(await children(response.id)).toHaveLength(1);
   });
 });
 

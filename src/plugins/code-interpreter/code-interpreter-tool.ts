@@ -6,7 +6,9 @@ import { Errors } from '../../http/errors.js';
 import type { ContainerRow } from '../../store/repositories/containers.js';
 import type { ServerTool, ToolBilling, ToolContext } from '../server-tools/server-tool.js';
 
-const NAME = 'code_interpreter';
+/** The function the model calls. */
+export const CODE_INTERPRETER = 'code_interpreter';
+const NAME = CODE_INTERPRETER;
 /** The files a result lists, at most (the container's files API lists them all). */
 const LISTED_FILES = 50;
 
@@ -98,6 +100,7 @@ export function codeInterpreterServerTool(containers: Containers, pricing: Conta
         }),
         innerCost: cost,
         data: outcome,
+        logs: run.stdout + run.stderr,
       };
     },
   };
