@@ -159,6 +159,7 @@ describe.runIf(runs).each(testEngines)('containers on $name', (engine) => {
       sandbox: new Sandbox(SANDBOX_PROGRAMS, CONTAINER_DEFAULTS.limits),
       directory: join(dir, 'containers'),
       workspaceQuotaBytes: QUOTA_BYTES,
+      fileStorage: directoryStorage(join(dir, 'files')),
     });
     expect(await containers.expire()).toBeGreaterThanOrEqual(1);
     expect((await as(alphaKey, 'GET', `/containers/${id}`)).status).toBe(404);
@@ -231,6 +232,36 @@ describe.runIf(runs).each(testEngines)('containers on $name', (engine) => {
       outputs: [{ type: 'logs', logs: 'out\nerr\n' }],
     });
     expect(await children(response.id)).toHaveLength(1);
+  });
+
+  it('copies the workspace’s files that file_ids names into the new container, and refuses another workspace’s (404 naming the field)', async () => {
+    const upload = async (key: string, text: string, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([text], { type: 'text/csv' }), name);
+      const answer = await fetch(`${gw.baseUrl}/files`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { id: string }).id;
+    };
+    const mine = await upload(alphaKey, 'a,b\n1,2\n', 'data.csv');
+    const theirs = await upload(betaKey, 'secret', 'theirs.csv');
+    const program = "Use code_interpreter:\n```python\nprint(open('data.csv').read().split()[1])\n```";
+    const tool = (fileIds: string[]) => ({ type: 'code_interpreter', container: { type: 'auto', file_ids: fileIds } });
+
+    const refused = await as(alphaKey, 'POST', '/responses', { model: 'sim/fast', input: program, tools: [tool([mine, theirs])] });
+    expect(refused.status).toBe(404);
+    expect(refused.body.error).toMatchObject({ code: 404, message: expect.stringContaining('tools[0].container.file_ids[1]') });
+
+    const answer = await as(alphaKey, 'POST', '/responses', {
+      model: 'sim/fast',
+      input: program,
+      tools: [tool([mine])],
+      include: ['code_interpreter_call.outputs'],
+    });
+    expect(answer.status).toBe(200);
+    const [call] = answer.body.output;
+    expect(call).toMatchObject({ type: 'code_interpreter_call', status: 'completed', outputs: [{ type: 'logs', logs: '1,2\n' }] });
+    const files = (await as(alphaKey, 'GET', `/containers/${call.container_id}/files`)).body.data;
+    expect(files).toEqual([expect.objectContaining({ path: '/mnt/data/data.csv', bytes: 8, source: 'user' })]);
   });
 });
 

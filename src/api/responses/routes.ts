@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
 import type { ChatServices } from '../../chat/run-services.js';
-import type { Authenticator } from '../../http/authenticate.js';
+import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { writeStreamRefusal } from '../../http/error-envelope.js';
 import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
@@ -8,9 +9,11 @@ import { SseWriter } from '../../http/sse-writer.js';
 import type { ResponsesRequest } from '../../protocol/responses.js';
 import { completeResponses } from '../../responses/complete-responses.js';
 import { streamResponses } from '../../responses/stream-responses.js';
+import { findFile } from '../../store/repositories/files.js';
+import type { Database } from '../../store/schema.js';
 import { admitChat } from '../chat/admit-chat.js';
 import { ChatRequestHeaders } from '../chat/schemas.js';
-import { chatBodyOf } from './chat-body.js';
+import { chatBodyOf, containerFileIds } from './chat-body.js';
 import { ResponsesRequestBody } from './schemas.js';
 
 /**
@@ -25,6 +28,19 @@ function checkStateless(body: ResponsesRequestBody): void {
     throw Errors.invalidRequest(
       'background is not supported: the gateway answers a response in the request, stream: true sends it as it is made',
     );
+}
+
+/**
+ * The files a code_interpreter tool names must be the key's workspace's, as
+ * the files API has them: another workspace's is as absent as a missing one,
+ * a 404 naming the field, before any upstream call.
+ */
+async function checkContainerFiles(db: Kysely<Database>, workspaceId: string, body: ResponsesRequestBody): Promise<void> {
+  for (const [index, tool] of (body.tools ?? []).entries()) {
+    if (tool.type !== 'code_interpreter') continue;
+    for (const [at, id] of containerFileIds(tool).entries())
+      if (!(await findFile(db, workspaceId, id))) throw Errors.notFound(`tools[${index}].container.file_ids[${at}]: file ${id}`);
+  }
 }
 
 /**
@@ -43,6 +59,7 @@ export function responsesRoutes(services: ChatServices & { auth: Authenticator; 
         services.shutdown.hold(async () => {
           const body = request.body;
           checkStateless(body);
+          await checkContainerFiles(services.db, callerKey(request).workspace_id, body);
           const { run, signal, presetApplied, planned } = await admitChat(services, request, reply, chatBodyOf(body), {
             fusionRoute: 'POST /chat/completions',
           });

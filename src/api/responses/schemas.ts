@@ -84,9 +84,13 @@ const FunctionTool = Type.Object({
   strict: Type.Optional(Nullable(Type.Boolean())),
 });
 
+/** The files a code_interpreter's new container starts with, at most. */
+const MAX_CONTAINER_FILE_IDS = 20;
+
 /**
  * OpenAI's code interpreter tool, run by the gateway (`service:code_interpreter`): `container` is
- * "auto" ({"type": "auto"} too: a new container for the request) or the id of one of the workspace's.
+ * "auto" ({"type": "auto"} too: a new container for the request, with the workspace's files
+ * `file_ids` names copied in) or the id of one of the workspace's.
  */
 const CodeInterpreterTool = Type.Object({
   type: Type.Literal('code_interpreter'),
@@ -94,7 +98,7 @@ const CodeInterpreterTool = Type.Object({
     Type.String({ minLength: 1, maxLength: 64 }),
     Type.Object({
       type: Type.Literal('auto'),
-      file_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 0 })),
+      file_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_CONTAINER_FILE_IDS })),
       memory_limit: Type.Optional(Nullable(Type.String())),
     }),
   ]),

@@ -18,15 +18,32 @@ export const containerSetting = (config: object): string | undefined => {
   return typeof container === 'string' && container !== 'auto' ? container : undefined;
 };
 
-/** The container a call runs in: the one the entry names, else the request's own, made at its first call. */
+/** A `service:code_interpreter` entry's `file_ids`: the workspace's files copied into the request's new container. */
+export const fileIdsSetting = (config: object): string[] => {
+  const { file_ids: ids } = config as { file_ids?: unknown };
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+};
+
+/**
+ * The container a call runs in: the one the entry names, else the request's
+ * own, made at its first call with the entry's files copied in.
+ */
 async function containerFor(containers: Containers, billing: ToolBilling, context: ToolContext): Promise<ContainerRow> {
   const kept = context.state.get(NAME) as ContainerRow | undefined;
   if (kept) return kept;
   const named = containerSetting(context.config);
-  const container = named
-    ? await containers.find(billing.workspaceId, named)
-    : await containers.create({ organizationId: billing.organizationId, workspaceId: billing.workspaceId, keyHash: billing.keyHash });
-  if (!container) throw new Error(`container ${named} is not one of this workspace's containers`);
+  if (named) {
+    const container = await containers.find(billing.workspaceId, named);
+    if (!container) throw new Error(`container ${named} is not one of this workspace's containers`);
+    return container;
+  }
+  const container = await containers.create({
+    organizationId: billing.organizationId,
+    workspaceId: billing.workspaceId,
+    keyHash: billing.keyHash,
+  });
+  const fileIds = fileIdsSetting(context.config);
+  if (fileIds.length > 0) await containers.copyIn(container, fileIds);
   return container;
 }
 
