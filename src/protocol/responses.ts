@@ -71,7 +71,8 @@ export type ResponsesInputItem =
   | ResponsesMessageItem
   | ResponsesFunctionCallItem
   | ResponsesFunctionCallOutputItem
-  | ResponsesReasoningItem;
+  | ResponsesReasoningItem
+  | ResponsesCodeInterpreterCall;
 
 export interface ResponsesFunctionTool {
   type: 'function';

@@ -10,6 +10,10 @@ export const CODE_INTERPRETER_OUTPUTS = 'code_interpreter_call.outputs';
 export const includesCodeOutputs = (request: Pick<ResponsesRequest, 'include'>): boolean =>
   request.include?.includes(CODE_INTERPRETER_OUTPUTS) ?? false;
 
+/** Whether a request's input has the gateway's earlier code runs: no upstream knows them, so it goes upstream as chat (as its messages). */
+export const carriesCodeRuns = (request: Pick<ResponsesRequest, 'input'>): boolean =>
+  Array.isArray(request.input) && request.input.some((item) => item.type === 'code_interpreter_call');
+
 /** The code the model sent in a call's arguments, or null when they hold none. */
 function codeOf(args: string): string | null {
   try {

@@ -232,6 +232,14 @@ describe.runIf(runs).each(testEngines)('containers on $name', (engine) => {
       outputs: [{ type: 'logs', logs: 'out\nerr\n' }],
     });
     expect(await children(response.id)).toHaveLength(1);
+
+    // The conversation goes on with the answer's items sent back (the gateway keeps none): the model reads what the run printed.
+    const next = await openai.responses.create({
+      model: 'sim/fast',
+      input: [response.output[0] as OpenAI.Responses.ResponseCodeInterpreterToolCall],
+    });
+    expect(next.output_text).toContain('The tool said');
+    expect(next.output_text).toContain('out');
   });
 
   it('copies the workspace’s files that file_ids names into the new container, and refuses another workspace’s (404 naming the field)', async () => {

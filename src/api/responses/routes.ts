@@ -7,6 +7,7 @@ import { Errors } from '../../http/errors.js';
 import { SHUTTING_DOWN, type Shutdown } from '../../http/shutdown.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import type { ResponsesRequest } from '../../protocol/responses.js';
+import { carriesCodeRuns } from '../../responses/code-interpreter-call.js';
 import { completeResponses } from '../../responses/complete-responses.js';
 import { streamResponses } from '../../responses/stream-responses.js';
 import { findFile } from '../../store/repositories/files.js';
@@ -64,11 +65,12 @@ export function responsesRoutes(services: ChatServices & { auth: Authenticator; 
             fusionRoute: 'POST /chat/completions',
           });
           // The client's own body goes upstream natively only while it is all the run asks: what a preset or a plugin changed is in the chat request alone,
-          // and the gateway's own server tools (code_interpreter) run in the chat loop.
+          // and the gateway's own server tools (code_interpreter) run in the chat loop, whose earlier runs only the gateway knows.
           const call = {
             run,
             body: body as ResponsesRequest,
-            native: !presetApplied && run.request === planned && !run.request.server_tools?.length,
+            native:
+              !presetApplied && run.request === planned && !run.request.server_tools?.length && !carriesCodeRuns(body as ResponsesRequest),
           };
           try {
             if (!body.stream) {

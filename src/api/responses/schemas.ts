@@ -59,11 +59,22 @@ const ReasoningItem = Type.Object({
   status: Type.Optional(Type.String()),
 });
 
+/** An earlier answer's code run, sent back with the conversation (the gateway keeps none). */
+const CodeInterpreterCallItem = Type.Object({
+  type: Type.Literal('code_interpreter_call'),
+  id: Type.String({ minLength: 1 }),
+  status: Type.Optional(Type.String()),
+  code: Nullable(Type.String()),
+  container_id: Type.Optional(Type.String()),
+  outputs: Type.Optional(Nullable(Type.Array(Type.Object({ type: Type.String() })))),
+});
+
 const ITEM_TYPES: [string, TSchema][] = [
   ['message', MessageItem],
   ['function_call', FunctionCallItem],
   ['function_call_output', FunctionCallOutputItem],
   ['reasoning', ReasoningItem],
+  ['code_interpreter_call', CodeInterpreterCallItem],
 ];
 
 /** An input item, told apart by `type`; a message may leave it out (OpenAI's EasyInputMessage). */
