@@ -109,7 +109,12 @@ export class Containers {
     return SANDBOX_UID_BASE + (createHash('sha256').update(id).digest().readUInt32BE(0) % SANDBOX_UID_SPAN);
   }
 
-  async create(owner: { organizationId: string; workspaceId: string; keyHash: string | null }, name?: string): Promise<ContainerRow> {
+  /** A new container of the workspace, starting with the workspace's files `fileIds` names (copyIn); none is left when they cannot be copied. */
+  async create(
+    owner: { organizationId: string; workspaceId: string; keyHash: string | null },
+    name?: string,
+    fileIds: readonly string[] = [],
+  ): Promise<ContainerRow> {
     await this.requireAvailable();
     const now = this.options.clock().toISOString();
     const id = newContainerId();
@@ -134,6 +139,13 @@ export class Containers {
       await rm(dir, { recursive: true, force: true });
       throw error;
     }
+    try {
+      if (fileIds.length > 0) await this.copyIn(row, fileIds);
+    } catch (error) {
+      await deleteContainerById(this.options.db, id);
+      await this.discard(id);
+      throw error;
+    }
     return row;
   }
 
@@ -144,7 +156,7 @@ export class Containers {
    * which nothing is copied (413). A file of another workspace is as absent
    * as a missing one (404). A link the code made is never followed.
    */
-  async copyIn(container: ContainerRow, fileIds: readonly string[]): Promise<void> {
+  private async copyIn(container: ContainerRow, fileIds: readonly string[]): Promise<void> {
     const { db, workspaceQuotaBytes: quota } = this.options;
     const files: FileRow[] = [];
     for (const id of fileIds) {

@@ -271,6 +271,26 @@ describe.runIf(runs).each(testEngines)('containers on $name', (engine) => {
     const files = (await as(alphaKey, 'GET', `/containers/${call.container_id}/files`)).body.data;
     expect(files).toEqual([expect.objectContaining({ path: '/mnt/data/data.csv', bytes: 8, source: 'user' })]);
   });
+
+  it('copies nothing past the workspace’s quota: the model is told, the code does not run and no container is left', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['z'.repeat(3000)], { type: 'text/plain' }), 'big.txt');
+    const upload = await fetch(`${gw.baseUrl}/files`, { method: 'POST', headers: { authorization: `Bearer ${alphaKey}` }, body: form });
+    const { id } = (await upload.json()) as { id: string };
+    const before = (await as(alphaKey, 'GET', '/containers')).body.data.length;
+    const answer = await as(alphaKey, 'POST', '/responses', {
+      model: 'sim/fast',
+      input: "Use code_interpreter:\n```python\nprint(len(open('big.txt').read()))\n```",
+      tools: [{ type: 'code_interpreter', container: { type: 'auto', file_ids: [id] } }],
+      include: ['code_interpreter_call.outputs'],
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.output[0]).toMatchObject({ type: 'code_interpreter_call', status: 'failed', outputs: [] });
+    expect(answer.body.output[0]).not.toHaveProperty('container_id');
+    expect(answer.body.output[1].content[0].text).toContain('Storage quota exceeded');
+    expect((await as(alphaKey, 'GET', '/containers')).body.data).toHaveLength(before);
+    expect(await children(answer.body.id)).toEqual([]);
+  });
 });
 
 describe.each(testEngines.slice(0, 1))('containers without bubblewrap on $name', (engine) => {

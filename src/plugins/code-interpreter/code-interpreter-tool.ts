@@ -37,14 +37,8 @@ async function containerFor(containers: Containers, billing: ToolBilling, contex
     if (!container) throw new Error(`container ${named} is not one of this workspace's containers`);
     return container;
   }
-  const container = await containers.create({
-    organizationId: billing.organizationId,
-    workspaceId: billing.workspaceId,
-    keyHash: billing.keyHash,
-  });
-  const fileIds = fileIdsSetting(context.config);
-  if (fileIds.length > 0) await containers.copyIn(container, fileIds);
-  return container;
+  const owner = { organizationId: billing.organizationId, workspaceId: billing.workspaceId, keyHash: billing.keyHash };
+  return containers.create(owner, undefined, fileIdsSetting(context.config));
 }
 
 /**
