@@ -18,6 +18,7 @@ import { serverToolsOf, withLoopEntry } from './complete-chat.js';
 import { AnswerText } from './estimate-tokens.js';
 import { StreamedText } from './generation-content.js';
 import { nativeMessagesOf } from './native-messages.js';
+import { replay } from './replay.js';
 import type { ChatRun, RoutedRequest, Run } from './run.js';
 import { runAttempts } from './run-attempts.js';
 import type { ChatServices } from './run-services.js';
@@ -40,15 +41,6 @@ interface OpenedStream {
   upstreamBody: unknown;
   /** Set by a server-tool loop when its last step ends. */
   loop: { end?: StreamedLoopEnd };
-}
-
-/** The iterator again, starting with the result already taken from it. */
-export function replay<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncIterator<T> {
-  let taken = false;
-  return {
-    next: () => (taken ? rest.next() : ((taken = true), Promise.resolve(first))),
-    return: async (value?: unknown) => (await rest.return?.(value)) ?? { done: true, value: undefined },
-  };
 }
 
 /** Each chunk as a piece to relay. */

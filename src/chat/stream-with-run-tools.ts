@@ -4,10 +4,10 @@ import { type ServerToolRun, ToolLoop } from '../plugins/server-tools/tool-loop.
 import type { ChatCompletionChunk, ChatRequest } from '../protocol/chat.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import { serverToolsOf, toolLoopOptions } from './complete-chat.js';
+import { replay } from './replay.js';
 import { holdForNextCall } from './reserve-chat-run.js';
 import type { ChatRun } from './run.js';
 import type { ChatServices } from './run-services.js';
-import { replay } from './stream-chat.js';
 
 /** An attempt's stream once its first chunk is in hand. */
 export interface OpenedChatStream<T> {
