@@ -291,6 +291,37 @@ describe.runIf(runs).each(testEngines)('containers on $name', (engine) => {
     expect((await as(alphaKey, 'GET', '/containers')).body.data).toHaveLength(before);
     expect(await children(answer.body.id)).toEqual([]);
   });
+
+  it('takes file_ids on chat’s service:code_interpreter entry too, each the workspace’s (404 naming the field), with a new container only', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['7'], { type: 'text/plain' }), 'seven.txt');
+    const upload = await fetch(`${gw.baseUrl}/files`, { method: 'POST', headers: { authorization: `Bearer ${betaKey}` }, body: form });
+    const { id } = (await upload.json()) as { id: string };
+    const program = "Use code_interpreter:\n```python\nprint(int(open('seven.txt').read()) * 6)\n```";
+    const chat = (key: string, parameters: object) =>
+      as(key, 'POST', '/chat/completions', {
+        model: 'sim/fast',
+        messages: [{ role: 'user', content: program }],
+        tools: [
+          { type: 'function', function: { name: 'other' } },
+          { type: 'service:code_interpreter', parameters },
+        ],
+      });
+
+    const refused = await chat(alphaKey, { file_ids: [id] });
+    expect(refused.status).toBe(404);
+    expect(refused.body.error.message).toContain('tools[1].parameters.file_ids[0]');
+    const named = await chat(betaKey, { container: 'cntr_someone', file_ids: [id] });
+    expect(named.status).toBe(400);
+    expect(named.body.error.message).toContain('file_ids with container "auto" only');
+
+    const answer = await chat(betaKey, { file_ids: [id] });
+    expect(answer.status).toBe(200);
+    const [run] = await children(answer.body.id);
+    expect(answer.body.choices[0].message.content).toContain('42');
+    const files = (await as(betaKey, 'GET', `/containers/${JSON.parse(run!.routing!).container_id}/files`)).body.data;
+    expect(files).toEqual([expect.objectContaining({ path: '/mnt/data/seven.txt', source: 'user' })]);
+  });
 });
 
 describe.each(testEngines.slice(0, 1))('containers without bubblewrap on $name', (engine) => {

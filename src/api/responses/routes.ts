@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Kysely } from 'kysely';
 import type { ChatServices } from '../../chat/run-services.js';
 import { type Authenticator, callerKey } from '../../http/authenticate.js';
 import { writeStreamRefusal } from '../../http/error-envelope.js';
@@ -10,10 +9,9 @@ import type { ResponsesRequest } from '../../protocol/responses.js';
 import { carriesCodeRuns } from '../../responses/code-interpreter-call.js';
 import { completeResponses } from '../../responses/complete-responses.js';
 import { streamResponses } from '../../responses/stream-responses.js';
-import { findFile } from '../../store/repositories/files.js';
-import type { Database } from '../../store/schema.js';
 import { admitChat } from '../chat/admit-chat.js';
 import { ChatRequestHeaders } from '../chat/schemas.js';
+import { checkContainerFiles, type NamedFile } from '../containers/check-container-files.js';
 import { chatBodyOf, containerFileIds } from './chat-body.js';
 import { ResponsesRequestBody } from './schemas.js';
 
@@ -31,18 +29,13 @@ function checkStateless(body: ResponsesRequestBody): void {
     );
 }
 
-/**
- * The files a code_interpreter tool names must be the key's workspace's, as
- * the files API has them: another workspace's is as absent as a missing one,
- * a 404 naming the field, before any upstream call.
- */
-async function checkContainerFiles(db: Kysely<Database>, workspaceId: string, body: ResponsesRequestBody): Promise<void> {
-  for (const [index, tool] of (body.tools ?? []).entries()) {
-    if (tool.type !== 'code_interpreter') continue;
-    for (const [at, id] of containerFileIds(tool).entries())
-      if (!(await findFile(db, workspaceId, id))) throw Errors.notFound(`tools[${index}].container.file_ids[${at}]: file ${id}`);
-  }
-}
+/** The files the request's code_interpreter tools name, with their fields. */
+const namedFiles = (body: ResponsesRequestBody): NamedFile[] =>
+  (body.tools ?? []).flatMap((tool, index) =>
+    tool.type === 'code_interpreter'
+      ? containerFileIds(tool).map((id, at) => ({ field: `tools[${index}].container.file_ids[${at}]`, id }))
+      : [],
+  );
 
 /**
  * POST /responses, OpenAI's Responses API on every chat model. The body
@@ -60,7 +53,7 @@ export function responsesRoutes(services: ChatServices & { auth: Authenticator; 
         services.shutdown.hold(async () => {
           const body = request.body;
           checkStateless(body);
-          await checkContainerFiles(services.db, callerKey(request).workspace_id, body);
+          await checkContainerFiles(services.db, callerKey(request).workspace_id, namedFiles(body));
           const { run, signal, presetApplied, planned } = await admitChat(services, request, reply, chatBodyOf(body), {
             fusionRoute: 'POST /chat/completions',
           });

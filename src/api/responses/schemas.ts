@@ -3,6 +3,7 @@ import { Nullable, NullableStringEnum, StringEnum } from '../../http/schema-help
 import type { ResponsesInputItem } from '../../protocol/responses.js';
 import { Reasoning, TokenLimit } from '../chat/reasoning-schema.js';
 import { ChatRequestBody } from '../chat/schemas.js';
+import { ContainerFileIds } from '../chat/server-tool-schemas.js';
 import { JsonSchemaObject } from '../chat/tool-schemas.js';
 import { DiscriminatedUnion, TypeUnion } from '../chat/union-schemas.js';
 
@@ -95,9 +96,6 @@ const FunctionTool = Type.Object({
   strict: Type.Optional(Nullable(Type.Boolean())),
 });
 
-/** The files a code_interpreter's new container starts with, at most. */
-const MAX_CONTAINER_FILE_IDS = 20;
-
 /**
  * OpenAI's code interpreter tool, run by the gateway (`service:code_interpreter`): `container` is
  * "auto" ({"type": "auto"} too: a new container for the request, with the workspace's files
@@ -109,7 +107,7 @@ const CodeInterpreterTool = Type.Object({
     Type.String({ minLength: 1, maxLength: 64 }),
     Type.Object({
       type: Type.Literal('auto'),
-      file_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_CONTAINER_FILE_IDS })),
+      file_ids: Type.Optional(ContainerFileIds),
       memory_limit: Type.Optional(Nullable(Type.String())),
     }),
   ]),

@@ -66,7 +66,11 @@ export function codeInterpreterServerTool(containers: Containers, pricing: Conta
         },
       },
     }),
-    check() {
+    check(config) {
+      if (containerSetting(config) !== undefined && fileIdsSetting(config).length > 0)
+        throw Errors.invalidRequest(
+          'tools: a service:code_interpreter entry takes file_ids with container "auto" only: they start a new container',
+        );
       const why = containers.knownUnavailable();
       if (why !== undefined) throw Errors.containersUnavailable(why);
     },
