@@ -291,6 +291,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sandbox: new Sandbox(containerSettings.programs, containerSettings.limits),
     directory: containerSettings.directory,
     workspaceQuotaBytes: files.workspaceQuotaBytes,
+    fileStorage: files.storage,
   });
   // Whether code can run here is found before the first request, so that a code_interpreter request is refused (503) before any upstream call.
   app.addHook('onReady', async () => void (await containers.unavailable()));

@@ -2,7 +2,7 @@ import { computeCost } from '../accounting/compute-cost.js';
 import type { Endpoint } from '../catalog/types.js';
 import type { PipelineEntry } from '../plugins/pipeline-entry.js';
 import { stopConditions } from '../plugins/server-tools/stop-conditions.js';
-import { completeWithServerTools, type ToolLoopOptions } from '../plugins/server-tools/tool-loop.js';
+import { completeWithServerTools, type ServerToolRun, type ToolLoopOptions } from '../plugins/server-tools/tool-loop.js';
 import type { ChatCompletion, Usage } from '../protocol/chat.js';
 import type { MessagesResponse } from '../protocol/messages.js';
 import type { Attempt } from '../routing/plan-attempts.js';
@@ -23,6 +23,10 @@ import { toolBilling } from './tool-billing.js';
 export const serverToolsOf = (services: ChatServices, run: ChatRun) =>
   services.pipeline.serverTools.active(run.plugins ?? new Map(), run.request.server_tools);
 
+/** The run as recorded: with its server-tool loop's pipeline entry, when it had one. */
+export const withLoopEntry = (run: ChatRun, entry: PipelineEntry | undefined): ChatRun =>
+  entry ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), entry] } } : run;
+
 /** The server-tool loop's options for one attempt: stop conditions, prices for max_cost, inner calls and tools' own work linked to the run. */
 export function toolLoopOptions(services: ChatServices, run: ChatRun, attempt: Attempt<Endpoint>, signal: AbortSignal): ToolLoopOptions {
   return {
@@ -38,7 +42,8 @@ export function toolLoopOptions(services: ChatServices, run: ChatRun, attempt: A
 /**
  * One attempt's completion, running the server tools the model calls when
  * the run has some (chat's and Responses' alike): each further call of the
- * loop is held for first, on top of what the calls so far cost.
+ * loop is held for first, on top of what the calls so far cost. `runs` are
+ * the tools' calls with their results.
  */
 export async function completeWithRunTools(
   services: ChatServices,
@@ -46,7 +51,7 @@ export async function completeWithRunTools(
   attempt: Attempt<Endpoint>,
   complete: (request: ChatRun['request']) => Promise<ChatCompletion>,
   signal: AbortSignal,
-): Promise<{ result: ChatCompletion; entry?: PipelineEntry; innerCost: number }> {
+): Promise<{ result: ChatCompletion; entry?: PipelineEntry; innerCost: number; runs?: readonly ServerToolRun[] }> {
   const serverTools = serverToolsOf(services, run);
   if (serverTools.length === 0) return { result: await complete(run.request), innerCost: 0 };
   let spent: Usage | undefined;
@@ -105,10 +110,7 @@ export function completeChatRun(
       return completeWithRunTools(services, run, attempt, complete, signal);
     },
     async ({ result, attempt, outcomes }) => {
-      const withTools: ChatRun = result.entry
-        ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), result.entry] } }
-        : run;
-      const { completion, run: finished } = services.pipeline.finishChat(withTools, result.result);
+      const { completion, run: finished } = services.pipeline.finishChat(withLoopEntry(run, result.entry), result.result);
       const choice = completion.choices[0];
       // The upstream's figures are checked against what it answered, before the post-response stages changed it.
       const checked = await checkChatUsage(result.result.usage, run.request, attempt.endpoint, answerTextOf(result.result));

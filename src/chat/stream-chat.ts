@@ -4,8 +4,7 @@ import type { Endpoint } from '../catalog/types.js';
 import { Errors } from '../http/errors.js';
 import { SHUTTING_DOWN } from '../http/shutdown.js';
 import type { SseWriter } from '../http/sse-writer.js';
-import { type StreamedLoopEnd, streamWithServerTools } from '../plugins/server-tools/stream-tool-loop.js';
-import { ToolLoop } from '../plugins/server-tools/tool-loop.js';
+import type { StreamedLoopEnd } from '../plugins/server-tools/stream-tool-loop.js';
 import { urlCitations } from '../plugins/web/url-citations.js';
 import type { ChatCompletionChunk, ChatRequest, FinishReason, Usage } from '../protocol/chat.js';
 import { type GatewayError, isGatewayError } from '../protocol/gateway-error.js';
@@ -15,11 +14,11 @@ import type { Attempt } from '../routing/plan-attempts.js';
 import { adapterFor } from './adapter-for.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
 import { checkChatUsage } from './check-chat-usage.js';
-import { serverToolsOf, toolLoopOptions } from './complete-chat.js';
+import { serverToolsOf, withLoopEntry } from './complete-chat.js';
 import { AnswerText } from './estimate-tokens.js';
 import { StreamedText } from './generation-content.js';
 import { nativeMessagesOf } from './native-messages.js';
-import { holdForNextCall } from './reserve-chat-run.js';
+import { replay } from './replay.js';
 import type { ChatRun, RoutedRequest, Run } from './run.js';
 import { runAttempts } from './run-attempts.js';
 import type { ChatServices } from './run-services.js';
@@ -27,6 +26,7 @@ import { attemptOptions, failRun, noteServed } from './serve-run.js';
 import { serviceMetadata } from './service-metadata.js';
 import { type RunEnd, runError, settleRun } from './settle-run.js';
 import { chatChunksOutput, type StreamIdentity, type StreamOutput } from './stream-output.js';
+import { streamWithRunTools } from './stream-with-run-tools.js';
 import { withWebSearches } from './sum-usage.js';
 
 /** One piece of a stream: a canonical chunk, and from an untranslated Messages stream the event it was read from. */
@@ -41,15 +41,6 @@ interface OpenedStream {
   upstreamBody: unknown;
   /** Set by a server-tool loop when its last step ends. */
   loop: { end?: StreamedLoopEnd };
-}
-
-/** The iterator again, starting with the result already taken from it. */
-export function replay<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncIterator<T> {
-  let taken = false;
-  return {
-    next: () => (taken ? rest.next() : ((taken = true), Promise.resolve(first))),
-    return: async (value?: unknown) => (await rest.return?.(value)) ?? { done: true, value: undefined },
-  };
 }
 
 /** Each chunk as a piece to relay. */
@@ -177,25 +168,11 @@ export async function streamChat(
         }
         const open = async (request: ChatRequest) =>
           (await adapter.stream(request, target, { signal, endUserId: run.endUserId }))[Symbol.asyncIterator]();
-        const loop =
-          serverTools.length > 0 ? new ToolLoop(run.request, serverTools, toolLoopOptions(services, run, attempt, signal)) : undefined;
-        const request = loop ? loop.nextRequest() : run.request;
-        const iterator = await open(request);
-        // The first chunk before anything reaches the client: until then a failure can still fall back.
-        const first = await iterator.next();
+        const { chunks, request, loop } = await streamWithRunTools(services, run, attempt, open, signal);
         const upstreamBody = run.request.debug?.echo_upstream_body
           ? adapter.buildRequestBody(request, target, { stream: true, endUserId: run.endUserId })
           : undefined;
-        const state: OpenedStream['loop'] = {};
-        // Each further call of the loop is held for first, on top of what the calls so far cost.
-        const openNext = async (next: ChatRequest) => {
-          await holdForNextCall(services, run, attempt, next, loop?.usage());
-          return open(next);
-        };
-        const chunks = loop
-          ? streamWithServerTools(loop, replay(first, iterator), openNext, (end) => (state.end = end))
-          : replay(first, iterator);
-        return { chunks: relayed(chunks), upstreamBody, loop: state };
+        return { chunks: relayed(chunks), upstreamBody, loop };
       }),
     );
   } catch (error) {
@@ -222,8 +199,7 @@ async function relay(
   // The answer's text, kept only for a run that stores its content.
   const text = run.storedInput ? new StreamedText() : undefined;
   // The run as recorded: with the server-tool loop's entry once it ended.
-  const finished = (): ChatRun =>
-    loop.end ? { ...run, routing: { ...run.routing, pipeline: [...(run.routing.pipeline ?? []), loop.end.entry] } } : run;
+  const finished = (): ChatRun => withLoopEntry(run, loop.end?.entry);
   // What inner calls (fusion's) cost on their own rows: part of this answer's cost.
   const innerCost = () => (loop.end?.innerCost ?? 0) + (run.innerCost ?? 0);
   const ttftMs = services.clock().getTime() - run.startedAt;

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { constants, type ReadStream } from 'node:fs';
 import { chown, mkdir, open, realpath, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
+import type { FileStorage } from '../files/storage/file-storage.js';
 import { Errors } from '../http/errors.js';
 import {
   type ContainerFileRow,
@@ -15,13 +17,14 @@ import {
   listContainerFiles,
   syncContainerFiles,
 } from '../store/repositories/containers.js';
-import { workspaceStorageUsed } from '../store/repositories/files.js';
+import { type FileRow, findFile, workspaceStorageUsed } from '../store/repositories/files.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import { newContainerId } from '../util/ids.js';
 import { CONTAINER_IDLE_DAYS } from './container-settings.js';
 import type { Sandbox, SandboxRun } from './sandbox/run-in-sandbox.js';
 import type { SandboxLimits } from './sandbox/sandbox-limits.js';
+import { treeOf } from './sandbox/work-tree.js';
 
 /** The host users containers run as when the gateway is root: one per container, drawn from this range. */
 const SANDBOX_UID_BASE = 200_000;
@@ -36,7 +39,15 @@ export interface ContainersOptions {
   directory: string;
   /** FILES_WORKSPACE_QUOTA_BYTES: a workspace's files and containers' files together. */
   workspaceQuotaBytes: number;
+  /** The files API's storage: a request's `file_ids` are copied from it into its container. */
+  fileStorage: FileStorage;
 }
+
+/** The name a copied file has in the work directory: its own, without any directory; its id when that leaves nothing. */
+const copiedName = (file: FileRow) => {
+  const name = basename(file.filename);
+  return name === '' || name === '.' || name === '..' ? file.id : name;
+};
 
 const isRoot = () => process.getuid?.() === 0;
 
@@ -98,7 +109,12 @@ export class Containers {
     return SANDBOX_UID_BASE + (createHash('sha256').update(id).digest().readUInt32BE(0) % SANDBOX_UID_SPAN);
   }
 
-  async create(owner: { organizationId: string; workspaceId: string; keyHash: string | null }, name?: string): Promise<ContainerRow> {
+  /** A new container of the workspace, starting with the workspace's files `fileIds` names (copyIn); none is left when they cannot be copied. */
+  async create(
+    owner: { organizationId: string; workspaceId: string; keyHash: string | null },
+    name?: string,
+    fileIds: readonly string[] = [],
+  ): Promise<ContainerRow> {
     await this.requireAvailable();
     const now = this.options.clock().toISOString();
     const id = newContainerId();
@@ -123,7 +139,43 @@ export class Containers {
       await rm(dir, { recursive: true, force: true });
       throw error;
     }
+    try {
+      if (fileIds.length > 0) await this.copyIn(row, fileIds);
+    } catch (error) {
+      await deleteContainerById(this.options.db, id);
+      await this.discard(id);
+      throw error;
+    }
     return row;
+  }
+
+  /**
+   * Copies files of the container's workspace (the files API's, by id) into
+   * its work directory, where its code finds them, recorded as the user's
+   * (`source: user`); their bytes count toward the workspace's quota, past
+   * which nothing is copied (413). A file of another workspace is as absent
+   * as a missing one (404). A link the code made is never followed.
+   */
+  private async copyIn(container: ContainerRow, fileIds: readonly string[]): Promise<void> {
+    const { db, workspaceQuotaBytes: quota } = this.options;
+    const files: FileRow[] = [];
+    for (const id of fileIds) {
+      const file = await findFile(db, container.workspace_id, id);
+      if (!file) throw Errors.notFound(`File ${id}`);
+      files.push(file);
+    }
+    const used = await workspaceStorageUsed(db, container.workspace_id);
+    if (used + files.reduce((sum, file) => sum + file.size_bytes, 0) > quota)
+      throw Errors.storageQuotaExceeded({ quota_bytes: quota, used_bytes: used }, quota, used);
+    const dir = this.workDir(container.id);
+    const uid = this.uidOf(container.id);
+    for (const file of files) {
+      const path = join(dir, copiedName(file));
+      const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+      await pipeline(this.options.fileStorage.read(file.id), handle.createWriteStream());
+      if (uid !== undefined) await chown(path, uid, uid);
+    }
+    await syncContainerFiles(db, container, await treeOf(dir), this.options.clock().toISOString(), 'user');
   }
 
   /** Forgets a container whose row is gone: its work directory goes. */

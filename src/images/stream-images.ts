@@ -1,10 +1,11 @@
 import { computeCost } from '../accounting/compute-cost.js';
 import type { Endpoint } from '../catalog/types.js';
 import { adapterFor } from '../chat/adapter-for.js';
+import { replay } from '../chat/replay.js';
 import { type AttemptsResult, runAttempts } from '../chat/run-attempts.js';
 import { attemptOptions, noteServed } from '../chat/serve-run.js';
 import { type RunEnd, runError, settleRun } from '../chat/settle-run.js';
-import { failUnservedStream, replay, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
+import { failUnservedStream, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import type { ImageStreamEvent, UpstreamImages } from '../protocol/images.js';
 import { UpstreamError } from '../protocol/upstream.js';

@@ -71,7 +71,8 @@ export type ResponsesInputItem =
   | ResponsesMessageItem
   | ResponsesFunctionCallItem
   | ResponsesFunctionCallOutputItem
-  | ResponsesReasoningItem;
+  | ResponsesReasoningItem
+  | ResponsesCodeInterpreterCall;
 
 export interface ResponsesFunctionTool {
   type: 'function';
@@ -124,10 +125,22 @@ export interface ResponsesMessageOutput {
   status: 'in_progress' | 'completed' | 'incomplete';
   content: (ResponsesOutputText | ResponsesRefusal)[];
 }
+/** A code run of the gateway's code_interpreter tool (OpenAI's ResponseCodeInterpreterToolCall). */
+export interface ResponsesCodeInterpreterCall {
+  type: 'code_interpreter_call';
+  id: string;
+  status: 'in_progress' | 'completed' | 'incomplete' | 'interpreting' | 'failed';
+  code: string | null;
+  /** Absent while the call's container is not known yet (a new one is made at the request's first run). */
+  container_id?: string;
+  /** What it printed, when the request's `include` asks for `code_interpreter_call.outputs`; else null. */
+  outputs: { type: 'logs'; logs: string }[] | null;
+}
 export type ResponsesOutputItem =
   | ResponsesMessageOutput
   | (ResponsesFunctionCallItem & { id: string; status: string })
-  | ResponsesReasoningItem;
+  | ResponsesReasoningItem
+  | ResponsesCodeInterpreterCall;
 
 export interface ResponsesUsage {
   input_tokens: number;

@@ -1,6 +1,6 @@
 import { adapterFor } from '../chat/adapter-for.js';
 import { answerTextOf, checkChatUsage } from '../chat/check-chat-usage.js';
-import { completeWithRunTools } from '../chat/complete-chat.js';
+import { completeWithRunTools, withLoopEntry } from '../chat/complete-chat.js';
 import type { AnswerText } from '../chat/estimate-tokens.js';
 import type { ChatRun } from '../chat/run.js';
 import type { ChatServices } from '../chat/run-services.js';
@@ -8,10 +8,12 @@ import { serveRun } from '../chat/serve-run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
 import { settleRun } from '../chat/settle-run.js';
 import { withWebSearches } from '../chat/sum-usage.js';
+import type { PipelineEntry } from '../plugins/pipeline-entry.js';
 import type { FinishReason, Usage } from '../protocol/chat.js';
 import type { ResponseObject, ResponsesRequest } from '../protocol/responses.js';
 import { UpstreamError } from '../protocol/upstream.js';
 import { convertOpenAIResponsesUsage } from '../providers/openai/convert-openai-responses-usage.js';
+import { includesCodeOutputs, withCodeRuns } from './code-interpreter-call.js';
 import { convertChatCompletionToResponse, responseShell, responsesUsage } from './convert-chat-to-response.js';
 import { ownResponse } from './own-response.js';
 import { answerTextOfResponse, generatedTextOf, newItemId, responseFinishReason } from './read-response.js';
@@ -34,6 +36,8 @@ interface Answered {
   serviceTier: string | null;
   /** What the server tools' own rows cost (code runs): part of the answer's cost. */
   innerCost: number;
+  /** The server-tool loop's pipeline entry, when the run had one. */
+  entry?: PipelineEntry;
 }
 
 /**
@@ -78,29 +82,35 @@ export function completeResponses(
           innerCost: 0,
         };
       }
-      const { result: completion, innerCost } = await completeWithRunTools(
-        services,
-        run,
-        attempt,
-        (request) => adapter.complete(request, target, context),
-        signal,
-      );
+      const {
+        result: completion,
+        innerCost,
+        entry,
+        runs = [],
+      } = await completeWithRunTools(services, run, attempt, (request) => adapter.complete(request, target, context), signal);
       const now = Math.floor(services.clock().getTime() / 1000);
       const shell = responseShell(body, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
       return {
-        response: convertChatCompletionToResponse(completion, shell, newItemId, now),
+        response: withCodeRuns(
+          convertChatCompletionToResponse(completion, shell, newItemId, now),
+          runs,
+          newItemId,
+          includesCodeOutputs(body),
+        ),
         usage: completion.usage,
         answer: answerTextOf(completion),
         finishReason: completion.choices[0]?.finish_reason ?? null,
         upstreamId: completion.id,
         serviceTier: completion.service_tier ?? null,
         innerCost,
+        ...(entry ? { entry } : {}),
       };
     },
     async ({ result, attempt, outcomes }) => {
       const checked = await checkChatUsage(result.usage, run.request, attempt.endpoint, result.answer);
       const usage = withWebSearches(checked.usage, run.webSearches);
-      const { cost } = await settleRun(services, run, {
+      const finished = withLoopEntry(run, result.entry);
+      const { cost } = await settleRun(services, finished, {
         status: 'success',
         streamed: false,
         attempt,
@@ -115,7 +125,7 @@ export function completeResponses(
       return {
         ...ownResponse(result.response, { id: run.id, model: attempt.modelId }, body),
         usage: { ...responsesUsage(usage), cost: cost + result.innerCost + (run.innerCost ?? 0) },
-        ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...run.routing, attempts: outcomes }) } : {}),
+        ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...finished.routing, attempts: outcomes }) } : {}),
       };
     },
   );

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionChunk } from '../protocol/chat.js';
+import type { ServerToolRun } from '../plugins/server-tools/tool-loop.js';
+import type { ChatCompletionChunk, ToolCall } from '../protocol/chat.js';
 import { ChatChunksToResponseEvents } from './convert-chat-chunks-to-response-events.js';
 import { type ItemIds, responseShell } from './convert-chat-to-response.js';
 
@@ -28,7 +29,57 @@ function run(chunks: ChatCompletionChunk[]) {
   return { events, converter };
 }
 
+const codeCall: ToolCall = { id: 'call_1', type: 'function', function: { name: 'code_interpreter', arguments: '{"code":"print(42)"}' } };
+const ran: ServerToolRun = { call: codeCall, result: { content: '{}', data: { container_id: 'cntr_1', exit_code: 0 }, logs: '42\n' } };
+
 describe('ChatChunksToResponseEvents', () => {
+  it('shows a code run between the model’s steps: its text closed, the call’s events in OpenAI’s order, then a new message', () => {
+    const converter = new ChatChunksToResponseEvents(shell, counter(), true);
+    const events = [
+      ...converter.start(),
+      ...converter.push(chunk({ role: 'assistant', content: 'Running it.' })),
+      ...converter.tool({ call: codeCall }),
+      ...converter.tool(ran),
+      ...converter.push(chunk({ content: 'It printed 42.' })),
+      ...converter.push(chunk({}, 'stop')),
+      ...converter.finish(101),
+    ];
+    const types = events.map((e) => e.type);
+    expect(types.slice(types.indexOf('response.output_item.done') + 1, types.lastIndexOf('response.output_item.added'))).toEqual([
+      'response.output_item.added',
+      'response.code_interpreter_call.in_progress',
+      'response.code_interpreter_call_code.delta',
+      'response.code_interpreter_call_code.done',
+      'response.code_interpreter_call.interpreting',
+      'response.code_interpreter_call.completed',
+      'response.output_item.done',
+    ]);
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    const added = events.find((e) => e.type === 'response.output_item.added' && e.output_index === 1);
+    expect(added?.item).toEqual({ type: 'code_interpreter_call', id: 'ci_2', status: 'in_progress', code: '', outputs: null });
+    expect(events.find((e) => e.type === 'response.code_interpreter_call_code.delta')).toMatchObject({
+      item_id: 'ci_2',
+      output_index: 1,
+      delta: 'print(42)',
+    });
+    const final = events.at(-1)?.response;
+    expect(final?.output.map((item) => item.type)).toEqual(['message', 'code_interpreter_call', 'message']);
+    expect(final?.output[1]).toEqual({
+      type: 'code_interpreter_call',
+      id: 'ci_2',
+      status: 'completed',
+      code: 'print(42)',
+      container_id: 'cntr_1',
+      outputs: [{ type: 'logs', logs: '42\n' }],
+    });
+  });
+
+  it('shows no other server tool’s calls', () => {
+    const converter = new ChatChunksToResponseEvents(shell, counter());
+    const search: ToolCall = { id: 'call_2', type: 'function', function: { name: 'web_search', arguments: '{}' } };
+    expect([...converter.tool({ call: search }), ...converter.tool({ call: search, result: { content: 'found' } })]).toEqual([]);
+  });
+
   it('streams text as a message item with its part, deltas and done events, numbered in order', () => {
     const { events } = run([
       chunk({ role: 'assistant', content: '' }),

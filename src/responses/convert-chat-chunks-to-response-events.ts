@@ -1,5 +1,7 @@
-import type { ChatCompletionChunk, FinishReason, Usage } from '../protocol/chat.js';
+import type { ServerToolRun } from '../plugins/server-tools/tool-loop.js';
+import type { ChatCompletionChunk, FinishReason, ToolCall, Usage } from '../protocol/chat.js';
 import type { ResponseObject, ResponseStreamEvent, ResponsesOutputItem } from '../protocol/responses.js';
+import { codeInterpreterCallItem, isCodeRun } from './code-interpreter-call.js';
 import { type ItemIds, responseEnding, responsesUsage } from './convert-chat-to-response.js';
 
 type OpenItem =
@@ -17,6 +19,8 @@ type OpenItem =
  * `response.incomplete` when the answer was cut). Every event carries the
  * next `sequence_number`; items their `output_index`, parts their
  * `content_index`. Refusal deltas have no place in a text part and are left out.
+ * The gateway's code runs (its server-tool loop's, pushed with `tool`) are
+ * code_interpreter_call items between the model's steps, in OpenAI's events.
  */
 export class ChatChunksToResponseEvents {
   private sequence = 0;
@@ -28,10 +32,14 @@ export class ChatChunksToResponseEvents {
   usage: Usage | undefined;
   /** The upstream's id of the answer, from its first chunk. */
   upstreamId: string | undefined;
+  /** The code runs under way: their item's id and place. */
+  private readonly running = new Map<ToolCall, { id: string; index: number }>();
 
   constructor(
     private readonly shell: ResponseObject,
     private readonly ids: ItemIds,
+    /** Whether code_interpreter_call items carry their outputs (the request's `include` asks). */
+    private readonly codeOutputs = false,
   ) {}
 
   private event(type: string, fields: Record<string, unknown>): ResponseStreamEvent {
@@ -88,6 +96,39 @@ export class ChatChunksToResponseEvents {
       events.push(this.event('response.function_call_arguments.delta', { item_id: item.id, output_index: item.index, delta: args }));
     }
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    return events;
+  }
+
+  /**
+   * The events of a server tool's call (a code run's; another tool's are not
+   * shown): before it runs, the open item closed and its code_interpreter_call
+   * item added, its code, and `interpreting`; once it ran, `completed` and the
+   * item done, with its status, container and outputs.
+   */
+  tool(run: ServerToolRun): ResponseStreamEvent[] {
+    const events: ResponseStreamEvent[] = [];
+    const started = this.running.get(run.call);
+    if (run.result && started) {
+      this.running.delete(run.call);
+      const done = codeInterpreterCallItem(run, started.id, this.codeOutputs);
+      const at = { item_id: started.id, output_index: started.index };
+      this.output.push(done);
+      events.push(this.event('response.code_interpreter_call.completed', at));
+      events.push(this.event('response.output_item.done', { output_index: started.index, item: done }));
+      return events;
+    }
+    if (run.result || !isCodeRun(run)) return events;
+    const item = codeInterpreterCallItem(run, this.ids('ci'), false);
+    this.close(events);
+    const index = this.output.length;
+    this.running.set(run.call, { id: item.id, index });
+    const at = { item_id: item.id, output_index: index };
+    const code = item.code ?? '';
+    events.push(this.event('response.output_item.added', { output_index: index, item: { ...item, code: '' } }));
+    events.push(this.event('response.code_interpreter_call.in_progress', at));
+    if (code !== '') events.push(this.event('response.code_interpreter_call_code.delta', { ...at, delta: code }));
+    events.push(this.event('response.code_interpreter_call_code.done', { ...at, code }));
+    events.push(this.event('response.code_interpreter_call.interpreting', at));
     return events;
   }
 

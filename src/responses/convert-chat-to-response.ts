@@ -1,8 +1,8 @@
 import type { ChatCompletion, FinishReason, Usage } from '../protocol/chat.js';
 import type { ResponseObject, ResponsesOutputItem, ResponsesRequest, ResponsesUsage } from '../protocol/responses.js';
 
-/** Item ids as the Responses API makes them: `msg_…`, `fc_…`, `rs_…` (passed in, so tests can fix them). */
-export type ItemIds = (prefix: 'msg' | 'fc' | 'rs') => string;
+/** Item ids as the Responses API makes them: `msg_…`, `fc_…`, `rs_…`, `ci_…` (passed in, so tests can fix them). */
+export type ItemIds = (prefix: 'msg' | 'fc' | 'rs' | 'ci') => string;
 
 /** Who answers: the response's id, the model named in it, and when it started (Unix seconds). */
 export interface ResponseIdentity {

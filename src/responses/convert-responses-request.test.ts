@@ -4,6 +4,35 @@ import type { ResponsesInputItem } from '../protocol/responses.js';
 import { convertResponsesInput, convertResponsesRequest, convertTextFormat } from './convert-responses-request.js';
 
 describe('convertResponsesInput', () => {
+  it('gives an earlier code run back to the model as its call of code_interpreter and what it printed', () => {
+    const messages = convertResponsesInput([
+      { role: 'user', content: 'compute' },
+      {
+        type: 'code_interpreter_call',
+        id: 'ci_1',
+        status: 'completed',
+        code: 'print(42)',
+        container_id: 'cntr_1',
+        outputs: [{ type: 'logs', logs: '42\n' }],
+      },
+      { type: 'code_interpreter_call', id: 'ci_2', status: 'failed', code: null, outputs: null },
+    ]);
+    expect(messages.slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'ci_1', type: 'function', function: { name: 'code_interpreter', arguments: '{"code":"print(42)"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'ci_1', content: '{"container_id":"cntr_1","status":"completed","logs":"42\\n"}' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'ci_2', type: 'function', function: { name: 'code_interpreter', arguments: '{"code":""}' } }],
+      },
+      { role: 'tool', tool_call_id: 'ci_2', content: '{"status":"failed"}' },
+    ]);
+  });
+
   it('gathers a run of function calls into one assistant turn, in order, however long the run', () => {
     const calls = Array.from(
       { length: 50_000 },

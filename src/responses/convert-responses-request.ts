@@ -1,3 +1,4 @@
+import { CODE_INTERPRETER } from '../plugins/code-interpreter/code-interpreter-tool.js';
 import type {
   AssistantMessage,
   ChatMessage,
@@ -10,6 +11,7 @@ import type {
   ToolChoice,
 } from '../protocol/chat.js';
 import type {
+  ResponsesCodeInterpreterCall,
   ResponsesInputContent,
   ResponsesInputItem,
   ResponsesRequest,
@@ -74,15 +76,24 @@ function assistantTurn(messages: ChatMessage[]): AssistantMessage {
   return turn;
 }
 
+/** What an earlier code run's tool message says: its container and what it printed (when the client kept its outputs). */
+const codeRunSeen = (item: ResponsesCodeInterpreterCall) => ({
+  ...(item.container_id !== undefined ? { container_id: item.container_id } : {}),
+  status: item.status,
+  ...(item.outputs ? { logs: item.outputs.flatMap((output) => (output.type === 'logs' ? [output.logs] : [])).join('') } : {}),
+});
+
 /**
  * The chat messages of a Responses input: `instructions` first as a system
  * message, a string input as one user message, and each item in order:
  * messages by role (input_image and input_file as chat's image and file
  * parts), consecutive `function_call` items as one assistant turn's
  * tool_calls (after the assistant's text, when it answered both), each
- * `function_call_output` as the tool message of its call_id. Reasoning items
- * are the model's own earlier thoughts, which chat has no field for: they are
- * left out.
+ * `function_call_output` as the tool message of its call_id, each
+ * `code_interpreter_call` (the gateway's earlier code run) as an assistant
+ * turn calling code_interpreter with its code and the tool message of what it
+ * printed, as the model saw it then. Reasoning items are the model's own
+ * earlier thoughts, which chat has no field for: they are left out.
  */
 export function convertResponsesInput(input: ResponsesRequest['input'], instructions?: string | null): ChatMessage[] {
   const messages: ChatMessage[] = [];
@@ -100,6 +111,14 @@ export function convertResponsesInput(input: ResponsesRequest['input'], instruct
     } else if (item.type === 'function_call_output') {
       const output = typeof item.output === 'string' ? item.output : textOf(item.output.map(contentPart));
       messages.push({ role: 'tool', tool_call_id: item.call_id, content: output });
+    } else if (item.type === 'code_interpreter_call') {
+      const call = {
+        id: item.id,
+        type: 'function' as const,
+        function: { name: CODE_INTERPRETER, arguments: JSON.stringify({ code: item.code ?? '' }) },
+      };
+      messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+      messages.push({ role: 'tool', tool_call_id: item.id, content: JSON.stringify(codeRunSeen(item)) });
     } else if (item.type === 'reasoning') {
     } else {
       const content = typeof item.content === 'string' ? item.content : item.content.map(contentPart);

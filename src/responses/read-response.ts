@@ -7,13 +7,16 @@ import { randomSlice } from '../util/ids.js';
 /** A fresh item id as the Responses API makes them (`msg_…`, `fc_…`, `rs_…`). */
 export const newItemId = (prefix: string): string => `${prefix}_${randomSlice(16).toString('hex')}`;
 
-/** The text of a Response's output, for the usage check: messages, reasoning, and function calls. */
+/** The text of a Response's output, for the usage check: messages, reasoning, function calls, and the code the model wrote for code_interpreter. */
 export function answerTextOfResponse(output: readonly ResponsesOutputItem[]): AnswerText {
   const answer = new AnswerText();
   for (const item of output) {
     if (item.type === 'message') for (const part of item.content) answer.add(part.type === 'output_text' ? part.text : part.refusal);
     else if (item.type === 'reasoning') for (const part of [...item.summary, ...(item.content ?? [])]) answer.add(part.text);
-    else {
+    else if (item.type === 'code_interpreter_call') {
+      answer.addPiece();
+      answer.add(item.code);
+    } else {
       answer.addPiece();
       answer.add(item.name);
       answer.add(item.arguments);

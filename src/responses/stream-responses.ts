@@ -3,21 +3,26 @@ import type { Endpoint } from '../catalog/types.js';
 import { adapterFor } from '../chat/adapter-for.js';
 import type { AttemptOutcome } from '../chat/attempt-outcome.js';
 import { checkChatUsage } from '../chat/check-chat-usage.js';
+import { withLoopEntry } from '../chat/complete-chat.js';
 import { AnswerText } from '../chat/estimate-tokens.js';
+import { replay } from '../chat/replay.js';
 import { runAttempts } from '../chat/run-attempts.js';
 import type { ChatServices } from '../chat/run-services.js';
 import { attemptOptions, noteServed } from '../chat/serve-run.js';
 import { serviceMetadata } from '../chat/service-metadata.js';
 import { type RunEnd, runError, settleRun } from '../chat/settle-run.js';
-import { failUnservedStream, replay, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
+import { failUnservedStream, startKeepAlive, streamBreak } from '../chat/stream-chat.js';
+import { streamWithRunTools } from '../chat/stream-with-run-tools.js';
 import { withWebSearches } from '../chat/sum-usage.js';
 import type { SseWriter } from '../http/sse-writer.js';
-import type { Usage } from '../protocol/chat.js';
+import type { StreamedLoopEnd } from '../plugins/server-tools/stream-tool-loop.js';
+import type { ChatRequest, Usage } from '../protocol/chat.js';
 import type { GatewayError } from '../protocol/gateway-error.js';
 import { type ResponseObject, type ResponseStreamEvent, TERMINAL_RESPONSE_EVENTS } from '../protocol/responses.js';
 import { UpstreamError } from '../protocol/upstream.js';
 import { convertOpenAIResponsesUsage } from '../providers/openai/convert-openai-responses-usage.js';
 import type { Attempt } from '../routing/plan-attempts.js';
+import { includesCodeOutputs } from './code-interpreter-call.js';
 import { orChat, type ResponsesCall } from './complete-responses.js';
 import { ChatChunksToResponseEvents } from './convert-chat-chunks-to-response-events.js';
 import { responseShell, responsesUsage } from './convert-chat-to-response.js';
@@ -31,6 +36,8 @@ interface OpenedEvents {
   usage(): Usage | undefined;
   /** The upstream's id of a translated stream (its chunks'); a native stream's is its Response's. */
   upstreamId(): string | undefined;
+  /** Set by a server-tool loop when its last step ends. */
+  loop: { end?: StreamedLoopEnd };
 }
 
 /** A Responses error code for a gateway error's status, as OpenAI's `response.failed` names them. */
@@ -83,19 +90,25 @@ export async function streamResponses(
         const upstream = native && adapter.responses ? await adapter.responses.stream(body, target, context).catch(orChat) : undefined;
         if (upstream) {
           const events = upstream[Symbol.asyncIterator]();
-          return { events: replay(await events.next(), events), usage: () => undefined, upstreamId: () => undefined };
+          return { events: replay(await events.next(), events), usage: () => undefined, upstreamId: () => undefined, loop: {} };
         }
-        const chunks = (await adapter.stream(run.request, target, context))[Symbol.asyncIterator]();
-        const first = await chunks.next();
+        const open = async (request: ChatRequest) => (await adapter.stream(request, target, context))[Symbol.asyncIterator]();
+        // The gateway's code runs are shown between the model's steps, as code_interpreter_call items.
+        const { chunks, loop } = await streamWithRunTools(services, run, attempt, open, signal, (ran) => ({ ran }));
         const shell = responseShell(body, { id: run.id, model: attempt.modelId, createdAt: Math.floor(run.startedAt / 1000) });
-        const converter = new ChatChunksToResponseEvents(shell, newItemId);
+        const converter = new ChatChunksToResponseEvents(shell, newItemId, includesCodeOutputs(body));
         const now = () => Math.floor(services.clock().getTime() / 1000);
         const events = (async function* () {
-          yield* converter.start();
-          for (let next = first; !next.done; next = await chunks.next()) yield* converter.push(next.value);
-          yield* converter.finish(now());
+          try {
+            yield* converter.start();
+            for (let next = await chunks.next(); !next.done; next = await chunks.next())
+              yield* 'ran' in next.value ? converter.tool(next.value.ran) : converter.push(next.value);
+            yield* converter.finish(now());
+          } finally {
+            await chunks.return?.();
+          }
         })();
-        return { events, usage: () => converter.usage, upstreamId: () => converter.upstreamId };
+        return { events, usage: () => converter.usage, upstreamId: () => converter.upstreamId, loop };
       }),
     );
   } catch (error) {
@@ -118,7 +131,10 @@ async function relay(
   signal: AbortSignal,
 ): Promise<void> {
   const { attempt, outcomes } = served;
-  const { events } = served.result;
+  const { events, loop } = served.result;
+  // The run as recorded, with its server-tool loop's entry once it ended; and what its tools' own rows cost.
+  const finished = () => withLoopEntry(run, loop.end?.entry);
+  const innerCost = () => (loop.end?.innerCost ?? 0) + (run.innerCost ?? 0);
   const answer = new AnswerText();
   const ttftMs = services.clock().getTime() - run.startedAt;
   let latest: ResponseObject | undefined;
@@ -168,11 +184,11 @@ async function relay(
     const broke = streamBreak(error, signal, sse, attempt.endpoint.provider);
     if (broke.stopped) await events.return?.();
     if (!broke.failure) {
-      await settleRun(services, run, end({ status: 'cancelled' }, usage));
+      await settleRun(services, finished(), end({ status: 'cancelled' }, usage));
       return sse.end();
     }
     const { failure } = broke;
-    await settleRun(services, run, end({ status: 'error', finishReason: 'error', error: runError(failure) }, usage));
+    await settleRun(services, finished(), end({ status: 'error', finishReason: 'error', error: runError(failure) }, usage));
     const shell = latest ?? ownResponse(responseShell(body, { ...identity, createdAt: Math.floor(run.startedAt / 1000) }), identity, body);
     const response: ResponseObject = { ...shell, status: 'failed', error: { code: failureCode(failure), message: failure.message } };
     await sse.event('error', errorEvent(failure, sequence + 1));
@@ -182,13 +198,13 @@ async function relay(
 
   const usage = await check();
   const response = terminal.response as ResponseObject;
-  const { cost } = await settleRun(services, run, end(run.storedInput ? { output: generatedTextOf(response.output) } : {}, usage));
+  const { cost } = await settleRun(services, finished(), end(run.storedInput ? { output: generatedTextOf(response.output) } : {}, usage));
   const final: ResponseStreamEvent = {
     ...terminal,
     response: {
       ...response,
-      usage: { ...responsesUsage(usage.usage), cost: cost + (run.innerCost ?? 0) },
-      ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...run.routing, attempts: outcomes }) } : {}),
+      usage: { ...responsesUsage(usage.usage), cost: cost + innerCost() },
+      ...(run.wantsMetadata ? { service_metadata: serviceMetadata({ ...finished().routing, attempts: outcomes }) } : {}),
     },
   };
   await sse.event(final.type, JSON.stringify(final));

@@ -1,8 +1,8 @@
 import type { Endpoint } from '../catalog/types.js';
 import { adapterFor } from '../chat/adapter-for.js';
 import type { AttemptOutcome } from '../chat/attempt-outcome.js';
+import { replay } from '../chat/replay.js';
 import { runError, settleRun } from '../chat/settle-run.js';
-import { replay } from '../chat/stream-chat.js';
 import { loadTokenCounter } from '../plugins/shared/token-counter.js';
 import type { UpstreamVideoContent } from '../protocol/adapters.js';
 import type { GatewayError } from '../protocol/gateway-error.js';

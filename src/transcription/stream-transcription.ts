@@ -1,10 +1,11 @@
 import type { Endpoint } from '../catalog/types.js';
 import { adapterFor } from '../chat/adapter-for.js';
 import type { AttemptOutcome } from '../chat/attempt-outcome.js';
+import { replay } from '../chat/replay.js';
 import { runAttempts } from '../chat/run-attempts.js';
 import { attemptOptions, failRun, noteServed } from '../chat/serve-run.js';
 import { runError, settleRun } from '../chat/settle-run.js';
-import { replay, streamBreak } from '../chat/stream-chat.js';
+import { streamBreak } from '../chat/stream-chat.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import type { TranscriptionStream, TranscriptionStreamEvent, TranscriptTextDone } from '../protocol/transcription.js';
 import { UpstreamError } from '../protocol/upstream.js';

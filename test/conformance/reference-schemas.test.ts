@@ -1,8 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { parseGatewayConfig } from '../../src/config/load-gateway-config.js';
+import { CONTAINER_DEFAULTS } from '../../src/containers/container-settings.js';
 import { foldSessionCosts } from '../../src/datasets/session-cost-folds.js';
 import { PROVIDER_KINDS } from '../../src/providers/registry.js';
 import { SAMPLE_RATE, wav } from '../../src/sim/audio/sim-audio.js';
@@ -353,6 +357,25 @@ const ROWS: Row[] = [
     answerRows('POST /responses', model === 'sim/chat' ? 'relayed' : 'translated', { model, input: 'What is the weather like in Paris?' }, [
       { type: 'function', name: 'get_weather', parameters: weatherTool.function.parameters },
     ]),
+  ),
+  // The gateway's code_interpreter: its runs as code_interpreter_call items, whole and streamed in OpenAI's events.
+  ...[false, true].map(
+    (stream): Row => ({
+      operation: 'POST /responses',
+      case: `running code_interpreter${stream ? ', streamed' : ''}`,
+      status: 200,
+      ...(stream ? { body: 'sse' as const } : {}),
+      send: (w) =>
+        send(w, 'POST', '/responses', {
+          body: {
+            model: 'sim/chat',
+            input: 'Run it with code_interpreter:\n```python\nprint(6 * 7)\n```',
+            tools: [{ type: 'code_interpreter', container: 'auto' }],
+            include: ['code_interpreter_call.outputs'],
+            stream,
+          },
+        }),
+    }),
   ),
   {
     operation: 'POST /responses',
@@ -1142,6 +1165,9 @@ const servedOperations = async (gw: RunningGateway) => {
 describe.each(testEngines)('answers against the reference’s response schemas on $name', (engine) => {
   let sim: Simulator;
   const w = {} as World;
+  // The code_interpreter rows' containers, searchable by the sandbox's own user (docs/containers.md).
+  const containersDir = mkdtempSync(join(tmpdir(), 'mg-conformance-containers-'));
+  chmodSync(containersDir, 0o711);
   /** Shifts the gateway's clock a day on, once the setup's requests are made: they are then a completed day of activity. */
   let dayShift = 0;
 
@@ -1153,6 +1179,7 @@ describe.each(testEngines)('answers against the reference’s response schemas o
       videos: { tickMs: 20, intervalMs: 20 },
       chat: { retryBudget: { maxWaitMs: 0, totalWaitMs: 0 } },
       classifications: { rate: 1 },
+      containers: { ...CONTAINER_DEFAULTS, directory: containersDir },
     });
     await made(w, 'PATCH', '/organization/settings', { store_content: true });
     w.plainKey = (await made(w, 'POST', '/keys', { name: 'plain' })).key;
@@ -1174,6 +1201,7 @@ describe.each(testEngines)('answers against the reference’s response schemas o
   afterAll(async () => {
     await w.gw?.close();
     await sim?.close();
+    rmSync(containersDir, { recursive: true, force: true });
   });
 
   it('has rows for every operation of the reference that the gateway serves, and lists the rest as not served', async () => {

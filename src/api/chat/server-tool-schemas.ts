@@ -38,8 +38,19 @@ export const WebFetchToolEntry = Type.Object({
 /** What fusion's inner calls may use: search and fetch, never another fusion. */
 export const ResearchToolEntry = DiscriminatedUnion('type', [WebSearchToolEntry, WebFetchToolEntry]);
 
-/** A `service:code_interpreter` tool's parameters: `container`, "auto" (a new container for the request, the default) or the id of one of the workspace's. */
+/** The files a code_interpreter's new container starts with, at most. */
+const MAX_CONTAINER_FILE_IDS = 20;
+
+/** The workspace's files (the files API's ids) copied into a code_interpreter's new container. */
+export const ContainerFileIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_CONTAINER_FILE_IDS });
+
+/**
+ * A `service:code_interpreter` tool's parameters: `container`, "auto" (a new container for the request, the default) or the id of
+ * one of the workspace's, and `file_ids`, the workspace's files a new container starts with.
+ */
 export const CodeInterpreterToolEntry = Type.Object({
   type: Type.Literal('service:code_interpreter'),
-  parameters: Type.Optional(Type.Object({ container: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) })),
+  parameters: Type.Optional(
+    Type.Object({ container: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), file_ids: Type.Optional(ContainerFileIds) }),
+  ),
 });

@@ -5,11 +5,23 @@ import { GATEWAY_FIELDS, type ResponsesRequestBody } from './schemas.js';
 
 type ResponsesTool = NonNullable<ResponsesRequestBody['tools']>[number];
 
-/** A code_interpreter tool as the chat request's server-tool entry: its container ("auto" for a new one), as the gateway runs it. */
-const codeInterpreterEntry = (tool: Extract<ResponsesTool, { type: 'code_interpreter' }>) => ({
-  type: 'service:code_interpreter' as const,
-  parameters: { container: typeof tool.container === 'string' ? tool.container : 'auto' },
-});
+type CodeInterpreterTool = Extract<ResponsesTool, { type: 'code_interpreter' }>;
+
+/** The files a code_interpreter tool's new container starts with (`container: {type: "auto", file_ids}`). */
+export const containerFileIds = (tool: CodeInterpreterTool): string[] =>
+  typeof tool.container === 'string' ? [] : (tool.container.file_ids ?? []);
+
+/** A code_interpreter tool as the chat request's server-tool entry: its container ("auto" for a new one) and files, as the gateway runs it. */
+const codeInterpreterEntry = (tool: CodeInterpreterTool) => {
+  const fileIds = containerFileIds(tool);
+  return {
+    type: 'service:code_interpreter' as const,
+    parameters: {
+      container: typeof tool.container === 'string' ? tool.container : 'auto',
+      ...(fileIds.length > 0 ? { file_ids: fileIds } : {}),
+    },
+  };
+};
 
 /**
  * The chat body of a Responses body: its gateway fields as they are, its code_interpreter tools as

@@ -3,6 +3,7 @@ import { Nullable, NullableStringEnum, StringEnum } from '../../http/schema-help
 import type { ResponsesInputItem } from '../../protocol/responses.js';
 import { Reasoning, TokenLimit } from '../chat/reasoning-schema.js';
 import { ChatRequestBody } from '../chat/schemas.js';
+import { ContainerFileIds } from '../chat/server-tool-schemas.js';
 import { JsonSchemaObject } from '../chat/tool-schemas.js';
 import { DiscriminatedUnion, TypeUnion } from '../chat/union-schemas.js';
 
@@ -59,11 +60,22 @@ const ReasoningItem = Type.Object({
   status: Type.Optional(Type.String()),
 });
 
+/** An earlier answer's code run, sent back with the conversation (the gateway keeps none). */
+const CodeInterpreterCallItem = Type.Object({
+  type: Type.Literal('code_interpreter_call'),
+  id: Type.String({ minLength: 1 }),
+  status: Type.Optional(Type.String()),
+  code: Nullable(Type.String()),
+  container_id: Type.Optional(Type.String()),
+  outputs: Type.Optional(Nullable(Type.Array(Type.Object({ type: Type.String() })))),
+});
+
 const ITEM_TYPES: [string, TSchema][] = [
   ['message', MessageItem],
   ['function_call', FunctionCallItem],
   ['function_call_output', FunctionCallOutputItem],
   ['reasoning', ReasoningItem],
+  ['code_interpreter_call', CodeInterpreterCallItem],
 ];
 
 /** An input item, told apart by `type`; a message may leave it out (OpenAI's EasyInputMessage). */
@@ -86,7 +98,8 @@ const FunctionTool = Type.Object({
 
 /**
  * OpenAI's code interpreter tool, run by the gateway (`service:code_interpreter`): `container` is
- * "auto" ({"type": "auto"} too: a new container for the request) or the id of one of the workspace's.
+ * "auto" ({"type": "auto"} too: a new container for the request, with the workspace's files
+ * `file_ids` names copied in) or the id of one of the workspace's.
  */
 const CodeInterpreterTool = Type.Object({
   type: Type.Literal('code_interpreter'),
@@ -94,7 +107,7 @@ const CodeInterpreterTool = Type.Object({
     Type.String({ minLength: 1, maxLength: 64 }),
     Type.Object({
       type: Type.Literal('auto'),
-      file_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 0 })),
+      file_ids: Type.Optional(ContainerFileIds),
       memory_limit: Type.Optional(Nullable(Type.String())),
     }),
   ]),

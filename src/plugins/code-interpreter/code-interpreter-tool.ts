@@ -6,7 +6,9 @@ import { Errors } from '../../http/errors.js';
 import type { ContainerRow } from '../../store/repositories/containers.js';
 import type { ServerTool, ToolBilling, ToolContext } from '../server-tools/server-tool.js';
 
-const NAME = 'code_interpreter';
+/** The function the model calls. */
+export const CODE_INTERPRETER = 'code_interpreter';
+const NAME = CODE_INTERPRETER;
 /** The files a result lists, at most (the container's files API lists them all). */
 const LISTED_FILES = 50;
 
@@ -16,16 +18,27 @@ export const containerSetting = (config: object): string | undefined => {
   return typeof container === 'string' && container !== 'auto' ? container : undefined;
 };
 
-/** The container a call runs in: the one the entry names, else the request's own, made at its first call. */
+/** A `service:code_interpreter` entry's `file_ids`: the workspace's files copied into the request's new container. */
+export const fileIdsSetting = (config: object): string[] => {
+  const { file_ids: ids } = config as { file_ids?: unknown };
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+};
+
+/**
+ * The container a call runs in: the one the entry names, else the request's
+ * own, made at its first call with the entry's files copied in.
+ */
 async function containerFor(containers: Containers, billing: ToolBilling, context: ToolContext): Promise<ContainerRow> {
   const kept = context.state.get(NAME) as ContainerRow | undefined;
   if (kept) return kept;
   const named = containerSetting(context.config);
-  const container = named
-    ? await containers.find(billing.workspaceId, named)
-    : await containers.create({ organizationId: billing.organizationId, workspaceId: billing.workspaceId, keyHash: billing.keyHash });
-  if (!container) throw new Error(`container ${named} is not one of this workspace's containers`);
-  return container;
+  if (named) {
+    const container = await containers.find(billing.workspaceId, named);
+    if (!container) throw new Error(`container ${named} is not one of this workspace's containers`);
+    return container;
+  }
+  const owner = { organizationId: billing.organizationId, workspaceId: billing.workspaceId, keyHash: billing.keyHash };
+  return containers.create(owner, undefined, fileIdsSetting(context.config));
 }
 
 /**
@@ -53,7 +66,11 @@ export function codeInterpreterServerTool(containers: Containers, pricing: Conta
         },
       },
     }),
-    check() {
+    check(config) {
+      if (containerSetting(config) !== undefined && fileIdsSetting(config).length > 0)
+        throw Errors.invalidRequest(
+          'tools: a service:code_interpreter entry takes file_ids with container "auto" only: they start a new container',
+        );
       const why = containers.knownUnavailable();
       if (why !== undefined) throw Errors.containersUnavailable(why);
     },
@@ -98,6 +115,7 @@ export function codeInterpreterServerTool(containers: Containers, pricing: Conta
         }),
         innerCost: cost,
         data: outcome,
+        logs: run.stdout + run.stderr,
       };
     },
   };

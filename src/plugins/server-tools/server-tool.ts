@@ -77,6 +77,8 @@ export interface ToolResult {
   innerCost?: number;
   /** What the pipeline entry says about the call beyond its name and outcome. */
   data?: Record<string, unknown>;
+  /** What the call printed (a code run's stdout and stderr), for an API that shows it: Responses' code_interpreter_call outputs. */
+  logs?: string;
 }
 
 /**

@@ -96,6 +96,34 @@ describe('streamWithServerTools', () => {
     expect(ended?.entry.data).toMatchObject({ rounds: 1, calls: [{ name: 'echo_back', ok: true }] });
   });
 
+  it('announces each server-tool call before it runs and after, with its result, when asked', async () => {
+    const loop = new ToolLoop(request, active, {
+      signal: new AbortController().signal,
+      model: 'm',
+      inner: noInnerCalls,
+      conditions: stopConditions(undefined),
+      costOf: () => 0,
+    });
+    const steps = [textStep];
+    const stream = streamWithServerTools(
+      loop,
+      from(callStep('echo_back')),
+      async () => from(steps.shift()!),
+      () => {},
+      (ran) => ({ ran }),
+    );
+    const out = [];
+    for await (const piece of stream) out.push(piece);
+    const announced = out.flatMap((piece) => ('ran' in piece ? [piece.ran] : []));
+    expect(announced).toEqual([
+      { call: { id: 'call_1', type: 'function', function: { name: 'echo_back', arguments: '{"a":1}' } } },
+      { call: announced[0]?.call, result: { content: 'echoed', webSearches: 1 } },
+    ]);
+    // Announced after the role of the first step, before the answer's text.
+    expect(out.findIndex((piece) => 'ran' in piece)).toBe(1);
+    expect(loop.runs).toEqual([announced[1]]);
+  });
+
   it('hands a client tool call to the client in one piece', async () => {
     const { out, opened } = await run([callStep('lookup')]);
     expect(opened).toEqual([]);

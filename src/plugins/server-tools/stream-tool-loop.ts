@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk, ChatRequest, FinishReason, Usage } from '../../protocol/chat.js';
 import type { PipelineEntry } from '../pipeline-entry.js';
 import { ToolCallDeltas } from './tool-call-deltas.js';
-import type { ToolLoop } from './tool-loop.js';
+import type { ServerToolRun, ToolLoop } from './tool-loop.js';
 
 type Chunks = AsyncIterator<ChatCompletionChunk>;
 
@@ -21,14 +21,17 @@ const hasContent = (delta: Record<string, unknown>) =>
  * is run (ToolLoop) and the next step opened; the last step's held client
  * tool calls, if any, follow in one chunk, then a final chunk with its
  * finish reason and the usage of every step. `end` learns the loop's entry
- * before that final chunk is yielded.
+ * before that final chunk is yielded. With `announce`, each server-tool call
+ * is also yielded as `announce` makes it, once before it runs and once after
+ * (with its result), for an API that shows the calls (Responses').
  */
-export async function* streamWithServerTools(
+export async function* streamWithServerTools<T = never>(
   loop: ToolLoop,
   first: Chunks,
   open: (request: ChatRequest) => Promise<Chunks>,
   end: (outcome: StreamedLoopEnd) => void,
-): AsyncGenerator<ChatCompletionChunk> {
+  announce?: (run: ServerToolRun) => T,
+): AsyncGenerator<ChatCompletionChunk | T> {
   let upstream = first;
   try {
     for (let step = 0; ; step++) {
@@ -58,7 +61,13 @@ export async function* streamWithServerTools(
       loop.saw(usage, finishReason);
       const calls = deltas.done();
       if (loop.takesStep(calls)) {
-        await loop.step(text || null, calls);
+        loop.startStep(text || null, calls);
+        for (const call of calls) {
+          if (announce) yield announce({ call });
+          const ran = await loop.run(call);
+          if (announce) yield announce(ran);
+        }
+        loop.endStep();
         upstream = await open(loop.nextRequest());
         continue;
       }

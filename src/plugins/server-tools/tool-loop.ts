@@ -24,6 +24,12 @@ interface CallRecord {
   [field: string]: unknown;
 }
 
+/** A server tool's call, and once it ran what it answered (an error result carries `error`). */
+export interface ServerToolRun {
+  call: ToolCall;
+  result?: ToolResult & { error?: string };
+}
+
 async function runCall(
   call: ToolCall,
   active: ActiveServerTool,
@@ -58,6 +64,8 @@ export class ToolLoop {
   private searches = 0;
   private readonly state = new Map<string, unknown>();
   innerCost = 0;
+  /** Every call run so far, in order, with its result (what an API that shows the calls shows). */
+  readonly runs: Required<ServerToolRun>[] = [];
 
   constructor(
     private readonly request: ChatRequest,
@@ -93,29 +101,45 @@ export class ToolLoop {
 
   /** Runs a step's calls, adds them and their results to the conversation, and checks the stop conditions. */
   async step(content: string | null, toolCalls: ToolCall[]): Promise<void> {
+    this.startStep(content, toolCalls);
+    for (const call of toolCalls) await this.run(call);
+    this.endStep();
+  }
+
+  /** Opens a step: the model's turn that called the tools, in the conversation. */
+  startStep(content: string | null, toolCalls: ToolCall[]): void {
     this.messages.push({ role: 'assistant', content, tool_calls: toolCalls });
-    for (const call of toolCalls) {
-      const name = call.function.name;
-      const earlier = this.calls.filter((c) => c.name === name).length;
-      const result = await runCall(call, this.byName.get(name)!, {
-        signal: this.options.signal,
-        calls: earlier,
-        model: this.options.model,
-        inner: this.options.inner,
-        ...(this.options.billing ? { billing: this.options.billing } : {}),
-        state: this.state,
-      });
-      this.called.add(name);
-      this.searches += result.webSearches ?? 0;
-      this.innerCost += result.innerCost ?? 0;
-      this.calls.push({
-        name,
-        ok: result.error === undefined,
-        ...(result.error !== undefined ? { error: result.error } : {}),
-        ...result.data,
-      });
-      this.messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
-    }
+  }
+
+  /** Runs one call of the open step (in the order called), adding its result to the conversation. */
+  async run(call: ToolCall): Promise<Required<ServerToolRun>> {
+    const name = call.function.name;
+    const earlier = this.calls.filter((c) => c.name === name).length;
+    const result = await runCall(call, this.byName.get(name)!, {
+      signal: this.options.signal,
+      calls: earlier,
+      model: this.options.model,
+      inner: this.options.inner,
+      ...(this.options.billing ? { billing: this.options.billing } : {}),
+      state: this.state,
+    });
+    this.called.add(name);
+    this.searches += result.webSearches ?? 0;
+    this.innerCost += result.innerCost ?? 0;
+    this.calls.push({
+      name,
+      ok: result.error === undefined,
+      ...(result.error !== undefined ? { error: result.error } : {}),
+      ...result.data,
+    });
+    this.messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
+    const ran = { call, result };
+    this.runs.push(ran);
+    return ran;
+  }
+
+  /** Closes a step once its calls ran: counts it and checks the stop conditions. */
+  endStep(): void {
     this.steps++;
     const usage = this.usage();
     this.stoppedBy = firedCondition(this.options.conditions, {
@@ -162,6 +186,8 @@ export interface ToolLoopResult<T> {
   result: T;
   entry: PipelineEntry;
   innerCost: number;
+  /** The server tools' calls, with their results. */
+  runs: readonly Required<ServerToolRun>[];
 }
 
 /**
@@ -184,7 +210,7 @@ export async function completeWithServerTools(
     const toolCalls = choice?.message.tool_calls ?? [];
     if (!loop.takesStep(toolCalls)) {
       const usage = loop.usage();
-      return { result: usage ? { ...completion, usage } : completion, entry: loop.entry(), innerCost: loop.innerCost };
+      return { result: usage ? { ...completion, usage } : completion, entry: loop.entry(), innerCost: loop.innerCost, runs: loop.runs };
     }
     await loop.step(choice?.message.content ?? null, toolCalls);
   }

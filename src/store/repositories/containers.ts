@@ -84,15 +84,18 @@ export async function containerBytes(db: Kysely<Database>, of: { workspaceId: st
 }
 
 /**
- * Makes the container's file rows what its work directory holds after a run,
- * and marks it used, in one transaction: a path keeps its id, a new path gets
- * one (source `assistant`: the code wrote it), a path gone loses its row.
+ * Makes the container's file rows what its work directory holds after a run
+ * (or after files were copied in), and marks it used, in one transaction: a
+ * path keeps its id, a new path gets one (`source`: `assistant` when the code
+ * wrote it, `user` when the request's files were copied in), a path gone
+ * loses its row.
  */
 export function syncContainerFiles(
   db: Kysely<Database>,
   container: Pick<ContainerRow, 'id' | 'workspace_id'>,
   tree: readonly { path: string; bytes: number }[],
   now: string,
+  source: 'assistant' | 'user' = 'assistant',
 ): Promise<void> {
   return db.transaction().execute(async (trx) => {
     const rows = await trx.selectFrom('container_files').select(['id', 'path', 'bytes']).where('container_id', '=', container.id).execute();
@@ -111,7 +114,7 @@ export function syncContainerFiles(
             workspace_id: container.workspace_id,
             path: file.path,
             bytes: file.bytes,
-            source: 'assistant',
+            source,
             created_at: now,
             updated_at: now,
           })
