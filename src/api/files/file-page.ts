@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { Errors } from '../../http/errors.js';
-import { type FilePage, findFile } from '../../store/repositories/files.js';
+import type { CreationOrderPage } from '../../store/creation-order-page.js';
+import { findFile } from '../../store/repositories/files.js';
 import type { Database } from '../../store/schema.js';
 import { FILES_PAGE_SIZE } from './schemas.js';
 
@@ -31,13 +32,13 @@ function cursorAfter(cursor: string): string {
  * them); that file must be one of the workspace's. `before_id` pages
  * backwards, which the reference's own storage does not do either.
  */
-export async function filePage(db: Kysely<Database>, workspaceId: string, query: PageQuery): Promise<FilePage> {
+export async function filePage(db: Kysely<Database>, workspaceId: string, query: PageQuery): Promise<CreationOrderPage> {
   if (query.before_id !== undefined)
     throw Errors.invalidRequest('before_id: paging backwards is not supported; use after (or cursor) with order');
   const given = (['cursor', 'after', 'after_id'] as const).filter((name) => query[name] !== undefined);
   if (given.length > 1) throw Errors.invalidRequest(`${given.join(' and ')}: name where the page starts once`);
   const afterId = query.cursor !== undefined ? cursorAfter(query.cursor) : (query.after ?? query.after_id);
-  const page: FilePage = { limit: query.limit ?? FILES_PAGE_SIZE, order: query.order ?? 'asc' };
+  const page: CreationOrderPage = { limit: query.limit ?? FILES_PAGE_SIZE, order: query.order ?? 'asc' };
   if (afterId === undefined) return page;
   const after = await findFile(db, workspaceId, afterId);
   if (!after) throw Errors.invalidRequest(`${given[0]}: no file ${afterId.slice(0, 128)} in this workspace to list after`);

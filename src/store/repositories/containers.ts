@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { newContainerFileId } from '../../util/ids.js';
+import { afterInCreationOrder, type CreationOrderPage } from '../creation-order-page.js';
 import type { ContainerFilesTable, ContainersTable, Database } from '../schema.js';
 
 export type ContainerRow = Selectable<ContainersTable>;
@@ -14,16 +15,8 @@ export function findContainer(db: Kysely<Database>, workspaceId: string, id: str
   return db.selectFrom('containers').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
 }
 
-export interface ContainerPage {
-  limit: number;
-  order: 'asc' | 'desc';
-  /** The container to list after, in `order`. */
-  after?: Pick<ContainerRow, 'id' | 'created_at'>;
-}
-
 /** Up to `limit + 1` containers of the workspace in creation order (ties by id): one more tells there are more. */
-export function listContainers(db: Kysely<Database>, workspaceId: string, page: ContainerPage): Promise<ContainerRow[]> {
-  const cmp = page.order === 'asc' ? '>' : '<';
+export function listContainers(db: Kysely<Database>, workspaceId: string, page: CreationOrderPage): Promise<ContainerRow[]> {
   let query = db
     .selectFrom('containers')
     .selectAll()
@@ -31,11 +24,7 @@ export function listContainers(db: Kysely<Database>, workspaceId: string, page: 
     .orderBy('created_at', page.order)
     .orderBy('id', page.order)
     .limit(page.limit + 1);
-  const after = page.after;
-  if (after)
-    query = query.where((eb) =>
-      eb.or([eb('created_at', cmp, after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', cmp, after.id)])]),
-    );
+  if (page.after) query = query.where(afterInCreationOrder(page.after, page.order));
   return query.execute();
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { afterInCreationOrder, type CreationOrderPage } from '../creation-order-page.js';
 import { type Reach, reachClause } from '../reach.js';
 import type { Database, FilesTable } from '../schema.js';
 import { containerBytes } from './containers.js';
@@ -32,16 +33,8 @@ export function findFile(db: Kysely<Database>, workspaceId: string, id: string):
   return db.selectFrom('files').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
 }
 
-export interface FilePage {
-  limit: number;
-  order: 'asc' | 'desc';
-  /** The file to list after, in `order`. */
-  after?: Pick<FileRow, 'id' | 'created_at'>;
-}
-
 /** Up to `limit + 1` files of the workspaces the reach reaches, in creation order (ties by id): one more tells there are more. */
-export function listFiles(db: Kysely<Database>, reach: Reach, page: FilePage): Promise<FileRow[]> {
-  const cmp = page.order === 'asc' ? '>' : '<';
+export function listFiles(db: Kysely<Database>, reach: Reach, page: CreationOrderPage): Promise<FileRow[]> {
   let query = db
     .selectFrom('files')
     .selectAll()
@@ -50,11 +43,7 @@ export function listFiles(db: Kysely<Database>, reach: Reach, page: FilePage): P
     .orderBy('created_at', page.order)
     .orderBy('id', page.order)
     .limit(page.limit + 1);
-  const after = page.after;
-  if (after)
-    query = query.where((eb) =>
-      eb.or([eb('created_at', cmp, after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', cmp, after.id)])]),
-    );
+  if (page.after) query = query.where(afterInCreationOrder(page.after, page.order));
   return query.execute();
 }
 
